@@ -1,0 +1,207 @@
+"""Dataset cards: one small YAML file per dataset in the top-level ``datasets/`` folder.
+
+A card declares the dataset (classes, features, parts and their sizes, the paper's scaling, the
+continuous columns) and one or more *sources*: distributions of the same data (e.g. USPS as ESL
+text or as HDF5), each with its files (name, SHA-256, URL), the parser options, and how each part
+is cut from the files. Every source of a card must give the same arrays.
+"""
+
+import functools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from . import locations
+from .errors import DatasetError
+
+SPLITS = ("fixed", "none")
+FORMATS = ("text", "hdf5", "sklearn")
+SCALINGS = ("none", "minmax", "standard", "standard-continuous")
+
+
+@dataclass(frozen=True)
+class FileSpec:
+    """One raw file of a source.
+
+    ``sha256`` holds the accepted digests; empty means the canonical digest cannot be known
+    here, so the file is checked by its ``structure`` (rows, columns) and the labels instead.
+    ``download`` says whether ``url`` is a direct download (False: a page needing a login, or
+    a file to unpack by hand). ``package`` names an installed package that ships the file.
+    """
+
+    name: str
+    sha256: tuple
+    url: str | None
+    download: bool
+    structure: dict | None
+    package: str | None
+
+
+@dataclass(frozen=True)
+class Source:
+    """One distribution of a dataset: its files, parser options and part definitions.
+
+    ``parts`` maps a part name to its cut: ``files`` (default: all files, concatenated),
+    ``rows: [start, stop]`` (0-based, half-open), ``where: {column, equals}``, ``group`` (HDF5).
+    """
+
+    id: str
+    format: str
+    options: dict
+    files: tuple
+    parts: dict
+    fetcher: str | None
+    fingerprint: str
+
+    def file(self, name):
+        return next(spec for spec in self.files if spec.name == name)
+
+    def files_for(self, part):
+        """The FileSpecs the part is read from, in order."""
+        names = self.parts[part].get("files") or [spec.name for spec in self.files]
+        return [self.file(name) for name in names]
+
+    def provides(self, parts):
+        return all(part in self.parts for part in parts)
+
+
+@dataclass(frozen=True)
+class Card:
+    """A dataset's declaration (see the module docstring); ``parts`` maps part -> row count.
+
+    ``folder`` is the dataset's subfolder in a mirror, in an HTTP mirror and in the data home
+    (default: the name; ``covtype`` for covertype, as in ``../shared/datasets``)."""
+
+    name: str
+    title: str
+    description: str
+    n_classes: int
+    n_features: int
+    classes: tuple
+    split: str
+    parts: dict
+    paper_scaling: str
+    continuous_columns: tuple
+    sources: tuple
+    path: Path
+    folder: str
+
+    @property
+    def binary_columns(self):
+        """Columns left as they are by ``standard-continuous`` (1-of-n codes)."""
+        continuous = set(self.continuous_columns)
+        return tuple(j for j in range(self.n_features) if j not in continuous)
+
+    @property
+    def files(self):
+        """Every file any source can read, in card order."""
+        return tuple(spec for source in self.sources for spec in source.files)
+
+    @property
+    def urls(self):
+        return {spec.name: spec.url for spec in self.files if spec.url}
+
+    @property
+    def sha256s(self):
+        return {spec.name: spec.sha256 for spec in self.files if spec.sha256}
+
+    def source(self, source_id):
+        for source in self.sources:
+            if source.id == source_id:
+                return source
+        known = ", ".join(s.id for s in self.sources)
+        raise DatasetError(f"{self.name}: unknown source {source_id!r} (known: {known})")
+
+
+def names():
+    """The registry's dataset names, sorted."""
+    return sorted(path.stem for path in locations.cards_dir().glob("*.yaml"))
+
+
+@functools.lru_cache(maxsize=None)
+def get_card(name):
+    """The Card of dataset ``name``; DatasetError for an unknown name or a malformed card."""
+    if not isinstance(name, str) or name not in names():
+        raise DatasetError(f"unknown dataset {name!r}; known datasets: {', '.join(names())}")
+    path = locations.cards_dir() / f"{name}.yaml"
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        return _card(raw, path)
+    except (yaml.YAMLError, KeyError, TypeError, ValueError) as exc:
+        message = " ".join(str(exc).split())
+        raise DatasetError(f"malformed dataset card {path}: {message}") from None
+
+
+def _card(raw, path):
+    card = Card(
+        name=str(raw["name"]),
+        title=str(raw["title"]),
+        description=" ".join(str(raw["description"]).split()),
+        n_classes=int(raw["n_classes"]),
+        n_features=int(raw["n_features"]),
+        classes=tuple(raw["classes"]),
+        split=_one_of(raw["split"], SPLITS, "split"),
+        parts={str(k): int(v) for k, v in raw["parts"].items()},
+        paper_scaling=_one_of(raw["paper_scaling"], SCALINGS, "paper_scaling"),
+        continuous_columns=_columns(raw["continuous_columns"], int(raw["n_features"])),
+        sources=tuple(_source(s) for s in raw["sources"]),
+        path=path,
+        folder=str(raw.get("folder", raw["name"])),
+    )
+    if card.name != path.stem or len(card.classes) != card.n_classes:
+        raise ValueError("name must match the file name and classes must have n_classes entries")
+    for source in card.sources:
+        if not set(source.parts) <= set(card.parts):
+            raise ValueError(f"source {source.id} defines parts the card does not declare")
+    return card
+
+
+def _source(raw):
+    files = tuple(_file(f) for f in raw["files"])
+    parts = {str(k): dict(v or {}) for k, v in raw["parts"].items()}
+    names = {f.name for f in files}
+    for part, cut in parts.items():
+        if not set(cut.get("files") or []) <= names:
+            raise ValueError(f"source {raw['id']} part {part} names a file it does not list")
+    options = {k: v for k, v in raw.items() if k not in ("id", "format", "files", "parts", "fetcher")}
+    return Source(
+        id=str(raw["id"]),
+        format=_one_of(raw["format"], FORMATS, "format"),
+        options=options,
+        files=files,
+        parts=parts,
+        fetcher=raw.get("fetcher"),
+        fingerprint=json.dumps(raw, sort_keys=True, default=str),
+    )
+
+
+def _file(raw):
+    digests = raw.get("sha256") or ()
+    digests = (digests,) if isinstance(digests, str) else tuple(digests)
+    if any(len(d) != 64 for d in digests):
+        raise ValueError(f"file {raw['name']}: sha256 must be 64 hex digits")
+    return FileSpec(
+        name=str(raw["name"]),
+        sha256=tuple(d.lower() for d in digests),
+        url=raw.get("url"),
+        download=bool(raw.get("download", raw.get("url") is not None)),
+        structure=raw.get("structure"),
+        package=raw.get("package"),
+    )
+
+
+def _one_of(value, allowed, field):
+    if value not in allowed:
+        raise ValueError(f"{field} must be one of {', '.join(allowed)}, not {value!r}")
+    return value
+
+
+def _columns(value, n_features):
+    if value == "all":
+        return tuple(range(n_features))
+    columns = tuple(int(j) for j in value)
+    if any(not 0 <= j < n_features for j in columns):
+        raise ValueError("continuous_columns out of range")
+    return columns

@@ -1,0 +1,249 @@
+"""``load``: a dataset's parts as float64 arrays, from the first place that has them.
+
+Loading order, for the first source of the card that gives all requested parts: the parsed
+cache, then the raw files in the data home, then the mirror; when no source is available
+locally, the raw files are downloaded (the first source whose files can be). Every raw file is
+checked before use: against its SHA-256, or (where the canonical digest cannot be known here)
+by its structure and labels, with the SHA-256 seen recorded in ``Dataset.checksums``.
+"""
+
+import importlib.resources
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import cache, locations, parsers
+from .cards import get_card
+from .download import download, fetch_covtype_archive
+from .errors import DatasetError
+from .verify import check_part, check_sha256, check_structure, sha256_file
+
+
+@dataclass
+class Dataset:
+    """Loaded parts of a dataset.
+
+    ``parts`` maps part name -> (X float64 of shape (n, n_features), y labels); ``checksums``
+    maps each raw file used -> the SHA-256 it had; ``sources`` maps it -> where it was read
+    from; ``source_id`` names the card's source (distribution) used.
+    """
+
+    name: str
+    card: object
+    parts: dict
+    checksums: dict
+    sources: dict
+    source_id: str
+
+
+@dataclass(frozen=True)
+class Located:
+    """A raw file found locally: its path and a word saying where (cache, mirror, package)."""
+
+    path: Path
+    origin: str
+
+
+def load(name, parts=None, mirror=None, data_home=None, progress=True, *, source=None,
+         url_base=None):
+    """Load dataset ``name``; ``parts`` limits the parts read (default: all of the card's).
+
+    ``source`` picks one of the card's sources (distributions) instead of the first that works;
+    ``mirror``, ``data_home``, ``url_base`` override the settings of ``locations``. Raises
+    DatasetError (one line) for an unknown name or part, a missing file (naming it, its URL and
+    where to put it), or a file that fails its checks.
+    """
+    card = get_card(name)
+    wanted = _wanted_parts(card, parts)
+    home, mirror_dir = locations.data_home(data_home), locations.mirror(mirror)
+    candidates = _candidates(card, wanted, source)
+    for src in candidates:
+        found = _locate_all(card, src, home, mirror_dir)
+        dataset = _from_parsed_cache(card, src, wanted, found, home)
+        if dataset is not None:
+            return dataset
+        if all(found.get(spec.name) for part in wanted for spec in src.files_for(part)):
+            return _parse(card, src, wanted, found, home)
+    return _download_and_parse(card, candidates, wanted, home, mirror_dir,
+                               locations.url_base(url_base), progress)
+
+
+def locate(card, spec, home, mirror_dir):
+    """Where raw file ``spec`` of ``card`` is found locally, or None."""
+    if spec.package:
+        path = Path(str(importlib.resources.files(spec.package) / spec.name))
+        return Located(path, "package") if path.is_file() else None
+    for folder, origin in ((home, "cache"), (mirror_dir, "mirror")):
+        if folder is not None and (Path(folder) / card.folder / spec.name).is_file():
+            return Located(Path(folder) / card.folder / spec.name, origin)
+    return None
+
+
+def part_key(src, part, found):
+    """The parsed-cache key of ``part``; None when a file with no known SHA-256 is absent."""
+    digests = []
+    for spec in src.files_for(part):
+        if spec.sha256:
+            digests.append(list(spec.sha256))
+        elif found.get(spec.name):
+            digests.append(sha256_file(found[spec.name].path))
+        else:
+            return None
+    return cache.key(src, part, digests)
+
+
+def _wanted_parts(card, parts):
+    wanted = tuple(card.parts) if parts is None else (parts,) if isinstance(parts, str) \
+        else tuple(parts)
+    unknown = [part for part in wanted if part not in card.parts]
+    if unknown or not wanted:
+        raise DatasetError(f"{card.name} has no part {', '.join(unknown) or '(none asked)'}; "
+                           f"its parts: {', '.join(card.parts)}")
+    return tuple(part for part in card.parts if part in wanted)
+
+
+def _candidates(card, wanted, source_id):
+    sources = [card.source(source_id)] if source_id else list(card.sources)
+    candidates = [src for src in sources if src.provides(wanted)]
+    if not candidates:
+        raise DatasetError(f"no source of {card.name} gives the {', '.join(wanted)} part(s)"
+                           + (f" (source {source_id} gives {', '.join(sources[0].parts)})"
+                              if source_id else ""))
+    return candidates
+
+
+def _locate_all(card, src, home, mirror_dir):
+    return {spec.name: locate(card, spec, home, mirror_dir) for spec in src.files}
+
+
+def _from_parsed_cache(card, src, wanted, found, home):
+    loaded, checksums, origins = {}, {}, {}
+    for part in wanted:
+        key = part_key(src, part, found)
+        path = key and cache.part_path(home, card.name, src.id, part, key)
+        stored = path and cache.read_part(path)
+        if not stored:
+            return None
+        X, y, provenance = stored
+        loaded[part] = (X, y)
+        checksums.update(zip(provenance["files"], provenance["sha256"]))
+        origins.update((file, f"parsed cache {path} (from {origin})")
+                       for file, origin in zip(provenance["files"], provenance["origins"]))
+    return Dataset(card.name, card, loaded, checksums, origins, src.id)
+
+
+def _parse(card, src, wanted, found, home):
+    """Verify and parse every part of ``src`` whose files are all present, cache each, and
+    return the wanted ones."""
+    readable = [part for part in src.parts
+                if all(found.get(spec.name) for spec in src.files_for(part))]
+    used = {spec.name: spec for part in readable for spec in src.files_for(part)}
+    seen = {name: _verify(card, spec, found[name]) for name, spec in used.items()}
+    origins = {name: f"{found[name].origin} {found[name].path}" for name in used}
+    tables = {}
+    loaded = {}
+    for part in readable:
+        X, y = _read_part(card, src, part, found, tables)
+        check_part(card, part, X, y, src.id)
+        files = [spec.name for spec in src.files_for(part)]
+        key = part_key(src, part, found)
+        cache.write_part(cache.part_path(home, card.name, src.id, part, key), X, y, files,
+                         [seen[f] for f in files], [origins[f] for f in files])
+        loaded[part] = (X, y)
+    wanted_files = {spec.name for part in wanted for spec in src.files_for(part)}
+    return Dataset(card.name, card, {part: loaded[part] for part in wanted},
+                   {f: seen[f] for f in wanted_files}, {f: origins[f] for f in wanted_files},
+                   src.id)
+
+
+def _verify(card, spec, located):
+    """SHA-256 of a located file, checked against the card where the card knows it."""
+    if located.origin == "package":
+        return sha256_file(located.path)
+    return check_sha256(located.path, spec, card.name)
+
+
+def _read_part(card, src, part, found, tables):
+    """(X, y) of one part; ``tables`` memoises parsed text files across parts."""
+    cut, options, specs = src.parts[part], src.options, src.files_for(part)
+    if src.format == "text":
+        for spec in specs:
+            if spec.name not in tables:
+                tables[spec.name] = parsers.read_table(found[spec.name].path, options, card.name)
+                check_structure(spec, tables[spec.name], card.name)
+        X, labels = parsers.cut_text_part([tables[s.name] for s in specs], cut, options)
+    elif src.format == "hdf5":
+        X, labels = parsers.read_hdf5_part(found[specs[0].name].path, cut, card.name)
+    else:
+        X, labels = parsers.read_sklearn(options)
+    return parsers.finish(X, labels, options, card.name)
+
+
+def _download_and_parse(card, candidates, wanted, home, mirror_dir, url_base, progress):
+    for src in candidates:
+        found = _locate_all(card, src, home, mirror_dir)
+        missing = [spec for part in wanted for spec in src.files_for(part)
+                   if not found.get(spec.name)]
+        if all(_downloadable(src, spec, url_base) for spec in missing):
+            try:
+                for spec in dict.fromkeys(missing):
+                    _fetch(card, src, spec, home, url_base, progress)
+            except DatasetError as exc:
+                raise DatasetError(f"{exc}{_partial_note(card, candidates, home, mirror_dir)}") \
+                    from None
+            return _parse(card, src, wanted, _locate_all(card, src, home, mirror_dir), home)
+    raise DatasetError(_missing_message(card, candidates, wanted, home, mirror_dir))
+
+
+def _downloadable(src, spec, url_base):
+    return (spec.download and spec.url) or (src.fetcher == "sklearn-covtype" and not url_base)
+
+
+def _fetch(card, src, spec, home, url_base, progress):
+    """Download one raw file into ``<home>/<dataset>/``, checked before it is renamed."""
+    folder = Path(home) / card.folder
+    try:
+        if src.fetcher == "sklearn-covtype" and not url_base:
+            fetch_covtype_archive(folder)
+            return
+        url = f"{url_base}/{card.folder}/{spec.name}" if url_base else spec.url
+        check = None if spec.sha256 else _structure_check(card, src, spec)
+        download(url, folder / spec.name, spec.sha256, check=check, progress=progress)
+    except DatasetError as exc:
+        raise DatasetError(f"{card.name}: {exc}; get {spec.name} from {spec.url} and put it in "
+                           f"{folder}/ (or in <mirror>/{card.folder}/ with --mirror)") from None
+
+
+def _structure_check(card, src, spec):
+    """A check for a downloaded file without known SHA-256: its rows, columns and labels."""
+    def check(path):
+        table = parsers.read_table(path, src.options, card.name)
+        check_structure(spec, table, card.name)
+        labels = parsers.convert_labels(table[int(src.options["label_column"])].to_numpy(),
+                                        src.options, card.name)
+        unknown = set(labels.tolist()) - set(card.classes)
+        if unknown:
+            raise DatasetError(f"{card.name}: {spec.name} has labels not in the card: "
+                               f"{sorted(map(str, unknown))[:5]}; refused")
+    return check
+
+
+def _missing_message(card, candidates, wanted, home, mirror_dir):
+    """One line: which file is missing for which parts, its URL, where to put it."""
+    src = candidates[0]
+    found = _locate_all(card, src, home, mirror_dir)
+    missing = [spec for spec in dict.fromkeys(s for p in wanted for s in src.files_for(p))
+               if not found.get(spec.name)]
+    files = ", ".join(f"{spec.name} ({spec.url})" for spec in missing)
+    where = f"{Path(home) / card.folder}/" + (f" or {Path(mirror_dir) / card.folder}/"
+                                              if mirror_dir else " (or a mirror, --mirror)")
+    return (f"{card.name}: the {', '.join(wanted)} part(s) need {files}, not found and not "
+            f"downloadable here; put it in {where}"
+            f"{_partial_note(card, candidates, home, mirror_dir)}")
+
+
+def _partial_note(card, candidates, home, mirror_dir):
+    """' (source S gives only P)' for sources found locally that lack some wanted part."""
+    partial = [f"{src.id} source found, it gives only {', '.join(src.parts)}"
+               for src in card.sources if src not in candidates
+               and all(locate(card, spec, home, mirror_dir) for spec in src.files)]
+    return f" ({'; '.join(partial)})" if partial else ""

@@ -1,0 +1,121 @@
+"""Parsers: raw files -> (features float64, labels) per part, as the card's source says.
+
+Formats:
+- ``text``: delimited text read by pandas (``sep`` "," or "whitespace", optional ``header``,
+  ``n_columns`` = read only the first n fields of each line, gzip detected by its magic bytes).
+  ``label_column`` and ``feature_columns: [start, stop)`` are 0-based positions.
+- ``hdf5``: groups ``<group>/data`` and ``<group>/target`` (the USPS HDF5 copy).
+- ``sklearn``: a ``load_*`` function of ``sklearn.datasets`` (data shipped with scikit-learn).
+
+Labels: ``label_type`` int (integral values, plus ``label_offset``) or str (whitespace stripped).
+``values`` names a fixed transform of the features (see ``VALUE_TRANSFORMS``).
+"""
+
+import gzip
+
+import numpy as np
+import pandas as pd
+
+from .errors import DatasetError
+
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def esl_to_unit(X):
+    """ESL USPS values v in [-1, 1] -> (v + 1) / 2 in [0, 1]."""
+    return (X + 1.0) / 2.0
+
+
+def unit_float32_to_esl_grid(X):
+    """usps.h5 values h = (v + 1) / 2 stored as float32 -> (v + 1) / 2 with v snapped back to
+    the ESL 3-decimal grid, v = round(2 h - 1, 3): the same float64 values as ``esl_to_unit``."""
+    return esl_to_unit(np.round(2.0 * X.astype(np.float64) - 1.0, 3))
+
+
+VALUE_TRANSFORMS = {
+    "none": lambda X: X,
+    "esl_to_unit": esl_to_unit,
+    "unit_float32_to_esl_grid": unit_float32_to_esl_grid,
+}
+
+
+def read_table(path, options, dataset):
+    """A text file as a DataFrame with columns 0..k-1; DatasetError if it does not parse."""
+    n_columns = options.get("n_columns")
+    kwargs = {
+        "sep": r"\s+" if options.get("sep") == "whitespace" else options.get("sep", ","),
+        "header": 0 if options.get("header") else None,
+        "compression": "gzip" if _is_gzip(path) else None,
+    }
+    if n_columns:
+        kwargs.update(names=list(range(n_columns)), usecols=list(range(n_columns)))
+    try:
+        table = pd.read_csv(path, **kwargs)
+    except (ValueError, OSError, EOFError, UnicodeDecodeError, pd.errors.ParserError) as exc:
+        message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise DatasetError(f"{dataset}: cannot parse {path}: {message}") from None
+    table.columns = range(table.shape[1])
+    return table
+
+
+def cut_text_part(tables, cut, options):
+    """Concatenate the part's tables, keep the ``where`` and ``rows`` selection, and split
+    features from labels: returns (X float64, raw labels)."""
+    table = pd.concat(tables, ignore_index=True) if len(tables) > 1 else tables[0]
+    if "where" in cut:
+        table = table[table[int(cut["where"]["column"])] == cut["where"]["equals"]]
+    if "rows" in cut:
+        start, stop = cut["rows"]
+        table = table.iloc[int(start):int(stop)]
+    start, stop = options["feature_columns"]
+    features = table.iloc[:, int(start):int(stop)]
+    X = np.ascontiguousarray(features.to_numpy(dtype=np.float64))
+    return X, table.iloc[:, int(options["label_column"])].to_numpy()
+
+
+def read_hdf5_part(path, cut, dataset):
+    """(X, labels) of group ``cut['group']`` of an HDF5 file with ``data`` and ``target``."""
+    import h5py
+
+    group = cut["group"]
+    try:
+        with h5py.File(path, "r") as store:
+            return store[f"{group}/data"][...], store[f"{group}/target"][...]
+    except (OSError, KeyError) as exc:
+        raise DatasetError(f"{dataset}: cannot read {group}/data, {group}/target "
+                           f"from {path}: {exc}") from None
+
+
+def read_sklearn(options):
+    """(X, labels) from the named ``sklearn.datasets.load_*`` function (embedded data)."""
+    import sklearn.datasets
+
+    loader = str(options["loader"])
+    if not loader.startswith("load_") or not hasattr(sklearn.datasets, loader):
+        raise DatasetError(f"scikit-learn has no dataset loader {loader!r}")
+    return getattr(sklearn.datasets, loader)(return_X_y=True)
+
+
+def finish(X, labels, options, dataset):
+    """Apply the card's value transform and label conversion: (X float64, y)."""
+    transform = VALUE_TRANSFORMS[options.get("values", "none")]
+    X = np.ascontiguousarray(transform(np.asarray(X, dtype=np.float64)), dtype=np.float64)
+    return X, convert_labels(labels, options, dataset)
+
+
+def convert_labels(labels, options, dataset):
+    """Labels as int64 (integral values plus ``label_offset``) or as a unicode array."""
+    if options.get("label_type", "int") == "str":
+        return np.asarray([str(v).strip() for v in labels], dtype=str)
+    try:
+        values = np.asarray(labels, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise DatasetError(f"{dataset}: labels are not numbers (e.g. {labels[0]!r})") from None
+    if not np.all(np.isfinite(values)) or np.any(values != np.round(values)):
+        raise DatasetError(f"{dataset}: labels are not all whole numbers")
+    return values.astype(np.int64) + int(options.get("label_offset", 0))
+
+
+def _is_gzip(path):
+    with open(path, "rb") as stream:
+        return stream.read(2) == GZIP_MAGIC

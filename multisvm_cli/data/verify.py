@@ -1,0 +1,54 @@
+"""Checks on raw files before use: SHA-256 where the card knows it, structure where it cannot."""
+
+import hashlib
+
+import numpy as np
+
+from .errors import DatasetError
+
+CHUNK_BYTES = 1 << 20
+
+
+def sha256_file(path):
+    """Hex SHA-256 of the file at ``path``, read in 1 MiB chunks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for chunk in iter(lambda: stream.read(CHUNK_BYTES), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def check_sha256(path, spec, dataset):
+    """SHA-256 of ``path``; DatasetError when the card lists digests and none matches."""
+    seen = sha256_file(path)
+    if spec.sha256 and seen not in spec.sha256:
+        raise DatasetError(
+            f"{dataset}: {spec.name} at {path} has sha256 {seen}, expected {spec.sha256[0]}: "
+            "the file is corrupt or another version; refused (delete it and fetch it again)")
+    return seen
+
+
+def check_structure(spec, table, dataset):
+    """Compare a parsed file's table with the card's ``structure`` (rows, columns), if any."""
+    if not spec.structure:
+        return
+    expected = (int(spec.structure["rows"]), int(spec.structure["columns"]))
+    if tuple(table.shape) != expected:
+        raise DatasetError(
+            f"{dataset}: {spec.name} has {table.shape[0]} rows x {table.shape[1]} columns, "
+            f"expected {expected[0]} x {expected[1]}: not the canonical file; refused")
+
+
+def check_part(card, part, X, y, source_id):
+    """The part's shape, finiteness and label set must be what the card declares."""
+    where = f"{card.name} {part} part (source {source_id})"
+    expected = (card.parts[part], card.n_features)
+    if X.shape != expected:
+        raise DatasetError(f"{where}: shape {X.shape}, expected {expected}")
+    if not np.isfinite(X).all():
+        raise DatasetError(f"{where}: contains missing or non-finite values")
+    unknown = set(y.tolist()) - set(card.classes)
+    if unknown:
+        shown = ", ".join(sorted(map(str, unknown))[:5])
+        raise DatasetError(f"{where}: labels not in the card's classes: {shown}")
+

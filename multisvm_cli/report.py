@@ -1,0 +1,197 @@
+"""The Table-1 report (Platt, Cristianini, Shawe-Taylor 1999) and McNemar's test.
+
+One row per dataset x scheme: kernel, C, error rate, kernel evaluations per test point, training
+CPU time, classifier size, then model-selection time, evaluation time and McNemar's test of the
+scheme against the comparison scheme (DAGSVM unless the config says otherwise). A config's
+reference numbers (the paper's) are shown beside ours, in columns prefixed ``paper``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import numpy as np
+from scipy import stats
+from tabulate import tabulate
+
+SCHEME_LABELS = {"ovr": "1-v-r", "maxwins": "Max Wins", "dag": "DAGSVM", "udt": "UDT",
+                 "graph": "GraphSVM", "hier": "Hier", "nb": "NB"}
+FORMATS = ("table", "markdown", "csv", "json")
+EXACT_BELOW = 25
+COLUMNS = [
+    ("dataset", "dataset"), ("scheme", "scheme"), ("kernel", "kernel"), ("C", "C"),
+    ("error_pct", "error %"), ("kernel_evaluations", "kernel evals"),
+    ("cpu_time", "train CPU s"), ("size_k", "size K"), ("selection_time", "select s"),
+    ("evaluation_time", "eval s"), ("mcnemar_p", "McNemar p"), ("mcnemar_test", "test"),
+    ("significant", "sig 0.05"),
+]
+PAPER_COLUMNS = [
+    ("paper_kernel", "paper kernel"), ("paper_C", "paper C"), ("paper_error_pct", "paper err %"),
+    ("paper_kernel_evaluations", "paper k-evals"), ("paper_cpu_time", "paper CPU s"),
+    ("paper_size_k", "paper size K"),
+]
+
+
+def mcnemar(correct_a, correct_b) -> dict:
+    """McNemar's test (Dietterich 1998) of two classifiers tested on the same points.
+
+    With n01 the points ``a`` gets wrong and ``b`` right, and n10 the reverse, the statistic is
+    the continuity-corrected chi-square ``(|n01 - n10| - 1)^2 / (n01 + n10)`` with one degree of
+    freedom (``test = "chi2"``). When the discordant counts are few (n01 + n10 < 25), the
+    chi-square approximation is poor and the exact two-sided binomial test of n01 out of
+    n01 + n10 with p = 1/2 is used instead (``test = "exact"``). No discordant point: p = 1.
+    """
+    correct_a = np.asarray(correct_a, dtype=bool)
+    correct_b = np.asarray(correct_b, dtype=bool)
+    if correct_a.shape != correct_b.shape:
+        raise ValueError("McNemar's test needs both classifiers' results on the same points")
+    n01 = int(np.sum(~correct_a & correct_b))
+    n10 = int(np.sum(correct_a & ~correct_b))
+    discordant = n01 + n10
+    if discordant < EXACT_BELOW:
+        p_value = stats.binomtest(n01, discordant, 0.5).pvalue if discordant else 1.0
+        test = "exact"
+    else:
+        statistic = (abs(n01 - n10) - 1) ** 2 / discordant
+        p_value = float(stats.chi2.sf(statistic, df=1))
+        test = "chi2"
+    return {"n01": n01, "n10": n10, "p_value": float(p_value), "test": test}
+
+
+def table_rows(results, reference=None, compare_to="dag") -> list[dict]:
+    """The report's rows (machine-readable values) from the protocol's per-scheme results.
+
+    ``results``: dicts with dataset, scheme, kernel, C, n_errors, n_test, kernel_evaluations,
+    cpu_time, size, selection_time, evaluation_time and ``correct`` (bool per test point, in the
+    same point order for every scheme of a dataset). Reference rows of schemes we did not run
+    (the paper's baselines) are appended with only the paper columns filled.
+    """
+    reference = reference or {}
+    by_key = {(r["dataset"], r["scheme"]): r for r in results}
+    rows = []
+    for result in results:
+        row = _our_numbers(result)
+        base = by_key.get((result["dataset"], compare_to))
+        if base is not None and result["scheme"] != compare_to:
+            test = mcnemar(result["correct"], base["correct"])
+            row.update(mcnemar_p=test["p_value"], mcnemar_test=test["test"],
+                       significant=test["p_value"] < 0.05)
+        row.update(_paper_numbers(reference.get(result["dataset"], {}).get(result["scheme"])))
+        rows.append(row)
+    for dataset, schemes in reference.items():
+        if dataset == "source":
+            continue
+        for scheme, numbers in schemes.items():
+            if (dataset, scheme) not in by_key and any(r["dataset"] == dataset for r in results):
+                rows.append({"dataset": dataset, "scheme": scheme, **_paper_numbers(numbers)})
+    return rows
+
+
+def _our_numbers(result) -> dict:
+    return {
+        "dataset": result["dataset"], "scheme": result["scheme"], "kernel": result["kernel"],
+        "C": result["C"], "error_pct": 100.0 * result["n_errors"] / result["n_test"],
+        "kernel_evaluations": result["kernel_evaluations"], "cpu_time": result["cpu_time"],
+        "size_k": result["size"] / 1000.0, "selection_time": result["selection_time"],
+        "evaluation_time": result["evaluation_time"],
+    }
+
+
+def _paper_numbers(numbers) -> dict:
+    if not numbers:
+        return {}
+    kernel = numbers.get("kernel")
+    if kernel is None and "sigma" in numbers:
+        kernel = f"gaussian sigma={numbers['sigma']:g}"
+    if kernel is None and "degree" in numbers:
+        kernel = f"polynomial d={numbers['degree']}"
+    return {"paper_kernel": kernel, "paper_C": numbers.get("C"),
+            "paper_error_pct": numbers.get("error"),
+            "paper_kernel_evaluations": numbers.get("kernel_evaluations"),
+            "paper_cpu_time": numbers.get("cpu_time"), "paper_size_k": numbers.get("size_k")}
+
+
+def render(rows, fmt="table", reference_source=None, compare_to="dag") -> str:
+    """The report as text: ``table`` (aligned), ``markdown``, ``csv`` or ``json``."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; allowed: {', '.join(FORMATS)}")
+    columns = COLUMNS + (PAPER_COLUMNS if any("paper_error_pct" in r for r in rows) else [])
+    if fmt == "json":
+        return json.dumps([{key: row.get(key) for key, _ in columns} for row in rows], indent=2)
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow([key for key, _ in columns])
+        writer.writerows([[_csv_value(row.get(key)) for key, _ in columns] for row in rows])
+        return out.getvalue()
+    body = [[_display(key, row.get(key)) for key, _ in columns] for row in rows]
+    table = tabulate(body, headers=[title for _, title in columns],
+                     tablefmt="github" if fmt == "markdown" else "simple", disable_numparse=True)
+    return table + "\n\n" + footnote(compare_to, reference_source)
+
+
+def footnote(compare_to="dag", reference_source=None) -> str:
+    """What the columns mean, printed under the table."""
+    lines = [
+        "error % on the test part (pooled over folds for k-fold); kernel evals: per test point; "
+        "size K: thousands of parameters; train CPU s: final fit; select s / eval s: wall seconds.",
+        f"McNemar (Dietterich 1998) vs {SCHEME_LABELS.get(compare_to, compare_to)}: "
+        "chi2 = continuity-corrected chi-square on the discordant counts, exact = two-sided "
+        f"binomial test (used when fewer than {EXACT_BELOW} discordant points).",
+    ]
+    if reference_source:
+        lines.append(f"paper columns: {reference_source}.")
+    return "\n".join(lines)
+
+
+def _display(key, value) -> str:
+    if value is None:
+        return ""
+    if key == "scheme":
+        return SCHEME_LABELS.get(value, value)
+    if key == "significant":
+        return "yes" if value else "no"
+    if key == "mcnemar_p":
+        return f"{value:.3g}"
+    if key in ("error_pct", "paper_error_pct"):
+        return f"{value:.2f}" if key == "error_pct" else f"{value:g}"
+    if key in ("kernel_evaluations", "paper_kernel_evaluations"):
+        return f"{value:.0f}" if float(value).is_integer() or value >= 100 else f"{value:.1f}"
+    if key in ("cpu_time", "selection_time", "evaluation_time"):
+        return f"{value:.2f}"
+    if key == "size_k":
+        return f"{value:.1f}"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def _csv_value(value):
+    if value is None:
+        return ""
+    return value
+
+
+def evaluation_text(meta, dataset, part, y_true, y_pred, seconds, kernel_evaluations,
+                    n_parameters, classes, confusion=None) -> str:
+    """What ``multisvm evaluate`` prints: error, kernel evaluations, time, size (+ confusion)."""
+    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
+    errors = int(np.sum(y_true != y_pred))
+    scheme = SCHEME_LABELS.get(meta.get("scheme"), meta.get("scheme"))
+    lines = [
+        f"model: {scheme}, {meta.get('kernel')}, C={meta.get('params', {}).get('C', 0):g} "
+        f"(trained on {meta.get('dataset')})",
+        f"data: {dataset} {part}, {len(y_true)} points",
+        f"error rate: {100.0 * errors / max(len(y_true), 1):.2f}% ({errors} errors)",
+        f"kernel evaluations per test point: {kernel_evaluations:.1f}",
+        f"evaluation time: {seconds:.3f} s ({1e6 * seconds / max(len(y_true), 1):.1f} us/point)",
+        f"classifier size: {n_parameters / 1000:.1f}K parameters",
+    ]
+    if confusion is not None:
+        labels = [str(c) for c in classes]
+        body = [[label, *row] for label, row in zip(labels, np.asarray(confusion).tolist())]
+        lines += ["", "confusion matrix (rows: true class, columns: predicted class):",
+                  tabulate(body, headers=["", *labels], tablefmt="simple")]
+    return "\n".join(lines)

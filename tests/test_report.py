@@ -1,0 +1,105 @@
+"""The Table-1 report: McNemar's test worked out by hand, rows, and the four output formats."""
+
+import csv
+import io
+import json
+import math
+
+import numpy as np
+import pytest
+
+from multisvm_cli.report import evaluation_text, mcnemar, render, table_rows
+
+
+def outcomes(n_both, n01, n10, n_neither):
+    """Correctness vectors of classifiers a and b with the given agreement counts."""
+    a = [True] * n_both + [False] * n01 + [True] * n10 + [False] * n_neither
+    b = [True] * n_both + [True] * n01 + [False] * n10 + [False] * n_neither
+    return np.array(a), np.array(b)
+
+
+def test_mcnemar_exact_when_few_discordant():
+    a, b = outcomes(100, 10, 2, 5)
+    test = mcnemar(a, b)
+    assert (test["n01"], test["n10"], test["test"]) == (10, 2, "exact")
+    # two-sided binomial: 2 * P(X <= 2), X ~ Bin(12, 1/2) = 2 * (1 + 12 + 66) / 4096
+    assert test["p_value"] == pytest.approx(158 / 4096, rel=1e-12)
+
+
+def test_mcnemar_continuity_corrected_chi_square():
+    a, b = outcomes(500, 40, 20, 30)
+    test = mcnemar(a, b)
+    statistic = (abs(40 - 20) - 1) ** 2 / 60
+    assert test["test"] == "chi2"
+    # chi-square with one degree of freedom: P(X > s) = erfc(sqrt(s / 2))
+    assert test["p_value"] == pytest.approx(math.erfc(math.sqrt(statistic / 2)), rel=1e-9)
+    assert test["p_value"] == pytest.approx(0.01417, abs=1e-5)
+
+
+def test_mcnemar_is_symmetric_and_one_without_disagreement():
+    a, b = outcomes(50, 30, 12, 3)
+    assert mcnemar(a, b)["p_value"] == pytest.approx(mcnemar(b, a)["p_value"])
+    assert mcnemar(a, a)["p_value"] == 1.0
+    with pytest.raises(ValueError, match="same points"):
+        mcnemar(a, b[:-1])
+
+
+def result(scheme, correct, **extra):
+    correct = np.asarray(correct)
+    base = {"dataset": "usps", "scheme": scheme, "kernel": "gaussian sigma=4", "C": 100.0,
+            "n_errors": int(np.sum(~correct)), "n_test": len(correct), "correct": correct,
+            "kernel_evaluations": 819.25, "cpu_time": 12.5, "size": 487_000,
+            "selection_time": 30.0, "evaluation_time": 0.4}
+    return {**base, **extra}
+
+
+def make_rows():
+    a, b = outcomes(170, 18, 4, 8)
+    results = [result("ovr", a), result("dag", b)]
+    reference = {"source": "Platt 1999", "usps": {
+        "ovr": {"sigma": 3.58, "C": 100, "error": 4.7, "kernel_evaluations": 2936,
+                "cpu_time": 3532, "size_k": 760},
+        "Neural Net": {"error": 5.9}}}
+    return table_rows(results, reference, compare_to="dag")
+
+
+def test_table_rows_numbers():
+    ovr, dag, net = make_rows()
+    assert ovr["error_pct"] == pytest.approx(100 * 26 / 200)
+    assert dag["error_pct"] == pytest.approx(100 * 12 / 200)
+    assert ovr["size_k"] == pytest.approx(487.0)
+    assert ovr["mcnemar_test"] == "exact" and ovr["significant"] is True
+    assert ovr["mcnemar_p"] == pytest.approx(mcnemar(*outcomes(170, 18, 4, 8))["p_value"])
+    assert "mcnemar_p" not in dag  # the comparison scheme is not tested against itself
+    assert ovr["paper_kernel"] == "gaussian sigma=3.58" and ovr["paper_error_pct"] == 4.7
+    assert net["scheme"] == "Neural Net" and net["paper_error_pct"] == 5.9
+    assert "error_pct" not in net
+
+
+def test_render_formats():
+    rows = make_rows()
+    text = render(rows, "table", "Platt 1999")
+    assert "1-v-r" in text and "DAGSVM" in text and "13.00" in text and "paper err %" in text
+    assert "paper columns: Platt 1999." in text and "continuity-corrected" in text
+    markdown = render(rows, "markdown")
+    assert markdown.splitlines()[0].startswith("| dataset") and "|---" in markdown.replace(
+        ":", "-").replace(" ", "")
+    parsed = list(csv.DictReader(io.StringIO(render(rows, "csv"))))
+    assert len(parsed) == 3 and float(parsed[0]["error_pct"]) == pytest.approx(13.0)
+    assert parsed[0]["significant"] == "True" and parsed[1]["mcnemar_p"] == ""
+    records = json.loads(render(rows, "json"))
+    assert records[1]["scheme"] == "dag" and records[1]["error_pct"] == pytest.approx(6.0)
+    assert records[0]["kernel_evaluations"] == pytest.approx(819.25)
+    with pytest.raises(ValueError, match="unknown format 'html'"):
+        render(rows, "html")
+
+
+def test_evaluation_text_with_confusion():
+    meta = {"scheme": "dag", "kernel": "gaussian sigma=2", "params": {"C": 10.0},
+            "dataset": "wine"}
+    text = evaluation_text(meta, "wine", "test", [1, 1, 2, 3], [1, 2, 2, 3], 0.5, 12.0, 3456,
+                           np.array([1, 2, 3]), np.array([[1, 1, 0], [0, 1, 0], [0, 0, 1]]))
+    assert "error rate: 25.00% (1 errors)" in text
+    assert "kernel evaluations per test point: 12.0" in text
+    assert "classifier size: 3.5K parameters" in text and "DAGSVM" in text
+    assert "confusion matrix" in text

@@ -26,7 +26,7 @@ class FileSpec:
     """One raw file of a source.
 
     ``sha256`` holds the accepted digests; empty means the canonical digest cannot be known
-    here, so the file is checked by its ``structure`` (rows, columns) and the labels instead.
+    here, so the file is checked by its ``structure`` (rows, columns) and labels instead.
     ``download`` says whether ``url`` is a direct download (False: a page needing a login, or
     a file to unpack by hand). ``package`` names an installed package that ships the file.
     """
@@ -35,7 +35,7 @@ class FileSpec:
     sha256: tuple
     url: str | None
     download: bool
-    structure: dict | None
+    structure: tuple | None
     package: str | None
 
 
@@ -187,9 +187,14 @@ def _file(raw):
         sha256=tuple(d.lower() for d in digests),
         url=raw.get("url"),
         download=bool(raw.get("download", raw.get("url") is not None)),
-        structure=raw.get("structure"),
+        structure=_structure(raw.get("structure")),
         package=raw.get("package"),
     )
+
+
+def _structure(raw):
+    """``{rows, columns}`` -> (rows, columns), or None."""
+    return (int(raw["rows"]), int(raw["columns"])) if raw else None
 
 
 def _one_of(value, allowed, field):

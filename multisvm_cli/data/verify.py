@@ -32,7 +32,7 @@ def check_structure(spec, table, dataset):
     """Compare a parsed file's table with the card's ``structure`` (rows, columns), if any."""
     if not spec.structure:
         return
-    expected = (int(spec.structure["rows"]), int(spec.structure["columns"]))
+    expected = spec.structure
     if tuple(table.shape) != expected:
         raise DatasetError(
             f"{dataset}: {spec.name} has {table.shape[0]} rows x {table.shape[1]} columns, "

@@ -1,0 +1,123 @@
+"""Feature scaling, fitted on the training part only and applied unchanged to the other parts.
+
+Methods (statistics are always those of the data given to ``fit``, i.e. the training part):
+- ``none``: x' = x.
+- ``minmax``: x'_j = 2 (x_j - min_j) / (max_j - min_j) - 1, so the training part spans exactly
+  [-1, 1] per column (as LIBSVM's svm-scale); other parts may leave [-1, 1]. A constant column
+  (max_j = min_j = v) becomes x'_j = x_j - v: 0 on the training part, never NaN or inf.
+- ``standard``: x'_j = (x_j - mean_j) / std_j with the population standard deviation
+  (ddof 0); a constant column (std_j = 0) uses std_j = 1, giving 0 on the training part.
+- ``standard-continuous``: ``standard`` on the card's continuous columns only; the binary
+  1-of-n columns are left as they are (Covertype in Platt et al. 1999).
+- ``paper``: the card's ``paper_scaling`` (the table in the README).
+
+A fitted scaler is fully described by ``get_state()`` (plain arrays, no pickle), and
+``Scaler.from_state(method, state)`` rebuilds it.
+"""
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.preprocessing import MinMaxScaler, StandardScaler
+from sklearn.utils.validation import check_is_fitted
+
+METHODS = ("none", "minmax", "standard", "standard-continuous", "paper")
+STATE_KEYS = ("method", "columns", "offset", "scale")
+
+
+def make_scaler(method, card):
+    """An unfitted Scaler for ``method`` (one of METHODS) and the dataset's ``card``."""
+    if method not in METHODS:
+        raise ValueError(f"unknown scaling {method!r}; choose one of {', '.join(METHODS)}")
+    resolved = card.paper_scaling if method == "paper" else method
+    if resolved == "none":
+        columns = ()
+    elif resolved == "standard-continuous":
+        columns = tuple(card.continuous_columns)
+    else:
+        columns = tuple(range(card.n_features))
+    return Scaler(method=resolved, columns=columns)
+
+
+class Scaler(TransformerMixin, BaseEstimator):
+    """Per-column affine scaling of ``columns`` as defined in the module docstring.
+
+    ``method`` is none | minmax | standard | standard-continuous (``standard`` on ``columns``);
+    fitted attributes ``offset_`` and ``scale_`` give z = (x - offset_) / scale_ per scaled
+    column, and ``minmax`` outputs 2 z - 1.
+    """
+
+    def __init__(self, method="none", columns=()):
+        self.method = method
+        self.columns = columns
+
+    def fit(self, X, y=None):
+        """Learn the statistics of the training part ``X``; returns self."""
+        X = _as_matrix(X)
+        self.n_features_in_ = X.shape[1]
+        self.columns_ = np.asarray(self.columns, dtype=np.int64)
+        if self.columns_.size and not (0 <= self.columns_.min() and
+                                       self.columns_.max() < X.shape[1]):
+            raise ValueError(f"scaled columns out of range for {X.shape[1]} features")
+        self.offset_, self.scale_ = self._statistics(X[:, self.columns_])
+        return self
+
+    def _statistics(self, block):
+        if self.method == "none" or block.shape[1] == 0:
+            return np.zeros(block.shape[1]), np.ones(block.shape[1])
+        if self.method == "minmax":
+            fitted = MinMaxScaler().fit(block)
+            low, width = fitted.data_min_, fitted.data_range_
+            constant = width == 0
+            return np.where(constant, low - 1.0, low), np.where(constant, 2.0, width)
+        if self.method in ("standard", "standard-continuous"):
+            fitted = StandardScaler().fit(block)
+            return fitted.mean_, fitted.scale_
+        raise ValueError(f"unknown scaling {self.method!r}")
+
+    def transform(self, X):
+        """Scale ``X`` (any part) with the training statistics; returns a new float64 array."""
+        check_is_fitted(self, "scale_")
+        X = _as_matrix(X)
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has {X.shape[1]} features, the scaler was fitted on "
+                             f"{self.n_features_in_}")
+        out = X.copy()
+        if self.columns_.size:
+            scaled = (X[:, self.columns_] - self.offset_) / self.scale_
+            out[:, self.columns_] = 2.0 * scaled - 1.0 if self.method == "minmax" else scaled
+        return out
+
+    def get_state(self):
+        """The fitted scaler as plain arrays: method, columns, offset, scale, n_features."""
+        check_is_fitted(self, "scale_")
+        return {"method": np.asarray(self.method), "columns": self.columns_.copy(),
+                "offset": self.offset_.copy(), "scale": self.scale_.copy(),
+                "n_features": np.asarray(self.n_features_in_)}
+
+    @classmethod
+    def from_state(cls, method, state):
+        """Rebuild a fitted scaler from ``get_state()``; ``method`` must be the stored one
+        (or ``paper``, which the state resolves)."""
+        missing = [key for key in (*STATE_KEYS, "n_features") if key not in state]
+        if missing:
+            raise ValueError(f"scaler state lacks {', '.join(missing)}")
+        stored = str(np.asarray(state["method"]))
+        if method not in (stored, "paper"):
+            raise ValueError(f"scaler state is for {stored!r}, not {method!r}")
+        columns = np.asarray(state["columns"], dtype=np.int64)
+        offset = np.asarray(state["offset"], dtype=np.float64)
+        scale = np.asarray(state["scale"], dtype=np.float64)
+        if not (columns.ndim == offset.ndim == scale.ndim == 1 and
+                columns.shape == offset.shape == scale.shape) or np.any(scale == 0):
+            raise ValueError("scaler state arrays are inconsistent")
+        scaler = cls(method=stored, columns=tuple(columns.tolist()))
+        scaler.columns_, scaler.offset_, scaler.scale_ = columns, offset, scale
+        scaler.n_features_in_ = int(np.asarray(state["n_features"]))
+        return scaler
+
+
+def _as_matrix(X):
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"expected a 2-d array of features, got shape {X.shape}")
+    return X

@@ -2,6 +2,7 @@
 
 import os
 import sys
+from contextlib import contextmanager
 
 import click
 
@@ -10,6 +11,7 @@ from .cli_datasets import datasets
 from .errors import MultisvmError
 
 EXIT_USER_ERROR = 2
+BACKENDS = ("loky", "threading", "dask")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -20,6 +22,214 @@ def cli():
 
 
 cli.add_command(datasets)
+
+
+def _data_options(command):
+    command = click.option("--mirror", type=click.Path(file_okay=False), default=None,
+                           help="Folder of verified dataset copies (env MULTISVM_MIRROR).")(command)
+    return click.option("--data-home", type=click.Path(file_okay=False), default=None,
+                        help="Download and parsed-data cache (env MULTISVM_DATA_HOME).")(command)
+
+
+def _run_options(command):
+    """--n-jobs, --seed, --backend, --scheduler, --out, --quiet, shared by the running commands."""
+    options = [
+        click.option("--n-jobs", "-j", type=int, default=None,
+                     help="Parallel jobs for grid points and binary SVMs [1; -1 = all cores]."),
+        click.option("--seed", type=int, default=None,
+                     help="Replaces the config's seed (splits, validation, estimators)."),
+        click.option("--backend", type=click.Choice(BACKENDS), default=None,
+                     help="joblib backend the work runs on [loky]; dask needs multisvm[dask]."),
+        click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                     help="Dask scheduler address (with --backend dask)."),
+        click.option("--out", type=click.Path(file_okay=False), default="results",
+                     show_default=True, help="Root of run folders and of the resume cache."),
+        click.option("--quiet", "-q", is_flag=True, help="No progress bar."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return _data_options(command)
+
+
+@contextmanager
+def parallel_backend(backend, scheduler, n_jobs):
+    """Run the body under ``joblib.parallel_config``; dask connects a ``distributed.Client``.
+
+    Yields the n_jobs to use (dask without --n-jobs: every worker, -1).
+    """
+    import joblib
+
+    if scheduler and backend != "dask":
+        raise MultisvmError("--scheduler needs --backend dask")
+    if backend != "dask":
+        with joblib.parallel_config(backend=backend or "loky"):
+            yield n_jobs or 1
+        return
+    try:
+        from distributed import Client
+    except ImportError:
+        raise MultisvmError("the dask backend needs dask.distributed: "
+                            "pip install multisvm[dask]") from None
+    try:
+        client = Client(scheduler, timeout=30) if scheduler else Client(processes=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise MultisvmError(f"cannot reach the dask scheduler {scheduler}: "
+                            f"{' '.join(str(exc).split())}") from None
+    with client, joblib.parallel_config(backend="dask"):
+        yield n_jobs or -1
+
+
+def _load(config_path, seed):
+    from .config import load_config
+
+    return load_config(config_path, seed=seed)
+
+
+@cli.command("reproduce-table")
+@click.argument("configs", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["table", "markdown", "csv", "json"]),
+              default="table", show_default=True, help="How the report is printed.")
+@click.option("--force", is_flag=True, help="Redo grid points already in the resume cache.")
+@_run_options
+def reproduce_table(configs, fmt, force, n_jobs, seed, backend, scheduler, out, quiet,
+                    mirror, data_home):
+    """Select, train and test every scheme of each CONFIG; print the Table-1 report.
+
+    Each run writes results/<config-name>/<timestamp>/ (grid.csv, table.csv, table.md,
+    results.json, run.json, config.yaml); finished grid points are cached and skipped when the
+    same config runs again.
+
+    Example: multisvm reproduce-table configs/quickstart.yaml --n-jobs 2
+    """
+    from .report import render
+    from .runs import reproduce
+
+    loaded = [_load(path, seed) for path in configs]
+    with parallel_backend(backend, scheduler, n_jobs) as jobs:
+        for config in loaded:
+            folder, rows = reproduce(config, out, n_jobs=jobs, force=force, quiet=quiet,
+                                     backend=backend or "loky", mirror=mirror,
+                                     data_home=data_home)
+            click.echo(render(rows, fmt, config.reference.get("source"), config.compare_to))
+            click.echo(f"results: {folder}", err=True)
+
+
+@cli.command()
+@click.argument("config_path", metavar="CONFIG", type=click.Path(dir_okay=False))
+@click.option("--scheme", "-s", required=True,
+              type=click.Choice(["ovr", "maxwins", "dag", "udt", "graph", "hier", "nb"]),
+              help="The scheme to train.")
+@click.option("--dataset", default=None, help="Which of the config's datasets [the first].")
+@click.option("-o", "--output", type=click.Path(file_okay=False), default=None,
+              help="Model folder [models/<config>-<dataset>-<scheme>].")
+@_run_options
+def train(config_path, scheme, dataset, output, n_jobs, seed, backend, scheduler, out, quiet,
+          mirror, data_home):
+    """Select the scheme's kernel and C on CONFIG's validation protocol, fit it on the whole
+    training part and save it (model.json + model.npz, no pickle).
+
+    Example: multisvm train configs/quickstart.yaml --scheme dag --dataset wine -o models/wine-dag
+    """
+    config = _load(config_path, seed)
+    if scheme not in config.schemes:
+        raise MultisvmError(f"{config.path}: scheme {scheme!r} is not in its schemes "
+                            f"({', '.join(config.schemes)})")
+    plan = config.plan(dataset) if dataset else config.datasets[0]
+    output = output or os.path.join("models", f"{config.name}-{plan.name}-{scheme}")
+    with parallel_backend(backend, scheduler, n_jobs) as jobs:
+        _train(config, plan, scheme, output, out, jobs, quiet, mirror, data_home)
+
+
+def _train(config, plan, scheme, output, out, n_jobs, quiet, mirror, data_home):
+    from tqdm import tqdm
+
+    from .persist import save_model
+    from .protocol import fit_selected
+    from .runs import PointCache, now_iso
+
+    def progress(total):
+        return tqdm(total=total, disable=quiet, file=sys.stderr, unit="point",
+                    desc=f"{config.name}/{plan.name}/{scheme}: grid points")
+
+    cache = PointCache(os.path.join(out, config.name, "cache"))
+    estimator, scaler, chosen, dataset = fit_selected(
+        config, plan, scheme, cache, n_jobs=n_jobs, progress=progress, mirror=mirror,
+        data_home=data_home, quiet=quiet)
+    metadata = {
+        "multisvm_version": __version__, "created": now_iso(), "config": config.name,
+        "scheme": scheme, "dataset": dataset.name, "checksums": dict(dataset.checksums),
+        "split": plan.split, "validation": plan.validation, "scaling": plan.scaling,
+        "kernel": chosen["kernel"], "params": chosen["point"].params(),
+        "validation_error": chosen["validation_error"],
+        "classes": [c.item() if hasattr(c, "item") else c for c in estimator.classes_],
+    }
+    state = {f"scaler_{name}": value for name, value in scaler.get_state().items()}
+    save_model(output, estimator, metadata=metadata, extra_arrays=state)
+    click.echo(f"trained {scheme} on {dataset.name}: {chosen['kernel']}, C={chosen['C']:g}, "
+               f"validation error {100 * chosen['validation_error']:.2f}%, "
+               f"{estimator.n_parameters_ / 1000:.1f}K parameters; saved to {output}")
+
+
+@cli.command()
+@click.argument("model_dir", type=click.Path(file_okay=False))
+@click.option("--dataset", default=None, help="Dataset to evaluate on [the model's own].")
+@click.option("--part", default="test", show_default=True,
+              help="Part of the dataset: test, train, validation or all.")
+@click.option("--confusion", is_flag=True, help="Also print the confusion matrix.")
+@_data_options
+def evaluate(model_dir, dataset, part, confusion, mirror, data_home):
+    """Load a saved model, predict a dataset part and print error, kernel evaluations,
+    evaluation time, size (and the confusion matrix).
+
+    Example: multisvm evaluate models/wine-dag --confusion
+    """
+    import numpy as np
+    from sklearn.metrics import confusion_matrix
+
+    from . import data
+    from .persist import load_model
+    from .protocol import part_arrays
+    from .report import evaluation_text
+    from .runs import Stopwatch
+    from .scaling import Scaler
+
+    model = load_model(model_dir)
+    meta = model.metadata
+    name = dataset or meta["dataset"]
+    loaded = data.load(name, mirror=mirror, data_home=data_home)
+    split = meta["split"] if name == meta["dataset"] else {"method": "standard"}
+    X, y = part_arrays(loaded, split, part)
+    prefix = "scaler_"
+    state = {k[len(prefix):]: v for k, v in model.extra_arrays.items() if k.startswith(prefix)}
+    X = Scaler.from_state(meta["scaling"], state).transform(X)
+    watch = Stopwatch()
+    predicted = model.estimator.predict(X)
+    seconds = watch.wall
+    if name == meta["dataset"] and dict(loaded.checksums) != meta["checksums"]:
+        click.echo(f"warning: the {name} files differ from those the model was trained on",
+                   err=True)
+    classes = np.asarray(model.estimator.classes_)
+    matrix = confusion_matrix(y, predicted, labels=classes) if confusion else None
+    click.echo(evaluation_text(meta, name, part, y, predicted, seconds,
+                               model.estimator.kernel_evaluations(X),
+                               model.estimator.n_parameters_, classes, matrix))
+
+
+@cli.command()
+@click.argument("config_path", metavar="CONFIG", type=click.Path(dir_okay=False))
+def validate(config_path):
+    """Check CONFIG and print it resolved (defaults filled in) with its grid size.
+
+    Example: multisvm validate configs/platt1999-usps.yaml
+    """
+    import yaml
+
+    config = _load(config_path, None)
+    click.echo(yaml.safe_dump(config.resolved, sort_keys=False).rstrip())
+    for plan in config.datasets:
+        click.echo(f"# {plan.name}: {len(plan.grid)} grid points x {len(config.schemes)} "
+                   f"schemes = {len(plan.grid) * len(config.schemes)} per outer fold")
+    click.echo(f"# {config.path}: valid; grid size {config.grid_size()}")
 
 
 def main(argv=None):

@@ -1,0 +1,392 @@
+"""Model selection and testing, as in Platt, Cristianini, Shawe-Taylor (1999), section 5.
+
+For each dataset and each outer fold (the dataset's own train/test split, a seeded stratified
+holdout test part, or k folds), the scaler is fitted on the training part only. Then, for each
+scheme, every (kernel, C) grid point is trained on the validation-training rows (70% of the
+training part, stratified and seeded; or the dataset's own validation part with ``given``; or
+k-fold) and scored by the combined multiclass error on the held-out rows. Each scheme selects
+its own point (lowest validation error; ties go to the earlier grid point in config order),
+which is retrained on the whole training part and tested once on the test part.
+
+Max Wins and DAGSVM share their pairwise machines: at each grid point the pairwise SVMs are
+trained once and both schemes are scored from them (``DAGSVC.from_maxwins``), as in Table 1.
+Grid points are dispatched through ``joblib.Parallel``, so ``joblib.parallel_config`` (loky,
+threading, dask) decides where they run; each finished point is written to the resume cache at
+once.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections import Counter
+from dataclasses import dataclass, replace
+
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.model_selection import StratifiedKFold, train_test_split
+
+from .runs import PointCache, Stopwatch
+
+SHARED_GROUP = ("maxwins", "dag")
+
+
+@dataclass
+class Fold:
+    """One outer fold: scaled training, test and (``given``) validation arrays."""
+
+    index: int
+    X_train: np.ndarray
+    y_train: np.ndarray
+    X_test: np.ndarray | None
+    y_test: np.ndarray | None
+    X_val: np.ndarray | None = None
+    y_val: np.ndarray | None = None
+    scaler: object = None
+
+
+# --------------------------------------------------------------------------- splits
+
+def pooled(dataset):
+    """All rows of a dataset in a fixed order (train, validation, test, all) and their labels."""
+    names = [p for p in ("train", "validation", "test", "all") if p in dataset.parts]
+    X = np.concatenate([dataset.parts[p][0] for p in names])
+    y = np.concatenate([dataset.parts[p][1] for p in names])
+    return X, y
+
+
+def outer_index_folds(y, split):
+    """The (train indices, test indices) pairs of a holdout or k-fold split of ``y``."""
+    if split["method"] == "holdout":
+        train, test = train_test_split(np.arange(len(y)), test_size=split["test_fraction"],
+                                       stratify=y, random_state=split["seed"])
+        return [(np.sort(train), np.sort(test))]
+    folds = StratifiedKFold(n_splits=split["k"], shuffle=True, random_state=split["seed"])
+    return list(folds.split(np.zeros(len(y)), y))
+
+
+def raw_folds(dataset, split):
+    """Unscaled outer folds as (X_train, y_train, X_test, y_test, X_val, y_val) tuples."""
+    if split["method"] == "all":
+        return [(*pooled(dataset), None, None, None, None)]
+    if split["method"] == "standard":
+        parts = dataset.parts
+        val = parts.get("validation", (None, None))
+        return [(*parts["train"], *parts["test"], *val)]
+    X, y = pooled(dataset)
+    return [(X[tr], y[tr], X[te], y[te], None, None) for tr, te in outer_index_folds(y, split)]
+
+
+def scaled_folds(dataset, plan):
+    """The outer folds of ``plan`` with the scaler fitted on each training part only."""
+    from .scaling import make_scaler
+
+    folds = []
+    for index, (Xtr, ytr, Xte, yte, Xva, yva) in enumerate(raw_folds(dataset, plan.split)):
+        scaler = make_scaler(plan.scaling, dataset.card)
+        scaler.fit(Xtr)
+        folds.append(Fold(index, scaler.transform(Xtr), ytr, _scaled(scaler, Xte), yte,
+                          _scaled(scaler, Xva), yva, scaler))
+    return folds
+
+
+def _scaled(scaler, X):
+    return None if X is None else scaler.transform(X)
+
+
+def validation_splits(fold, validation):
+    """(X_fit, y_fit, X_score, y_score) pairs used to score a grid point on one outer fold."""
+    X, y = fold.X_train, fold.y_train
+    if validation["method"] == "given":
+        return [(X, y, fold.X_val, fold.y_val)]
+    if validation["method"] == "holdout":
+        fit, score = train_test_split(np.arange(len(y)), train_size=validation["train_fraction"],
+                                      stratify=y, random_state=validation["seed"])
+        return [(X[fit], y[fit], X[score], y[score])]
+    folds = StratifiedKFold(n_splits=validation["k"], shuffle=True,
+                            random_state=validation["seed"])
+    return [(X[a], y[a], X[b], y[b]) for a, b in folds.split(np.zeros(len(y)), y)]
+
+
+# --------------------------------------------------------------------------- estimators
+
+def scheme_groups(schemes):
+    """Schemes grouped by shared training: Max Wins and DAG together when both are run."""
+    shared = all(s in schemes for s in SHARED_GROUP)
+    groups = [SHARED_GROUP] if shared else []
+    return groups + [(s,) for s in schemes if not (shared and s in SHARED_GROUP)]
+
+
+def make_estimator(scheme, params, options, n_jobs, seed):
+    """An unfitted estimator of ``scheme`` at grid point ``params``."""
+    from .estimators import SCHEMES
+
+    return SCHEMES[scheme](**params, **options.get(scheme, {}), n_jobs=n_jobs, random_state=seed)
+
+
+def fit_group(group, params, options, X, y, n_jobs, seed):
+    """Fit the schemes of a group; Max Wins + DAG train their pairwise SVMs once.
+
+    Returns ({scheme: fitted estimator}, [warning messages], wall seconds).
+    """
+    from .estimators import DAGSVC
+
+    watch = Stopwatch()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        first = make_estimator(group[0], params, options, n_jobs, seed).fit(X, y)
+        fitted = {group[0]: first}
+        if group == SHARED_GROUP:
+            fitted["dag"] = DAGSVC.from_maxwins(first, order=options.get("dag", {}).get("order"))
+    notes = sorted({f"{w.category.__name__}: {' '.join(str(w.message).split())}" for w in caught})
+    return fitted, notes, watch.wall
+
+
+def score_point(group, params, options, splits, seed):
+    """Validation errors of the group's schemes at one grid point (pooled over the splits)."""
+    results = {s: {"n_errors": 0, "n_validation": 0, "fit_cpu": 0.0, "fit_wall": 0.0,
+                   "predict_wall": 0.0, "notes": []} for s in group}
+    for X_fit, y_fit, X_score, y_score in splits:
+        fitted, notes, fit_wall = fit_group(group, params, options, X_fit, y_fit, 1, seed)
+        fit_cpu = fitted[group[0]].fit_cpu_time_
+        for scheme, estimator in fitted.items():
+            watch = Stopwatch()
+            wrong = int(np.sum(estimator.predict(X_score) != y_score))
+            entry = results[scheme]
+            entry["n_errors"] += wrong
+            entry["n_validation"] += len(y_score)
+            entry["fit_cpu"] += fit_cpu
+            entry["fit_wall"] += fit_wall
+            entry["predict_wall"] += watch.wall
+            entry["notes"] = sorted(set(entry["notes"]) | set(notes))
+    for entry in results.values():
+        entry["validation_error"] = entry["n_errors"] / entry["n_validation"]
+    return results
+
+
+# --------------------------------------------------------------------------- the grid search
+
+def point_key(dataset, plan, fold, point, scheme, options, seed):
+    """What identifies a grid point's result in the resume cache."""
+    return {"dataset": dataset.name, "checksums": dict(sorted(dataset.checksums.items())),
+            "split": plan.split, "fold": fold.index, "scaling": plan.scaling,
+            "validation": plan.validation, "point": point.params(), "scheme": scheme,
+            "options": options.get(scheme, {}), "seed": seed}
+
+
+def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache, n_jobs=1,
+                progress=None):
+    """Score every grid point of every scheme on every outer fold.
+
+    Returns the long-format grid rows (one per fold x point x scheme, with ``cached`` telling
+    whether it came from the resume cache). Points missing from the cache run through
+    ``joblib.Parallel`` and are cached as soon as each finishes.
+    """
+    rows, todo = [], []
+    for fold in folds:
+        for point in plan.grid:
+            for group in scheme_groups(schemes):
+                keys = {s: point_key(dataset, plan, fold, point, s, options, seed) for s in group}
+                stored = {s: cache.get(k) for s, k in keys.items()}
+                if all(v is not None for v in stored.values()):
+                    rows.extend(_grid_row(dataset.name, fold, point, s, stored[s], True)
+                                for s in group)
+                    _advance(progress, len(group))
+                else:
+                    todo.append((fold, point, group, keys))
+    if not todo:
+        return rows
+    outer_jobs = max(1, min(n_jobs or 1, len(todo)))
+    run = Parallel(n_jobs=outer_jobs, return_as="generator_unordered")
+    splits = {fold.index: validation_splits(fold, plan.validation) for fold in folds}
+    tasks = (delayed(_task)(i, group, point.params(), options, splits[fold.index], seed)
+             for i, (fold, point, group, _) in enumerate(todo))
+    for i, scored in run(tasks):
+        fold, point, group, keys = todo[i]
+        for scheme in group:
+            cache.put(keys[scheme], scored[scheme])
+            rows.append(_grid_row(dataset.name, fold, point, scheme, scored[scheme], False))
+        _advance(progress, len(group))
+    return rows
+
+
+def _task(i, group, params, options, splits, seed):
+    return i, score_point(group, params, options, splits, seed)
+
+
+def _advance(progress, n):
+    if progress is not None:
+        progress.update(n)
+
+
+def _grid_row(dataset, fold, point, scheme, scored, cached):
+    return {"dataset": dataset, "fold": fold.index, "scheme": scheme,
+            "kernel": point.kernel_label(), **point.params(), "point": point,
+            "validation_error": scored["validation_error"], "n_errors": scored["n_errors"],
+            "n_validation": scored["n_validation"], "fit_cpu": scored["fit_cpu"],
+            "fit_wall": scored["fit_wall"], "predict_wall": scored["predict_wall"],
+            "notes": "; ".join(scored["notes"]), "cached": cached}
+
+
+def select(rows, plan, scheme, fold_index):
+    """The grid point with the lowest validation error (the first one in grid order on ties)."""
+    order = {point: i for i, point in enumerate(plan.grid)}
+    mine = [r for r in rows if r["scheme"] == scheme and r["fold"] == fold_index]
+    return min(mine, key=lambda r: (r["n_errors"] / r["n_validation"], order[r["point"]]))
+
+
+# --------------------------------------------------------------------------- final fit and test
+
+def final_fits(folds, plan, rows, schemes, options, seed, n_jobs=1):
+    """Retrain each scheme's selected point on each fold's training part and test it once.
+
+    Returns one result per scheme (pooled over the outer folds): selected kernel and C, test
+    errors, per-point correctness (for McNemar), kernel evaluations per test point, final-fit
+    CPU time, classifier size, model-selection and evaluation time.
+    """
+    per_scheme = {s: [] for s in schemes}
+    for fold in folds:
+        chosen = {s: select(rows, plan, s, fold.index) for s in schemes}
+        for group in _final_groups(schemes, chosen):
+            point = chosen[group[0]]["point"]
+            fitted, notes, _ = fit_group(group, point.params(), options, fold.X_train,
+                                         fold.y_train, n_jobs, seed)
+            for scheme, estimator in fitted.items():
+                per_scheme[scheme].append(_test(estimator, fold, chosen[scheme], notes))
+    return [_pool(plan.name, s, per_scheme[s], rows) for s in schemes]
+
+
+def _final_groups(schemes, chosen):
+    """Share the pairwise training of Max Wins and DAG when both chose the same point."""
+    groups = scheme_groups(schemes)
+    if SHARED_GROUP in groups and chosen["maxwins"]["point"] != chosen["dag"]["point"]:
+        groups = [g for g in groups if g != SHARED_GROUP] + [("maxwins",), ("dag",)]
+    return groups
+
+
+def _test(estimator, fold, chosen, notes):
+    watch = Stopwatch()
+    predicted = estimator.predict(fold.X_test)
+    evaluation_time = watch.wall
+    return {"point": chosen["point"], "validation_error": chosen["validation_error"],
+            "correct": predicted == fold.y_test, "predicted": predicted,
+            "kernel_evaluations": float(estimator.kernel_evaluations(fold.X_test)),
+            "cpu_time": float(estimator.fit_cpu_time_),
+            "size": int(estimator.n_parameters_),
+            "n_support_vectors": int(estimator.n_support_vectors_),
+            "evaluation_time": evaluation_time, "notes": notes}
+
+
+def _pool(dataset, scheme, tests, rows):
+    """One Table-1 row for a scheme from its per-fold tests."""
+    counts = Counter(t["point"] for t in tests)
+    point, n_folds = counts.most_common(1)[0]
+    kernel = point.kernel_label()
+    if len(tests) > 1 and n_folds < len(tests):
+        kernel += f" ({n_folds}/{len(tests)} folds)"
+    correct = np.concatenate([t["correct"] for t in tests])
+    n_test = np.array([len(t["correct"]) for t in tests], dtype=float)
+    mine = [r for r in rows if r["scheme"] == scheme]
+    return {
+        "dataset": dataset, "scheme": scheme, "kernel": kernel, "C": point.C,
+        "params": point.params(), "selected": [t["point"].params() for t in tests],
+        "validation_error": float(np.mean([t["validation_error"] for t in tests])),
+        "n_errors": int(np.sum(~correct)), "n_test": int(len(correct)), "correct": correct,
+        "kernel_evaluations": float(np.average([t["kernel_evaluations"] for t in tests],
+                                               weights=n_test)),
+        "cpu_time": float(np.mean([t["cpu_time"] for t in tests])),
+        "size": float(np.mean([t["size"] for t in tests])),
+        "n_support_vectors": float(np.mean([t["n_support_vectors"] for t in tests])),
+        "selection_time": float(sum(r["fit_wall"] + r["predict_wall"] for r in mine)),
+        "evaluation_time": float(sum(t["evaluation_time"] for t in tests)),
+        "notes": sorted({n for t in tests for n in t["notes"]}),
+    }
+
+
+# --------------------------------------------------------------------------- a whole config
+
+def run_protocol(config, cache: PointCache, n_jobs=1, progress=None, mirror=None,
+                 data_home=None, quiet=False):
+    """Run the protocol for every dataset x scheme of ``config``.
+
+    Returns (results, grid rows, {dataset: checksums}); ``progress`` is called once with the
+    total number of grid points x schemes and must return a bar with ``update(n)``.
+    """
+    from . import data
+
+    loaded = []
+    for plan in config.datasets:
+        dataset = data.load(plan.name, parts=_parts_needed(plan), mirror=mirror,
+                            data_home=data_home, progress=not quiet)
+        loaded.append((plan, dataset, scaled_folds(dataset, plan)))
+    total = sum(len(folds) * len(plan.grid) * len(config.schemes) for plan, _, folds in loaded)
+    bar = progress(total) if progress else None
+    results, grid_rows = [], []
+    try:
+        for plan, dataset, folds in loaded:
+            rows = grid_search(dataset, plan, folds, config.schemes, config.scheme_options,
+                               config.seed, cache, n_jobs=n_jobs, progress=bar)
+            results += final_fits(folds, plan, rows, config.schemes, config.scheme_options,
+                                  config.seed, n_jobs=n_jobs)
+            grid_rows += rows
+    finally:
+        if bar is not None:
+            bar.close()
+    checksums = {dataset.name: dict(dataset.checksums) for _, dataset, _ in loaded}
+    return results, grid_rows, checksums
+
+
+def _parts_needed(plan):
+    if plan.split["method"] != "standard":
+        return None
+    return ["train", "test"] + (["validation"] if plan.validation["method"] == "given" else [])
+
+
+# --------------------------------------------------------------------------- one saved model
+
+def fit_selected(config, plan, scheme, cache: PointCache, n_jobs=1, progress=None, mirror=None,
+                 data_home=None, quiet=False):
+    """Select ``scheme``'s grid point on ``plan`` and fit it on the whole training part.
+
+    The training part is the first outer fold's (all rows for a k-fold split). Returns
+    (fitted estimator, fitted scaler, selected grid row, dataset).
+    """
+    from . import data
+
+    dataset = data.load(plan.name, parts=_parts_needed(plan), mirror=mirror,
+                        data_home=data_home, progress=not quiet)
+    if plan.split["method"] == "kfold":
+        plan = replace(plan, split={"method": "all"})
+    fold = scaled_folds(dataset, plan)[0]
+    bar = progress(len(plan.grid)) if progress else None
+    try:
+        rows = grid_search(dataset, plan, [fold], [scheme], config.scheme_options, config.seed,
+                           cache, n_jobs=n_jobs, progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    chosen = select(rows, plan, scheme, fold.index)
+    fitted, _, _ = fit_group((scheme,), chosen["point"].params(), config.scheme_options,
+                             fold.X_train, fold.y_train, n_jobs, config.seed)
+    return fitted[scheme], fold.scaler, chosen, dataset
+
+
+def part_arrays(dataset, split, part):
+    """Rows of one part of ``dataset`` under ``split``: test, train, validation or all.
+
+    For a holdout split the test and train parts are the held-out and remaining rows (the same
+    seeded stratified split as in training); ``all`` is every row.
+    """
+    if part == "all":
+        return pooled(dataset)
+    if split["method"] == "standard" or part == "validation":
+        if part not in dataset.parts:
+            raise ValueError(f"dataset {dataset.name!r} has no {part!r} part; it has: "
+                             f"{', '.join(dataset.parts)}, all")
+        return dataset.parts[part]
+    if split["method"] == "holdout" and part in ("train", "test"):
+        X, y = pooled(dataset)
+        train, test = outer_index_folds(y, split)[0]
+        rows = test if part == "test" else train
+        return X[rows], y[rows]
+    raise ValueError(f"part {part!r} is not defined for a {split['method']} split; "
+                     f"use --part all")

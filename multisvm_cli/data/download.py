@@ -66,6 +66,9 @@ def _stream(url, sink, label, progress, timeout):
                 raise DatasetError(f"download of {url} stopped after {received} of {total} bytes")
     except DatasetError:
         raise
+    except urllib.error.HTTPError as exc:
+        raise DatasetError(f"cannot download {url}: HTTP error {exc.code} ({exc.reason})") \
+            from None
     except (urllib.error.URLError, OSError, ValueError) as exc:
         reason = getattr(exc, "reason", None) or exc
         raise DatasetError(f"cannot download {url}: {reason}") from None

@@ -1,0 +1,218 @@
+"""What every multiclass scheme shares: parameters, input checks, timing, the figure API.
+
+A scheme subclasses :class:`MulticlassSVM` and implements
+
+- ``_fit(X, y_index) -> float``: train on validated float64 ``X`` and class indices ``y_index``
+  (into ``classes_``); return the CPU seconds spent in other processes (see
+  ``_machines.foreign_cpu_seconds``);
+- ``_scores(X) -> (n, n_classes)``: per-class scores whose row-wise argmax is the prediction;
+- ``_kernel_evaluations(X) -> float``, ``_n_parameters() -> int``, ``_n_support_vectors() -> int``
+  (the last two default to the figures of ``self.machines_``);
+- ``_get_state() -> (meta dict, dict of arrays)`` and ``_set_state(meta, arrays, kernel)`` for
+  :mod:`..persist` (``_get_state`` defaults to ``machines_``'s arrays).
+"""
+
+import time
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.naive_bayes import GaussianNB, MultinomialNB
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ..kernels import Kernel
+from ._machines import TrainSettings
+
+NB_MODELS = {"gaussian": GaussianNB, "multinomial": MultinomialNB}
+
+
+def check_positive(name, value, integer=False):
+    """ValueError unless ``value`` is a finite number > 0 (an integer if ``integer``)."""
+    kind = Integral if integer else Real
+    if not isinstance(value, kind) or isinstance(value, bool) or not np.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+
+
+def check_share(name, value, low_inclusive=False):
+    """ValueError unless ``value`` is a number in (0, 1), or [0, 1) if ``low_inclusive``."""
+    ok = isinstance(value, Real) and not isinstance(value, bool) and value < 1
+    ok = ok and (value >= 0 if low_inclusive else value > 0)
+    if not ok:
+        interval = "[0, 1)" if low_inclusive else "(0, 1)"
+        raise ValueError(f"{name} must be a number in {interval}, got {value!r}")
+
+
+def check_choice(name, value, choices):
+    """ValueError unless ``value`` is one of ``choices``."""
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"unknown {name} {value!r}; expected one of {', '.join(choices)}")
+
+
+def make_nb(nb):
+    """A fresh naive Bayes model: 'gaussian' (real features) or 'multinomial' (counts)."""
+    check_choice("nb", nb, tuple(NB_MODELS))
+    return NB_MODELS[nb]()
+
+
+def nb_n_parameters(model):
+    """Parameters of a fitted naive Bayes model: Gaussian = means + variances + class priors
+    (2 N d + N); multinomial = feature log-probabilities + class log-priors (N d + N)."""
+    if isinstance(model, GaussianNB):
+        return int(model.theta_.size + model.var_.size + model.class_prior_.size)
+    return int(model.feature_log_prob_.size + model.class_log_prior_.size)
+
+
+def nb_arrays(model, prefix):
+    """The fitted arrays of a naive Bayes model (for persistence)."""
+    if isinstance(model, GaussianNB):
+        names = ("theta_", "var_", "class_prior_", "class_count_", "classes_")
+    else:
+        names = ("feature_log_prob_", "class_log_prior_", "class_count_", "feature_count_", "classes_")
+    return {prefix + name.rstrip("_"): getattr(model, name) for name in names}
+
+
+def nb_from_arrays(nb, arrays, prefix, n_features):
+    """Rebuild a fitted naive Bayes model from :func:`nb_arrays`; ValueError if inconsistent."""
+    model = make_nb(nb)
+    names = [k[len(prefix):] for k in arrays if k.startswith(prefix)]
+    for name in names:
+        setattr(model, name + "_", arrays[prefix + name])
+    n_classes = len(model.classes_)
+    expected = {"gaussian": ("theta", "var"), "multinomial": ("feature_log_prob", "feature_count")}[nb]
+    for name in expected:
+        if getattr(model, name + "_", np.empty(0)).shape != (n_classes, n_features):
+            raise ValueError(f"{prefix}{name} must have shape ({n_classes}, {n_features})")
+    if isinstance(model, GaussianNB):
+        model.epsilon_ = 0.0  # only used while fitting
+    model.n_features_in_ = n_features
+    return model
+
+
+def split_holdout(y_index, holdout, random_state):
+    """Split training rows per class into (fit rows, held-out rows), seeded.
+
+    Each class keeps floor(holdout * n_c) of its n_c examples out, but at least one example in
+    the fit part (so a class of one example is never held out).  Both lists are sorted.
+    """
+    rng = check_random_state(random_state)
+    fit_rows, held_rows = [], []
+    for c in np.unique(y_index):
+        rows = rng.permutation(np.flatnonzero(y_index == c))
+        n_held = min(int(np.floor(holdout * len(rows))), len(rows) - 1)
+        held_rows.append(rows[:n_held])
+        fit_rows.append(rows[n_held:])
+    return np.sort(np.concatenate(fit_rows)), np.sort(np.concatenate(held_rows))
+
+
+class MulticlassSVM(ClassifierMixin, BaseEstimator):
+    """Shared machinery of the multiclass SVM schemes (not used directly).
+
+    Parameters common to all schemes: ``C`` (soft-margin penalty of every binary SVM),
+    ``kernel`` ('gaussian' | 'polynomial' | 'linear', see :mod:`multisvm_cli.kernels`),
+    ``sigma``, ``degree``, ``homogeneous``, ``n_jobs`` (joblib workers for independent binary
+    problems), ``random_state`` (seeds held-out splits), ``cache_size`` (libsvm's kernel cache in
+    MB, used when kernels are not precomputed), ``memory_mb`` (budget for one kernel block or
+    Gram matrix, in MB), ``tol`` (libsvm's stopping tolerance).
+
+    Fitted figures (Platt et al. 1999, Table 1): ``kernel_evaluations(X)``, ``n_parameters_``,
+    ``n_support_vectors_``, ``fit_cpu_time_`` (user+sys CPU seconds of fit, worker processes
+    included) and ``fit_wall_time_``.
+    """
+
+    def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, degree=3, homogeneous=False,
+                 n_jobs=None, random_state=None, cache_size=200, memory_mb=512, tol=1e-3):
+        self.C = C
+        self.kernel = kernel
+        self.sigma = sigma
+        self.degree = degree
+        self.homogeneous = homogeneous
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.cache_size = cache_size
+        self.memory_mb = memory_mb
+        self.tol = tol
+
+    def _settings(self):
+        """Validate the shared parameters and return the binary problems' TrainSettings."""
+        kernel = Kernel.from_params(self.kernel, self.sigma, self.degree, self.homogeneous)
+        check_positive("C", self.C)
+        check_positive("tol", self.tol)
+        check_positive("cache_size", self.cache_size)
+        check_positive("memory_mb", self.memory_mb)
+        if self.n_jobs is not None and (not isinstance(self.n_jobs, Integral) or self.n_jobs == 0):
+            raise ValueError(f"n_jobs must be None or a non-zero integer, got {self.n_jobs!r}")
+        check_random_state(self.random_state)
+        return TrainSettings(kernel, float(self.C), float(self.tol), float(self.cache_size),
+                             float(self.memory_mb), self.n_jobs)
+
+    def _check_scheme_params(self):
+        """Validate the scheme's own parameters (overridden by schemes that have some)."""
+
+    def fit(self, X, y):
+        """Train the scheme on ``X`` (n_samples, n_features) and labels ``y`` (any sortable
+        labels, at least two classes); records the fit's CPU and wall time."""
+        self._check_scheme_params()
+        settings = self._settings()
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C")
+        check_classification_targets(y)
+        self.classes_, y_index = np.unique(y, return_inverse=True)
+        if len(self.classes_) < 2:
+            raise ValueError(f"{type(self).__name__} needs at least two classes; y has only one class")
+        wall, cpu = time.perf_counter(), time.process_time()
+        foreign_cpu = self._fit(X, np.ravel(y_index), settings)
+        self.fit_cpu_time_ = time.process_time() - cpu + foreign_cpu
+        self.fit_wall_time_ = time.perf_counter() - wall
+        self._set_figures()
+        return self
+
+    def _set_figures(self):
+        self.n_parameters_ = int(self._n_parameters())
+        self.n_support_vectors_ = int(self._n_support_vectors())
+
+    def _validated(self, X):
+        check_is_fitted(self)
+        return validate_data(self, X, dtype=np.float64, order="C", reset=False)
+
+    def decision_function(self, X):
+        """Per-class scores (n_samples, n_classes) whose argmax is ``predict``; for two classes
+        the (n_samples,) score of ``classes_[1]`` minus that of ``classes_[0]`` (> 0 means
+        ``classes_[1]``).  Each scheme documents its scores in ``_scores``."""
+        scores = self._scores(self._validated(X))
+        return scores[:, 1] - scores[:, 0] if len(self.classes_) == 2 else scores
+
+    def predict(self, X):
+        """The class with the highest score (ties to the lowest class index)."""
+        scores = self._scores(self._validated(X))
+        return self.classes_[np.argmax(scores, axis=1)]
+
+    def kernel_evaluations(self, X):
+        """Kernel evaluations per test point, as defined by the scheme (Platt 1999, Table 1)."""
+        return float(self._kernel_evaluations(self._validated(X)))
+
+    # Defaults for schemes whose whole model is one Machines in ``machines_``.
+    def _n_parameters(self):
+        return self.machines_.n_parameters()
+
+    def _n_support_vectors(self):
+        return self.machines_.n_pool
+
+    def _get_state(self):
+        return self._common_meta(), self.machines_.to_arrays("svm_")
+
+    def _restore_common(self, meta, classes):
+        """Set the fitted attributes every scheme has, from persisted metadata."""
+        self.classes_ = classes
+        self.n_features_in_ = int(meta["n_features_in"])
+        self.fit_cpu_time_ = float(meta["fit_cpu_time"])
+        self.fit_wall_time_ = float(meta["fit_wall_time"])
+
+    def _common_meta(self):
+        return {"n_features_in": int(self.n_features_in_), "fit_cpu_time": float(self.fit_cpu_time_),
+                "fit_wall_time": float(self.fit_wall_time_)}
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = False
+        return tags

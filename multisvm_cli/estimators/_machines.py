@@ -1,0 +1,227 @@
+"""Binary soft-margin SVMs (libsvm's SMO through ``sklearn.svm.SVC``) and their shared SV pool.
+
+Training: every binary problem is a list of training rows plus a mask of which rows are
+positive.  Its kernel matrix is precomputed with BLAS (``Kernel.gram``) when it fits the memory
+budget and handed to ``SVC(kernel="precomputed")``; otherwise ``SVC`` computes the same kernel
+itself (``Kernel.svc_params``) with its kernel cache.  Independent problems run through
+``joblib.Parallel(prefer="threads")``: libsvm releases the GIL, and a surrounding
+``joblib.parallel_config(backend=...)`` still decides where tasks run.
+
+Prediction: :class:`Machines` keeps each unique support vector once (a training row used by
+several machines is stored once) and the dual coefficients as a sparse (n_pool, n_machines)
+matrix, so all machines are evaluated with one kernel block per chunk of test points and one
+matrix product.
+"""
+
+import os
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from joblib import Parallel, delayed
+from sklearn.svm import SVC
+
+from ..kernels import Kernel, gram_fits, rows_per_chunk, squared_norms
+
+DENSE_WEIGHTS_MIN_DENSITY = 0.25  # below this share of non-zeros, multiply by a sparse matrix
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """What every binary problem of one fit shares."""
+
+    kernel: Kernel
+    C: float
+    tol: float
+    cache_size: float
+    memory_mb: float
+    n_jobs: object = None
+
+
+@dataclass
+class BinaryFit:
+    """One trained binary SVM: f(x) = sum_s dual_coef[s] k(X[support[s]], x) + intercept,
+    f > 0 meaning the positive class.  ``support`` holds training-row indices; ``pid`` and
+    ``cpu_seconds`` say which process trained it and its CPU time there."""
+
+    support: np.ndarray
+    dual_coef: np.ndarray
+    intercept: float
+    pid: int
+    cpu_seconds: float
+
+
+def fit_binary(X, rows, positive, settings, gram=None):
+    """Train the soft-margin SVM separating ``positive`` rows of ``X[rows]`` from the others.
+
+    ``gram`` is K(X[rows], X[rows]) if the caller already has it; otherwise it is computed here
+    when it fits ``settings.memory_mb``, else libsvm computes kernel values itself.
+    """
+    started = time.process_time()
+    labels = positive.astype(np.int8)
+    if gram is None and gram_fits(len(rows), settings.memory_mb):
+        gram = settings.kernel.gram(X[rows])
+    common = {"C": settings.C, "tol": settings.tol, "cache_size": settings.cache_size}
+    if gram is not None:
+        svc = SVC(kernel="precomputed", gamma=1.0, **common).fit(gram, labels)
+    else:
+        svc = SVC(**settings.kernel.svc_params(), **common).fit(X[rows], labels)
+    return BinaryFit(
+        support=np.asarray(rows)[svc.support_],
+        dual_coef=svc.dual_coef_[0].copy(),
+        intercept=float(svc.intercept_[0]),
+        pid=os.getpid(),
+        cpu_seconds=time.process_time() - started,
+    )
+
+
+def run_parallel(tasks, n_jobs):
+    """Run delayed tasks with joblib, threads preferred (libsvm and BLAS release the GIL)."""
+    return Parallel(n_jobs=n_jobs, prefer="threads")(tasks)
+
+
+def foreign_cpu_seconds(fits):
+    """CPU seconds of the fits that ran in other processes (process_time misses those)."""
+    me = os.getpid()
+    return sum(fit.cpu_seconds for fit in fits if fit.pid != me)
+
+
+def one_vs_rest_problems(y_index, rows, classes):
+    """The (rows, positive mask) problems of one-vs-rest among ``classes`` on ``rows``.
+
+    With two classes there is one problem, positive = ``classes[1]``; with more, one problem
+    per class, positive = that class.
+    """
+    labels = y_index[rows]
+    positives = classes[1:] if len(classes) == 2 else classes
+    return [(rows, labels == c) for c in positives]
+
+
+def fit_one_vs_rest(X, y_index, rows, classes, settings):
+    """Train one-vs-rest SVMs among ``classes`` (class indices) on training ``rows``.
+
+    All problems share the same rows, so their Gram matrix is computed once (when it fits the
+    memory budget) and shared by every task without copies.
+    """
+    rows = np.asarray(rows)
+    gram = settings.kernel.gram(X[rows]) if gram_fits(len(rows), settings.memory_mb) else None
+    tasks = [delayed(fit_binary)(X, r, pos, settings, gram)
+             for r, pos in one_vs_rest_problems(y_index, rows, classes)]
+    return run_parallel(tasks, settings.n_jobs)
+
+
+class Machines:
+    """Binary SVMs sharing one pool of unique support vectors.
+
+    Machine m computes f_m(x) = sum_s coef[s, m] k(vectors[s], x) + intercept[m], where
+    ``coef`` is a sparse (n_pool, n_machines) CSC matrix of dual coefficients y_s alpha_s.
+    """
+
+    def __init__(self, kernel, vectors, coef, intercept):
+        self.kernel = kernel
+        self.vectors = np.ascontiguousarray(vectors, dtype=np.float64)
+        self.coef = sp.csc_matrix(coef, dtype=np.float64)
+        self.coef.sort_indices()
+        self.intercept = np.asarray(intercept, dtype=np.float64)
+        self.sqnorms = squared_norms(self.vectors)
+        density = self.coef.nnz / max(1, np.prod(self.coef.shape))
+        self._weights = self.coef.toarray() if density >= DENSE_WEIGHTS_MIN_DENSITY else self.coef.tocsr()
+        self.membership = (self.coef.T != 0).tocsr().astype(np.int32)  # (n_machines, n_pool)
+
+    @classmethod
+    def from_fits(cls, kernel, X, fits):
+        """Pool the support vectors of ``fits`` (by training row) into one Machines."""
+        supports = [fit.support for fit in fits]
+        pool_rows = np.unique(np.concatenate(supports)) if supports else np.empty(0, int)
+        indices = np.concatenate([np.searchsorted(pool_rows, s) for s in supports])
+        indptr = np.concatenate([[0], np.cumsum([len(s) for s in supports])])
+        data = np.concatenate([fit.dual_coef for fit in fits])
+        coef = sp.csc_matrix((data, indices, indptr), shape=(len(pool_rows), len(fits)))
+        return cls(kernel, X[pool_rows], coef, [fit.intercept for fit in fits])
+
+    @property
+    def n_machines(self):
+        return self.coef.shape[1]
+
+    @property
+    def n_pool(self):
+        return self.coef.shape[0]
+
+    def n_parameters(self):
+        """Non-zero entries of the pooled SVs + non-zero dual coefficients + one bias a machine."""
+        return int(np.count_nonzero(self.vectors) + np.count_nonzero(self.coef.data) + self.n_machines)
+
+    def decision_chunks(self, X, memory_mb):
+        """Yield (row slice, f(X[slice]) for all machines) over row chunks of ``X``: one kernel
+        block against the pool and one product with the coefficient matrix per chunk."""
+        step = rows_per_chunk(self.n_pool, memory_mb)
+        for start in range(0, len(X), step):
+            part = slice(start, min(start + step, len(X)))
+            block = self.kernel.block(X[part], self.vectors, B_sqnorms=self.sqnorms)
+            values = block @ self._weights
+            yield part, np.asarray(values) + self.intercept
+
+    def decision(self, X, memory_mb):
+        """f_m(x) for every point and machine: an (n, n_machines) array."""
+        out = np.empty((len(X), self.n_machines))
+        for part, values in self.decision_chunks(X, memory_mb):
+            out[part] = values
+        return out
+
+    def decision_one(self, X, machine, memory_mb):
+        """f_machine(x) for every row of ``X``, touching only that machine's support vectors."""
+        begin, end = self.coef.indptr[machine], self.coef.indptr[machine + 1]
+        pool_index = self.coef.indices[begin:end]
+        vectors, weights = self.vectors[pool_index], self.coef.data[begin:end]
+        out = np.empty(len(X))
+        step = rows_per_chunk(len(pool_index), memory_mb)
+        for start in range(0, len(X), step):
+            part = slice(start, min(start + step, len(X)))
+            block = self.kernel.block(X[part], vectors, B_sqnorms=self.sqnorms[pool_index])
+            out[part] = block @ weights
+        return out + self.intercept[machine]
+
+    def unique_support_vectors(self, used):
+        """For each row of the boolean (k, n_machines) matrix ``used``: how many distinct pooled
+        support vectors the machines marked in that row have together."""
+        used = sp.csr_matrix(np.asarray(used, dtype=np.int32))
+        return (used @ self.membership).getnnz(axis=1)
+
+    def mean_unique_support_vectors(self, used):
+        """Mean over the rows of ``used`` of :meth:`unique_support_vectors` (computed once per
+        distinct row, so it is cheap for many points sharing few paths)."""
+        used = np.asarray(used, dtype=bool)
+        if len(used) == 0:
+            return 0.0
+        distinct, inverse = np.unique(used, axis=0, return_inverse=True)
+        counts = self.unique_support_vectors(distinct)
+        return float(counts[np.ravel(inverse)].mean())
+
+    def to_arrays(self, prefix):
+        """The arrays that define these machines, named ``prefix + name``."""
+        return {prefix + "vectors": self.vectors, prefix + "coef_data": self.coef.data,
+                prefix + "coef_indices": self.coef.indices.astype(np.int64),
+                prefix + "coef_indptr": self.coef.indptr.astype(np.int64),
+                prefix + "intercept": self.intercept}
+
+    @classmethod
+    def from_arrays(cls, kernel, arrays, prefix, n_features, n_machines):
+        """Rebuild from :meth:`to_arrays`; ValueError if the arrays do not describe
+        ``n_machines`` machines on ``n_features`` features."""
+        vectors = arrays[prefix + "vectors"]
+        data, indices, indptr = (arrays[prefix + k] for k in ("coef_data", "coef_indices", "coef_indptr"))
+        intercept = arrays[prefix + "intercept"]
+        n_pool = len(vectors)
+        if vectors.ndim != 2 or vectors.shape[1] != n_features:
+            raise ValueError(f"{prefix}vectors must have {n_features} columns")
+        if len(intercept) != n_machines or len(indptr) != n_machines + 1:
+            raise ValueError(f"{prefix}: expected {n_machines} machines")
+        if indptr[0] != 0 or indptr[-1] != len(data) or len(indices) != len(data) or np.any(np.diff(indptr) < 0):
+            raise ValueError(f"{prefix}coef_indptr is not a valid column pointer")
+        if len(indices) and (indices.min() < 0 or indices.max() >= n_pool):
+            raise ValueError(f"{prefix}coef_indices out of range 0..{n_pool - 1}")
+        if not (np.all(np.isfinite(vectors)) and np.all(np.isfinite(data)) and np.all(np.isfinite(intercept))):
+            raise ValueError(f"{prefix}: non-finite values in the model")
+        coef = sp.csc_matrix((data, indices, indptr), shape=(n_pool, n_machines))
+        return cls(kernel, vectors, coef, intercept)

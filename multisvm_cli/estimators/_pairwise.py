@@ -1,0 +1,47 @@
+"""The K = N(N-1)/2 pairwise (1-v-1) SVMs that Max Wins and the DAGSVM share.
+
+Pairs are numbered as LIBSVM numbers them: (0,1), (0,2), ..., (0,N-1), (1,2), ...  Machine
+(i, j), i < j, is trained only on the examples of classes i and j (class i's rows first, as
+LIBSVM's sub-problem), with class j positive: f_ij(x) < 0 votes for class i, f_ij(x) >= 0 for
+class j (LIBSVM's rule "decision value > 0 -> i" with its opposite sign convention).
+"""
+
+import numpy as np
+from joblib import delayed
+
+from ._machines import Machines, fit_binary, foreign_cpu_seconds, run_parallel
+
+
+def class_pairs(n_classes):
+    """(K, 2) array of the pairs (i, j), i < j, in LIBSVM's order."""
+    i, j = np.triu_indices(n_classes, k=1)
+    return np.column_stack([i, j])
+
+
+def pair_table(n_classes):
+    """(N, N) table: entry [i, j] = [j, i] = the machine index of pair (i, j); -1 on the diagonal."""
+    table = np.full((n_classes, n_classes), -1, dtype=np.intp)
+    pairs = class_pairs(n_classes)
+    table[pairs[:, 0], pairs[:, 1]] = np.arange(len(pairs))
+    table[pairs[:, 1], pairs[:, 0]] = np.arange(len(pairs))
+    return table
+
+
+def fit_pairwise(X, y_index, n_classes, settings):
+    """Train all pairwise SVMs (in parallel); return (Machines, CPU seconds in other processes).
+
+    Each task builds its own pair's Gram block, so no n x n matrix is ever formed.
+    """
+    class_rows = [np.flatnonzero(y_index == c) for c in range(n_classes)]
+    tasks = []
+    for i, j in class_pairs(n_classes):
+        rows = np.concatenate([class_rows[i], class_rows[j]])
+        positive = np.arange(len(rows)) >= len(class_rows[i])
+        tasks.append(delayed(fit_binary)(X, rows, positive, settings))
+    fits = run_parallel(tasks, settings.n_jobs)
+    return Machines.from_fits(settings.kernel, X, fits), foreign_cpu_seconds(fits)
+
+
+def pair_winners(values, pairs):
+    """Winner class of every pair for every point, from machine outputs (n, K)."""
+    return np.where(values < 0, pairs[:, 0], pairs[:, 1])

@@ -1,0 +1,118 @@
+"""DAGSVM: the pairwise SVMs evaluated as a Decision DAG (Platt, Cristianini, Shawe-Taylor 1999)."""
+
+import numpy as np
+
+from sklearn.utils.validation import check_is_fitted
+
+from ._base import MulticlassSVM
+from ._machines import Machines
+from .maxwins import MaxWinsSVC
+from ._pairwise import class_pairs, fit_pairwise, pair_table
+
+
+class DAGSVC(MulticlassSVM):
+    """Decision DAG multiclass SVM (DAGSVM).
+
+    Training: the same K = N(N-1)/2 pairwise SVMs as Max Wins (``from_maxwins`` reuses a fitted
+    MaxWinsSVC's machines and fit times).
+
+    Prediction, the list algorithm of Platt et al.: start with the list of all classes (sorted
+    class order, or ``order``, a permutation of the class labels); test the first class of the
+    list against the last with their pairwise SVM; drop the loser from the list; repeat until
+    one class is left.  The list is always a contiguous part of the initial order, so a point's
+    state is one position; points are grouped by the node they are at and each node computes
+    kernel values against its own support vectors only (N-1 node evaluations per point).
+
+    ``decision_function``: the score of a class is the step (0 .. N-2) at which it was dropped;
+    the remaining class scores N-1.
+
+    Figures: ``kernel_evaluations(X)`` = the number of unique support vectors over the N-1
+    nodes on each point's evaluation path, averaged over the points of X; ``n_parameters_`` as
+    for Max Wins (same machines).
+    """
+
+    def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, degree=3, homogeneous=False,
+                 n_jobs=None, random_state=None, cache_size=200, memory_mb=512, tol=1e-3,
+                 order=None):
+        super().__init__(C=C, kernel=kernel, sigma=sigma, degree=degree, homogeneous=homogeneous,
+                         n_jobs=n_jobs, random_state=random_state, cache_size=cache_size,
+                         memory_mb=memory_mb, tol=tol)
+        self.order = order
+
+    @classmethod
+    def from_maxwins(cls, maxwins, order=None):
+        """A fitted DAGSVC sharing the pairwise machines and fit times of a fitted MaxWinsSVC."""
+        if not isinstance(maxwins, MaxWinsSVC):
+            raise ValueError(f"from_maxwins needs a fitted MaxWinsSVC, got {type(maxwins).__name__}")
+        check_is_fitted(maxwins)
+        dag = cls(**maxwins.get_params(), order=order)
+        for name in ("classes_", "n_features_in_", "feature_names_in_", "machines_",
+                     "fit_cpu_time_", "fit_wall_time_"):
+            if hasattr(maxwins, name):
+                setattr(dag, name, getattr(maxwins, name))
+        dag._set_order()
+        dag._set_figures()
+        return dag
+
+    def _set_order(self):
+        """Class indices of the initial list: sorted classes, or ``order`` (a permutation)."""
+        n_classes = len(self.classes_)
+        if self.order is None:
+            self.order_ = np.arange(n_classes)
+            return
+        order = np.asarray(self.order)
+        positions = np.searchsorted(self.classes_, order) if order.ndim == 1 else None
+        if (positions is None or len(order) != n_classes or np.any(positions >= n_classes)
+                or np.any(self.classes_[np.minimum(positions, n_classes - 1)] != order)
+                or len(np.unique(positions)) != n_classes):
+            raise ValueError(f"order must list every class exactly once: {list(self.classes_)}")
+        self.order_ = positions
+
+    def _fit(self, X, y_index, settings):
+        self._set_order()
+        self.machines_, foreign_cpu = fit_pairwise(X, y_index, len(self.classes_), settings)
+        return foreign_cpu
+
+    def _walk(self, X):
+        """Run the list algorithm; return (dropped, nodes): the class dropped at each step and
+        the machine evaluated there, both (n, N-1)."""
+        n_points, n_classes = len(X), len(self.classes_)
+        table = pair_table(n_classes)
+        first = np.zeros(n_points, dtype=np.intp)  # position of the list's first class in order_
+        dropped = np.empty((n_points, n_classes - 1), dtype=np.intp)
+        nodes = np.empty((n_points, n_classes - 1), dtype=np.intp)
+        for step in range(n_classes - 1):
+            width = n_classes - 1 - step
+            sorter = np.argsort(first, kind="stable")
+            for points in np.split(sorter, np.flatnonzero(np.diff(first[sorter])) + 1):
+                if len(points) == 0:
+                    continue
+                head, tail = self.order_[first[points[0]]], self.order_[first[points[0]] + width]
+                low, high = min(head, tail), max(head, tail)
+                machine = table[low, high]
+                values = self.machines_.decision_one(X[points], machine, self.memory_mb)
+                loser = np.where(values < 0, high, low)
+                dropped[points, step] = loser
+                nodes[points, step] = machine
+                first[points] += loser == head
+        return dropped, nodes
+
+    def _scores(self, X):
+        n_classes = len(self.classes_)
+        dropped, _ = self._walk(X)
+        scores = np.full((len(X), n_classes), float(n_classes - 1))
+        rows = np.arange(len(X))[:, None]
+        scores[rows, dropped] = np.arange(n_classes - 1)[None, :]
+        return scores
+
+    def _kernel_evaluations(self, X):
+        _, nodes = self._walk(X)
+        used = np.zeros((len(X), self.machines_.n_machines), dtype=bool)
+        used[np.arange(len(X))[:, None], nodes] = True
+        return self.machines_.mean_unique_support_vectors(used)
+
+    def _set_state(self, meta, arrays, kernel):
+        n_classes = len(self.classes_)
+        self._set_order()
+        self.machines_ = Machines.from_arrays(kernel, arrays, "svm_", self.n_features_in_,
+                                              len(class_pairs(n_classes)))

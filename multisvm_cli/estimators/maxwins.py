@@ -1,0 +1,50 @@
+"""Max Wins (1-v-1 voting; Friedman 1996, Kressel 1999, as in Platt et al. 1999)."""
+
+import numpy as np
+
+from ._base import MulticlassSVM
+from ._machines import Machines
+from ._pairwise import class_pairs, fit_pairwise
+
+
+class MaxWinsSVC(MulticlassSVM):
+    """Max Wins multiclass SVM.
+
+    Training: K = N(N-1)/2 soft-margin SVMs, one per pair of classes (i, j), each trained only
+    on the examples of classes i and j (see ``_pairwise``).
+
+    Prediction: every pairwise SVM casts one vote for the class it prefers; the class with most
+    votes wins; ties go to the lowest class index, as LIBSVM does.  ``decision_function``
+    returns votes - index / N: the vote count, lowered by less than one vote in class order so
+    that its argmax keeps LIBSVM's tie rule (two classes: the single machine's output).
+
+    Figures: ``kernel_evaluations(X)`` = the number of unique support vectors over all K SVMs
+    (all are evaluated for every test point); ``n_parameters_`` = non-zero entries of the unique
+    support vectors + non-zero dual coefficients + K biases.
+    """
+
+    def _fit(self, X, y_index, settings):
+        self.machines_, foreign_cpu = fit_pairwise(X, y_index, len(self.classes_), settings)
+        return foreign_cpu
+
+    def _scores(self, X):
+        n_classes = len(self.classes_)
+        if n_classes == 2:
+            return np.column_stack([np.zeros(len(X)), self.machines_.decision(X, self.memory_mb)[:, 0]])
+        pairs = class_pairs(n_classes)
+        votes_first = np.zeros((len(pairs), n_classes))
+        votes_first[np.arange(len(pairs)), pairs[:, 0]] = 1
+        votes_second = np.zeros((len(pairs), n_classes))
+        votes_second[np.arange(len(pairs)), pairs[:, 1]] = 1
+        scores = np.empty((len(X), n_classes))
+        for part, values in self.machines_.decision_chunks(X, self.memory_mb):
+            scores[part] = (values < 0) @ votes_first + (values >= 0) @ votes_second
+        return scores - np.arange(n_classes) / n_classes
+
+    def _kernel_evaluations(self, X):
+        return self.machines_.n_pool
+
+    def _set_state(self, meta, arrays, kernel):
+        n_classes = len(self.classes_)
+        self.machines_ = Machines.from_arrays(kernel, arrays, "svm_", self.n_features_in_,
+                                              n_classes * (n_classes - 1) // 2)

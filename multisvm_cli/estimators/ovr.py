@@ -1,0 +1,44 @@
+"""One-vs-rest (1-v-r): N binary SVMs, class i against all others (Platt et al. 1999)."""
+
+import numpy as np
+
+from ._base import MulticlassSVM
+from ._machines import Machines, fit_one_vs_rest, foreign_cpu_seconds
+
+
+class OneVsRestSVC(MulticlassSVM):
+    """One-vs-rest multiclass SVM.
+
+    Training: for each class i, a soft-margin SVM f_i separating class i (positive) from all
+    other classes, on all training data (one machine, positive = ``classes_[1]``, for two
+    classes).  The training Gram matrix is computed once and shared by the N problems when it
+    fits ``memory_mb``.
+
+    Prediction: the class whose SVM output f_i(x) is highest; ``decision_function`` returns the
+    f_i(x) (for two classes, the single machine's output).
+
+    Figures: ``kernel_evaluations(X)`` = the number of unique support vectors over all N SVMs
+    (each is evaluated once per test point, whatever X); ``n_parameters_`` = non-zero entries of
+    the unique support vectors + non-zero dual coefficients + N biases.
+    """
+
+    def _fit(self, X, y_index, settings):
+        classes = np.arange(len(self.classes_))
+        fits = fit_one_vs_rest(X, y_index, np.arange(len(X)), classes, settings)
+        self.machines_ = Machines.from_fits(settings.kernel, X, fits)
+        return foreign_cpu_seconds(fits)
+
+    def _scores(self, X):
+        values = self.machines_.decision(X, self.memory_mb)
+        if len(self.classes_) == 2:
+            return np.column_stack([np.zeros(len(X)), values[:, 0]])
+        return values
+
+    def _kernel_evaluations(self, X):
+        return self.machines_.n_pool
+
+    def _n_machines(self):
+        return 1 if len(self.classes_) == 2 else len(self.classes_)
+
+    def _set_state(self, meta, arrays, kernel):
+        self.machines_ = Machines.from_arrays(kernel, arrays, "svm_", self.n_features_in_, self._n_machines())

@@ -1,0 +1,112 @@
+"""Kernel functions as the papers write them, computed as BLAS matrix products.
+
+Definitions (Platt, Cristianini, Shawe-Taylor 1999, section 5):
+
+- ``gaussian``:   k(x, y) = exp(-||x - y||^2 / (2 sigma^2))
+- ``polynomial``: k(x, y) = (x . y)^d          (``homogeneous=True``)
+                  k(x, y) = (x . y + 1)^d      (``homogeneous=False``)
+- ``linear``:     k(x, y) = x . y
+
+Every kernel block is one matrix product ``A @ B.T`` (squared distances from it and the row norms
+for the Gaussian) followed by element-wise operations done in place, so a block costs one
+allocation of its own size.  :func:`rows_per_chunk` sizes row chunks so that a block stays within
+a memory budget.
+"""
+
+from dataclasses import dataclass
+from numbers import Integral, Real
+
+import numpy as np
+
+KERNEL_NAMES = ("gaussian", "polynomial", "linear")
+BYTES_PER_VALUE = 8  # kernel blocks are float64
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """A validated kernel: ``name`` in KERNEL_NAMES, with its sigma / degree / homogeneous."""
+
+    name: str
+    sigma: float = 1.0
+    degree: int = 3
+    homogeneous: bool = False
+
+    @classmethod
+    def from_params(cls, kernel, sigma=1.0, degree=3, homogeneous=False):
+        """Check the estimator parameters and return the Kernel; ValueError (one line) if bad."""
+        if not isinstance(kernel, str) or kernel not in KERNEL_NAMES:
+            raise ValueError(f"unknown kernel {kernel!r}; expected one of {', '.join(KERNEL_NAMES)}")
+        if not isinstance(sigma, Real) or isinstance(sigma, bool) or not np.isfinite(sigma) or sigma <= 0:
+            raise ValueError(f"sigma must be a finite number > 0, got {sigma!r}")
+        if not isinstance(degree, Integral) or isinstance(degree, bool) or degree < 1:
+            raise ValueError(f"degree must be an integer >= 1, got {degree!r}")
+        if not isinstance(homogeneous, (bool, np.bool_)):
+            raise ValueError(f"homogeneous must be True or False, got {homogeneous!r}")
+        return cls(kernel, float(sigma), int(degree), bool(homogeneous))
+
+    @property
+    def gamma(self):
+        """libsvm's gamma for the Gaussian: exp(-gamma ||x-y||^2) with gamma = 1 / (2 sigma^2)."""
+        return 1.0 / (2.0 * self.sigma**2)
+
+    @property
+    def coef0(self):
+        """The additive constant of the polynomial kernel: 0 if homogeneous, else 1."""
+        return 0.0 if self.homogeneous else 1.0
+
+    def svc_params(self):
+        """The ``sklearn.svm.SVC`` kernel arguments that compute this same kernel."""
+        if self.name == "gaussian":
+            return {"kernel": "rbf", "gamma": self.gamma}
+        if self.name == "polynomial":
+            return {"kernel": "poly", "degree": self.degree, "gamma": 1.0, "coef0": self.coef0}
+        return {"kernel": "linear"}
+
+    def block(self, A, B, A_sqnorms=None, B_sqnorms=None):
+        """K(A, B): the (len(A), len(B)) float64 matrix of kernel values between rows.
+
+        ``A_sqnorms``/``B_sqnorms`` are the rows' squared norms (Gaussian only); passing them
+        saves recomputing them for a fixed B such as a support-vector pool.
+        """
+        products = A @ B.T
+        if self.name == "linear":
+            return products
+        if self.name == "polynomial":
+            if self.coef0:
+                products += self.coef0
+            products **= self.degree
+            return products
+        if A_sqnorms is None:
+            A_sqnorms = squared_norms(A)
+        if B_sqnorms is None:
+            B_sqnorms = squared_norms(B)
+        products *= -2.0
+        step = rows_per_chunk(len(B_sqnorms), memory_mb=16)
+        for start in range(0, len(products), step):  # (|a|^2 + |b|^2) as one term: symmetric
+            products[start:start + step] += A_sqnorms[start:start + step, None] + B_sqnorms[None, :]
+        np.maximum(products, 0.0, out=products)  # rounding can make a distance slightly < 0
+        products *= -self.gamma
+        np.exp(products, out=products)
+        return products
+
+    def gram(self, X):
+        """K(X, X) for training: a C-contiguous float64 (n, n) matrix (``X @ X.T`` uses syrk)."""
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        return self.block(X, X)
+
+
+def squared_norms(X):
+    """Row-wise squared Euclidean norms ||x||^2 of a 2-D array."""
+    return np.einsum("ij,ij->i", X, X)
+
+
+def rows_per_chunk(n_columns, memory_mb, n_blocks=1):
+    """How many rows a chunk may have so that ``n_blocks`` float64 blocks of ``n_columns``
+    columns fit in ``memory_mb`` megabytes (at least 1 row)."""
+    budget = memory_mb * 2**20
+    return max(1, int(budget // (BYTES_PER_VALUE * max(1, n_columns) * n_blocks)))
+
+
+def gram_fits(n_rows, memory_mb):
+    """Whether an (n_rows, n_rows) float64 Gram matrix fits in ``memory_mb`` megabytes."""
+    return n_rows * n_rows * BYTES_PER_VALUE <= memory_mb * 2**20

@@ -1,0 +1,71 @@
+"""Kernels as the papers write them, checked against direct formulas and libsvm's kernels."""
+
+import numpy as np
+import pytest
+from sklearn.metrics.pairwise import pairwise_kernels
+
+from multisvm_cli.kernels import Kernel, gram_fits, rows_per_chunk
+
+RNG = np.random.default_rng(0)
+A = RNG.normal(size=(7, 5))
+B = RNG.normal(size=(4, 5))
+
+
+def direct(kernel, x, y):
+    """k(x, y) by the paper's formula, one pair at a time."""
+    if kernel.name == "gaussian":
+        return np.exp(-np.sum((x - y) ** 2) / (2 * kernel.sigma**2))
+    if kernel.name == "polynomial":
+        return (x @ y + (0 if kernel.homogeneous else 1)) ** kernel.degree
+    return x @ y
+
+
+KERNELS = [Kernel.from_params("gaussian", sigma=0.7), Kernel.from_params("gaussian", sigma=4.08),
+           Kernel.from_params("polynomial", degree=3, homogeneous=True),
+           Kernel.from_params("polynomial", degree=2, homogeneous=False),
+           Kernel.from_params("polynomial", degree=1, homogeneous=True),
+           Kernel.from_params("linear")]
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=lambda k: f"{k.name}-{k.sigma}-{k.degree}-{k.homogeneous}")
+def test_block_matches_the_formula_and_libsvm(kernel):
+    expected = np.array([[direct(kernel, x, y) for y in B] for x in A])
+    np.testing.assert_allclose(kernel.block(A, B), expected, rtol=1e-12, atol=1e-12)
+    params = kernel.svc_params()
+    libsvm_kernel = pairwise_kernels(A, B, metric=params.pop("kernel").replace("poly", "polynomial"), **params)
+    np.testing.assert_allclose(kernel.block(A, B), libsvm_kernel, rtol=1e-12, atol=1e-12)
+
+
+def test_gaussian_is_parameterised_by_sigma():
+    kernel = Kernel.from_params("gaussian", sigma=2.0)
+    assert kernel.gamma == pytest.approx(1 / 8)
+    x, y = np.array([[0.0, 0.0]]), np.array([[2.0, 0.0]])  # ||x - y||^2 = 4
+    assert kernel.block(x, y)[0, 0] == pytest.approx(np.exp(-4 / 8))
+
+
+def test_gram_is_symmetric_with_unit_diagonal():
+    gram = Kernel.from_params("gaussian", sigma=1.5).gram(A)
+    assert gram.flags.c_contiguous and gram.dtype == np.float64
+    np.testing.assert_array_equal(gram, gram.T)
+    np.testing.assert_allclose(np.diag(gram), 1.0, rtol=0, atol=1e-12)
+
+
+def test_chunk_sizes_respect_the_memory_budget():
+    assert rows_per_chunk(n_columns=1000, memory_mb=1) == 2**20 // 8000
+    assert rows_per_chunk(n_columns=10**9, memory_mb=1) == 1
+    assert gram_fits(7291, 512) and not gram_fits(16000, 512)
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"kernel": "rbf"}, "unknown kernel 'rbf'"),
+    ({"kernel": "gaussian", "sigma": 0}, "sigma must be"),
+    ({"kernel": "gaussian", "sigma": -1.0}, "sigma must be"),
+    ({"kernel": "gaussian", "sigma": float("nan")}, "sigma must be"),
+    ({"kernel": "polynomial", "degree": 0}, "degree must be"),
+    ({"kernel": "polynomial", "degree": 2.5}, "degree must be"),
+    ({"kernel": "polynomial", "homogeneous": "yes"}, "homogeneous must be"),
+])
+def test_bad_kernel_parameters_raise_one_line_value_errors(params, message):
+    with pytest.raises(ValueError, match=message) as error:
+        Kernel.from_params(**params)
+    assert "\n" not in str(error.value)

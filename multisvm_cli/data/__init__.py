@@ -2,11 +2,14 @@
 
 Public API (see docs/architecture.md, "Data contract"): ``names()``, ``get_card(name)``,
 ``load(name, parts=None, mirror=None, data_home=None, progress=True)`` -> ``Dataset``,
-``DatasetError``.
+``DatasetError``; for the ``datasets`` commands: ``fetch``, ``cached_parts``,
+``available_parts``, ``file_status``.
 """
 
 from .cards import Card, FileSpec, Source, get_card, names
 from .errors import DatasetError
-from .loader import Dataset, load
+from .inventory import available_parts, cached_parts, file_status
+from .loader import Dataset, fetch, load
 
-__all__ = ["Card", "Dataset", "DatasetError", "FileSpec", "Source", "get_card", "load", "names"]
+__all__ = ["Card", "Dataset", "DatasetError", "FileSpec", "Source", "available_parts",
+           "cached_parts", "fetch", "file_status", "get_card", "load", "names"]

@@ -8,6 +8,8 @@ by its structure and labels, with the SHA-256 seen recorded in ``Dataset.checksu
 """
 
 import importlib.resources
+import os
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -149,7 +151,8 @@ def _parse(card, src, wanted, found, home):
         cache.write_part(cache.part_path(home, card.name, src.id, part, key), X, y, files,
                          [seen[f] for f in files], [origins[f] for f in files])
         loaded[part] = (X, y)
-    wanted_files = {spec.name for part in wanted for spec in src.files_for(part)}
+    wanted_files = list(dict.fromkeys(spec.name for part in wanted
+                                      for spec in src.files_for(part)))
     return Dataset(card.name, card, {part: loaded[part] for part in wanted},
                    {f: seen[f] for f in wanted_files}, {f: origins[f] for f in wanted_files},
                    src.id)
@@ -247,3 +250,28 @@ def _partial_note(card, candidates, home, mirror_dir):
                for src in card.sources if src not in candidates
                and all(locate(card, spec, home, mirror_dir) for spec in src.files)]
     return f" ({'; '.join(partial)})" if partial else ""
+
+
+def fetch(name, parts=None, mirror=None, data_home=None, progress=True, *, url_base=None):
+    """``load``, then make the data home self-contained: raw files read from the mirror are
+    copied into ``<data_home>/<folder>/`` (checked again, written to a temporary file and
+    renamed). Returns the Dataset; raises DatasetError like ``load``."""
+    dataset = load(name, parts, mirror, data_home, progress, url_base=url_base)
+    card, home = dataset.card, locations.data_home(data_home)
+    src = card.source(dataset.source_id)
+    for spec in src.files:
+        located = locate(card, spec, home, locations.mirror(mirror))
+        if located is not None and located.origin == "mirror":
+            _copy_verified(card, spec, located.path, Path(home) / card.folder / spec.name)
+    return dataset
+
+
+def _copy_verified(card, spec, origin, target):
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temp = target.with_name(f".{target.name}.part-{os.getpid()}")
+    try:
+        shutil.copyfile(origin, temp)
+        check_sha256(temp, spec, card.name)
+        os.replace(temp, target)
+    finally:
+        temp.unlink(missing_ok=True)

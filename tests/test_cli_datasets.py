@@ -1,0 +1,114 @@
+"""``multisvm datasets list | info | fetch`` through ``cli.main`` and a real subprocess."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from multisvm_cli.cli import main
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.fixture(autouse=True)
+def no_network(monkeypatch):
+    monkeypatch.setenv("MULTISVM_URL_BASE", "http://127.0.0.1:9")
+    monkeypatch.delenv("MULTISVM_MIRROR", raising=False)
+
+
+def run(capsys, *argv):
+    """(exit code, stdout, stderr) of ``multisvm ARGV``."""
+    with pytest.raises(SystemExit) as stop:
+        main(list(argv))
+    out, err = capsys.readouterr()
+    return stop.value.code, out, err
+
+
+def row(table_text, name):
+    return next(line.split() for line in table_text.splitlines() if line.startswith(name + " "))
+
+
+def test_list_shows_sizes_and_what_is_cached(capsys, mirror, data_home):
+    code, out, err = run(capsys, "datasets", "list")
+    assert code == 0 and err == ""
+    assert row(out, "letter") == ["letter", "26", "16", "train", "16,000", "/", "test", "4,000",
+                                  "minmax", "no"]
+    assert row(out, "usps")[-2:] == ["none", "no"]
+    code, out, _ = run(capsys, "datasets", "--mirror", str(mirror), "fetch", "letter",
+                       "covertype")
+    assert code == 2
+    code, out, _ = run(capsys, "datasets", "list")
+    assert row(out, "letter")[-1] == "yes"
+    assert row(out, "covertype")[-2:] == ["train,", "validation"]
+
+
+def test_fetch_copies_verified_files_into_the_data_home(capsys, mirror, data_home):
+    code, out, err = run(capsys, "datasets", "fetch", "letter", "iris", "--mirror", str(mirror),
+                         "--no-progress")
+    assert code == 0 and err == ""
+    assert out.splitlines() == [
+        "letter: train 16,000, test 4,000 (source uci: letter-recognition.data sha256 "
+        "2b89f3602cf768d3...)",
+        "iris: all 150 (source sklearn: iris.csv sha256 f13ffa8fdd56fd8e...)"]
+    copied = data_home / "letter" / "letter-recognition.data"
+    assert copied.read_bytes() == (mirror / "letter" / "letter-recognition.data").read_bytes()
+
+
+def test_fetch_covertype_caches_the_partial_parts_and_explains_the_rest(capsys, mirror,
+                                                                        data_home):
+    code, out, err = run(capsys, "datasets", "fetch", "covertype", "--mirror", str(mirror))
+    assert code == 2
+    assert out.startswith("covertype: train 11,340, validation 3,780 (source kaggle-partial")
+    assert len(err.splitlines()) == 1
+    assert err.startswith("error: covertype: cannot download ") and "covtype.data.gz" in err
+    assert f"put it in {data_home / 'covtype'}/" in err
+
+
+def test_info_prints_class_counts_and_checksums(capsys, mirror, data_home):
+    code, out, err = run(capsys, "datasets", "info", "letter", "--mirror", str(mirror))
+    assert code == 0 and err == ""
+    assert row(out, "T") == ["T", "645", "151", "796"]  # grep -c "^T," on head/tail
+    assert row(out, "total") == ["total", "16000", "4000", "20000"]
+    assert row(out, "uci")[:3] == ["uci", "letter-recognition.data", "mirror"]
+    assert row(out, "uci")[-2:] == ["ok", "(2b89f3602cf768d3...)"]
+
+
+def test_info_of_a_part_not_available_says_which_file(capsys, mirror, data_home):
+    code, out, _ = run(capsys, "datasets", "info", "covertype", "--mirror", str(mirror))
+    assert code == 0
+    assert row(out, "total") == ["total", "11340", "3780", "15120"]
+    assert "part test: not available locally (needs covtype.data.gz)" in out
+    assert row(out, "uci") == ["uci", "covtype.data.gz", "missing", "-"]
+
+
+def test_unknown_missing_and_corrupt_datasets_are_one_line_with_exit_code_2(
+        capsys, mirror, data_home, tmp_path):
+    code, out, err = run(capsys, "datasets", "fetch", "mnist")
+    assert (code, out) == (2, "")
+    assert err.splitlines() == ["error: unknown dataset 'mnist'; known datasets: covertype, "
+                                "digits, glass, iris, letter, segment, usps, vehicle, vowel, wine"]
+    code, _, err = run(capsys, "datasets", "fetch", "segment", "--mirror", str(tmp_path))
+    assert code == 2 and len(err.splitlines()) == 1
+    assert err.startswith("error: segment: cannot download http://127.0.0.1:9/segment/segment.dat")
+    assert "https://archive.ics.uci.edu/ml/machine-learning-databases/statlog/segment/" in err
+    bad_mirror = tmp_path / "bad"
+    (bad_mirror / "glass").mkdir(parents=True)
+    good = (mirror / "glass" / "glass.data").read_bytes()
+    (bad_mirror / "glass" / "glass.data").write_bytes(good.replace(b"1.52101", b"1.52102"))
+    code, _, err = run(capsys, "datasets", "fetch", "glass", "--mirror", str(bad_mirror))
+    assert code == 2 and len(err.splitlines()) == 1
+    assert "glass.data at" in err and "expected dd67373f4baf2807" in err and "refused" in err
+    assert not (data_home / "glass").exists()
+
+
+def test_real_subprocess(mirror, tmp_path):
+    env = dict(os.environ, MULTISVM_DATA_HOME=str(tmp_path), MULTISVM_MIRROR=str(mirror),
+               MULTISVM_URL_BASE="http://127.0.0.1:9", PYTHONPATH=REPO)
+    done = subprocess.run([sys.executable, "-m", "multisvm_cli", "datasets", "fetch", "vowel",
+                           "nosuch"], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stdout.startswith("vowel: train 528, test 462 (source uci: vowel-context.data")
+    assert done.stderr.splitlines() == ["error: unknown dataset 'nosuch'; known datasets: "
+                                        "covertype, digits, glass, iris, letter, segment, usps, "
+                                        "vehicle, vowel, wine"]

@@ -55,7 +55,9 @@ def _run_options(command):
 def parallel_backend(backend, scheduler, n_jobs):
     """Run the body under ``joblib.parallel_config``; dask connects a ``distributed.Client``.
 
-    Yields the n_jobs to use (dask without --n-jobs: every worker, -1).
+    Yields (grid jobs, fit jobs): how many grid points run at once and the final fits'
+    estimator n_jobs. With dask, grid points go to every worker (-1) and the final fits run
+    here with --n-jobs (default 1), so large Gram matrices are not shipped to the workers.
     """
     import joblib
 
@@ -63,7 +65,7 @@ def parallel_backend(backend, scheduler, n_jobs):
         raise MultisvmError("--scheduler needs --backend dask")
     if backend != "dask":
         with joblib.parallel_config(backend=backend or "loky"):
-            yield n_jobs or 1
+            yield n_jobs or 1, n_jobs or 1
         return
     try:
         from distributed import Client
@@ -71,12 +73,24 @@ def parallel_backend(backend, scheduler, n_jobs):
         raise MultisvmError("the dask backend needs dask.distributed: "
                             "pip install multisvm[dask]") from None
     try:
+        if scheduler:
+            _probe(scheduler)
         client = Client(scheduler, timeout=30) if scheduler else Client(processes=False)
     except (OSError, TimeoutError, ValueError) as exc:
         raise MultisvmError(f"cannot reach the dask scheduler {scheduler}: "
                             f"{' '.join(str(exc).split())}") from None
     with client, joblib.parallel_config(backend="dask"):
-        yield n_jobs or -1
+        yield -1, n_jobs or 1
+
+
+def _probe(address):
+    """Fail fast (connection refused, unknown host) before distributed's retry loop."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address)
+    if parts.scheme == "tcp" and parts.hostname and parts.port:
+        socket.create_connection((parts.hostname, parts.port), timeout=10).close()
 
 
 def _load(config_path, seed):
@@ -105,9 +119,10 @@ def reproduce_table(configs, fmt, force, n_jobs, seed, backend, scheduler, out, 
     from .runs import reproduce
 
     loaded = [_load(path, seed) for path in configs]
-    with parallel_backend(backend, scheduler, n_jobs) as jobs:
+    with parallel_backend(backend, scheduler, n_jobs) as (grid_jobs, fit_jobs):
         for config in loaded:
-            folder, rows = reproduce(config, out, n_jobs=jobs, force=force, quiet=quiet,
+            folder, rows = reproduce(config, out, n_jobs=grid_jobs, fit_jobs=fit_jobs,
+                                     force=force, quiet=quiet,
                                      backend=backend or "loky", mirror=mirror,
                                      data_home=data_home)
             click.echo(render(rows, fmt, config.reference.get("source"), config.compare_to))
@@ -140,7 +155,7 @@ def train(config_path, scheme, dataset, output, n_jobs, seed, backend, scheduler
         _train(config, plan, scheme, output, out, jobs, quiet, mirror, data_home)
 
 
-def _train(config, plan, scheme, output, out, n_jobs, quiet, mirror, data_home):
+def _train(config, plan, scheme, output, out, jobs, quiet, mirror, data_home):
     from tqdm import tqdm
 
     from .persist import save_model
@@ -153,8 +168,8 @@ def _train(config, plan, scheme, output, out, n_jobs, quiet, mirror, data_home):
 
     cache = PointCache(os.path.join(out, config.name, "cache"))
     estimator, scaler, chosen, dataset = fit_selected(
-        config, plan, scheme, cache, n_jobs=n_jobs, progress=progress, mirror=mirror,
-        data_home=data_home, quiet=quiet)
+        config, plan, scheme, cache, n_jobs=jobs[0], fit_jobs=jobs[1], progress=progress,
+        mirror=mirror, data_home=data_home, quiet=quiet)
     metadata = {
         "multisvm_version": __version__, "created": now_iso(), "config": config.name,
         "scheme": scheme, "dataset": dataset.name, "checksums": dict(dataset.checksums),

@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 import numpy as np
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.model_selection import StratifiedKFold, train_test_split
 
 from .runs import PointCache, Stopwatch
@@ -195,7 +195,7 @@ def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache,
                     todo.append((fold, point, group, keys))
     if not todo:
         return rows
-    outer_jobs = max(1, min(n_jobs or 1, len(todo)))
+    outer_jobs = max(1, min(effective_n_jobs(n_jobs or 1), len(todo)))
     run = Parallel(n_jobs=outer_jobs, return_as="generator_unordered")
     splits = {fold.index: validation_splits(fold, plan.validation) for fold in folds}
     tasks = (delayed(_task)(i, group, point.params(), options, splits[fold.index], seed)
@@ -305,8 +305,11 @@ def _pool(dataset, scheme, tests, rows):
 # --------------------------------------------------------------------------- a whole config
 
 def run_protocol(config, cache: PointCache, n_jobs=1, progress=None, mirror=None,
-                 data_home=None, quiet=False):
+                 data_home=None, quiet=False, fit_jobs=None):
     """Run the protocol for every dataset x scheme of ``config``.
+
+    ``n_jobs`` grid points run at once (-1: as many as the joblib backend has workers); the
+    final fits' estimators get ``fit_jobs`` (default ``n_jobs``).
 
     Returns (results, grid rows, {dataset: checksums}); ``progress`` is called once with the
     total number of grid points x schemes and must return a bar with ``update(n)``.
@@ -326,7 +329,7 @@ def run_protocol(config, cache: PointCache, n_jobs=1, progress=None, mirror=None
             rows = grid_search(dataset, plan, folds, config.schemes, config.scheme_options,
                                config.seed, cache, n_jobs=n_jobs, progress=bar)
             results += final_fits(folds, plan, rows, config.schemes, config.scheme_options,
-                                  config.seed, n_jobs=n_jobs)
+                                  config.seed, n_jobs=fit_jobs or n_jobs)
             grid_rows += rows
     finally:
         if bar is not None:
@@ -344,7 +347,7 @@ def _parts_needed(plan):
 # --------------------------------------------------------------------------- one saved model
 
 def fit_selected(config, plan, scheme, cache: PointCache, n_jobs=1, progress=None, mirror=None,
-                 data_home=None, quiet=False):
+                 data_home=None, quiet=False, fit_jobs=None):
     """Select ``scheme``'s grid point on ``plan`` and fit it on the whole training part.
 
     The training part is the first outer fold's (all rows for a k-fold split). Returns
@@ -366,7 +369,7 @@ def fit_selected(config, plan, scheme, cache: PointCache, n_jobs=1, progress=Non
             bar.close()
     chosen = select(rows, plan, scheme, fold.index)
     fitted, _, _ = fit_group((scheme,), chosen["point"].params(), config.scheme_options,
-                             fold.X_train, fold.y_train, n_jobs, config.seed)
+                             fold.X_train, fold.y_train, fit_jobs or n_jobs, config.seed)
     return fitted[scheme], fold.scaler, chosen, dataset
 
 

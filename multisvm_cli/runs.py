@@ -191,8 +191,8 @@ GRID_COLUMNS = ["dataset", "fold", "scheme", "kernel", "C", "sigma", "degree", "
                 "predict_wall", "cached", "notes"]
 
 
-def reproduce(config, out_root, *, n_jobs=1, force=False, quiet=False, backend=None,
-              mirror=None, data_home=None):
+def reproduce(config, out_root, *, n_jobs=1, fit_jobs=None, force=False, quiet=False,
+              backend=None, mirror=None, data_home=None):
     """Run a config's protocol in a new run folder and write every output file there.
 
     Returns (run folder, report rows). run.json says ``running`` while it runs, then ``done``,
@@ -218,7 +218,8 @@ def reproduce(config, out_root, *, n_jobs=1, force=False, quiet=False, backend=N
     try:
         results, grid_rows, checksums = run_protocol(config, cache, n_jobs=n_jobs,
                                                      progress=progress, mirror=mirror,
-                                                     data_home=data_home, quiet=quiet)
+                                                     data_home=data_home, quiet=quiet,
+                                                     fit_jobs=fit_jobs)
         rows = table_rows(results, config.reference, config.compare_to)
         write_outputs(folder, config, results, grid_rows, rows, checksums)
     except BaseException as exc:

@@ -142,3 +142,22 @@ def test_file_that_cannot_be_downloaded_says_where_to_get_it(data_home, no_mirro
                                                  r"\(https://hastie.*\), not found and not "
                                                  r"downloadable here; put it in"):
         data.load("usps", parts=["test"], source="esl", mirror=tmp_path)
+
+
+def test_covertype_goes_through_sklearns_fetcher(served, data_home, no_mirror, monkeypatch):
+    """Without a URL base, covtype.data.gz is fetched by scikit-learn's own fetcher (which
+    checks fetch_covtype's SHA-256); a file failing that check is refused and not kept."""
+    from sklearn.datasets import _covtype
+    from sklearn.datasets._base import RemoteFileMetadata
+
+    folder, base = served
+    serve(folder, "covtype", "covtype.data.gz", gzip.compress(b"2596,51,3,5\n"))
+    monkeypatch.delenv("MULTISVM_URL_BASE", raising=False)
+    monkeypatch.setattr(_covtype, "ARCHIVE", RemoteFileMetadata(
+        filename="covtype.data.gz", url=f"{base}/covtype/covtype.data.gz",
+        checksum=_covtype.ARCHIVE.checksum))
+    with pytest.raises(data.DatasetError, match=r"covertype: cannot download http://127\.0\.0\.1"
+                                                 r".*SHA256 checksum of covtype\.data\.gz .* "
+                                                 r"differs from expected .*put it in"):
+        data.load("covertype", parts=["test"], progress=False)
+    assert leftovers(data_home) == []

@@ -133,10 +133,10 @@ class Machines:
     def from_fits(cls, kernel, X, fits):
         """Pool the support vectors of ``fits`` (by training row) into one Machines."""
         supports = [fit.support for fit in fits]
-        pool_rows = np.unique(np.concatenate(supports)) if supports else np.empty(0, int)
-        indices = np.concatenate([np.searchsorted(pool_rows, s) for s in supports])
-        indptr = np.concatenate([[0], np.cumsum([len(s) for s in supports])])
-        data = np.concatenate([fit.dual_coef for fit in fits])
+        pool_rows = np.unique(np.concatenate([np.empty(0, np.intp)] + supports))
+        indices = np.concatenate([np.empty(0, np.intp)] + [np.searchsorted(pool_rows, s) for s in supports])
+        indptr = np.concatenate([[0], np.cumsum([len(s) for s in supports], dtype=np.intp)])
+        data = np.concatenate([np.empty(0)] + [fit.dual_coef for fit in fits])
         coef = sp.csc_matrix((data, indices, indptr), shape=(len(pool_rows), len(fits)))
         return cls(kernel, X[pool_rows], coef, [fit.intercept for fit in fits])
 
@@ -169,18 +169,23 @@ class Machines:
             out[part] = values
         return out
 
-    def decision_one(self, X, machine, memory_mb):
-        """f_machine(x) for every row of ``X``, touching only that machine's support vectors."""
-        begin, end = self.coef.indptr[machine], self.coef.indptr[machine + 1]
-        pool_index = self.coef.indices[begin:end]
-        vectors, weights = self.vectors[pool_index], self.coef.data[begin:end]
-        out = np.empty(len(X))
+    def decision_some(self, X, machines, memory_mb):
+        """f_m(x) for every row of ``X`` and the listed machines only: (n, len(machines)).
+        Kernel values are computed once per test point and support vector of those machines."""
+        weights = self.coef[:, machines]
+        pool_index = np.unique(weights.indices)
+        vectors, weights = self.vectors[pool_index], weights[pool_index].toarray()
+        out = np.empty((len(X), len(machines)))
         step = rows_per_chunk(len(pool_index), memory_mb)
         for start in range(0, len(X), step):
             part = slice(start, min(start + step, len(X)))
             block = self.kernel.block(X[part], vectors, B_sqnorms=self.sqnorms[pool_index])
             out[part] = block @ weights
-        return out + self.intercept[machine]
+        return out + self.intercept[machines]
+
+    def decision_one(self, X, machine, memory_mb):
+        """f_machine(x) for every row of ``X``, touching only that machine's support vectors."""
+        return self.decision_some(X, [machine], memory_mb)[:, 0]
 
     def unique_support_vectors(self, used):
         """For each row of the boolean (k, n_machines) matrix ``used``: how many distinct pooled

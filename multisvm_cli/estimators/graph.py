@@ -1,0 +1,108 @@
+"""GraphSVM: naive Bayes refined by SVMs among the classes it confuses (Godbole et al. 2002)."""
+
+import numpy as np
+
+from ._base import (MulticlassSVM, NB_MODELS, check_choice, check_share, make_nb, nb_arrays,
+                    nb_from_arrays, nb_n_parameters, split_holdout)
+from ._groups import confusion_rates, fit_group_machines, group_scores, pack, unpack
+from ._machines import Machines, foreign_cpu_seconds
+
+
+class GraphSVC(MulticlassSVM):
+    """GraphSVM multiclass classifier.
+
+    Training: a naive Bayes model (``nb='gaussian'`` for real features, ``'multinomial'`` for
+    counts) is trained on the fit part of the training data and its confusion matrix measured
+    on the held-out part (``holdout`` share of each class, seeded).  For each class i,
+    F(i) = the classes j != i whose held-out examples are predicted as i in more than a share
+    ``threshold`` of cases.  For every i with F(i) non-empty, a one-vs-rest SVM among
+    {i} U F(i) is trained on those classes' training examples (one machine if two classes).
+    The naive Bayes model used for prediction is then refit on all training data.
+
+    Prediction: naive Bayes predicts a class i; if i has an SVM group, the group's one-vs-rest
+    SVMs pick the final class among {i} U F(i) (highest output).
+
+    ``decision_function``: for points decided by a group, the one-vs-rest outputs of the group's
+    classes and, for every other class, one below the group's lowest; for points naive Bayes
+    decides alone, 0 for its class and -1 for the others.
+
+    Figures: ``kernel_evaluations(X)`` = unique support vectors of the SVMs a point invokes
+    (its naive Bayes class's group; none without a group), averaged over X; ``n_parameters_`` =
+    the SVMs' unique-SV non-zeros + non-zero dual coefficients + biases, plus the naive Bayes
+    model's parameters.  ``groups_[i]`` is {i} U F(i) (or just i), ``confusion_`` the held-out
+    confusion rates (row = true class).
+    """
+
+    def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, degree=3, homogeneous=False,
+                 n_jobs=None, random_state=None, cache_size=200, memory_mb=512, tol=1e-3,
+                 threshold=0.05, nb="gaussian", holdout=0.3):
+        super().__init__(C=C, kernel=kernel, sigma=sigma, degree=degree, homogeneous=homogeneous,
+                         n_jobs=n_jobs, random_state=random_state, cache_size=cache_size,
+                         memory_mb=memory_mb, tol=tol)
+        self.threshold = threshold
+        self.nb = nb
+        self.holdout = holdout
+
+    def _check_scheme_params(self):
+        check_share("threshold", self.threshold, low_inclusive=True)
+        check_choice("nb", self.nb, tuple(NB_MODELS))
+        check_share("holdout", self.holdout)
+
+    def _fit(self, X, y_index, settings):
+        n_classes = len(self.classes_)
+        fit_rows, held_rows = split_holdout(y_index, self.holdout, self.random_state)
+        held_out_nb = make_nb(self.nb).fit(X[fit_rows], y_index[fit_rows])
+        self.confusion_ = confusion_rates(held_out_nb, X[held_rows], y_index[held_rows], n_classes)
+        confused = (self.confusion_ > self.threshold) & ~np.eye(n_classes, dtype=bool)
+        self.groups_ = [np.flatnonzero(confused[:, i] | (np.arange(n_classes) == i)) for i in range(n_classes)]
+        fits, self.machine_ptr_ = fit_group_machines(X, y_index, self.groups_, settings)
+        self.machines_ = Machines.from_fits(settings.kernel, X, fits)
+        self.nb_ = make_nb(self.nb).fit(X, y_index)
+        return foreign_cpu_seconds(fits)
+
+    def _group_machines(self, i):
+        return list(range(self.machine_ptr_[i], self.machine_ptr_[i + 1]))
+
+    def _scores(self, X):
+        n_classes = len(self.classes_)
+        first_guess = self.nb_.predict(X)
+        scores = np.empty((len(X), n_classes))
+        for i in range(n_classes):
+            points = np.flatnonzero(first_guess == i)
+            group = self.groups_[i]
+            scores[points] = group_scores(self.machines_, X[points], self._group_machines(i), group,
+                                          n_classes, self.memory_mb)
+        return scores
+
+    def _kernel_evaluations(self, X):
+        first_guess = self.nb_.predict(X)
+        used = np.zeros((len(X), self.machines_.n_machines), dtype=bool)
+        for i in range(len(self.classes_)):
+            used[np.ix_(first_guess == i, self._group_machines(i))] = True
+        return self.machines_.mean_unique_support_vectors(used)
+
+    def _n_parameters(self):
+        return self.machines_.n_parameters() + nb_n_parameters(self.nb_)
+
+    def _get_state(self):
+        meta, arrays = super()._get_state()
+        group_ptr, group_classes = pack(self.groups_)
+        return meta, {**arrays, **nb_arrays(self.nb_, "nb_"), "confusion": self.confusion_,
+                      "group_ptr": group_ptr, "group_classes": group_classes,
+                      "machine_ptr": self.machine_ptr_.astype(np.int64)}
+
+    def _set_state(self, meta, arrays, kernel):
+        n_classes = len(self.classes_)
+        self.groups_ = unpack(arrays["group_ptr"], arrays["group_classes"], "group")
+        sizes = [len(g) for g in self.groups_]
+        expected_machines = np.cumsum([0] + [0 if s == 1 else 1 if s == 2 else s for s in sizes])
+        if len(self.groups_) != n_classes or any(i not in g or np.any((g < 0) | (g >= n_classes))
+                                                  for i, g in enumerate(self.groups_)):
+            raise ValueError("groups must hold one valid class group per class")
+        if not np.array_equal(arrays["machine_ptr"], expected_machines):
+            raise ValueError("machine_ptr disagrees with the groups")
+        self.machine_ptr_ = arrays["machine_ptr"].astype(np.intp)
+        self.confusion_ = arrays["confusion"]
+        self.nb_ = nb_from_arrays(self.nb, arrays, "nb_", self.n_features_in_)
+        self.machines_ = Machines.from_arrays(kernel, arrays, "svm_", self.n_features_in_,
+                                              int(expected_machines[-1]))

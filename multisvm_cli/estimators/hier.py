@@ -1,0 +1,149 @@
+"""Hier: a two-level hierarchy over clusters of confused classes (Godbole et al. 2002)."""
+
+import numpy as np
+from scipy.cluster.hierarchy import cut_tree, linkage
+
+from ._base import (MulticlassSVM, NB_MODELS, check_choice, check_share, make_nb, nb_arrays,
+                    nb_from_arrays, nb_n_parameters, split_holdout)
+from ._groups import confusion_rates, fit_group_machines, group_scores
+from ._machines import Machines, fit_one_vs_rest, foreign_cpu_seconds
+
+LEVEL1_MODELS = ("nb", "svm")
+
+
+def cluster_classes(confusion):
+    """Cluster label of each class (numbered in order of each cluster's first class).
+
+    Classes are clustered by hierarchical agglomerative clustering (average linkage, Euclidean
+    distance) of their rows of the row-normalised confusion matrix; the dendrogram is cut where
+    the merge distance jumps most between two consecutive merges, which leaves between 2 and N-1
+    clusters (two classes: one cluster each).
+    """
+    n_classes = len(confusion)
+    if n_classes <= 2:
+        return np.arange(n_classes)
+    merges = linkage(confusion, method="average", metric="euclidean")
+    n_merges = int(np.argmax(np.diff(merges[:, 2]))) + 1
+    labels = cut_tree(merges, n_clusters=n_classes - n_merges).ravel()
+    _, first = np.unique(labels, return_index=True)
+    renumber = np.empty(labels.max() + 1, dtype=np.intp)
+    renumber[labels[np.sort(first)]] = np.arange(len(first))
+    return renumber[labels]
+
+
+class HierSVC(MulticlassSVM):
+    """Two-level hierarchical multiclass classifier (Hier).
+
+    Training: naive Bayes (``nb``) trained on the fit part of the training data gives a
+    confusion matrix on the held-out part (``holdout`` share of each class, seeded); classes are
+    clustered by :func:`cluster_classes` on its normalised rows.  Level 1 assigns a point to a
+    cluster: naive Bayes over cluster labels (``level1='nb'``) or one-vs-rest SVMs over cluster
+    labels (``level1='svm'``), trained on all training data.  Level 2: within every cluster of two
+    or more classes, one-vs-rest SVMs trained on that cluster's examples.
+
+    Prediction: level 1 picks the cluster; its level-2 SVMs pick the class (highest output);
+    a one-class cluster is its class.
+
+    ``decision_function``: the level-2 one-vs-rest outputs of the chosen cluster's classes, and
+    one below their lowest for every other class (0 / -1 for a one-class cluster).
+
+    Figures: ``kernel_evaluations(X)`` = unique support vectors of the SVMs a point invokes
+    (the level-1 SVMs if ``level1='svm'``, and its cluster's level-2 SVMs), averaged over X;
+    ``n_parameters_`` = SVM unique-SV non-zeros + non-zero dual coefficients + biases, plus the
+    level-1 naive Bayes parameters if ``level1='nb'``.  ``clusters_[c]`` is class c's cluster.
+    """
+
+    def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, degree=3, homogeneous=False,
+                 n_jobs=None, random_state=None, cache_size=200, memory_mb=512, tol=1e-3,
+                 level1="nb", nb="gaussian", holdout=0.3):
+        super().__init__(C=C, kernel=kernel, sigma=sigma, degree=degree, homogeneous=homogeneous,
+                         n_jobs=n_jobs, random_state=random_state, cache_size=cache_size,
+                         memory_mb=memory_mb, tol=tol)
+        self.level1 = level1
+        self.nb = nb
+        self.holdout = holdout
+
+    def _check_scheme_params(self):
+        check_choice("level1", self.level1, LEVEL1_MODELS)
+        check_choice("nb", self.nb, tuple(NB_MODELS))
+        check_share("holdout", self.holdout)
+
+    def _fit(self, X, y_index, settings):
+        fit_rows, held_rows = split_holdout(y_index, self.holdout, self.random_state)
+        held_out_nb = make_nb(self.nb).fit(X[fit_rows], y_index[fit_rows])
+        self.confusion_ = confusion_rates(held_out_nb, X[held_rows], y_index[held_rows], len(self.classes_))
+        self.clusters_ = cluster_classes(self.confusion_)
+        y_cluster = self.clusters_[y_index]
+        n_clusters = self.clusters_.max() + 1
+        level1_fits = []
+        if self.level1 == "nb":
+            self.level1_nb_ = make_nb(self.nb).fit(X, y_cluster)
+        else:
+            level1_fits = fit_one_vs_rest(X, y_cluster, np.arange(len(X)), np.arange(n_clusters), settings)
+        self.n_level1_machines_ = len(level1_fits)
+        level2_fits, ptr = fit_group_machines(X, y_index, self._members(), settings)
+        self.machine_ptr_ = ptr + len(level1_fits)
+        self.machines_ = Machines.from_fits(settings.kernel, X, level1_fits + level2_fits)
+        return foreign_cpu_seconds(level1_fits + level2_fits)
+
+    def _members(self):
+        """The class indices of each cluster."""
+        return [np.flatnonzero(self.clusters_ == g) for g in range(self.clusters_.max() + 1)]
+
+    def _choose_clusters(self, X):
+        if self.level1 == "nb":
+            return self.level1_nb_.predict(X)
+        n_clusters = self.clusters_.max() + 1
+        scores = group_scores(self.machines_, X, list(range(self.n_level1_machines_)),
+                              np.arange(n_clusters), n_clusters, self.memory_mb)
+        return np.argmax(scores, axis=1)
+
+    def _level2_machines(self, g):
+        return list(range(self.machine_ptr_[g], self.machine_ptr_[g + 1]))
+
+    def _scores(self, X):
+        chosen = self._choose_clusters(X)
+        scores = np.empty((len(X), len(self.classes_)))
+        for g, members in enumerate(self._members()):
+            points = np.flatnonzero(chosen == g)
+            scores[points] = group_scores(self.machines_, X[points], self._level2_machines(g), members,
+                                          len(self.classes_), self.memory_mb)
+        return scores
+
+    def _kernel_evaluations(self, X):
+        chosen = self._choose_clusters(X)
+        used = np.zeros((len(X), self.machines_.n_machines), dtype=bool)
+        used[:, :self.n_level1_machines_] = True
+        for g in range(self.clusters_.max() + 1):
+            used[np.ix_(chosen == g, self._level2_machines(g))] = True
+        return self.machines_.mean_unique_support_vectors(used)
+
+    def _n_parameters(self):
+        nb_size = nb_n_parameters(self.level1_nb_) if self.level1 == "nb" else 0
+        return self.machines_.n_parameters() + nb_size
+
+    def _get_state(self):
+        meta, arrays = super()._get_state()
+        arrays = {**arrays, "confusion": self.confusion_, "clusters": self.clusters_.astype(np.int64),
+                  "machine_ptr": self.machine_ptr_.astype(np.int64)}
+        if self.level1 == "nb":
+            arrays.update(nb_arrays(self.level1_nb_, "nb_"))
+        return {**meta, "n_level1_machines": int(self.n_level1_machines_)}, arrays
+
+    def _set_state(self, meta, arrays, kernel):
+        clusters = arrays["clusters"]
+        n_clusters = int(clusters.max()) + 1 if len(clusters) else 0
+        if clusters.shape != (len(self.classes_),) or clusters.min() < 0 or len(np.unique(clusters)) != n_clusters:
+            raise ValueError("clusters must give every class a cluster 0..G-1")
+        self.clusters_ = clusters.astype(np.intp)
+        sizes = [np.sum(clusters == g) for g in range(n_clusters)]
+        n_level1 = 0 if self.level1 == "nb" else (1 if n_clusters == 2 else n_clusters)
+        expected = n_level1 + np.cumsum([0] + [0 if s == 1 else 1 if s == 2 else s for s in sizes])
+        if int(meta.get("n_level1_machines", -1)) != n_level1 or not np.array_equal(arrays["machine_ptr"], expected):
+            raise ValueError("machine counts disagree with the clusters")
+        self.n_level1_machines_ = n_level1
+        self.machine_ptr_ = arrays["machine_ptr"].astype(np.intp)
+        self.confusion_ = arrays["confusion"]
+        if self.level1 == "nb":
+            self.level1_nb_ = nb_from_arrays(self.nb, arrays, "nb_", self.n_features_in_)
+        self.machines_ = Machines.from_arrays(kernel, arrays, "svm_", self.n_features_in_, int(expected[-1]))

@@ -1,0 +1,51 @@
+"""The naive Bayes baseline of Godbole et al. (2002), with the same figure API as the SVMs."""
+
+from ._base import (MulticlassSVM, NB_MODELS, check_choice, make_nb, nb_arrays, nb_from_arrays,
+                    nb_n_parameters)
+
+
+class NBClassifier(MulticlassSVM):
+    """Naive Bayes: ``nb='gaussian'`` (a normal density per class and feature) or
+    ``'multinomial'`` (feature counts), as scikit-learn's GaussianNB / MultinomialNB.
+
+    The SVM parameters (C, kernel, sigma, ...) are accepted so that every scheme takes the same
+    grid point, and are validated, but naive Bayes does not use them.
+
+    ``decision_function``: the joint log-likelihood log P(c) + log P(x | c) per class.
+    Figures: ``kernel_evaluations(X)`` = 0; ``n_parameters_`` = Gaussian: means + variances +
+    class priors (2 N d + N); multinomial: feature log-probabilities + class log-priors (N d + N);
+    ``n_support_vectors_`` = 0.
+    """
+
+    def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, degree=3, homogeneous=False,
+                 n_jobs=None, random_state=None, cache_size=200, memory_mb=512, tol=1e-3,
+                 nb="gaussian"):
+        super().__init__(C=C, kernel=kernel, sigma=sigma, degree=degree, homogeneous=homogeneous,
+                         n_jobs=n_jobs, random_state=random_state, cache_size=cache_size,
+                         memory_mb=memory_mb, tol=tol)
+        self.nb = nb
+
+    def _check_scheme_params(self):
+        check_choice("nb", self.nb, tuple(NB_MODELS))
+
+    def _fit(self, X, y_index, settings):
+        self.nb_ = make_nb(self.nb).fit(X, y_index)
+        return 0.0
+
+    def _scores(self, X):
+        return self.nb_.predict_joint_log_proba(X)
+
+    def _kernel_evaluations(self, X):
+        return 0.0
+
+    def _n_parameters(self):
+        return nb_n_parameters(self.nb_)
+
+    def _n_support_vectors(self):
+        return 0
+
+    def _get_state(self):
+        return self._common_meta(), nb_arrays(self.nb_, "nb_")
+
+    def _set_state(self, meta, arrays, kernel):
+        self.nb_ = nb_from_arrays(self.nb, arrays, "nb_", self.n_features_in_)

@@ -86,7 +86,8 @@ def test_usps_esl_text_and_hdf5_give_the_same_arrays(mirror, data_home):
 
     from_h5 = data.load("usps", parts=["test"], mirror=mirror, source="hdf5")
     from_text = data.load("usps", parts=["test"], mirror=mirror, source="esl")
-    assert from_text.checksums == {"zip.test": "0b4c03aae4ecb9a71fa440e84de1f6f330e5ac58a04d37a8557b005379bdec95"}
+    assert from_text.checksums == {
+        "zip.test": "0b4c03aae4ecb9a71fa440e84de1f6f330e5ac58a04d37a8557b005379bdec95"}
     np.testing.assert_array_equal(from_text.parts["test"][0], from_h5.parts["test"][0])
     np.testing.assert_array_equal(from_text.parts["test"][1], from_h5.parts["test"][1])
     # the raw HDF5 values are (v + 1) / 2 of the ESL text, to float32 precision
@@ -188,7 +189,8 @@ def test_wrong_checksum_is_refused_and_nothing_parsed(mirror, data_home, tmp_pat
     fake_mirror = tmp_path / "mirror"
     (fake_mirror / "letter").mkdir(parents=True)
     raw = (mirror / "letter" / "letter-recognition.data").read_bytes()
-    (fake_mirror / "letter" / "letter-recognition.data").write_bytes(raw.replace(b"T,2,8", b"T,3,8", 1))
+    altered = raw.replace(b"T,2,8", b"T,3,8", 1)
+    (fake_mirror / "letter" / "letter-recognition.data").write_bytes(altered)
     with pytest.raises(data.DatasetError, match=r"letter: letter-recognition\.data at .* has "
                                                  r"sha256 [0-9a-f]{64}, expected 2b89f36.*refused"):
         data.load("letter", mirror=fake_mirror)

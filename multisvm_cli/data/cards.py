@@ -165,7 +165,8 @@ def _source(raw):
     for part, cut in parts.items():
         if not set(cut.get("files") or []) <= names:
             raise ValueError(f"source {raw['id']} part {part} names a file it does not list")
-    options = {k: v for k, v in raw.items() if k not in ("id", "format", "files", "parts", "fetcher")}
+    structural = ("id", "format", "files", "parts", "fetcher")
+    options = {k: v for k, v in raw.items() if k not in structural}
     return Source(
         id=str(raw["id"]),
         format=_one_of(raw["format"], FORMATS, "format"),

@@ -1,0 +1,188 @@
+"""Saved models load back identical, and anything tampered with is refused with one line."""
+
+import json
+import pickle
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_iris
+from sklearn.preprocessing import StandardScaler
+
+from multisvm_cli.estimators import DAGSVC, GraphSVC, HierSVC, MaxWinsSVC, NBClassifier, OneVsRestSVC, UDTSVC
+from multisvm_cli.persist import FORMAT_VERSION, ModelFormatError, load_model, save_model
+
+X, _y = load_iris(return_X_y=True)
+X = StandardScaler().fit_transform(X)
+Y = np.array(["setosa", "versicolor", "virginica"])[_y]
+TRAIN, TEST = np.arange(0, 150, 2), np.arange(1, 150, 2)
+
+ESTIMATORS = {
+    "ovr": OneVsRestSVC(C=10.0, sigma=1.5),
+    "maxwins": MaxWinsSVC(C=10.0, kernel="polynomial", degree=2),
+    "dag": DAGSVC(C=10.0, order=["virginica", "setosa", "versicolor"]),
+    "udt": UDTSVC(C=10.0, random_state=0),
+    "graph": GraphSVC(C=10.0, threshold=0.0, random_state=0),
+    "hier": HierSVC(C=10.0, random_state=0),
+    "hier-svm": HierSVC(C=10.0, level1="svm", random_state=0),
+    "nb": NBClassifier(),
+}
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    return {name: est.fit(X[TRAIN], Y[TRAIN]) for name, est in ESTIMATORS.items()}
+
+
+@pytest.fixture
+def saved(tmp_path, fitted):
+    path = tmp_path / "model"
+    save_model(path, fitted["dag"], metadata={"dataset": "iris"}, extra_arrays={"scaler_mean": np.arange(4.0)})
+    return path
+
+
+@pytest.mark.parametrize("name", list(ESTIMATORS))
+def test_round_trip_predicts_identically_with_the_same_figures(tmp_path, fitted, name):
+    model = fitted[name]
+    save_model(tmp_path / name, model, metadata={"dataset": "iris", "seed": 0},
+               extra_arrays={"scaler_mean": X.mean(axis=0)})
+    loaded = load_model(tmp_path / name)
+    again = loaded.estimator
+    assert type(again) is type(model) and again.get_params() == model.get_params()
+    np.testing.assert_array_equal(again.classes_, model.classes_)
+    np.testing.assert_array_equal(again.predict(X[TEST]), model.predict(X[TEST]))
+    np.testing.assert_array_equal(again.decision_function(X[TEST]), model.decision_function(X[TEST]))
+    assert again.kernel_evaluations(X[TEST]) == model.kernel_evaluations(X[TEST])
+    for figure in ("n_parameters_", "n_support_vectors_", "fit_cpu_time_", "fit_wall_time_", "n_features_in_"):
+        assert getattr(again, figure) == getattr(model, figure)
+    assert loaded.metadata == {"dataset": "iris", "seed": 0}
+    np.testing.assert_array_equal(loaded.extra_arrays["scaler_mean"], X.mean(axis=0))
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]  # no temporary folders left
+
+
+def test_json_records_the_format(saved):
+    document = json.loads((saved / "model.json").read_text())
+    assert document["format_version"] == FORMAT_VERSION and document["scheme"] == "dag"
+    assert document["params"]["order"] == ["virginica", "setosa", "versicolor"]
+    assert document["arrays"]["classes"]["shape"] == [3]
+
+
+def test_saving_again_replaces_the_model_and_never_overwrites_other_folders(tmp_path, fitted, saved):
+    save_model(saved, fitted["nb"])
+    assert isinstance(load_model(saved).estimator, NBClassifier)
+    other = tmp_path / "notes"
+    other.mkdir()
+    (other / "keep.txt").write_text("mine")
+    with pytest.raises(ValueError, match="not a saved model"):
+        save_model(other, fitted["nb"])
+    assert (other / "keep.txt").read_text() == "mine"
+
+
+def edit_json(path, change):
+    document = json.loads((path / "model.json").read_text())
+    change(document)
+    (path / "model.json").write_text(json.dumps(document))
+
+
+def edit_arrays(path, change):
+    with np.load(path / "model.npz") as npz:
+        arrays = dict(npz)
+    change(arrays)
+    np.savez(path / "model.npz", **arrays)
+
+
+def bump_version(d):
+    d["format_version"] = 2
+
+
+def unknown_scheme(d):
+    d["scheme"] = "forest"
+
+
+def unknown_param(d):
+    d["params"]["gamma"] = 0.5
+
+
+def bad_sigma(d):
+    d["params"]["sigma"] = -1.0
+
+
+def drop_key(d):
+    del d["arrays"]
+
+
+def reshape_in_json(d):
+    d["arrays"]["svm_intercept"]["shape"] = [2]
+
+
+def index_out_of_range(arrays):
+    arrays["svm_coef_indices"] = arrays["svm_coef_indices"] + 1000
+
+
+def remove_array(arrays):
+    del arrays["svm_intercept"]
+
+
+def add_array(arrays):
+    arrays["surprise"] = np.zeros(3)
+
+
+def reshape_array(arrays):
+    arrays["svm_intercept"] = arrays["svm_intercept"][:2]
+
+
+def shuffle_classes(arrays):
+    arrays["classes"] = arrays["classes"][::-1].copy()
+
+
+@pytest.mark.parametrize("change, message", [
+    (bump_version, "unknown model format"), (unknown_scheme, "unknown scheme"),
+    (unknown_param, "inconsistent dag model"), (bad_sigma, "sigma must be"), (drop_key, "needs the keys"),
+    (reshape_in_json, "array 'svm_intercept' is"),
+])
+def test_tampered_json_is_refused(saved, change, message):
+    edit_json(saved, change)
+    with pytest.raises(ModelFormatError, match=message) as error:
+        load_model(saved)
+    assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize("change, message", [
+    (remove_array, r"missing \['svm_intercept'\]"), (add_array, r"unexpected \['surprise'\]"),
+    (reshape_array, "array 'svm_intercept' is"), (index_out_of_range, "out of range"),
+    (shuffle_classes, "sorted order"),
+])
+def test_tampered_arrays_are_refused(saved, change, message):
+    edit_arrays(saved, change)  # index_out_of_range and shuffle_classes keep shapes: JSON still agrees
+    with pytest.raises(ModelFormatError, match=message):
+        load_model(saved)
+
+
+def test_not_json_and_pickles_are_refused(saved):
+    (saved / "model.npz").write_bytes(pickle.dumps({"svm_intercept": np.zeros(3)}))
+    with pytest.raises(ModelFormatError, match="unreadable model arrays"):
+        load_model(saved)
+    (saved / "model.json").write_text("{not json")
+    with pytest.raises(ModelFormatError, match="not valid JSON"):
+        load_model(saved)
+
+
+def test_object_arrays_inside_the_npz_are_never_unpickled(saved):
+    edit_arrays(saved, lambda arrays: arrays.update(classes=np.array([{"a": 1}, None, "x"], dtype=object)))
+    edit_json(saved, lambda d: d["arrays"]["classes"].update(dtype="|O"))
+    with pytest.raises(ModelFormatError, match="unreadable model arrays"):
+        load_model(saved)
+
+
+def test_missing_model_is_a_clear_error(tmp_path):
+    with pytest.raises(ModelFormatError, match="not a saved model"):
+        load_model(tmp_path / "nowhere")
+
+
+def test_unfitted_or_foreign_estimators_are_not_saved(tmp_path):
+    from sklearn.exceptions import NotFittedError
+    from sklearn.svm import SVC
+
+    with pytest.raises(NotFittedError):
+        save_model(tmp_path / "m", OneVsRestSVC())
+    with pytest.raises(ValueError, match="not one of the multisvm schemes"):
+        save_model(tmp_path / "m", SVC().fit(X, Y))

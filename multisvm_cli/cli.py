@@ -243,7 +243,7 @@ def validate(config_path):
     click.echo(yaml.safe_dump(config.resolved, sort_keys=False).rstrip())
     for plan in config.datasets:
         click.echo(f"# {plan.name}: {len(plan.grid)} grid points x {len(config.schemes)} "
-                   f"schemes = {len(plan.grid) * len(config.schemes)} per outer fold")
+                   f"schemes = {config.points_per_fold(plan)} per outer fold")
     click.echo(f"# {config.path}: valid; grid size {config.grid_size()}")
 
 

@@ -44,6 +44,7 @@ import yaml
 from .errors import MultisvmError
 
 SCHEME_NAMES = ("ovr", "maxwins", "dag", "udt", "graph", "hier", "nb")
+KERNEL_FREE = ("nb",)  # schemes that use neither kernel nor C: scored at one grid point only
 SCALINGS = ("none", "minmax", "standard", "standard-continuous", "paper")
 KERNEL_TYPES = ("gaussian", "polynomial", "linear")
 TOP_KEYS = ("name", "dataset", "scaling", "split", "validation", "kernels", "C", "schemes",
@@ -118,8 +119,12 @@ class Config:
     resolved: dict = field(repr=False)
 
     def grid_size(self) -> int:
-        """Grid points x schemes, summed over datasets (one outer fold)."""
-        return sum(len(plan.grid) for plan in self.datasets) * len(self.schemes)
+        """Grid points x schemes, summed over datasets (one outer fold); naive Bayes counts once."""
+        return sum(self.points_per_fold(plan) for plan in self.datasets)
+
+    def points_per_fold(self, plan) -> int:
+        """Grid points x schemes of one dataset's outer fold (kernel-free schemes once)."""
+        return sum(1 if scheme in KERNEL_FREE else len(plan.grid) for scheme in self.schemes)
 
     def plan(self, dataset: str) -> DatasetPlan:
         """The plan of one dataset of this config (a clear error if the config lacks it)."""

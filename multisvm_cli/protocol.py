@@ -25,6 +25,7 @@ import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.model_selection import StratifiedKFold, train_test_split
 
+from .config import KERNEL_FREE
 from .runs import PointCache, Stopwatch
 
 SHARED_GROUP = ("maxwins", "dag")
@@ -183,16 +184,15 @@ def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache,
     """
     rows, todo = [], []
     for fold in folds:
-        for point in plan.grid:
-            for group in scheme_groups(schemes):
-                keys = {s: point_key(dataset, plan, fold, point, s, options, seed) for s in group}
-                stored = {s: cache.get(k) for s, k in keys.items()}
-                if all(v is not None for v in stored.values()):
-                    rows.extend(_grid_row(dataset.name, fold, point, s, stored[s], True)
-                                for s in group)
-                    _advance(progress, len(group))
-                else:
-                    todo.append((fold, point, group, keys))
+        for point, group in grid_tasks(plan, schemes):
+            keys = {s: point_key(dataset, plan, fold, point, s, options, seed) for s in group}
+            stored = {s: cache.get(k) for s, k in keys.items()}
+            if all(v is not None for v in stored.values()):
+                rows.extend(_grid_row(dataset.name, fold, point, s, stored[s], True)
+                            for s in group)
+                _advance(progress, len(group))
+            else:
+                todo.append((fold, point, group, keys))
     if not todo:
         return rows
     outer_jobs = max(1, min(effective_n_jobs(n_jobs or 1), len(todo)))
@@ -207,6 +207,12 @@ def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache,
             rows.append(_grid_row(dataset.name, fold, point, scheme, scored[scheme], False))
         _advance(progress, len(group))
     return rows
+
+
+def grid_tasks(plan, schemes):
+    """The (grid point, scheme group) pairs to score on each fold; kernel-free schemes once."""
+    return [(point, group) for i, point in enumerate(plan.grid)
+            for group in scheme_groups(schemes) if i == 0 or group[0] not in KERNEL_FREE]
 
 
 def _task(i, group, params, options, splits, seed):
@@ -280,14 +286,15 @@ def _pool(dataset, scheme, tests, rows):
     """One Table-1 row for a scheme from its per-fold tests."""
     counts = Counter(t["point"] for t in tests)
     point, n_folds = counts.most_common(1)[0]
-    kernel = point.kernel_label()
+    kernel = point.kernel_label() if scheme not in KERNEL_FREE else "-"
     if len(tests) > 1 and n_folds < len(tests):
         kernel += f" ({n_folds}/{len(tests)} folds)"
     correct = np.concatenate([t["correct"] for t in tests])
     n_test = np.array([len(t["correct"]) for t in tests], dtype=float)
     mine = [r for r in rows if r["scheme"] == scheme]
     return {
-        "dataset": dataset, "scheme": scheme, "kernel": kernel, "C": point.C,
+        "dataset": dataset, "scheme": scheme, "kernel": kernel,
+        "C": point.C if scheme not in KERNEL_FREE else None,
         "params": point.params(), "selected": [t["point"].params() for t in tests],
         "validation_error": float(np.mean([t["validation_error"] for t in tests])),
         "n_errors": int(np.sum(~correct)), "n_test": int(len(correct)), "correct": correct,
@@ -321,7 +328,8 @@ def run_protocol(config, cache: PointCache, n_jobs=1, progress=None, mirror=None
         dataset = data.load(plan.name, parts=_parts_needed(plan), mirror=mirror,
                             data_home=data_home, progress=not quiet)
         loaded.append((plan, dataset, scaled_folds(dataset, plan)))
-    total = sum(len(folds) * len(plan.grid) * len(config.schemes) for plan, _, folds in loaded)
+    total = sum(len(folds) * sum(len(group) for _, group in grid_tasks(plan, config.schemes))
+                for plan, _, folds in loaded)
     bar = progress(total) if progress else None
     results, grid_rows = [], []
     try:
@@ -360,7 +368,7 @@ def fit_selected(config, plan, scheme, cache: PointCache, n_jobs=1, progress=Non
     if plan.split["method"] == "kfold":
         plan = replace(plan, split={"method": "all"})
     fold = scaled_folds(dataset, plan)[0]
-    bar = progress(len(plan.grid)) if progress else None
+    bar = progress(len(grid_tasks(plan, [scheme]))) if progress else None
     try:
         rows = grid_search(dataset, plan, [fold], [scheme], config.scheme_options, config.seed,
                            cache, n_jobs=n_jobs, progress=bar)

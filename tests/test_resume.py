@@ -90,7 +90,7 @@ schemes: [ovr, dag]
 """
 
 
-def test_rerun_uses_cache_and_force_redoes(tmp_path, capsys):
+def test_rerun_uses_cache_and_force_redoes(tmp_path, capsys, data_home):
     config = tmp_path / "resume.yaml"
     config.write_text(TINY)
     out = tmp_path / "results"

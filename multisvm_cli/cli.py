@@ -12,6 +12,7 @@ from .errors import MultisvmError
 
 EXIT_USER_ERROR = 2
 BACKENDS = ("loky", "threading", "dask")
+SCALER_PREFIX = "scaler_"
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -156,6 +157,8 @@ def train(config_path, scheme, dataset, output, n_jobs, seed, backend, scheduler
 
 
 def _train(config, plan, scheme, output, out, jobs, quiet, mirror, data_home):
+    """Select, fit and save; the scaler's arrays go to model.npz, its scalars to the metadata."""
+    import numpy as np
     from tqdm import tqdm
 
     from .persist import save_model
@@ -178,8 +181,10 @@ def _train(config, plan, scheme, output, out, jobs, quiet, mirror, data_home):
         "validation_error": chosen["validation_error"],
         "classes": [c.item() if hasattr(c, "item") else c for c in estimator.classes_],
     }
-    state = {f"scaler_{name}": value for name, value in scaler.get_state().items()}
-    save_model(output, estimator, metadata=metadata, extra_arrays=state)
+    state = {name: np.asarray(value) for name, value in scaler.get_state().items()}
+    metadata["scaler_scalars"] = {k: v.item() for k, v in state.items() if v.ndim == 0}
+    arrays = {SCALER_PREFIX + k: v for k, v in state.items() if v.ndim > 0}
+    save_model(output, estimator, metadata=metadata, extra_arrays=arrays)
     click.echo(f"trained {scheme} on {dataset.name}: {chosen['kernel']}, C={chosen['C']:g}, "
                f"validation error {100 * chosen['validation_error']:.2f}%, "
                f"{estimator.n_parameters_ / 1000:.1f}K parameters; saved to {output}")
@@ -214,8 +219,9 @@ def evaluate(model_dir, dataset, part, confusion, mirror, data_home):
     loaded = data.load(name, mirror=mirror, data_home=data_home)
     split = meta["split"] if name == meta["dataset"] else {"method": "standard"}
     X, y = part_arrays(loaded, split, part)
-    prefix = "scaler_"
-    state = {k[len(prefix):]: v for k, v in model.extra_arrays.items() if k.startswith(prefix)}
+    state = {k[len(SCALER_PREFIX):]: v for k, v in model.extra_arrays.items()
+             if k.startswith(SCALER_PREFIX)}
+    state.update({k: np.asarray(v) for k, v in meta.get("scaler_scalars", {}).items()})
     X = Scaler.from_state(meta["scaling"], state).transform(X)
     watch = Stopwatch()
     predicted = model.estimator.predict(X)

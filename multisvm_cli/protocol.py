@@ -225,8 +225,10 @@ def _advance(progress, n):
 
 
 def _grid_row(dataset, fold, point, scheme, scored, cached):
+    params = point.params()
     return {"dataset": dataset, "fold": fold.index, "scheme": scheme,
-            "kernel": point.kernel_label(), **point.params(), "point": point,
+            "kernel_type": params.pop("kernel"), **params, "kernel": point.kernel_label(),
+            "point": point,
             "validation_error": scored["validation_error"], "n_errors": scored["n_errors"],
             "n_validation": scored["n_validation"], "fit_cpu": scored["fit_cpu"],
             "fit_wall": scored["fit_wall"], "predict_wall": scored["predict_wall"],
@@ -391,8 +393,8 @@ def part_arrays(dataset, split, part):
         return pooled(dataset)
     if split["method"] == "standard" or part == "validation":
         if part not in dataset.parts:
-            raise ValueError(f"dataset {dataset.name!r} has no {part!r} part; it has: "
-                             f"{', '.join(dataset.parts)}, all")
+            known = ", ".join(sorted(set(dataset.parts) | {"all"}))
+            raise ValueError(f"dataset {dataset.name!r} has no {part!r} part; it has: {known}")
         return dataset.parts[part]
     if split["method"] == "holdout" and part in ("train", "test"):
         X, y = pooled(dataset)

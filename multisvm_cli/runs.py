@@ -186,7 +186,7 @@ class Stopwatch:
         return time.perf_counter() - self.start
 
 
-GRID_COLUMNS = ["dataset", "fold", "scheme", "kernel", "C", "sigma", "degree", "homogeneous",
+GRID_COLUMNS = ["dataset", "fold", "scheme", "kernel", "kernel_type", "C", "sigma", "degree", "homogeneous",
                 "validation_error", "n_errors", "n_validation", "fit_cpu", "fit_wall",
                 "predict_wall", "cached", "notes"]
 

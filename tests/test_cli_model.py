@@ -1,0 +1,116 @@
+"""`multisvm train` then `multisvm evaluate`: the saved model reproduces the report's numbers,
+and a model folder altered by hand is refused with one line and exit code 2."""
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+from multisvm_cli.cli import main
+
+CONFIG = """\
+name: wine-models
+dataset: wine
+split: {test_fraction: 0.3, seed: 0}
+kernels:
+  - {type: gaussian, sigma: [1, 4]}
+  - {type: polynomial, degree: 2, homogeneous: true}
+C: [1, 10]
+schemes: [ovr, maxwins, dag]
+"""
+
+
+def run(capsys, *args):
+    with pytest.raises(SystemExit) as exited:
+        main(list(args))
+    captured = capsys.readouterr()
+    return exited.value.code, captured.out, captured.err
+
+
+@pytest.fixture
+def trained(tmp_path, capsys, data_home):
+    """The report of the config and a DAGSVM model trained from it."""
+    config = tmp_path / "wine.yaml"
+    config.write_text(CONFIG)
+    out, model = tmp_path / "results", tmp_path / "model"
+    code, report, err = run(capsys, "reproduce-table", str(config), "--out", str(out), "-q",
+                            "--format", "json")
+    assert code == 0, err
+    code, said, err = run(capsys, "train", str(config), "--scheme", "dag", "-o", str(model),
+                          "--out", str(out), "-q")
+    assert code == 0, err
+    assert said.startswith("trained dag on wine: ") and str(model) in said
+    return {r["scheme"]: r for r in json.loads(report)}, model
+
+
+def test_evaluate_reproduces_the_report(trained, capsys):
+    table, model = trained
+    code, text, err = run(capsys, "evaluate", str(model), "--confusion")
+    assert code == 0, err
+    dag = table["dag"]
+    assert f"model: DAGSVM, {dag['kernel']}, C={dag['C']:g} (trained on wine)" in text
+    assert "data: wine test, 54 points" in text
+    assert f"error rate: {dag['error_pct']:.2f}%" in text
+    assert f"kernel evaluations per test point: {dag['kernel_evaluations']:.1f}" in text
+    assert f"classifier size: {dag['size_k']:.1f}K parameters" in text
+    rows = re.findall(r"^ *([0-2]) +(\d+) +(\d+) +(\d+)$", text, flags=re.M)
+    confusion = np.array([[int(v) for v in row[1:]] for row in rows])
+    assert confusion.shape == (3, 3) and confusion.sum() == 54
+    assert 54 - np.trace(confusion) == round(dag["error_pct"] * 54 / 100)
+    meta = json.loads((model / "model.json").read_text())["metadata"]
+    assert meta["scheme"] == "dag" and meta["dataset"] == "wine" and meta["classes"] == [0, 1, 2]
+    assert meta["checksums"] and meta["multisvm_version"] and meta["scaling"] == "paper"
+    code, text, _ = run(capsys, "evaluate", str(model), "--part", "all")
+    assert code == 0 and "data: wine all, 178 points" in text
+
+
+def alter_version(model):
+    path = model / "model.json"
+    document = json.loads(path.read_text())
+    document["format_version"] = 99
+    path.write_text(json.dumps(document))
+
+
+def alter_array(model):
+    arrays = dict(np.load(model / "model.npz", allow_pickle=False))
+    name = next(k for k, v in arrays.items() if v.ndim == 2)
+    arrays[name] = arrays[name][:-1]
+    np.savez(model / "model.npz", **arrays)
+
+
+def alter_json_shape(model):
+    path = model / "model.json"
+    document = json.loads(path.read_text())
+    name = next(iter(document["arrays"]))
+    document["arrays"][name]["shape"] = [12345]
+    path.write_text(json.dumps(document))
+
+
+def truncate_json(model):
+    path = model / "model.json"
+    path.write_text(path.read_text()[:100])
+
+
+ALTERATIONS = {"unknown format version": (alter_version, "version"),
+               "array shape changed in model.npz": (alter_array, "model.npz"),
+               "array shape changed in model.json": (alter_json_shape, "model.npz"),
+               "model.json cut short": (truncate_json, "not valid JSON"),
+               "model.npz deleted": (lambda m: (m / "model.npz").unlink(), "model.npz")}
+
+
+@pytest.mark.parametrize("alteration", sorted(ALTERATIONS))
+def test_model_altered_by_hand_is_refused(trained, capsys, alteration):
+    _, model = trained
+    alter, fragment = ALTERATIONS[alteration]
+    alter(model)
+    code, out, err = run(capsys, "evaluate", str(model))
+    assert code == 2 and out == ""
+    assert err.startswith("error: ") and err.count("\n") == 1 and fragment in err, err
+
+
+def test_train_refuses_scheme_outside_config(tmp_path, capsys):
+    config = tmp_path / "wine.yaml"
+    config.write_text(CONFIG)
+    code, _, err = run(capsys, "train", str(config), "--scheme", "udt", "-o", str(tmp_path / "m"))
+    assert code == 2 and "scheme 'udt' is not in its schemes (ovr, maxwins, dag)" in err

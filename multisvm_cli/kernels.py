@@ -20,6 +20,7 @@ import numpy as np
 
 KERNEL_NAMES = ("gaussian", "polynomial", "linear")
 BYTES_PER_VALUE = 8  # kernel blocks are float64
+ELEMENTWISE_SLICE_MB = 2  # row slices of a block stay in cache through the element-wise steps
 
 
 @dataclass(frozen=True)
@@ -66,27 +67,28 @@ class Kernel:
         """K(A, B): the (len(A), len(B)) float64 matrix of kernel values between rows.
 
         ``A_sqnorms``/``B_sqnorms`` are the rows' squared norms (Gaussian only); passing them
-        saves recomputing them for a fixed B such as a support-vector pool.
+        saves recomputing them for a fixed B such as a support-vector pool.  The element-wise
+        steps run over cache-sized row slices of the product, in place.
         """
         products = A @ B.T
         if self.name == "linear":
             return products
-        if self.name == "polynomial":
-            if self.coef0:
-                products += self.coef0
-            products **= self.degree
-            return products
-        if A_sqnorms is None:
-            A_sqnorms = squared_norms(A)
-        if B_sqnorms is None:
-            B_sqnorms = squared_norms(B)
-        products *= -2.0
-        step = rows_per_chunk(len(B_sqnorms), memory_mb=16)
-        for start in range(0, len(products), step):  # (|a|^2 + |b|^2) as one term: symmetric
-            products[start:start + step] += A_sqnorms[start:start + step, None] + B_sqnorms[None, :]
-        np.maximum(products, 0.0, out=products)  # rounding can make a distance slightly < 0
-        products *= -self.gamma
-        np.exp(products, out=products)
+        if self.name == "gaussian":
+            A_sqnorms = squared_norms(A) if A_sqnorms is None else A_sqnorms
+            B_sqnorms = squared_norms(B) if B_sqnorms is None else B_sqnorms
+        step = rows_per_chunk(products.shape[1], memory_mb=ELEMENTWISE_SLICE_MB)
+        for start in range(0, len(products), step):
+            part = products[start:start + step]
+            if self.name == "polynomial":
+                part += self.coef0
+                part **= self.degree
+                continue
+            # -gamma ||a - b||^2 = 2 gamma a.b - gamma (|a|^2 + |b|^2); (|a|^2 + |b|^2) as one
+            # term keeps K(X, X) exactly symmetric; min(., 0) undoes rounding below distance 0.
+            part *= 2.0 * self.gamma
+            part -= self.gamma * (A_sqnorms[start:start + step, None] + B_sqnorms[None, :])
+            np.minimum(part, 0.0, out=part)
+            np.exp(part, out=part)
         return products
 
     def gram(self, X):

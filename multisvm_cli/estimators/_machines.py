@@ -1,9 +1,11 @@
 """Binary soft-margin SVMs (libsvm's SMO through ``sklearn.svm.SVC``) and their shared SV pool.
 
 Training: every binary problem is a list of training rows plus a mask of which rows are
-positive.  Its kernel matrix is precomputed with BLAS (``Kernel.gram``) when it fits the memory
-budget and handed to ``SVC(kernel="precomputed")``; otherwise ``SVC`` computes the same kernel
-itself (``Kernel.svc_params``) with its kernel cache.  Independent problems run through
+positive.  Problems that share their rows (one-vs-rest) share one Gram matrix, computed with
+BLAS (``Kernel.gram``) when it fits the memory budget and handed to
+``SVC(kernel="precomputed")``; a problem of its own (a pair of classes) lets ``SVC`` compute the
+same kernel (``Kernel.svc_params``) on demand with its kernel cache, which measured 2-4x
+cheaper than a per-pair Gram matrix on USPS and Letter, as SMO visits few columns.  Independent problems run through
 ``joblib.Parallel(prefer="threads")``: libsvm releases the GIL, and a surrounding
 ``joblib.parallel_config(backend=...)`` still decides where tasks run.
 
@@ -23,9 +25,6 @@ from joblib import Parallel, delayed
 from sklearn.svm import SVC
 
 from ..kernels import Kernel, gram_fits, rows_per_chunk, squared_norms
-
-DENSE_WEIGHTS_MIN_DENSITY = 0.25  # below this share of non-zeros, multiply by a sparse matrix
-
 
 @dataclass(frozen=True)
 class TrainSettings:
@@ -55,13 +54,12 @@ class BinaryFit:
 def fit_binary(X, rows, positive, settings, gram=None):
     """Train the soft-margin SVM separating ``positive`` rows of ``X[rows]`` from the others.
 
-    ``gram`` is K(X[rows], X[rows]) if the caller already has it; otherwise it is computed here
-    when it fits ``settings.memory_mb``, else libsvm computes kernel values itself.
+    With ``gram`` = K(X[rows], X[rows]) (shared by several problems on the same rows) libsvm
+    reads kernel values from it; without, libsvm computes them itself, only for the columns SMO
+    visits, through its kernel cache (for a single problem that beats a full Gram matrix).
     """
     started = time.process_time()
     labels = positive.astype(np.int8)
-    if gram is None and gram_fits(len(rows), settings.memory_mb):
-        gram = settings.kernel.gram(X[rows])
     common = {"C": settings.C, "tol": settings.tol, "cache_size": settings.cache_size}
     if gram is not None:
         svc = SVC(kernel="precomputed", gamma=1.0, **common).fit(gram, labels)
@@ -116,29 +114,50 @@ class Machines:
 
     Machine m computes f_m(x) = sum_s coef[s, m] k(vectors[s], x) + intercept[m], where
     ``coef`` is a sparse (n_pool, n_machines) CSC matrix of dual coefficients y_s alpha_s.
+
+    The pool is sorted by ``groups`` (the class of each support vector).  The coefficients are
+    kept as one dense block per group, over the machines that group's vectors take part in: for
+    pairwise machines a class's vectors feed only its N-1 pairs, so the product costs
+    n_pool x (N-1) per test point instead of n_pool x K.
     """
 
-    def __init__(self, kernel, vectors, coef, intercept):
+    def __init__(self, kernel, vectors, coef, intercept, groups=None):
         self.kernel = kernel
         self.vectors = np.ascontiguousarray(vectors, dtype=np.float64)
         self.coef = sp.csc_matrix(coef, dtype=np.float64)
         self.coef.sort_indices()
         self.intercept = np.asarray(intercept, dtype=np.float64)
+        self.groups = np.zeros(self.n_pool, np.int64) if groups is None else np.asarray(groups, np.int64)
         self.sqnorms = squared_norms(self.vectors)
-        density = self.coef.nnz / max(1, np.prod(self.coef.shape))
-        self._weights = self.coef.toarray() if density >= DENSE_WEIGHTS_MIN_DENSITY else self.coef.tocsr()
         self.membership = (self.coef.T != 0).tocsr().astype(np.int32)  # (n_machines, n_pool)
+        self._blocks = self._group_blocks()
+
+    def _group_blocks(self):
+        """[(first pool row, end pool row, machine columns, dense coefficients)] per group."""
+        rows = self.coef.tocsr()
+        bounds = np.flatnonzero(np.diff(self.groups)) + 1
+        blocks = []
+        for start, stop in zip(np.r_[0, bounds], np.r_[bounds, self.n_pool]):
+            part = rows[start:stop]
+            columns = np.unique(part.indices)
+            if len(columns):
+                blocks.append((start, stop, columns, part[:, columns].toarray()))
+        return blocks
 
     @classmethod
-    def from_fits(cls, kernel, X, fits):
-        """Pool the support vectors of ``fits`` (by training row) into one Machines."""
+    def from_fits(cls, kernel, X, fits, row_groups):
+        """Pool the support vectors of ``fits`` (by training row) into one Machines; the pool is
+        sorted by ``row_groups[row]`` (the class of each training row), then by row."""
         supports = [fit.support for fit in fits]
         pool_rows = np.unique(np.concatenate([np.empty(0, np.intp)] + supports))
-        indices = np.concatenate([np.empty(0, np.intp)] + [np.searchsorted(pool_rows, s) for s in supports])
+        pool_rows = pool_rows[np.argsort(row_groups[pool_rows], kind="stable")]
+        position = np.empty(len(X), dtype=np.intp)
+        position[pool_rows] = np.arange(len(pool_rows))
+        indices = np.concatenate([np.empty(0, np.intp)] + [position[s] for s in supports])
         indptr = np.concatenate([[0], np.cumsum([len(s) for s in supports], dtype=np.intp)])
         data = np.concatenate([np.empty(0)] + [fit.dual_coef for fit in fits])
         coef = sp.csc_matrix((data, indices, indptr), shape=(len(pool_rows), len(fits)))
-        return cls(kernel, X[pool_rows], coef, [fit.intercept for fit in fits])
+        return cls(kernel, X[pool_rows], coef, [fit.intercept for fit in fits], row_groups[pool_rows])
 
     @property
     def n_machines(self):
@@ -159,8 +178,10 @@ class Machines:
         for start in range(0, len(X), step):
             part = slice(start, min(start + step, len(X)))
             block = self.kernel.block(X[part], self.vectors, B_sqnorms=self.sqnorms)
-            values = block @ self._weights
-            yield part, np.asarray(values) + self.intercept
+            values = np.zeros((len(block), self.n_machines))
+            for first, end, columns, weights in self._blocks:
+                values[:, columns] += block[:, first:end] @ weights
+            yield part, values + self.intercept
 
     def decision(self, X, memory_mb):
         """f_m(x) for every point and machine: an (n, n_machines) array."""
@@ -208,7 +229,7 @@ class Machines:
         return {prefix + "vectors": self.vectors, prefix + "coef_data": self.coef.data,
                 prefix + "coef_indices": self.coef.indices.astype(np.int64),
                 prefix + "coef_indptr": self.coef.indptr.astype(np.int64),
-                prefix + "intercept": self.intercept}
+                prefix + "intercept": self.intercept, prefix + "groups": self.groups}
 
     @classmethod
     def from_arrays(cls, kernel, arrays, prefix, n_features, n_machines):
@@ -216,8 +237,10 @@ class Machines:
         ``n_machines`` machines on ``n_features`` features."""
         vectors = arrays[prefix + "vectors"]
         data, indices, indptr = (arrays[prefix + k] for k in ("coef_data", "coef_indices", "coef_indptr"))
-        intercept = arrays[prefix + "intercept"]
+        intercept, groups = arrays[prefix + "intercept"], arrays[prefix + "groups"]
         n_pool = len(vectors)
+        if groups.shape != (n_pool,) or np.any(np.diff(groups) < 0):
+            raise ValueError(f"{prefix}groups must be {n_pool} sorted group labels")
         if vectors.ndim != 2 or vectors.shape[1] != n_features:
             raise ValueError(f"{prefix}vectors must have {n_features} columns")
         if len(intercept) != n_machines or len(indptr) != n_machines + 1:
@@ -229,4 +252,4 @@ class Machines:
         if not (np.all(np.isfinite(vectors)) and np.all(np.isfinite(data)) and np.all(np.isfinite(intercept))):
             raise ValueError(f"{prefix}: non-finite values in the model")
         coef = sp.csc_matrix((data, indices, indptr), shape=(n_pool, n_machines))
-        return cls(kernel, vectors, coef, intercept)
+        return cls(kernel, vectors, coef, intercept, groups)

@@ -30,7 +30,7 @@ def pair_table(n_classes):
 def fit_pairwise(X, y_index, n_classes, settings):
     """Train all pairwise SVMs (in parallel); return (Machines, CPU seconds in other processes).
 
-    Each task builds its own pair's Gram block, so no n x n matrix is ever formed.
+    libsvm computes each pair's kernel values on demand (see ``fit_binary``): no Gram matrix.
     """
     class_rows = [np.flatnonzero(y_index == c) for c in range(n_classes)]
     tasks = []
@@ -39,7 +39,7 @@ def fit_pairwise(X, y_index, n_classes, settings):
         positive = np.arange(len(rows)) >= len(class_rows[i])
         tasks.append(delayed(fit_binary)(X, rows, positive, settings))
     fits = run_parallel(tasks, settings.n_jobs)
-    return Machines.from_fits(settings.kernel, X, fits), foreign_cpu_seconds(fits)
+    return Machines.from_fits(settings.kernel, X, fits, y_index), foreign_cpu_seconds(fits)
 
 
 def pair_winners(values, pairs):

@@ -1,8 +1,8 @@
 """DAGSVM: the pairwise SVMs evaluated as a Decision DAG (Platt, Cristianini, Shawe-Taylor 1999)."""
 
 import numpy as np
-
 from sklearn.utils.validation import check_is_fitted
+from threadpoolctl import threadpool_limits
 
 from ._base import MulticlassSVM
 from ._machines import Machines
@@ -75,7 +75,12 @@ class DAGSVC(MulticlassSVM):
 
     def _walk(self, X):
         """Run the list algorithm; return (dropped, nodes): the class dropped at each step and
-        the machine evaluated there, both (n, N-1)."""
+        the machine evaluated there, both (n, N-1).  Node blocks are small, so BLAS runs on one
+        thread here (its threads only wait on each other for small products)."""
+        with threadpool_limits(limits=1, user_api="blas"):
+            return self._walk_nodes(X)
+
+    def _walk_nodes(self, X):
         n_points, n_classes = len(X), len(self.classes_)
         table = pair_table(n_classes)
         first = np.zeros(n_points, dtype=np.intp)  # position of the list's first class in order_

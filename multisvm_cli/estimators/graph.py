@@ -56,7 +56,7 @@ class GraphSVC(MulticlassSVM):
         confused = (self.confusion_ > self.threshold) & ~np.eye(n_classes, dtype=bool)
         self.groups_ = [np.flatnonzero(confused[:, i] | (np.arange(n_classes) == i)) for i in range(n_classes)]
         fits, self.machine_ptr_ = fit_group_machines(X, y_index, self.groups_, settings)
-        self.machines_ = Machines.from_fits(settings.kernel, X, fits)
+        self.machines_ = Machines.from_fits(settings.kernel, X, fits, y_index)
         self.nb_ = make_nb(self.nb).fit(X, y_index)
         return foreign_cpu_seconds(fits)
 

@@ -83,7 +83,7 @@ class HierSVC(MulticlassSVM):
         self.n_level1_machines_ = len(level1_fits)
         level2_fits, ptr = fit_group_machines(X, y_index, self._members(), settings)
         self.machine_ptr_ = ptr + len(level1_fits)
-        self.machines_ = Machines.from_fits(settings.kernel, X, level1_fits + level2_fits)
+        self.machines_ = Machines.from_fits(settings.kernel, X, level1_fits + level2_fits, y_index)
         return foreign_cpu_seconds(level1_fits + level2_fits)
 
     def _members(self):

@@ -25,7 +25,7 @@ class OneVsRestSVC(MulticlassSVM):
     def _fit(self, X, y_index, settings):
         classes = np.arange(len(self.classes_))
         fits = fit_one_vs_rest(X, y_index, np.arange(len(X)), classes, settings)
-        self.machines_ = Machines.from_fits(settings.kernel, X, fits)
+        self.machines_ = Machines.from_fits(settings.kernel, X, fits, y_index)
         return foreign_cpu_seconds(fits)
 
     def _scores(self, X):

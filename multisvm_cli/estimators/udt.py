@@ -1,6 +1,7 @@
 """Unbalanced Decision Tree (UDT) of one-vs-rest SVMs (Ramanan, Suppharangsan, Niranjan 2007)."""
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 from ._base import MulticlassSVM, check_share, split_holdout
 from ._machines import Machines, fit_binary, fit_one_vs_rest, foreign_cpu_seconds
 
@@ -50,7 +51,7 @@ class UDTSVC(MulticlassSVM):
             claimed.append(best)
             remaining.remove(best)
         self.level_order_ = np.array(claimed + remaining)
-        self.machines_ = Machines.from_fits(settings.kernel, X, node_fits)
+        self.machines_ = Machines.from_fits(settings.kernel, X, node_fits, y_index)
         return foreign_cpu_seconds(all_fits)
 
     def _best_node(self, X, y_index, fit_rows, held_rows, remaining, settings):
@@ -63,13 +64,17 @@ class UDTSVC(MulticlassSVM):
             held_part = fit_part
         fits = fit_one_vs_rest(X, y_index, fit_part, classes, settings)
         candidates = classes[1:] if len(classes) == 2 else classes
-        values = Machines.from_fits(settings.kernel, X, fits).decision(X[held_part], self.memory_mb)
+        values = Machines.from_fits(settings.kernel, X, fits, y_index).decision(X[held_part], self.memory_mb)
         accuracy = np.mean((values > 0) == (y_index[held_part, None] == candidates[None, :]), axis=0)
         return int(candidates[np.argmax(accuracy)]), fits
 
     def _exits(self, X):
         """Position in ``level_order_`` of each point's class: its exit node, or N-1 (no node
-        claimed it)."""
+        claimed it).  BLAS runs on one thread: node blocks are small."""
+        with threadpool_limits(limits=1, user_api="blas"):
+            return self._walk_nodes(X)
+
+    def _walk_nodes(self, X):
         exits = np.full(len(X), len(self.classes_) - 1)
         alive = np.arange(len(X))
         for level in range(len(self.classes_) - 1):

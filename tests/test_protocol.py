@@ -127,3 +127,48 @@ def test_usps_small_grid_matches_direct_fits(mirror, data_home, tmp_path, monkey
     saved = json.loads((run / "results.json").read_text())
     assert saved["checksums"]["usps"] == dict(usps.checksums)
     assert json.loads((run / "run.json").read_text())["status"] == "done"
+
+
+KFOLD_CONFIG = """\
+name: iris-kfold
+dataset: iris
+split: {method: kfold, k: 3, seed: 0}
+validation: {method: kfold, k: 2, seed: 0}
+kernels:
+  - {type: gaussian, sigma: [0.5, 2]}
+C: [1, 100]
+schemes: [ovr, udt]
+"""
+
+
+def test_kfold_split_pools_every_point_once(tmp_path, data_home):
+    """10-fold-style evaluation (the UDT paper's protocol): every row is tested once, by the
+    point selected on the other folds; the pooled error equals direct fits fold by fold."""
+    from sklearn.model_selection import StratifiedKFold
+
+    from multisvm_cli import data
+    from multisvm_cli.scaling import make_scaler
+
+    config = tmp_path / "iris-kfold.yaml"
+    config.write_text(KFOLD_CONFIG)
+    out = tmp_path / "results"
+    result = CliRunner().invoke(cli, ["reproduce-table", str(config), "--out", str(out),
+                                      "--format", "json", "--quiet"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    run = next((out / "iris-kfold").glob("2*"))
+    results = {r["scheme"]: r for r in json.loads((run / "results.json").read_text())["results"]}
+    grid = pd.read_csv(run / "grid.csv")
+    assert len(grid) == 3 * 4 * 2 and (grid.n_validation == 100).all()  # 2 inner folds pooled
+
+    iris = data.load("iris", progress=False)
+    X, y = iris.parts["all"]
+    folds = list(StratifiedKFold(n_splits=3, shuffle=True, random_state=0).split(X, y))
+    for scheme, saved in results.items():
+        assert saved["n_test"] == 150 and len(saved["selected"]) == 3
+        wrong = 0
+        for (train, test), params in zip(folds, saved["selected"]):
+            scaler = make_scaler("paper", iris.card).fit(X[train])
+            model = SCHEMES[scheme](**params, random_state=0)
+            model.fit(scaler.transform(X[train]), y[train])
+            wrong += np.sum(model.predict(scaler.transform(X[test])) != y[test])
+        assert saved["n_errors"] == wrong

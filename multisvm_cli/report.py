@@ -136,7 +136,9 @@ def footnote(compare_to="dag", reference_source=None) -> str:
     """What the columns mean, printed under the table."""
     lines = [
         "error % on the test part (pooled over folds for k-fold); kernel evals: per test point; "
-        "size K: thousands of parameters; train CPU s: final fit; select s / eval s: wall seconds.",
+        "size K: thousands of parameters; train CPU s: final fit; select s: wall seconds summed "
+        "over the scheme's grid points (shared Max Wins/DAG fits counted for both); eval s: "
+        "wall seconds to predict the test part.",
         f"McNemar (Dietterich 1998) vs {SCHEME_LABELS.get(compare_to, compare_to)}: "
         "chi2 = continuity-corrected chi-square on the discordant counts, exact = two-sided "
         f"binomial test (used when fewer than {EXACT_BELOW} discordant points).",

@@ -2,7 +2,6 @@
 CLI on USPS with a small grid checked against estimators fitted directly."""
 
 import json
-import textwrap
 
 import numpy as np
 import pandas as pd

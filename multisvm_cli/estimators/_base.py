@@ -50,6 +50,13 @@ def check_choice(name, value, choices):
         raise ValueError(f"unknown {name} {value!r}; expected one of {', '.join(choices)}")
 
 
+def check_finite(X):
+    """``X`` itself; ValueError (one line) if it holds NaN or infinity."""
+    if not np.isfinite(X).all():
+        raise ValueError("Input X contains NaN or infinity; every feature value must be a finite number")
+    return X
+
+
 def make_nb(nb):
     """A fresh naive Bayes model: 'gaussian' (real features) or 'multinomial' (counts)."""
     check_choice("nb", nb, tuple(NB_MODELS))
@@ -155,7 +162,8 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         labels, at least two classes); records the fit's CPU and wall time."""
         self._check_scheme_params()
         settings = self._settings()
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C")
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C", ensure_all_finite=False)
+        check_finite(X)
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
@@ -173,7 +181,8 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
 
     def _validated(self, X):
         check_is_fitted(self)
-        return validate_data(self, X, dtype=np.float64, order="C", reset=False)
+        return check_finite(validate_data(self, X, dtype=np.float64, order="C", reset=False,
+                                          ensure_all_finite=False))
 
     def decision_function(self, X):
         """Per-class scores (n_samples, n_classes) whose argmax is ``predict``; for two classes

@@ -16,7 +16,8 @@ class GraphSVC(MulticlassSVM):
     on the held-out part (``holdout`` share of each class, seeded).  For each class i,
     F(i) = the classes j != i whose held-out examples are predicted as i in more than a share
     ``threshold`` of cases.  For every i with F(i) non-empty, a one-vs-rest SVM among
-    {i} U F(i) is trained on those classes' training examples (one machine if two classes).
+    {i} U F(i) is trained on those classes' training examples (one machine if two classes;
+    classes with the same group share its SVMs).
     The naive Bayes model used for prediction is then refit on all training data.
 
     Prediction: naive Bayes predicts a class i; if i has an SVM group, the group's one-vs-rest
@@ -55,13 +56,23 @@ class GraphSVC(MulticlassSVM):
         self.confusion_ = confusion_rates(held_out_nb, X[held_rows], y_index[held_rows], n_classes)
         confused = (self.confusion_ > self.threshold) & ~np.eye(n_classes, dtype=bool)
         self.groups_ = [np.flatnonzero(confused[:, i] | (np.arange(n_classes) == i)) for i in range(n_classes)]
-        fits, self.machine_ptr_ = fit_group_machines(X, y_index, self.groups_, settings)
+        self._set_shared_groups()
+        fits, self.machine_ptr_ = fit_group_machines(X, y_index, self._distinct, settings)
         self.machines_ = Machines.from_fits(settings.kernel, X, fits, y_index)
         self.nb_ = make_nb(self.nb).fit(X, y_index)
         return foreign_cpu_seconds(fits)
 
+    def _set_shared_groups(self):
+        """Classes with the same group share its SVMs: ``_distinct`` lists the distinct groups
+        (in order of first appearance), ``group_index_[i]`` is class i's entry there."""
+        keys = [tuple(g) for g in self.groups_]
+        distinct = list(dict.fromkeys(keys))
+        self._distinct = [np.array(k) for k in distinct]
+        self.group_index_ = np.array([distinct.index(k) for k in keys])
+
     def _group_machines(self, i):
-        return list(range(self.machine_ptr_[i], self.machine_ptr_[i + 1]))
+        g = self.group_index_[i]
+        return list(range(self.machine_ptr_[g], self.machine_ptr_[g + 1]))
 
     def _scores(self, X):
         n_classes = len(self.classes_)
@@ -94,11 +105,12 @@ class GraphSVC(MulticlassSVM):
     def _set_state(self, meta, arrays, kernel):
         n_classes = len(self.classes_)
         self.groups_ = unpack(arrays["group_ptr"], arrays["group_classes"], "group")
-        sizes = [len(g) for g in self.groups_]
-        expected_machines = np.cumsum([0] + [0 if s == 1 else 1 if s == 2 else s for s in sizes])
         if len(self.groups_) != n_classes or any(i not in g or np.any((g < 0) | (g >= n_classes))
                                                   for i, g in enumerate(self.groups_)):
             raise ValueError("groups must hold one valid class group per class")
+        self._set_shared_groups()
+        sizes = [len(g) for g in self._distinct]
+        expected_machines = np.cumsum([0] + [0 if s == 1 else 1 if s == 2 else s for s in sizes])
         if not np.array_equal(arrays["machine_ptr"], expected_machines):
             raise ValueError("machine_ptr disagrees with the groups")
         self.machine_ptr_ = arrays["machine_ptr"].astype(np.intp)

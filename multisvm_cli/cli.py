@@ -216,8 +216,10 @@ def evaluate(model_dir, dataset, part, confusion, mirror, data_home):
     model = load_model(model_dir)
     meta = model.metadata
     name = dataset or meta["dataset"]
-    loaded = data.load(name, mirror=mirror, data_home=data_home)
     split = meta["split"] if name == meta["dataset"] else {"method": "standard"}
+    own_part = split["method"] == "standard" and part != "all"
+    loaded = data.load(name, parts=[part] if own_part else None, mirror=mirror,
+                       data_home=data_home)
     X, y = part_arrays(loaded, split, part)
     state = {k[len(SCALER_PREFIX):]: v for k, v in model.extra_arrays.items()
              if k.startswith(SCALER_PREFIX)}
@@ -226,7 +228,9 @@ def evaluate(model_dir, dataset, part, confusion, mirror, data_home):
     watch = Stopwatch()
     predicted = model.estimator.predict(X)
     seconds = watch.wall
-    if name == meta["dataset"] and dict(loaded.checksums) != meta["checksums"]:
+    changed = [f for f, digest in loaded.checksums.items()
+               if meta["checksums"].get(f, digest) != digest]
+    if name == meta["dataset"] and changed:
         click.echo(f"warning: the {name} files differ from those the model was trained on",
                    err=True)
     classes = np.asarray(model.estimator.classes_)

@@ -72,7 +72,7 @@ def raw_folds(dataset, split):
     if split["method"] == "standard":
         parts = dataset.parts
         val = parts.get("validation", (None, None))
-        return [(*parts["train"], *parts["test"], *val)]
+        return [(*parts["train"], *parts.get("test", (None, None)), *val)]
     X, y = pooled(dataset)
     return [(X[tr], y[tr], X[te], y[te], None, None) for tr, te in outer_index_folds(y, split)]
 
@@ -360,13 +360,16 @@ def fit_selected(config, plan, scheme, cache: PointCache, n_jobs=1, progress=Non
                  data_home=None, quiet=False, fit_jobs=None):
     """Select ``scheme``'s grid point on ``plan`` and fit it on the whole training part.
 
-    The training part is the first outer fold's (all rows for a k-fold split). Returns
-    (fitted estimator, fitted scaler, selected grid row, dataset).
+    The training part is the first outer fold's (all rows for a k-fold split); a dataset's own
+    test part is not needed (covertype trains from its partial copy). Returns (fitted
+    estimator, fitted scaler, selected grid row, dataset).
     """
     from . import data
 
-    dataset = data.load(plan.name, parts=_parts_needed(plan), mirror=mirror,
-                        data_home=data_home, progress=not quiet)
+    parts = _parts_needed(plan)
+    parts = parts and [part for part in parts if part != "test"]
+    dataset = data.load(plan.name, parts=parts, mirror=mirror, data_home=data_home,
+                        progress=not quiet)
     if plan.split["method"] == "kfold":
         plan = replace(plan, split={"method": "all"})
     fold = scaled_folds(dataset, plan)[0]

@@ -114,3 +114,37 @@ def test_train_refuses_scheme_outside_config(tmp_path, capsys):
     config.write_text(CONFIG)
     code, _, err = run(capsys, "train", str(config), "--scheme", "udt", "-o", str(tmp_path / "m"))
     assert code == 2 and "scheme 'udt' is not in its schemes (ovr, maxwins, dag)" in err
+
+
+COVERTYPE = """\
+name: covertype-given
+dataset: covertype
+validation: given
+kernels: [{type: gaussian, sigma: 1}]
+C: 10
+schemes: [dag]
+"""
+
+
+@pytest.mark.slow
+def test_covertype_trains_from_the_partial_copy(mirror, data_home, tmp_path, capsys,
+                                                monkeypatch):
+    """validation: given (Platt's Covertype protocol) needs only the train and validation
+    parts, which the mirror's partial copy has; with one grid point the final model is the
+    validation model, so evaluating it on the validation part gives the selection's error."""
+    monkeypatch.setenv("MULTISVM_MIRROR", str(mirror))
+    config = tmp_path / "covertype.yaml"
+    config.write_text(COVERTYPE)
+    model = tmp_path / "model"
+    code, said, err = run(capsys, "train", str(config), "--scheme", "dag", "-o", str(model),
+                          "--out", str(tmp_path / "results"), "-q")
+    assert code == 0, err
+    validation_error = json.loads((model / "model.json").read_text())["metadata"][
+        "validation_error"]
+    code, text, err = run(capsys, "evaluate", str(model), "--part", "validation")
+    assert code == 0, err
+    assert "data: covertype validation, 3780 points" in text
+    assert f"error rate: {100 * validation_error:.2f}% ({round(validation_error * 3780)} errors)" \
+        in text
+    code, _, err = run(capsys, "evaluate", str(model))  # the test part needs the full UCI file
+    assert code == 2 and "covtype.data.gz" in err and err.count("\n") == 1

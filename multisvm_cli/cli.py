@@ -263,7 +263,8 @@ def main(argv=None):
     Set ``MULTISVM_DEBUG=1`` to see the full traceback instead.
     """
     try:
-        cli.main(args=argv, prog_name="multisvm", standalone_mode=False)
+        # In this mode click returns (not raises) the code of ``ctx.exit(code)``.
+        exit_code = cli.main(args=argv, prog_name="multisvm", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         sys.exit(130)
@@ -278,4 +279,4 @@ def main(argv=None):
         message = " ".join(str(exc).split()) or type(exc).__name__
         click.echo(f"error: {message}", err=True)
         sys.exit(EXIT_USER_ERROR)
-    sys.exit(0)
+    sys.exit(exit_code if isinstance(exit_code, int) else 0)

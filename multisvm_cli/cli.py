@@ -40,7 +40,7 @@ def _run_options(command):
         click.option("--seed", type=int, default=None,
                      help="Replaces the config's seed (splits, validation, estimators)."),
         click.option("--backend", type=click.Choice(BACKENDS), default=None,
-                     help="joblib backend the work runs on [loky]; dask needs multisvm[dask]."),
+                     help="joblib backend the work runs on [threads in this process]; dask needs multisvm[dask]."),
         click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
                      help="Dask scheduler address (with --backend dask)."),
         click.option("--out", type=click.Path(file_okay=False), default="results",
@@ -64,8 +64,11 @@ def parallel_backend(backend, scheduler, n_jobs):
 
     if scheduler and backend != "dask":
         raise MultisvmError("--scheduler needs --backend dask")
+    if backend is None:  # threads: libsvm and BLAS release the GIL, nothing is copied
+        yield n_jobs or 1, n_jobs or 1
+        return
     if backend != "dask":
-        with joblib.parallel_config(backend=backend or "loky"):
+        with joblib.parallel_config(backend=backend):
             yield n_jobs or 1, n_jobs or 1
         return
     try:
@@ -124,7 +127,7 @@ def reproduce_table(configs, fmt, force, n_jobs, seed, backend, scheduler, out, 
         for config in loaded:
             folder, rows = reproduce(config, out, n_jobs=grid_jobs, fit_jobs=fit_jobs,
                                      force=force, quiet=quiet,
-                                     backend=backend or "loky", mirror=mirror,
+                                     backend=backend or "threading", mirror=mirror,
                                      data_home=data_home)
             click.echo(render(rows, fmt, config.reference.get("source"), config.compare_to))
             click.echo(f"results: {folder}", err=True)

@@ -10,7 +10,8 @@ which is retrained on the whole training part and tested once on the test part.
 
 Max Wins and DAGSVM share their pairwise machines: at each grid point the pairwise SVMs are
 trained once and both schemes are scored from them (``DAGSVC.from_maxwins``), as in Table 1.
-Grid points are dispatched through ``joblib.Parallel``, so ``joblib.parallel_config`` (loky,
+Grid points are dispatched through ``joblib.Parallel`` (threads unless told otherwise: libsvm and
+BLAS release the GIL), so ``joblib.parallel_config`` (loky,
 threading, dask) decides where they run; each finished point is written to the resume cache at
 once.
 """
@@ -196,7 +197,7 @@ def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache,
     if not todo:
         return rows
     outer_jobs = max(1, min(effective_n_jobs(n_jobs or 1), len(todo)))
-    run = Parallel(n_jobs=outer_jobs, return_as="generator_unordered")
+    run = Parallel(n_jobs=outer_jobs, prefer="threads", return_as="generator_unordered")
     splits = {fold.index: validation_splits(fold, plan.validation) for fold in folds}
     tasks = (delayed(_task)(i, group, point.params(), options, splits[fold.index], seed)
              for i, (fold, point, group, _) in enumerate(todo))

@@ -18,13 +18,20 @@ matrix product.
 import os
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import scipy.sparse as sp
 from joblib import Parallel, delayed
 from sklearn.svm import SVC
+from threadpoolctl import ThreadpoolController
 
 from ..kernels import Kernel, gram_fits, rows_per_chunk, squared_norms
+
+# Kernel blocks of at most this size: the allocator then reuses their memory from chunk to chunk
+# instead of mapping fresh pages (measured on Covertype: system time 4.7 s -> 0.02 s a 100k
+# points), and the product stays efficient.  ``memory_mb`` only ever lowers it.
+BLOCK_MB = 16
 
 @dataclass(frozen=True)
 class TrainSettings:
@@ -72,6 +79,31 @@ def fit_binary(X, rows, positive, settings, gram=None):
         pid=os.getpid(),
         cpu_seconds=time.process_time() - started,
     )
+
+
+def map_row_chunks(n_rows, step, task, n_jobs):
+    """``[task(chunk) for each slice of step rows]``, in ``n_jobs`` threads when more than one.
+
+    Prediction work is split by rows: each thread runs BLAS on one thread (small products gain
+    nothing from BLAS threads, which only wait on each other when the cores are busy), and numpy
+    releases the GIL in the element-wise steps, so chunks really run side by side.
+    """
+    parts = [slice(start, min(start + step, n_rows)) for start in range(0, n_rows, step)]
+    with threadpools().limit(limits=1, user_api="blas"):
+        if n_jobs in (None, 1) or len(parts) < 2:
+            return [task(part) for part in parts]
+        return Parallel(n_jobs=n_jobs, backend="threading")(delayed(task)(part) for part in parts)
+
+
+@lru_cache(maxsize=1)
+def threadpools():
+    """The process's thread pools (BLAS, OpenMP), inspected once: limiting them is then cheap."""
+    return ThreadpoolController()
+
+
+def concatenate_rows(arrays, empty_shape):
+    """The arrays stacked along rows, or an empty array of ``empty_shape`` if there are none."""
+    return np.concatenate(arrays) if arrays else np.empty(empty_shape)
 
 
 def run_parallel(tasks, n_jobs):
@@ -171,42 +203,47 @@ class Machines:
         """Non-zero entries of the pooled SVs + non-zero dual coefficients + one bias a machine."""
         return int(np.count_nonzero(self.vectors) + np.count_nonzero(self.coef.data) + self.n_machines)
 
-    def decision_chunks(self, X, memory_mb):
-        """Yield (row slice, f(X[slice]) for all machines) over row chunks of ``X``: one kernel
-        block against the pool and one product with the coefficient matrix per chunk."""
-        step = rows_per_chunk(self.n_pool, memory_mb)
-        for start in range(0, len(X), step):
-            part = slice(start, min(start + step, len(X)))
+    def map_decisions(self, X, reduce, memory_mb, n_jobs=None):
+        """``reduce(f(X[chunk]))`` for all machines, over row chunks of ``X``, concatenated:
+        one kernel block against the pool and one product per group of coefficients a chunk."""
+        def task(part):
             block = self.kernel.block(X[part], self.vectors, B_sqnorms=self.sqnorms)
             values = np.zeros((len(block), self.n_machines))
             for first, end, columns, weights in self._blocks:
                 values[:, columns] += block[:, first:end] @ weights
-            yield part, values + self.intercept
+            return reduce(values + self.intercept)
 
-    def decision(self, X, memory_mb):
+        step = rows_per_chunk(self.n_pool, min(memory_mb, BLOCK_MB))
+        return concatenate_rows(map_row_chunks(len(X), step, task, n_jobs), (0, self.n_machines))
+
+    def decision(self, X, memory_mb, n_jobs=None):
         """f_m(x) for every point and machine: an (n, n_machines) array."""
-        out = np.empty((len(X), self.n_machines))
-        for part, values in self.decision_chunks(X, memory_mb):
-            out[part] = values
-        return out
+        return self.map_decisions(X, lambda values: values, memory_mb, n_jobs)
 
-    def decision_some(self, X, machines, memory_mb):
-        """f_m(x) for every row of ``X`` and the listed machines only: (n, len(machines)).
-        Kernel values are computed once per test point and support vector of those machines."""
-        weights = self.coef[:, machines]
-        pool_index = np.unique(weights.indices)
-        vectors, weights = self.vectors[pool_index], weights[pool_index].toarray()
-        out = np.empty((len(X), len(machines)))
-        step = rows_per_chunk(len(pool_index), memory_mb)
-        for start in range(0, len(X), step):
-            part = slice(start, min(start + step, len(X)))
-            block = self.kernel.block(X[part], vectors, B_sqnorms=self.sqnorms[pool_index])
-            out[part] = block @ weights
-        return out + self.intercept[machines]
+    def decision_some(self, X, machines, memory_mb, rows=None, n_jobs=None):
+        """f_m(x) for the listed machines only, for the rows ``rows`` of ``X`` (all rows if
+        None): (n, len(machines)).  Kernel values are computed once per test point and support
+        vector of those machines; rows are gathered chunk by chunk."""
+        if len(machines) == 1:  # a machine's column of the CSC matrix: its SVs, sorted
+            begin, end = self.coef.indptr[machines[0]], self.coef.indptr[machines[0] + 1]
+            pool_index, weights = self.coef.indices[begin:end], self.coef.data[begin:end, None]
+        else:
+            weights = self.coef[:, machines]
+            pool_index = np.unique(weights.indices)
+            weights = weights[pool_index].toarray()
+        vectors = self.vectors[pool_index]
+        rows = np.arange(len(X)) if rows is None else rows
 
-    def decision_one(self, X, machine, memory_mb):
-        """f_machine(x) for every row of ``X``, touching only that machine's support vectors."""
-        return self.decision_some(X, [machine], memory_mb)[:, 0]
+        def task(part):
+            block = self.kernel.block(X[rows[part]], vectors, B_sqnorms=self.sqnorms[pool_index])
+            return block @ weights + self.intercept[machines]
+
+        step = rows_per_chunk(len(pool_index), min(memory_mb, BLOCK_MB))
+        return concatenate_rows(map_row_chunks(len(rows), step, task, n_jobs), (0, len(machines)))
+
+    def decision_one(self, X, machine, memory_mb, rows=None, n_jobs=None):
+        """f_machine(x) for the rows ``rows`` of ``X``, touching only that machine's SVs."""
+        return self.decision_some(X, [machine], memory_mb, rows, n_jobs)[:, 0]
 
     def unique_support_vectors(self, used):
         """For each row of the boolean (k, n_machines) matrix ``used``: how many distinct pooled
@@ -253,3 +290,4 @@ class Machines:
             raise ValueError(f"{prefix}: non-finite values in the model")
         coef = sp.csc_matrix((data, indices, indptr), shape=(n_pool, n_machines))
         return cls(kernel, vectors, coef, intercept, groups)
+

@@ -41,7 +41,3 @@ def fit_pairwise(X, y_index, n_classes, settings):
     fits = run_parallel(tasks, settings.n_jobs)
     return Machines.from_fits(settings.kernel, X, fits, y_index), foreign_cpu_seconds(fits)
 
-
-def pair_winners(values, pairs):
-    """Winner class of every pair for every point, from machine outputs (n, K)."""
-    return np.where(values < 0, pairs[:, 0], pairs[:, 1])

@@ -2,12 +2,11 @@
 
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
-from threadpoolctl import threadpool_limits
 
 from ._base import MulticlassSVM
 from ._machines import Machines
-from .maxwins import MaxWinsSVC
 from ._pairwise import class_pairs, fit_pairwise, pair_table
+from .maxwins import MaxWinsSVC
 
 
 class DAGSVC(MulticlassSVM):
@@ -75,12 +74,7 @@ class DAGSVC(MulticlassSVM):
 
     def _walk(self, X):
         """Run the list algorithm; return (dropped, nodes): the class dropped at each step and
-        the machine evaluated there, both (n, N-1).  Node blocks are small, so BLAS runs on one
-        thread here (its threads only wait on each other for small products)."""
-        with threadpool_limits(limits=1, user_api="blas"):
-            return self._walk_nodes(X)
-
-    def _walk_nodes(self, X):
+        the machine evaluated there, both (n, N-1)."""
         n_points, n_classes = len(X), len(self.classes_)
         table = pair_table(n_classes)
         first = np.zeros(n_points, dtype=np.intp)  # position of the list's first class in order_
@@ -95,7 +89,7 @@ class DAGSVC(MulticlassSVM):
                 head, tail = self.order_[first[points[0]]], self.order_[first[points[0]] + width]
                 low, high = min(head, tail), max(head, tail)
                 machine = table[low, high]
-                values = self.machines_.decision_one(X[points], machine, self.memory_mb)
+                values = self.machines_.decision_one(X, machine, self.memory_mb, points, self.n_jobs)
                 loser = np.where(values < 0, high, low)
                 dropped[points, step] = loser
                 nodes[points, step] = machine

@@ -30,16 +30,19 @@ class MaxWinsSVC(MulticlassSVM):
     def _scores(self, X):
         n_classes = len(self.classes_)
         if n_classes == 2:
-            return np.column_stack([np.zeros(len(X)), self.machines_.decision(X, self.memory_mb)[:, 0]])
+            values = self.machines_.decision(X, self.memory_mb, self.n_jobs)[:, 0]
+            return np.column_stack([np.zeros(len(X)), values])
         pairs = class_pairs(n_classes)
         votes_first = np.zeros((len(pairs), n_classes))
         votes_first[np.arange(len(pairs)), pairs[:, 0]] = 1
         votes_second = np.zeros((len(pairs), n_classes))
         votes_second[np.arange(len(pairs)), pairs[:, 1]] = 1
-        scores = np.empty((len(X), n_classes))
-        for part, values in self.machines_.decision_chunks(X, self.memory_mb):
-            scores[part] = (values < 0) @ votes_first + (values >= 0) @ votes_second
-        return scores - np.arange(n_classes) / n_classes
+
+        def votes(values):
+            return (values < 0) @ votes_first + (values >= 0) @ votes_second
+
+        scores = self.machines_.map_decisions(X, votes, self.memory_mb, self.n_jobs)
+        return scores.reshape(len(X), n_classes) - np.arange(n_classes) / n_classes
 
     def _kernel_evaluations(self, X):
         return self.machines_.n_pool

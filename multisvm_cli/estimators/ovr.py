@@ -29,7 +29,7 @@ class OneVsRestSVC(MulticlassSVM):
         return foreign_cpu_seconds(fits)
 
     def _scores(self, X):
-        values = self.machines_.decision(X, self.memory_mb)
+        values = self.machines_.decision(X, self.memory_mb, self.n_jobs)
         if len(self.classes_) == 2:
             return np.column_stack([np.zeros(len(X)), values[:, 0]])
         return values

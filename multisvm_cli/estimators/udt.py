@@ -1,7 +1,6 @@
 """Unbalanced Decision Tree (UDT) of one-vs-rest SVMs (Ramanan, Suppharangsan, Niranjan 2007)."""
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 from ._base import MulticlassSVM, check_share, split_holdout
 from ._machines import Machines, fit_binary, fit_one_vs_rest, foreign_cpu_seconds
 
@@ -64,23 +63,19 @@ class UDTSVC(MulticlassSVM):
             held_part = fit_part
         fits = fit_one_vs_rest(X, y_index, fit_part, classes, settings)
         candidates = classes[1:] if len(classes) == 2 else classes
-        values = Machines.from_fits(settings.kernel, X, fits, y_index).decision(X[held_part], self.memory_mb)
+        values = Machines.from_fits(settings.kernel, X, fits, y_index).decision(X[held_part], self.memory_mb, self.n_jobs)
         accuracy = np.mean((values > 0) == (y_index[held_part, None] == candidates[None, :]), axis=0)
         return int(candidates[np.argmax(accuracy)]), fits
 
     def _exits(self, X):
         """Position in ``level_order_`` of each point's class: its exit node, or N-1 (no node
-        claimed it).  BLAS runs on one thread: node blocks are small."""
-        with threadpool_limits(limits=1, user_api="blas"):
-            return self._walk_nodes(X)
-
-    def _walk_nodes(self, X):
+        claimed it)."""
         exits = np.full(len(X), len(self.classes_) - 1)
         alive = np.arange(len(X))
         for level in range(len(self.classes_) - 1):
             if len(alive) == 0:
                 break
-            claimed = self.machines_.decision_one(X[alive], level, self.memory_mb) > 0
+            claimed = self.machines_.decision_one(X, level, self.memory_mb, alive, self.n_jobs) > 0
             exits[alive[claimed]] = level
             alive = alive[~claimed]
         return exits

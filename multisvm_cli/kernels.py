@@ -81,7 +81,8 @@ class Kernel:
             part = products[start:start + step]
             if self.name == "polynomial":
                 part += self.coef0
-                part **= self.degree
+                with np.errstate(over="ignore"):  # overflow shows as inf; training refuses it
+                    part **= self.degree
                 continue
             # -gamma ||a - b||^2 = 2 gamma a.b - gamma (|a|^2 + |b|^2); (|a|^2 + |b|^2) as one
             # term keeps K(X, X) exactly symmetric; min(., 0) undoes rounding below distance 0.

@@ -17,6 +17,7 @@ matrix product.
 
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -33,6 +34,7 @@ from ..kernels import Kernel, gram_fits, rows_per_chunk, squared_norms
 # instead of mapping fresh pages (measured on Covertype: system time 4.7 s -> 0.02 s a 100k
 # points), and the product stays efficient.  ``memory_mb`` only ever lowers it.
 BLOCK_MB = 16
+MIN_THREAD_ROWS = 256  # fewer test points than this are not worth a thread of their own
 OVERFLOW_MESSAGE = "kernel values overflow; scale the features or lower the polynomial degree"
 
 @dataclass(frozen=True)
@@ -84,18 +86,32 @@ def fit_binary(X, rows, positive, settings, gram=None):
     )
 
 
-def map_row_chunks(n_rows, step, task, n_jobs):
-    """``[task(chunk) for each slice of step rows]``, in ``n_jobs`` threads when more than one.
+def run_in_threads(task, items, n_jobs):
+    """``[task(item) for item in items]``, in ``n_jobs`` threads when more than one (a plain
+    thread pool: these tasks are milliseconds long, too short for joblib's dispatch).
 
     Prediction work is split by rows: each thread runs BLAS on one thread (small products gain
     nothing from BLAS threads, which only wait on each other when the cores are busy), and numpy
     releases the GIL in the element-wise steps, so chunks really run side by side.
     """
-    parts = [slice(start, min(start + step, n_rows)) for start in range(0, n_rows, step)]
+    n_threads = thread_count(n_jobs)
     with threadpools().limit(limits=1, user_api="blas"):
-        if n_jobs in (None, 1) or len(parts) < 2:
-            return [task(part) for part in parts]
-        return Parallel(n_jobs=n_jobs, backend="threading")(delayed(task)(part) for part in parts)
+        if n_threads == 1 or len(items) < 2:
+            return [task(item) for item in items]
+        with ThreadPoolExecutor(max_workers=min(n_threads, len(items))) as pool:
+            return list(pool.map(task, items))
+
+
+def thread_count(n_jobs):
+    """Threads for ``n_jobs`` (joblib's convention: None = 1, -1 = all cores, -2 = all but one)."""
+    if n_jobs is None:
+        return 1
+    return n_jobs if n_jobs > 0 else max(1, (os.cpu_count() or 1) + 1 + n_jobs)
+
+
+def row_slices(n_rows, step):
+    """Consecutive slices of at most ``step`` rows covering ``n_rows`` rows."""
+    return [slice(start, min(start + step, n_rows)) for start in range(0, n_rows, step)]
 
 
 @lru_cache(maxsize=1)
@@ -219,36 +235,48 @@ class Machines:
             return reduce(values + self.intercept)
 
         step = rows_per_chunk(self.n_pool, min(memory_mb, BLOCK_MB))
-        return concatenate_rows(map_row_chunks(len(X), step, task, n_jobs), (0, self.n_machines))
+        return concatenate_rows(run_in_threads(task, row_slices(len(X), step), n_jobs), (0, self.n_machines))
 
     def decision(self, X, memory_mb, n_jobs=None):
         """f_m(x) for every point and machine: an (n, n_machines) array."""
         return self.map_decisions(X, lambda values: values, memory_mb, n_jobs)
 
-    def decision_some(self, X, machines, memory_mb, rows=None, n_jobs=None):
-        """f_m(x) for the listed machines only, for the rows ``rows`` of ``X`` (all rows if
-        None): (n, len(machines)).  Kernel values are computed once per test point and support
-        vector of those machines; rows are gathered chunk by chunk."""
-        if len(machines) == 1:  # a machine's column of the CSC matrix: its SVs, sorted
-            begin, end = self.coef.indptr[machines[0]], self.coef.indptr[machines[0] + 1]
-            pool_index, weights = self.coef.indices[begin:end], self.coef.data[begin:end, None]
-        else:
-            weights = self.coef[:, machines]
-            pool_index = np.unique(weights.indices)
-            weights = weights[pool_index].toarray()
-        vectors = self.vectors[pool_index]
-        rows = np.arange(len(X)) if rows is None else rows
+    def decision_some(self, X, machines, memory_mb):
+        """f_m(x) for the listed machines only: (n, len(machines)).  Kernel values are computed
+        once per test point and support vector of those machines."""
+        weights = self.coef[:, machines]
+        pool_index = np.unique(weights.indices)
+        vectors, weights = self.vectors[pool_index], weights[pool_index].toarray()
 
         def task(part):
-            block = self.kernel.block(X[rows[part]], vectors, B_sqnorms=self.sqnorms[pool_index])
+            block = self.kernel.block(X[part], vectors, B_sqnorms=self.sqnorms[pool_index])
             return block @ weights + self.intercept[machines]
 
         step = rows_per_chunk(len(pool_index), min(memory_mb, BLOCK_MB))
-        return concatenate_rows(map_row_chunks(len(rows), step, task, n_jobs), (0, len(machines)))
+        return concatenate_rows(run_in_threads(task, row_slices(len(X), step), None), (0, len(machines)))
 
-    def decision_one(self, X, machine, memory_mb, rows=None, n_jobs=None):
-        """f_machine(x) for the rows ``rows`` of ``X``, touching only that machine's SVs."""
-        return self.decision_some(X, [machine], memory_mb, rows, n_jobs)[:, 0]
+    def decision_groups(self, X, groups, memory_mb, n_jobs=None):
+        """``[f_m(X[rows]) for (m, rows) in groups]``: each machine on its own rows, touching only
+        its support vectors.  The row chunks of all groups run together in ``n_jobs`` threads."""
+        tasks, n_threads = [], thread_count(n_jobs)
+        for g, (machine, rows) in enumerate(groups):
+            width = self.coef.indptr[machine + 1] - self.coef.indptr[machine]
+            step = rows_per_chunk(width, min(memory_mb, BLOCK_MB))
+            if len(groups) < n_threads:  # a lone large group still keeps every thread busy
+                step = min(step, max(MIN_THREAD_ROWS, -(-len(rows) // n_threads)))
+            tasks += [(g, part) for part in row_slices(len(rows), step)]
+
+        def task(item):
+            machine, rows = groups[item[0]]
+            begin, end = self.coef.indptr[machine], self.coef.indptr[machine + 1]
+            svs = self.coef.indices[begin:end]
+            block = self.kernel.block(X[rows[item[1]]], self.vectors[svs], B_sqnorms=self.sqnorms[svs])
+            return block @ self.coef.data[begin:end] + self.intercept[machine]
+
+        parts = [[] for _ in groups]
+        for (g, _), values in zip(tasks, run_in_threads(task, tasks, n_jobs)):
+            parts[g].append(values)
+        return [concatenate_rows(p, (0,)) for p in parts]
 
     def unique_support_vectors(self, used):
         """For each row of the boolean (k, n_machines) matrix ``used``: how many distinct pooled

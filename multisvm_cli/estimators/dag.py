@@ -4,7 +4,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from ._base import MulticlassSVM
-from ._machines import Machines
+from ._machines import MIN_THREAD_ROWS, Machines, run_in_threads, thread_count
 from ._pairwise import class_pairs, fit_pairwise, pair_table
 from .maxwins import MaxWinsSVC
 
@@ -74,7 +74,17 @@ class DAGSVC(MulticlassSVM):
 
     def _walk(self, X):
         """Run the list algorithm; return (dropped, nodes): the class dropped at each step and
-        the machine evaluated there, both (n, N-1)."""
+        the machine evaluated there, both (n, N-1).  With ``n_jobs`` threads, each thread walks
+        its own share of the points (few, long tasks: the nodes' small blocks hold the GIL
+        too often for finer sharing to pay)."""
+        n_threads = min(thread_count(self.n_jobs), len(X) // MIN_THREAD_ROWS)
+        if n_threads < 2:
+            return self._walk_part(X)
+        shares = np.array_split(np.arange(len(X)), n_threads)
+        results = run_in_threads(lambda rows: self._walk_part(X[rows]), shares, n_threads)
+        return tuple(np.concatenate(parts) for parts in zip(*results))
+
+    def _walk_part(self, X):
         n_points, n_classes = len(X), len(self.classes_)
         table = pair_table(n_classes)
         first = np.zeros(n_points, dtype=np.intp)  # position of the list's first class in order_
@@ -83,14 +93,15 @@ class DAGSVC(MulticlassSVM):
         for step in range(n_classes - 1):
             width = n_classes - 1 - step
             sorter = np.argsort(first, kind="stable")
+            groups = []  # (machine, points, lower class, higher class, list head)
             for points in np.split(sorter, np.flatnonzero(np.diff(first[sorter])) + 1):
-                if len(points) == 0:
-                    continue
-                head, tail = self.order_[first[points[0]]], self.order_[first[points[0]] + width]
-                low, high = min(head, tail), max(head, tail)
-                machine = table[low, high]
-                values = self.machines_.decision_one(X, machine, self.memory_mb, points, self.n_jobs)
-                loser = np.where(values < 0, high, low)
+                if len(points):
+                    head, tail = self.order_[first[points[0]]], self.order_[first[points[0]] + width]
+                    low, high = min(head, tail), max(head, tail)
+                    groups.append((table[low, high], points, low, high, head))
+            values = self.machines_.decision_groups(X, [g[:2] for g in groups], self.memory_mb)
+            for (machine, points, low, high, head), node_values in zip(groups, values):
+                loser = np.where(node_values < 0, high, low)
                 dropped[points, step] = loser
                 nodes[points, step] = machine
                 first[points] += loser == head

@@ -75,7 +75,7 @@ class UDTSVC(MulticlassSVM):
         for level in range(len(self.classes_) - 1):
             if len(alive) == 0:
                 break
-            claimed = self.machines_.decision_one(X, level, self.memory_mb, alive, self.n_jobs) > 0
+            claimed = self.machines_.decision_groups(X, [(level, alive)], self.memory_mb, self.n_jobs)[0] > 0
             exits[alive[claimed]] = level
             alive = alive[~claimed]
         return exits

@@ -12,7 +12,8 @@ cheaper than a per-pair Gram matrix on USPS and Letter, as SMO visits few column
 Prediction: :class:`Machines` keeps each unique support vector once (a training row used by
 several machines is stored once) and the dual coefficients as a sparse (n_pool, n_machines)
 matrix, so all machines are evaluated with one kernel block per chunk of test points and one
-matrix product.
+matrix product.  Chunks are at most BLOCK_MB and run in ``n_jobs`` threads, each with one BLAS
+thread (:func:`run_in_threads`).
 """
 
 import os

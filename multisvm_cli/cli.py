@@ -260,6 +260,36 @@ def validate(config_path):
     click.echo(f"# {config.path}: valid; grid size {config.grid_size()}")
 
 
+@cli.command()
+@click.option("--quick", is_flag=True, help="Everyday mode: training subsets, a small protocol grid.")
+@click.option("--datasets", "dataset_list", default="usps,letter,covertype", show_default=True,
+              help="Comma-separated datasets.")
+@click.option("--phases", default="ovr-fit,ovo-fit,maxwins-predict,dag-predict,protocol,"
+              "covertype-eval", show_default=True, help="Comma-separated phases.")
+@click.option("--n-jobs", "-j", type=int, default=2, show_default=True,
+              help="Workers on both sides.")
+@click.option("--config", "config_path", default="configs/platt1999-usps.yaml", show_default=True,
+              type=click.Path(dir_okay=False), help="USPS config of the protocol phase.")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write the rows to this JSON file.")
+@_data_options
+def bench(quick, dataset_list, phases, n_jobs, config_path, json_path, mirror, data_home):
+    """Time multisvm against scikit-learn side by side and print ratios (sklearn / ours).
+
+    Phases: ovr-fit, ovo-fit, maxwins-predict, dag-predict (USPS, letter, covertype), protocol
+    (the USPS Table-1 protocol vs GridSearchCV) and covertype-eval (565,892 resampled points:
+    peak RSS and time). Each row also checks that both sides agree.
+
+    Example: multisvm bench --quick --datasets usps --phases ovr-fit,maxwins-predict
+    """
+    from . import bench as benchmark
+
+    if data_home:
+        os.environ["MULTISVM_DATA_HOME"] = str(data_home)
+    benchmark.run(benchmark.split_list(dataset_list), benchmark.split_list(phases), quick,
+                  n_jobs, mirror, config_path, json_path)
+
+
 def main(argv=None):
     """Entry point: run the CLI; user errors print one line and exit with code 2.
 

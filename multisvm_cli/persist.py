@@ -82,7 +82,7 @@ def _array(value, name):
         array = np.asarray(items, dtype=str) if all(isinstance(v, str) for v in array.ravel()) else array
     if array.dtype == object:
         raise ValueError(f"cannot save array {name!r}: it holds Python objects")
-    return np.ascontiguousarray(array)
+    return np.require(array, requirements="C")  # keeps 0-d arrays 0-d
 
 
 def save_model(path, estimator, metadata=None, extra_arrays=None):

@@ -186,3 +186,12 @@ def test_unfitted_or_foreign_estimators_are_not_saved(tmp_path):
         save_model(tmp_path / "m", OneVsRestSVC())
     with pytest.raises(ValueError, match="not one of the multisvm schemes"):
         save_model(tmp_path / "m", SVC().fit(X, Y))
+
+
+def test_extra_arrays_keep_their_shape_scalars_included(tmp_path, fitted):
+    extra = {"scale": np.float64(2.5), "low": np.array(-1.0), "columns": np.arange(3)}
+    save_model(tmp_path / "model", fitted["ovr"], extra_arrays=extra)
+    loaded = load_model(tmp_path / "model").extra_arrays
+    assert loaded["scale"].shape == () and loaded["scale"] == 2.5
+    assert loaded["low"].shape == () and loaded["low"] == -1.0
+    np.testing.assert_array_equal(loaded["columns"], [0, 1, 2])

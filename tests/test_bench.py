@@ -1,0 +1,80 @@
+"""The side-by-side benchmark's own pieces: its reference DAG walk, grids, synthetic covertype
+test set, and one real (small) run on USPS."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_wine
+from sklearn.preprocessing import MinMaxScaler
+from sklearn.svm import SVC
+
+from multisvm_cli import bench
+from multisvm_cli.config import GridPoint
+from multisvm_cli.estimators import DAGSVC, MaxWinsSVC
+
+
+def test_reference_dag_walk_on_svc_equals_dagsvc():
+    X, y = load_wine(return_X_y=True)
+    X = MinMaxScaler((-1, 1)).fit_transform(X)
+    sigma, C = 2.0, 10.0
+    svc = SVC(C=C, gamma=bench.gamma_of(sigma), decision_function_shape="ovo").fit(X, y)
+    dag = DAGSVC.from_maxwins(MaxWinsSVC(C=C, sigma=sigma).fit(X, y))
+    walked = bench.dag_walk(svc, X)
+    np.testing.assert_array_equal(walked, dag.predict(X))
+    # The walk is not Max Wins in disguise: on random points the two must disagree somewhere.
+    noise = np.random.default_rng(0).uniform(-1.5, 1.5, size=(2000, X.shape[1]))
+    assert (bench.dag_walk(svc, noise) != svc.predict(noise)).any()
+
+
+def test_svc_grid_keeps_config_order_and_translates_kernels():
+    points = [GridPoint("gaussian", 10.0, sigma=2.0),
+              GridPoint("polynomial", 1.0, degree=3, homogeneous=True),
+              GridPoint("polynomial", 1.0, degree=2, homogeneous=False),
+              GridPoint("linear", 100.0)]
+    grid = bench.svc_grid(points, prefix="estimator__")
+    assert grid == [
+        {"estimator__kernel": ["rbf"], "estimator__gamma": [0.125], "estimator__C": [10.0]},
+        {"estimator__kernel": ["poly"], "estimator__gamma": [1.0], "estimator__degree": [3],
+         "estimator__coef0": [0.0], "estimator__C": [1.0]},
+        {"estimator__kernel": ["poly"], "estimator__gamma": [1.0], "estimator__degree": [2],
+         "estimator__coef0": [1.0], "estimator__C": [1.0]},
+        {"estimator__kernel": ["linear"], "estimator__C": [100.0]},
+    ]
+    ours = {"params": {"kernel": "gaussian", "sigma": 2.0, "C": 10.0}}
+    assert bench.same_choice(ours, {"kernel": "rbf", "gamma": 0.125, "C": 10.0})
+    assert not bench.same_choice(ours, {"kernel": "rbf", "gamma": 0.125, "C": 100.0})
+
+
+def test_covertype_sized_test_set_resamples_validation_rows():
+    rng = np.random.default_rng(1)
+    X_validation = np.hstack([rng.normal(size=(50, 10)), rng.integers(0, 2, size=(50, 44))])
+    y_validation = rng.integers(1, 8, size=50)
+    X, y = bench.covertype_sized_test({"validation": (X_validation, y_validation)}, n_rows=1000)
+    assert X.shape == (1000, 54) and y.shape == (1000,)
+    # Binary 1-of-n columns are copied unchanged, so each synthetic row points at its source.
+    sources = [np.flatnonzero((X_validation[:, 10:] == row[10:]).all(axis=1)) for row in X]
+    assert all(y[i] in y_validation[s] for i, s in enumerate(sources))
+    assert set(np.unique(X[:, 10:])) <= {0.0, 1.0}
+    noise = X[:, :10] - X_validation[[s[0] for s in sources], :10]
+    assert 0.02 < noise.std() < 0.08  # the documented noise of 0.05, not zero, not large
+
+
+def test_quick_run_on_usps_agrees_with_scikit_learn(mirror, data_home, capsys):
+    rows = bench.run(["usps"], ["maxwins-predict", "dag-predict"], quick=True, n_jobs=1,
+                     mirror=str(mirror))
+    assert [row["phase"] for row in rows] == ["maxwins-predict", "dag-predict"]
+    assert rows[0]["agreement"] == "0 differ, 0 not at a tie"
+    assert rows[1]["agreement"] == "vs DAG walk on SVC: 0 differ, 0 not at a tie"
+    assert all(row["scikit-learn (s)"] > 0 and row["multisvm (s)"] > 0 for row in rows)
+    assert "| usps" in capsys.readouterr().out
+
+
+def test_bench_command_refuses_an_unknown_phase():
+    done = subprocess.run([sys.executable, "-m", "multisvm_cli", "bench", "--phases", "warp"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "error: unknown phase or dataset warp; phases: ovr-fit, ovo-fit, maxwins-predict, "
+        "dag-predict, protocol, covertype-eval; datasets: usps, letter, covertype"]

@@ -17,7 +17,9 @@ thread (:func:`run_in_threads`).
 """
 
 import os
+import threading
 import time
+from contextlib import nullcontext
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
@@ -96,7 +98,7 @@ def run_in_threads(task, items, n_jobs):
     releases the GIL in the element-wise steps, so chunks really run side by side.
     """
     n_threads = thread_count(n_jobs)
-    with threadpools().limit(limits=1, user_api="blas"):
+    with single_threaded_blas():
         if n_threads == 1 or len(items) < 2:
             return [task(item) for item in items]
         with ThreadPoolExecutor(max_workers=min(n_threads, len(items))) as pool:
@@ -119,6 +121,19 @@ def row_slices(n_rows, step):
 def threadpools():
     """The process's thread pools (BLAS, OpenMP), inspected once: limiting them is then cheap."""
     return ThreadpoolController()
+
+
+def single_threaded_blas():
+    """A context in which BLAS runs on one thread, when entered from the main thread.
+
+    BLAS limits are process-wide and OpenBLAS does not take changes reliably while other threads
+    are inside BLAS: callers limiting and restoring side by side (grid points predicting in
+    concurrent threads) were seen to leave BLAS on one thread for good.  So only the main
+    thread limits; work already running in other threads keeps the limits it finds.
+    """
+    if threading.current_thread() is threading.main_thread():
+        return threadpools().limit(limits=1, user_api="blas")
+    return nullcontext()
 
 
 def concatenate_rows(arrays, empty_shape):

@@ -200,6 +200,7 @@ class Machines:
         self.sqnorms = squared_norms(self.vectors)
         self.membership = (self.coef.T != 0).tocsr().astype(np.int32)  # (n_machines, n_pool)
         self._blocks = self._group_blocks()
+        self._node_cache = {}  # machine -> node-block operands, built on first use
 
     def _group_blocks(self):
         """[(first pool row, end pool row, machine columns, dense coefficients)] per group."""
@@ -273,7 +274,12 @@ class Machines:
 
     def decision_groups(self, X, groups, memory_mb, n_jobs=None):
         """``[f_m(X[rows]) for (m, rows) in groups]``: each machine on its own rows, touching only
-        its support vectors.  The row chunks of all groups run together in ``n_jobs`` threads."""
+        its support vectors.  The row chunks of all groups run together in ``n_jobs`` threads.
+
+        Each node block is one matrix product and one element-wise step (see
+        :meth:`_node_operands`): DAG and UDT evaluate many small blocks, where the number of
+        numpy calls, which hold the GIL, is what limits the threads.
+        """
         tasks, n_threads = [], thread_count(n_jobs)
         for g, (machine, rows) in enumerate(groups):
             width = self.coef.indptr[machine + 1] - self.coef.indptr[machine]
@@ -281,18 +287,50 @@ class Machines:
             if len(groups) < n_threads:  # a lone large group still keeps every thread busy
                 step = min(step, max(MIN_THREAD_ROWS, -(-len(rows) // n_threads)))
             tasks += [(g, part) for part in row_slices(len(rows), step)]
+        X_operand = self._point_operand(X)
 
         def task(item):
             machine, rows = groups[item[0]]
-            begin, end = self.coef.indptr[machine], self.coef.indptr[machine + 1]
-            svs = self.coef.indices[begin:end]
-            block = self.kernel.block(X[rows[item[1]]], self.vectors[svs], B_sqnorms=self.sqnorms[svs])
-            return block @ self.coef.data[begin:end] + self.intercept[machine]
+            vectors, weights = self._node_operands(machine)
+            if self.kernel.name == "gaussian":
+                block = X_operand[rows[item[1]]] @ vectors.T
+                np.minimum(block, 0.0, out=block)  # -gamma ||x - s||^2 <= 0 despite rounding
+                np.exp(block, out=block)
+            else:
+                block = self.kernel.block(X[rows[item[1]]], vectors)
+            return block @ weights + self.intercept[machine]
 
         parts = [[] for _ in groups]
         for (g, _), values in zip(tasks, run_in_threads(task, tasks, n_jobs)):
             parts[g].append(values)
         return [concatenate_rows(p, (0,)) for p in parts]
+
+    def _point_operand(self, X):
+        """Test points as the left factor of a node block: for the Gaussian, rows
+        [x, ||x||^2, 1], so that one product with :meth:`_node_operands` gives
+        -gamma ||x - s||^2; for the other kernels X itself."""
+        if self.kernel.name != "gaussian":
+            return X
+        return np.hstack([X, squared_norms(X)[:, None], np.ones((len(X), 1))])
+
+    def _node_operands(self, machine):
+        """(right factor, dual coefficients) of one machine's node blocks, built once.
+
+        Gaussian: rows [2 gamma s, -gamma, -gamma ||s||^2] for its support vectors s, so that
+        [x, ||x||^2, 1] . row = -gamma (||x||^2 - 2 x.s + ||s||^2); otherwise the vectors.
+        """
+        operands = self._node_cache.get(machine)
+        if operands is None:
+            begin, end = self.coef.indptr[machine], self.coef.indptr[machine + 1]
+            svs = self.coef.indices[begin:end]
+            vectors = self.vectors[svs]
+            if self.kernel.name == "gaussian":
+                gamma = self.kernel.gamma
+                vectors = np.hstack([2.0 * gamma * vectors, np.full((len(svs), 1), -gamma),
+                                     -gamma * self.sqnorms[svs][:, None]])
+            operands = (np.ascontiguousarray(vectors), self.coef.data[begin:end])
+            self._node_cache[machine] = operands
+        return operands
 
     def unique_support_vectors(self, used):
         """For each row of the boolean (k, n_machines) matrix ``used``: how many distinct pooled

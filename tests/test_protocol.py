@@ -78,20 +78,26 @@ schemes: [ovr, maxwins, dag]
 """
 
 
+def reproduce_json(tmp_path, name, config_text):
+    """Write config ``name`` and run ``reproduce-table --format json`` on it through the CLI;
+    return (the report rows, the run folder)."""
+    config = tmp_path / f"{name}.yaml"
+    config.write_text(config_text)
+    out = tmp_path / "results"
+    result = CliRunner().invoke(cli, ["reproduce-table", str(config), "--out", str(out),
+                                      "--format", "json", "--quiet"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout), next((out / name).glob("2*"))
+
+
 @pytest.mark.slow
 def test_usps_small_grid_matches_direct_fits(mirror, data_home, tmp_path, monkeypatch):
     """The report's numbers equal those of estimators fitted here by hand on the same split."""
     from multisvm_cli import data
 
     monkeypatch.setenv("MULTISVM_MIRROR", str(mirror))
-    config = tmp_path / "usps-small.yaml"
-    config.write_text(USPS_CONFIG)
-    out = tmp_path / "results"
-    result = CliRunner().invoke(cli, ["reproduce-table", str(config), "--out", str(out),
-                                      "--format", "json", "--quiet"], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    table = {row["scheme"]: row for row in json.loads(result.stdout)}
-    run = next((out / "usps-small").glob("2*"))
+    rows, run = reproduce_json(tmp_path, "usps-small", USPS_CONFIG)
+    table = {row["scheme"]: row for row in rows}
     grid = pd.read_csv(run / "grid.csv")
 
     usps = data.load("usps", progress=False)
@@ -148,13 +154,7 @@ def test_kfold_split_pools_every_point_once(tmp_path, data_home):
     from multisvm_cli import data
     from multisvm_cli.scaling import make_scaler
 
-    config = tmp_path / "iris-kfold.yaml"
-    config.write_text(KFOLD_CONFIG)
-    out = tmp_path / "results"
-    result = CliRunner().invoke(cli, ["reproduce-table", str(config), "--out", str(out),
-                                      "--format", "json", "--quiet"], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    run = next((out / "iris-kfold").glob("2*"))
+    _, run = reproduce_json(tmp_path, "iris-kfold", KFOLD_CONFIG)
     results = {r["scheme"]: r for r in json.loads((run / "results.json").read_text())["results"]}
     grid = pd.read_csv(run / "grid.csv")
     assert len(grid) == 3 * 4 * 2 and (grid.n_validation == 100).all()  # 2 inner folds pooled

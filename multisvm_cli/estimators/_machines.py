@@ -272,9 +272,11 @@ class Machines:
         step = rows_per_chunk(len(pool_index), min(memory_mb, BLOCK_MB))
         return concatenate_rows(run_in_threads(task, row_slices(len(X), step), None), (0, len(machines)))
 
-    def decision_groups(self, X, groups, memory_mb, n_jobs=None):
+    def decision_groups(self, points, groups, memory_mb, n_jobs=None):
         """``[f_m(X[rows]) for (m, rows) in groups]``: each machine on its own rows, touching only
-        its support vectors.  The row chunks of all groups run together in ``n_jobs`` threads.
+        its support vectors.  ``points`` is ``node_points(X)``, built once by callers that
+        evaluate the same X node after node.  The row chunks of all groups run together in
+        ``n_jobs`` threads.
 
         Each node block is one matrix product and one element-wise step (see
         :meth:`_node_operands`): DAG and UDT evaluate many small blocks, where the number of
@@ -287,17 +289,16 @@ class Machines:
             if len(groups) < n_threads:  # a lone large group still keeps every thread busy
                 step = min(step, max(MIN_THREAD_ROWS, -(-len(rows) // n_threads)))
             tasks += [(g, part) for part in row_slices(len(rows), step)]
-        X_operand = self._point_operand(X)
 
         def task(item):
             machine, rows = groups[item[0]]
             vectors, weights = self._node_operands(machine)
             if self.kernel.name == "gaussian":
-                block = X_operand[rows[item[1]]] @ vectors.T
+                block = points[rows[item[1]]] @ vectors.T
                 np.minimum(block, 0.0, out=block)  # -gamma ||x - s||^2 <= 0 despite rounding
                 np.exp(block, out=block)
             else:
-                block = self.kernel.block(X[rows[item[1]]], vectors)
+                block = self.kernel.block(points[rows[item[1]]], vectors)
             return block @ weights + self.intercept[machine]
 
         parts = [[] for _ in groups]
@@ -305,7 +306,7 @@ class Machines:
             parts[g].append(values)
         return [concatenate_rows(p, (0,)) for p in parts]
 
-    def _point_operand(self, X):
+    def node_points(self, X):
         """Test points as the left factor of a node block: for the Gaussian, rows
         [x, ||x||^2, 1], so that one product with :meth:`_node_operands` gives
         -gamma ||x - s||^2; for the other kernels X itself."""

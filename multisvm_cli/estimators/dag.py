@@ -90,6 +90,7 @@ class DAGSVC(MulticlassSVM):
         first = np.zeros(n_points, dtype=np.intp)  # position of the list's first class in order_
         dropped = np.empty((n_points, n_classes - 1), dtype=np.intp)
         nodes = np.empty((n_points, n_classes - 1), dtype=np.intp)
+        points_operand = self.machines_.node_points(X)
         for step in range(n_classes - 1):
             width = n_classes - 1 - step
             sorter = np.argsort(first, kind="stable")
@@ -99,7 +100,8 @@ class DAGSVC(MulticlassSVM):
                     head, tail = self.order_[first[points[0]]], self.order_[first[points[0]] + width]
                     low, high = min(head, tail), max(head, tail)
                     groups.append((table[low, high], points, low, high, head))
-            values = self.machines_.decision_groups(X, [g[:2] for g in groups], self.memory_mb)
+            values = self.machines_.decision_groups(points_operand, [g[:2] for g in groups],
+                                                    self.memory_mb)
             for (machine, points, low, high, head), node_values in zip(groups, values):
                 loser = np.where(node_values < 0, high, low)
                 dropped[points, step] = loser

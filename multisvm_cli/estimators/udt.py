@@ -72,10 +72,12 @@ class UDTSVC(MulticlassSVM):
         claimed it)."""
         exits = np.full(len(X), len(self.classes_) - 1)
         alive = np.arange(len(X))
+        points = self.machines_.node_points(X)
         for level in range(len(self.classes_) - 1):
             if len(alive) == 0:
                 break
-            claimed = self.machines_.decision_groups(X, [(level, alive)], self.memory_mb, self.n_jobs)[0] > 0
+            claimed = self.machines_.decision_groups(points, [(level, alive)], self.memory_mb,
+                                                     self.n_jobs)[0] > 0
             exits[alive[claimed]] = level
             alive = alive[~claimed]
         return exits

@@ -294,13 +294,11 @@ def run_ours(config_path, n_jobs, folder):
 
 def run_sklearn(parts, plan, n_jobs):
     """GridSearchCV over SVC and OneVsRestClassifier(SVC) with the runner's own 70/30 split."""
-    from sklearn.model_selection import train_test_split
+    from .protocol import holdout_rows
 
     X_train, y_train = parts["train"]
     X_test, y_test = parts["test"]
-    validation = plan.validation
-    fit_rows, _ = train_test_split(np.arange(len(y_train)), train_size=validation["train_fraction"],
-                                   stratify=y_train, random_state=validation["seed"])
+    fit_rows, _ = holdout_rows(y_train, plan.validation)
     test_fold = np.zeros(len(y_train), dtype=int)
     test_fold[fit_rows] = -1
     split = PredefinedSplit(test_fold)

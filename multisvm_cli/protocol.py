@@ -95,14 +95,19 @@ def _scaled(scaler, X):
     return None if X is None else scaler.transform(X)
 
 
+def holdout_rows(y, validation):
+    """(fit rows, score rows) of the stratified, seeded holdout: ``train_fraction`` to fit."""
+    return train_test_split(np.arange(len(y)), train_size=validation["train_fraction"],
+                            stratify=y, random_state=validation["seed"])
+
+
 def validation_splits(fold, validation):
     """(X_fit, y_fit, X_score, y_score) pairs used to score a grid point on one outer fold."""
     X, y = fold.X_train, fold.y_train
     if validation["method"] == "given":
         return [(X, y, fold.X_val, fold.y_val)]
     if validation["method"] == "holdout":
-        fit, score = train_test_split(np.arange(len(y)), train_size=validation["train_fraction"],
-                                      stratify=y, random_state=validation["seed"])
+        fit, score = holdout_rows(y, validation)
         return [(X[fit], y[fit], X[score], y[score])]
     folds = StratifiedKFold(n_splits=validation["k"], shuffle=True,
                             random_state=validation["seed"])

@@ -160,7 +160,7 @@ def train(config_path, scheme, dataset, output, n_jobs, seed, backend, scheduler
 
 
 def _train(config, plan, scheme, output, out, jobs, quiet, mirror, data_home):
-    """Select, fit and save; the scaler's arrays go to model.npz, its scalars to the metadata."""
+    """Select, fit and save; the scaler's state goes to model.npz beside the model's arrays."""
     import numpy as np
     from tqdm import tqdm
 
@@ -184,9 +184,7 @@ def _train(config, plan, scheme, output, out, jobs, quiet, mirror, data_home):
         "validation_error": chosen["validation_error"],
         "classes": [c.item() if hasattr(c, "item") else c for c in estimator.classes_],
     }
-    state = {name: np.asarray(value) for name, value in scaler.get_state().items()}
-    metadata["scaler_scalars"] = {k: v.item() for k, v in state.items() if v.ndim == 0}
-    arrays = {SCALER_PREFIX + k: v for k, v in state.items() if v.ndim > 0}
+    arrays = {SCALER_PREFIX + k: np.asarray(v) for k, v in scaler.get_state().items()}
     save_model(output, estimator, metadata=metadata, extra_arrays=arrays)
     click.echo(f"trained {scheme} on {dataset.name}: {chosen['kernel']}, C={chosen['C']:g}, "
                f"validation error {100 * chosen['validation_error']:.2f}%, "
@@ -226,7 +224,6 @@ def evaluate(model_dir, dataset, part, confusion, mirror, data_home):
     X, y = part_arrays(loaded, split, part)
     state = {k[len(SCALER_PREFIX):]: v for k, v in model.extra_arrays.items()
              if k.startswith(SCALER_PREFIX)}
-    state.update({k: np.asarray(v) for k, v in meta.get("scaler_scalars", {}).items()})
     X = Scaler.from_state(meta["scaling"], state).transform(X)
     watch = Stopwatch()
     predicted = model.estimator.predict(X)

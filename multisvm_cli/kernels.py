@@ -13,7 +13,9 @@ allocation of its own size.  :func:`rows_per_chunk` sizes row chunks so that a b
 a memory budget.
 """
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
@@ -21,6 +23,11 @@ import numpy as np
 KERNEL_NAMES = ("gaussian", "polynomial", "linear")
 BYTES_PER_VALUE = 8  # kernel blocks are float64
 ELEMENTWISE_SLICE_MB = 2  # row slices of a block stay in cache through the element-wise steps
+# Gram tiles of 256 x 256 (512 KB) stay in cache from the product through the element-wise steps
+# and the transposed copy; measured 1.6-3.4x faster than one n x n product on USPS, Covertype
+# and Letter (the symmetric product's own copy of its lower triangle walks memory by columns).
+GRAM_TILE = 256
+OVERFLOW_MESSAGE = "kernel values overflow; scale the features or lower the polynomial degree"
 
 
 @dataclass(frozen=True)
@@ -92,10 +99,42 @@ class Kernel:
             np.exp(part, out=part)
         return products
 
-    def gram(self, X):
-        """K(X, X) for training: a C-contiguous float64 (n, n) matrix (``X @ X.T`` uses syrk)."""
+    def gram(self, X, n_threads=1):
+        """K(X, X) for training: a C-contiguous float64 (n, n) matrix, exactly symmetric.
+
+        Only the GRAM_TILE-sized tiles on and above the diagonal are computed, each as one
+        :meth:`block`; a tile below the diagonal is a copy of its mirror image.  Bands of tiles
+        run in ``n_threads`` threads (the caller decides how many BLAS threads each gets).
+        Raises ValueError if a kernel value overflows (large polynomial degrees).
+        """
         X = np.ascontiguousarray(X, dtype=np.float64)
-        return self.block(X, X)
+        gram = np.empty((len(X), len(X)))
+        norms = squared_norms(X) if self.name == "gaussian" else None
+        fill = partial(self._fill_gram_band, X, norms, gram)
+        bands = range(0, len(X), GRAM_TILE)
+        if n_threads > 1 and len(bands) > 1:
+            with ThreadPoolExecutor(max_workers=min(n_threads, len(bands))) as pool:
+                finite = all(pool.map(fill, bands))
+        else:
+            finite = all([fill(start) for start in bands])
+        if not finite:
+            raise ValueError(OVERFLOW_MESSAGE)
+        return gram
+
+    def _fill_gram_band(self, X, norms, gram, start):
+        """Fill the tiles of rows [start, start + GRAM_TILE) from the diagonal rightwards, and
+        their mirror images; return whether every value is finite."""
+        rows = slice(start, start + GRAM_TILE)
+        finite = True
+        for column in range(start, len(X), GRAM_TILE):
+            columns = slice(column, column + GRAM_TILE)
+            tile = self.block(X[rows], X[columns], norms if norms is None else norms[rows],
+                              norms if norms is None else norms[columns])
+            finite = finite and bool(np.isfinite(tile).all())
+            gram[rows, columns] = tile
+            if column != start:
+                gram[columns, rows] = tile.T
+        return finite
 
 
 def squared_norms(X):

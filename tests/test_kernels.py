@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from sklearn.metrics.pairwise import pairwise_kernels
 
-from multisvm_cli.kernels import Kernel, gram_fits, rows_per_chunk
+from multisvm_cli.kernels import GRAM_TILE, Kernel, gram_fits, rows_per_chunk
 
 RNG = np.random.default_rng(0)
 A = RNG.normal(size=(7, 5))
@@ -48,6 +48,26 @@ def test_gram_is_symmetric_with_unit_diagonal():
     assert gram.flags.c_contiguous and gram.dtype == np.float64
     np.testing.assert_array_equal(gram, gram.T)
     np.testing.assert_allclose(np.diag(gram), 1.0, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("n_threads", [1, 3])
+@pytest.mark.parametrize("kernel", KERNELS, ids=lambda k: f"{k.name}-{k.sigma}-{k.degree}-{k.homogeneous}")
+def test_tiled_gram_equals_one_block_and_is_exactly_symmetric(kernel, n_threads):
+    # 2.5 tiles of rows: full tiles, a partial tile, and mirror-image tiles below the diagonal.
+    X = RNG.normal(size=(GRAM_TILE * 5 // 2, 6)) / 2
+    gram = kernel.gram(X, n_threads)
+    assert gram.shape == (len(X), len(X)) and gram.flags.c_contiguous
+    np.testing.assert_array_equal(gram, gram.T)
+    np.testing.assert_allclose(gram, kernel.block(X, X), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(gram[3, 2 * GRAM_TILE + 7], direct(kernel, X[3], X[2 * GRAM_TILE + 7]),
+                               rtol=1e-12)
+
+
+def test_gram_refuses_overflowing_kernel_values():
+    X = np.full((GRAM_TILE + 3, 2), 1e3)
+    X[-1] = 1e60  # only the last, partial tile overflows
+    with pytest.raises(ValueError, match="kernel values overflow"):
+        Kernel.from_params("polynomial", degree=6).gram(X, n_threads=2)
 
 
 def test_chunk_sizes_respect_the_memory_budget():

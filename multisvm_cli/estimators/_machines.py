@@ -38,7 +38,6 @@ from ..kernels import Kernel, gram_fits, rows_per_chunk, squared_norms
 # points), and the product stays efficient.  ``memory_mb`` only ever lowers it.
 BLOCK_MB = 16
 MIN_THREAD_ROWS = 256  # fewer test points than this are not worth a thread of their own
-OVERFLOW_MESSAGE = "kernel values overflow; scale the features or lower the polynomial degree"
 
 @dataclass(frozen=True)
 class TrainSettings:
@@ -170,9 +169,11 @@ def fit_one_vs_rest(X, y_index, rows, classes, settings):
     memory budget) and shared by every task without copies.
     """
     rows = np.asarray(rows)
-    gram = settings.kernel.gram(X[rows]) if gram_fits(len(rows), settings.memory_mb) else None
-    if gram is not None and not np.isfinite(gram).all():
-        raise ValueError(OVERFLOW_MESSAGE)
+    gram = None
+    if gram_fits(len(rows), settings.memory_mb):
+        n_threads = thread_count(settings.n_jobs)
+        with single_threaded_blas() if n_threads > 1 else nullcontext():
+            gram = settings.kernel.gram(X[rows], n_threads)
     tasks = [delayed(fit_binary)(X, r, pos, settings, gram)
              for r, pos in one_vs_rest_problems(y_index, rows, classes)]
     return run_parallel(tasks, settings.n_jobs)

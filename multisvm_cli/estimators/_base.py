@@ -129,7 +129,7 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, degree=3, homogeneous=False,
-                 n_jobs=None, random_state=None, cache_size=200, memory_mb=512, tol=1e-3):
+                 n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3):
         self.C = C
         self.kernel = kernel
         self.sigma = sigma

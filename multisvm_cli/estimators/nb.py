@@ -18,7 +18,7 @@ class NBClassifier(MulticlassSVM):
     """
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, degree=3, homogeneous=False,
-                 n_jobs=None, random_state=None, cache_size=200, memory_mb=512, tol=1e-3,
+                 n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
                  nb="gaussian"):
         super().__init__(C=C, kernel=kernel, sigma=sigma, degree=degree, homogeneous=homogeneous,
                          n_jobs=n_jobs, random_state=random_state, cache_size=cache_size,

@@ -13,6 +13,7 @@ A scheme subclasses :class:`MulticlassSVM` and implements
 """
 
 import time
+from dataclasses import replace
 from numbers import Integral, Real
 
 import numpy as np
@@ -55,6 +56,20 @@ def check_finite(X):
     if not np.isfinite(X).all():
         raise ValueError("Input X contains NaN or infinity; every feature value must be a finite number")
     return X
+
+
+def check_gram(gram, n_samples):
+    """``gram`` as a C-contiguous float64 array (None stays None); ValueError unless it is
+    (n_samples, n_samples) and finite."""
+    if gram is None:
+        return None
+    gram = np.ascontiguousarray(gram, dtype=np.float64)
+    if gram.shape != (n_samples, n_samples):
+        raise ValueError(f"gram must be the ({n_samples}, {n_samples}) kernel matrix K(X, X); "
+                         f"got shape {gram.shape}")
+    if not np.isfinite(gram).all():
+        raise ValueError("gram contains NaN or infinity")
+    return gram
 
 
 def make_nb(nb):
@@ -157,13 +172,19 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
     def _check_scheme_params(self):
         """Validate the scheme's own parameters (overridden by schemes that have some)."""
 
-    def fit(self, X, y):
+    def fit(self, X, y, gram=None):
         """Train the scheme on ``X`` (n_samples, n_features) and labels ``y`` (any sortable
-        labels, at least two classes); records the fit's CPU and wall time."""
+        labels, at least two classes); records the fit's CPU and wall time.
+
+        ``gram``: optionally K(X, X) under this estimator's kernel, computed once and shared by
+        fits that differ only in C (the protocol does so); every binary SVM then reads its kernel
+        values from it.  Only its shape is checked: it must be that very matrix.
+        """
         self._check_scheme_params()
         settings = self._settings()
         X, y = validate_data(self, X, y, dtype=np.float64, order="C", ensure_all_finite=False)
         check_finite(X)
+        settings = replace(settings, gram=check_gram(gram, len(X)))
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:

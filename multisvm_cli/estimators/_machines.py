@@ -21,7 +21,7 @@ import threading
 import time
 from contextlib import nullcontext
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -41,7 +41,8 @@ MIN_THREAD_ROWS = 256  # fewer test points than this are not worth a thread of t
 
 @dataclass(frozen=True)
 class TrainSettings:
-    """What every binary problem of one fit shares."""
+    """What every binary problem of one fit shares; ``gram``, when given, is K(X, X) over all
+    training rows, from which every problem reads its kernel values."""
 
     kernel: Kernel
     C: float
@@ -49,6 +50,7 @@ class TrainSettings:
     cache_size: float
     memory_mb: float
     n_jobs: object = None
+    gram: np.ndarray | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -67,15 +69,18 @@ class BinaryFit:
 def fit_binary(X, rows, positive, settings, gram=None):
     """Train the soft-margin SVM separating ``positive`` rows of ``X[rows]`` from the others.
 
-    With ``gram`` = K(X[rows], X[rows]) (shared by several problems on the same rows) libsvm
-    reads kernel values from it; without, libsvm computes them itself, only for the columns SMO
-    visits, through its kernel cache (for a single problem that beats a full Gram matrix).
+    With ``gram`` = K(X[rows], X[rows]) (shared by several problems on the same rows), or taken
+    from the fit's whole ``settings.gram``, libsvm reads kernel values from it; without, libsvm
+    computes them itself, only for the columns SMO visits, through its kernel cache (for a single
+    problem that beats computing a Gram matrix for it).
     """
     started = time.process_time()
+    if gram is None and settings.gram is not None:
+        gram = rows_gram(settings.gram, rows)
     labels = positive.astype(np.int8)
     common = {"C": settings.C, "tol": settings.tol, "cache_size": settings.cache_size}
     if gram is not None:
-        with config_context(assume_finite=True):  # checked once by fit_one_vs_rest
+        with config_context(assume_finite=True):  # checked where the Gram matrix was made
             svc = SVC(kernel="precomputed", gamma=1.0, **common).fit(gram, labels)
     else:
         svc = SVC(**settings.kernel.svc_params(), **common).fit(X[rows], labels)
@@ -162,6 +167,15 @@ def one_vs_rest_problems(y_index, rows, classes):
     return [(rows, labels == c) for c in positives]
 
 
+def rows_gram(gram, rows):
+    """K(X[rows], X[rows]) from the whole K(X, X): the matrix itself when ``rows`` are all rows
+    in order, else the gathered sub-matrix."""
+    rows = np.asarray(rows)
+    if len(rows) == len(gram) and np.array_equal(rows, np.arange(len(gram))):
+        return gram
+    return gram[np.ix_(rows, rows)]
+
+
 def fit_one_vs_rest(X, y_index, rows, classes, settings):
     """Train one-vs-rest SVMs among ``classes`` (class indices) on training ``rows``.
 
@@ -170,7 +184,9 @@ def fit_one_vs_rest(X, y_index, rows, classes, settings):
     """
     rows = np.asarray(rows)
     gram = None
-    if gram_fits(len(rows), settings.memory_mb):
+    if settings.gram is not None:
+        gram = rows_gram(settings.gram, rows)
+    elif gram_fits(len(rows), settings.memory_mb):
         n_threads = thread_count(settings.n_jobs)
         with single_threaded_blas() if n_threads > 1 else nullcontext():
             gram = settings.kernel.gram(X[rows], n_threads)

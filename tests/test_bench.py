@@ -78,3 +78,19 @@ def test_bench_command_refuses_an_unknown_phase():
     assert done.stderr.strip().splitlines() == [
         "error: unknown phase or dataset warp; phases: ovr-fit, ovo-fit, maxwins-predict, "
         "dag-predict, protocol, covertype-eval; datasets: usps, letter, covertype"]
+
+
+def test_slowest_corner_sums_both_sides_degree_one_one_vs_rest_fits_at_large_c():
+    grid = [
+        {"scheme": "ovr", "kernel_type": "polynomial", "degree": "1", "C": "1000.0", "fit_wall": "40.5"},
+        {"scheme": "ovr", "kernel_type": "polynomial", "degree": "1", "C": "100.0", "fit_wall": "6.5"},
+        {"scheme": "ovr", "kernel_type": "polynomial", "degree": "1", "C": "10.0", "fit_wall": "3.0"},
+        {"scheme": "ovr", "kernel_type": "polynomial", "degree": "2", "C": "1000.0", "fit_wall": "2.0"},
+        {"scheme": "maxwins", "kernel_type": "polynomial", "degree": "1", "C": "1000.0", "fit_wall": "9.0"},
+        {"scheme": "ovr", "kernel_type": "gaussian", "degree": "", "C": "1000.0", "fit_wall": "1.0"},
+    ]
+    fit_times = {"ovr": [({"kernel": "poly", "degree": 1, "C": 1000.0}, 42.0),
+                         ({"kernel": "poly", "degree": 1, "C": 100.0}, 8.0),
+                         ({"kernel": "poly", "degree": 3, "C": 1000.0}, 5.0),
+                         ({"kernel": "rbf", "gamma": 0.1, "C": 1000.0}, 1.0)]}
+    assert bench.slowest_corner(grid, fit_times) == (50.0, 47.0)

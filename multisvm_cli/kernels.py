@@ -13,12 +13,15 @@ allocation of its own size.  :func:`rows_per_chunk` sizes row chunks so that a b
 a memory budget.
 """
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from numbers import Integral, Real
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 KERNEL_NAMES = ("gaussian", "polynomial", "linear")
 BYTES_PER_VALUE = 8  # kernel blocks are float64
@@ -104,8 +107,9 @@ class Kernel:
 
         Only the GRAM_TILE-sized tiles on and above the diagonal are computed, each as one
         :meth:`block`; a tile below the diagonal is a copy of its mirror image.  Bands of tiles
-        run in ``n_threads`` threads (the caller decides how many BLAS threads each gets).
-        Raises ValueError if a kernel value overflows (large polynomial degrees).
+        run in ``n_threads`` threads, each with one BLAS thread (see
+        :func:`single_threaded_blas`).  Raises ValueError if a kernel value overflows (large
+        polynomial degrees).
         """
         X = np.ascontiguousarray(X, dtype=np.float64)
         gram = np.empty((len(X), len(X)))
@@ -113,7 +117,7 @@ class Kernel:
         fill = partial(self._fill_gram_band, X, norms, gram)
         bands = range(0, len(X), GRAM_TILE)
         if n_threads > 1 and len(bands) > 1:
-            with ThreadPoolExecutor(max_workers=min(n_threads, len(bands))) as pool:
+            with single_threaded_blas(), ThreadPoolExecutor(min(n_threads, len(bands))) as pool:
                 finite = all(pool.map(fill, bands))
         else:
             finite = all([fill(start) for start in bands])
@@ -135,6 +139,25 @@ class Kernel:
             if column != start:
                 gram[columns, rows] = tile.T
         return finite
+
+
+@lru_cache(maxsize=1)
+def threadpools():
+    """The process's thread pools (BLAS, OpenMP), inspected once: limiting them is then cheap."""
+    return ThreadpoolController()
+
+
+def single_threaded_blas():
+    """A context in which BLAS runs on one thread, when entered from the main thread.
+
+    BLAS limits are process-wide and OpenBLAS does not take changes reliably while other threads
+    are inside BLAS: callers limiting and restoring side by side (grid points predicting in
+    concurrent threads) were seen to leave BLAS on one thread for good.  So only the main
+    thread limits; work already running in other threads keeps the limits it finds.
+    """
+    if threading.current_thread() is threading.main_thread():
+        return threadpools().limit(limits=1, user_api="blas")
+    return nullcontext()
 
 
 def squared_norms(X):

@@ -32,8 +32,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.model_selection import StratifiedKFold, train_test_split
 
 from .config import KERNEL_FREE
-from .estimators._machines import single_threaded_blas
-from .kernels import Kernel, gram_fits
+from .kernels import Kernel, gram_fits, single_threaded_blas
 from .runs import PointCache, Stopwatch
 
 SHARED_GROUP = ("maxwins", "dag")

@@ -17,21 +17,17 @@ thread (:func:`run_in_threads`).
 """
 
 import os
-import threading
 import time
-from contextlib import nullcontext
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 import scipy.sparse as sp
 from joblib import Parallel, delayed
 from sklearn import config_context
 from sklearn.svm import SVC
-from threadpoolctl import ThreadpoolController
 
-from ..kernels import Kernel, gram_fits, rows_per_chunk, squared_norms
+from ..kernels import Kernel, gram_fits, rows_per_chunk, single_threaded_blas, squared_norms
 
 # Kernel blocks of at most this size: the allocator then reuses their memory from chunk to chunk
 # instead of mapping fresh pages (measured on Covertype: system time 4.7 s -> 0.02 s a 100k
@@ -121,25 +117,6 @@ def row_slices(n_rows, step):
     return [slice(start, min(start + step, n_rows)) for start in range(0, n_rows, step)]
 
 
-@lru_cache(maxsize=1)
-def threadpools():
-    """The process's thread pools (BLAS, OpenMP), inspected once: limiting them is then cheap."""
-    return ThreadpoolController()
-
-
-def single_threaded_blas():
-    """A context in which BLAS runs on one thread, when entered from the main thread.
-
-    BLAS limits are process-wide and OpenBLAS does not take changes reliably while other threads
-    are inside BLAS: callers limiting and restoring side by side (grid points predicting in
-    concurrent threads) were seen to leave BLAS on one thread for good.  So only the main
-    thread limits; work already running in other threads keeps the limits it finds.
-    """
-    if threading.current_thread() is threading.main_thread():
-        return threadpools().limit(limits=1, user_api="blas")
-    return nullcontext()
-
-
 def concatenate_rows(arrays, empty_shape):
     """The arrays stacked along rows, or an empty array of ``empty_shape`` if there are none."""
     return np.concatenate(arrays) if arrays else np.empty(empty_shape)
@@ -187,9 +164,7 @@ def fit_one_vs_rest(X, y_index, rows, classes, settings):
     if settings.gram is not None:
         gram = rows_gram(settings.gram, rows)
     elif gram_fits(len(rows), settings.memory_mb):
-        n_threads = thread_count(settings.n_jobs)
-        with single_threaded_blas() if n_threads > 1 else nullcontext():
-            gram = settings.kernel.gram(X[rows], n_threads)
+        gram = settings.kernel.gram(X[rows], thread_count(settings.n_jobs))
     tasks = [delayed(fit_binary)(X, r, pos, settings, gram)
              for r, pos in one_vs_rest_problems(y_index, rows, classes)]
     return run_parallel(tasks, settings.n_jobs)

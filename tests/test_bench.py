@@ -94,3 +94,14 @@ def test_slowest_corner_sums_both_sides_degree_one_one_vs_rest_fits_at_large_c()
                          ({"kernel": "poly", "degree": 3, "C": 1000.0}, 5.0),
                          ({"kernel": "rbf", "gamma": 0.1, "C": 1000.0}, 1.0)]}
     assert bench.slowest_corner(grid, fit_times) == (50.0, 47.0)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="VmHWM is Linux's")
+def test_child_peak_memory_is_its_own_not_the_parents():
+    parent_memory = np.ones(80_000_000)  # 610 MB resident here before the child is spawned
+    child = ("import numpy as np; from multisvm_cli.bench import peak_rss_mb; "
+             "a = np.ones(25_000_000); print(peak_rss_mb())")  # 190 MB of its own
+    output = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
+                            check=True).stdout
+    assert 190 < float(output) < 500
+    assert parent_memory[-1] == 1.0

@@ -313,13 +313,16 @@ def run_sklearn(parts, plan, n_jobs):
                                       ("ovr", OneVsRestClassifier(SVC()), "estimator__")]:
         search = GridSearchCV(estimator, svc_grid(plan.grid, prefix), cv=split, n_jobs=n_jobs,
                               refit=True).fit(X_train, y_train)
-        best = {key.removeprefix(prefix): value for key, value in search.best_params_.items()}
         error = 100.0 * float(np.mean(search.predict(X_test) != y_test))
-        chosen[scheme] = (best, error)
-        fit_times[scheme] = [({key.removeprefix(prefix): value for key, value in params.items()},
-                              seconds) for params, seconds in
+        chosen[scheme] = (unprefixed(search.best_params_, prefix), error)
+        fit_times[scheme] = [(unprefixed(params, prefix), seconds) for params, seconds in
                              zip(search.cv_results_["params"], search.cv_results_["mean_fit_time"])]
     return time.perf_counter() - start, chosen, fit_times
+
+
+def unprefixed(params, prefix):
+    """GridSearchCV parameters without the meta-estimator's ``estimator__`` prefix."""
+    return {key.removeprefix(prefix): value for key, value in params.items()}
 
 
 def slowest_corner(grid, fit_times):

@@ -97,6 +97,23 @@ def test_grouped_prediction_equals_a_per_point_loop(order):
     assert dag.kernel_evaluations(test) < MaxWinsSVC(C=3.0, sigma=1.0).fit(X, y).kernel_evaluations(test)
 
 
+def test_predictions_match_libsvm_where_most_kernel_values_underflow():
+    # sigma 0.1 (gamma 50): a test point's exponents against most support vectors are below
+    # exp's underflow, where our blocks hold exp(EXP_FLOOR) and libsvm 0 or a subnormal.
+    rng = np.random.default_rng(5)
+    X, y = rng.normal(size=(200, 3)), rng.integers(0, 4, 200)
+    X[:, 0] += 2 * y
+    test = rng.normal(size=(300, 3)) * 2 + np.column_stack([2 * rng.integers(0, 4, 300), np.zeros((300, 2))])
+    svc = SVC(C=10.0, gamma=50.0, decision_function_shape="ovo").fit(X, y)
+    maxwins = MaxWinsSVC(C=10.0, sigma=0.1).fit(X, y)
+    dag = DAGSVC.from_maxwins(maxwins)
+    winners, _ = plain_dag_loop(svc.decision_function(test), range(4), 4)
+    far = -50.0 * ((test[:, None, :] - X[None, svc.support_, :]) ** 2).sum(-1) < -708
+    assert far.mean() > 0.5
+    np.testing.assert_array_equal(maxwins.predict(test), svc.predict(test))
+    np.testing.assert_array_equal(dag.predict(test), winners)
+
+
 def test_from_maxwins_shares_machines_and_fit_times():
     rng = np.random.default_rng(4)
     X, y = rng.normal(size=(120, 2)), rng.integers(0, 3, 120)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from sklearn.metrics.pairwise import pairwise_kernels
 
-from multisvm_cli.kernels import GRAM_TILE, Kernel, gram_fits, rows_per_chunk
+from multisvm_cli.kernels import EXP_FLOOR, GRAM_TILE, Kernel, gram_fits, rows_per_chunk
 
 RNG = np.random.default_rng(0)
 A = RNG.normal(size=(7, 5))
@@ -61,6 +61,19 @@ def test_tiled_gram_equals_one_block_and_is_exactly_symmetric(kernel, n_threads)
     np.testing.assert_allclose(gram, kernel.block(X, X), rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(gram[3, 2 * GRAM_TILE + 7], direct(kernel, X[3], X[2 * GRAM_TILE + 7]),
                                rtol=1e-12)
+
+
+def test_far_gaussian_pairs_get_the_floor_value_instead_of_an_underflow():
+    # sigma 0.05: exponents -||a - b||^2 / 0.005 reach about -8000 here, far below exp's
+    # underflow at -708; near pairs keep the exact value.
+    kernel = Kernel.from_params("gaussian", sigma=0.05)
+    X = np.vstack([A, A[:3] + 0.01])
+    exponents = -((X[:, None, :] - X[None, :, :]) ** 2).sum(-1) / (2 * 0.05**2)
+    far = exponents < EXP_FLOOR
+    assert far.sum() > 50 and (~far).sum() > len(X)
+    for values in (kernel.block(X, X), kernel.gram(X)):
+        np.testing.assert_allclose(values[~far], np.exp(exponents[~far]), rtol=1e-12)
+        np.testing.assert_array_equal(values[far], np.exp(EXP_FLOOR))
 
 
 def test_gram_refuses_overflowing_kernel_values():

@@ -115,7 +115,8 @@ def reproduce_table(configs, fmt, force, n_jobs, seed, backend, scheduler, out, 
 
     Each run writes results/<config-name>/<timestamp>/ (grid.csv, table.csv, table.md,
     results.json, run.json, config.yaml); finished grid points are cached and skipped when the
-    same config runs again.
+    same config runs again.  With several CONFIGs, csv and json print one document whose rows
+    start with a "config" column; table and markdown print one report per config.
 
     Example: multisvm reproduce-table configs/quickstart.yaml --n-jobs 2
     """
@@ -123,14 +124,23 @@ def reproduce_table(configs, fmt, force, n_jobs, seed, backend, scheduler, out, 
     from .runs import reproduce
 
     loaded = [_load(path, seed) for path in configs]
+    # csv and json of several configs: one document, each row led by its config's name.
+    one_document = fmt in ("csv", "json") and len(loaded) > 1
+    collected = []
     with parallel_backend(backend, scheduler, n_jobs) as (grid_jobs, fit_jobs):
         for config in loaded:
             folder, rows = reproduce(config, out, n_jobs=grid_jobs, fit_jobs=fit_jobs,
                                      force=force, quiet=quiet,
                                      backend=backend or "threading", mirror=mirror,
                                      data_home=data_home)
-            click.echo(render(rows, fmt, config.reference.get("source"), config.compare_to))
+            if one_document:
+                collected += [{"config": config.name, **row} for row in rows]
+            else:
+                click.echo(render(rows, fmt, config.reference.get("source"),
+                                  config.compare_to).rstrip("\n"))
             click.echo(f"results: {folder}", err=True)
+    if one_document:
+        click.echo(render(collected, fmt).rstrip("\n"))
 
 
 @cli.command()

@@ -114,10 +114,14 @@ def _paper_numbers(numbers) -> dict:
 
 
 def render(rows, fmt="table", reference_source=None, compare_to="dag") -> str:
-    """The report as text: ``table`` (aligned), ``markdown``, ``csv`` or ``json``."""
+    """The report as text: ``table`` (aligned), ``markdown``, ``csv`` or ``json``.
+
+    Rows with a ``config`` key (several configs in one document) get it as the first column.
+    """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; allowed: {', '.join(FORMATS)}")
-    columns = COLUMNS + (PAPER_COLUMNS if any("paper_error_pct" in r for r in rows) else [])
+    columns = (([("config", "config")] if any("config" in r for r in rows) else []) + COLUMNS
+               + (PAPER_COLUMNS if any("paper_error_pct" in r for r in rows) else []))
     if fmt == "json":
         return json.dumps([{key: row.get(key) for key, _ in columns} for row in rows], indent=2)
     if fmt == "csv":

@@ -108,6 +108,29 @@ def test_rerun_uses_cache_and_force_redoes(tmp_path, capsys, data_home):
     assert len(list((out / "resume").glob("2*"))) == 3  # never overwritten
 
 
+def test_several_configs_print_one_json_or_csv_document(tmp_path, capsys, data_home):
+    first, second = tmp_path / "resume.yaml", tmp_path / "other.yaml"
+    first.write_text(TINY)
+    second.write_text(TINY.replace("name: resume", "name: other").replace("[ovr, dag]", "[nb]"))
+    out = tmp_path / "results"
+
+    def report(fmt, *configs):
+        with pytest.raises(SystemExit) as exited:
+            main(["reproduce-table", *map(str, configs), "--out", str(out), "--quiet",
+                  "--format", fmt])
+        assert exited.value.code == 0
+        return capsys.readouterr().out
+
+    alone = [without_times(report("json", config)) for config in (first, second)]
+    rows = without_times(report("json", first, second))  # one JSON array, not two
+    assert [row.pop("config") for row in rows] == ["resume", "resume", "other"]
+    assert rows == alone[0] + alone[1]
+    lines = report("csv", first, second).splitlines()
+    assert lines[0].startswith("config,dataset,scheme,kernel,C,error_pct,")
+    assert [line.split(",")[:3] for line in lines[1:]] == [
+        ["resume", "iris", "ovr"], ["resume", "iris", "dag"], ["other", "iris", "nb"]]
+
+
 def test_cache_rejects_stale_or_mismatched_files(tmp_path):
     cache = PointCache(tmp_path)
     key = {"dataset": "iris", "point": {"C": 1.0}}

@@ -70,6 +70,7 @@ def test_shipped_configs_are_valid():
         sizes[path.stem] = load_config(path).grid_size()
     assert sizes["platt1999-usps"] == (6 + 12) * 4 * 3
     assert sizes["platt1999-covertype"] == (5 + 12) * 4 * 3
+    assert sizes["platt1999-letter-gaussian"] == 6 * 4 * 3
     assert {"quickstart", "platt1999-letter", "ramanan-linear", "ramanan-rbf",
             "godbole-graphsvm"} <= set(sizes)
 

@@ -2,6 +2,7 @@
 
 import os
 import sys
+import warnings
 from contextlib import contextmanager
 
 import click
@@ -297,26 +298,43 @@ def bench(quick, dataset_list, phases, n_jobs, config_path, json_path, mirror, d
                   n_jobs, mirror, config_path, json_path)
 
 
+def _one_line_warning(message, category, filename, lineno, line=None):
+    """Warnings as the CLI shows them: ``warning: <message>``, without source lines."""
+    return f"warning: {' '.join(str(message).split())}\n"
+
+
 def main(argv=None):
-    """Entry point: run the CLI; user errors print one line and exit with code 2.
+    """Entry point: run the CLI; user errors print one line and exit with code 2; warnings
+    print one line each.
 
     Set ``MULTISVM_DEBUG=1`` to see the full traceback instead.
     """
+    shown_as = warnings.formatwarning
+    warnings.formatwarning = _one_line_warning
+    try:
+        exit_code = _run(argv)
+    finally:
+        warnings.formatwarning = shown_as
+    sys.exit(exit_code)
+
+
+def _run(argv):
+    """The CLI's exit code; user errors print one line (``error: ...``) and give 2."""
     try:
         # In this mode click returns (not raises) the code of ``ctx.exit(code)``.
         exit_code = cli.main(args=argv, prog_name="multisvm", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
-        sys.exit(130)
+        return 130
     except click.ClickException as exc:
         exc.show()
-        sys.exit(EXIT_USER_ERROR)
+        return EXIT_USER_ERROR
     except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
+        return exc.exit_code
     except (MultisvmError, ValueError, FileNotFoundError) as exc:
         if os.environ.get("MULTISVM_DEBUG"):
             raise
         message = " ".join(str(exc).split()) or type(exc).__name__
         click.echo(f"error: {message}", err=True)
-        sys.exit(EXIT_USER_ERROR)
-    sys.exit(exit_code if isinstance(exit_code, int) else 0)
+        return EXIT_USER_ERROR
+    return exit_code if isinstance(exit_code, int) else 0

@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 import warnings
 from collections import Counter
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -86,12 +86,25 @@ def raw_folds(dataset, split):
     return [(X[tr], y[tr], X[te], y[te], None, None) for tr, te in outer_index_folds(y, split)]
 
 
+@contextmanager
+def named_warnings(name):
+    """Re-issue the warnings raised in the body (scikit-learn's splitters warn when a class has
+    fewer members than folds) once each, prefixed with ``name`` (the dataset)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    for message in dict.fromkeys(" ".join(str(w.message).split()) for w in caught):
+        warnings.warn(f"{name}: {message}", UserWarning, stacklevel=3)
+
+
 def scaled_folds(dataset, plan):
     """The outer folds of ``plan`` with the scaler fitted on each training part only."""
     from .scaling import make_scaler
 
+    with named_warnings(dataset.name):
+        parts = raw_folds(dataset, plan.split)
     folds = []
-    for index, (Xtr, ytr, Xte, yte, Xva, yva) in enumerate(raw_folds(dataset, plan.split)):
+    for index, (Xtr, ytr, Xte, yte, Xva, yva) in enumerate(parts):
         scaler = make_scaler(plan.scaling, dataset.card)
         scaler.fit(Xtr)
         folds.append(Fold(index, scaler.transform(Xtr), ytr, _scaled(scaler, Xte), yte,
@@ -238,7 +251,8 @@ def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache,
     tasks = same_kernel_tasks(todo)
     outer_jobs = max(1, min(effective_n_jobs(n_jobs or 1), len(tasks)))
     run = Parallel(n_jobs=outer_jobs, prefer="threads", return_as="generator_unordered")
-    splits = {fold.index: validation_splits(fold, plan.validation) for fold in folds}
+    with named_warnings(dataset.name):
+        splits = {fold.index: validation_splits(fold, plan.validation) for fold in folds}
     calls = (delayed(_task)(i, task[0][2], [point.params() for _, point, _, _ in task], options,
                             splits[task[0][0].index], seed)
              for i, task in enumerate(tasks))

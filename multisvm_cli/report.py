@@ -27,6 +27,7 @@ COLUMNS = [
     ("evaluation_time", "eval s"), ("mcnemar_p", "McNemar p"), ("mcnemar_test", "test"),
     ("significant", "sig 0.05"),
 ]
+MCNEMAR_KEYS = ("mcnemar_p", "mcnemar_test", "significant")
 PAPER_COLUMNS = [
     ("paper_kernel", "paper kernel"), ("paper_C", "paper C"), ("paper_error_pct", "paper err %"),
     ("paper_kernel_evaluations", "paper k-evals"), ("paper_cpu_time", "paper CPU s"),
@@ -117,6 +118,8 @@ def render(rows, fmt="table", reference_source=None, compare_to="dag") -> str:
     """The report as text: ``table`` (aligned), ``markdown``, ``csv`` or ``json``.
 
     Rows with a ``config`` key (several configs in one document) get it as the first column.
+    ``table`` and ``markdown`` leave out the McNemar columns when no row was compared (csv and
+    json keep every column).
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; allowed: {', '.join(FORMATS)}")
@@ -130,23 +133,29 @@ def render(rows, fmt="table", reference_source=None, compare_to="dag") -> str:
         writer.writerow([key for key, _ in columns])
         writer.writerows([[_csv_value(row.get(key)) for key, _ in columns] for row in rows])
         return out.getvalue()
+    compared = any(row.get("mcnemar_p") is not None for row in rows)
+    if not compared:  # no comparison scheme among the rows: no empty McNemar columns
+        columns = [(key, title) for key, title in columns if key not in MCNEMAR_KEYS]
     body = [[_display(key, row.get(key)) for key, _ in columns] for row in rows]
     table = tabulate(body, headers=[title for _, title in columns],
                      tablefmt="github" if fmt == "markdown" else "simple", disable_numparse=True)
-    return table + "\n\n" + footnote(compare_to, reference_source)
+    return table + "\n\n" + footnote(compare_to, reference_source, compared)
 
 
-def footnote(compare_to="dag", reference_source=None) -> str:
-    """What the columns mean, printed under the table."""
+def footnote(compare_to="dag", reference_source=None, compared=True) -> str:
+    """What the columns mean, printed under the table; the McNemar line only when some row was
+    ``compared`` with the comparison scheme."""
     lines = [
         "error % on the test part (pooled over folds for k-fold); kernel evals: per test point; "
         "size K: thousands of parameters; train CPU s: final fit; select s: wall seconds summed "
         "over the scheme's grid points (shared Max Wins/DAG fits counted for both); eval s: "
         "wall seconds to predict the test part.",
-        f"McNemar (Dietterich 1998) vs {SCHEME_LABELS.get(compare_to, compare_to)}: "
-        "chi2 = continuity-corrected chi-square on the discordant counts, exact = two-sided "
-        f"binomial test (used when fewer than {EXACT_BELOW} discordant points).",
     ]
+    if compared:
+        lines.append(f"McNemar (Dietterich 1998) vs {SCHEME_LABELS.get(compare_to, compare_to)}: "
+                     "chi2 = continuity-corrected chi-square on the discordant counts, exact = "
+                     f"two-sided binomial test (used when fewer than {EXACT_BELOW} discordant "
+                     "points).")
     if reference_source:
         lines.append(f"paper columns: {reference_source}.")
     return "\n".join(lines)

@@ -14,3 +14,35 @@ def test_ctx_exit_code_reaches_the_shell(monkeypatch):
         assert info.value.code == 3
     finally:
         cli_module.cli.commands.pop("exit-three")
+
+
+GLASS_TEN_FOLDS = """\
+name: glass-folds
+dataset: glass
+split: {method: kfold, k: 10, seed: 0}
+kernels: [{type: linear}]
+C: [1]
+schemes: [ovr]
+"""
+
+
+def test_warnings_are_one_line_naming_the_dataset(mirror, data_home, tmp_path):
+    # glass's smallest class has 9 rows: scikit-learn warns that 10 stratified folds cannot
+    # each hold one of them.
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    config = tmp_path / "glass-folds.yaml"
+    config.write_text(GLASS_TEN_FOLDS)
+    done = subprocess.run(
+        [sys.executable, "-m", "multisvm_cli", "reproduce-table", str(config), "--quiet",
+         "--out", str(tmp_path / "out"), "--mirror", str(mirror)],
+        capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parents[1],
+        env={**os.environ, "MULTISVM_DATA_HOME": str(data_home)})
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stderr.splitlines() if not line.startswith("results: ")]
+    assert lines == ["warning: glass: The least populated class in y has only 9 members, "
+                     "which is less than n_splits=10."]
+    assert "McNemar" not in done.stdout  # only one scheme: nothing to compare with

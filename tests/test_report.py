@@ -94,6 +94,15 @@ def test_render_formats():
         render(rows, "html")
 
 
+def test_mcnemar_footnote_only_when_a_scheme_was_compared():
+    a, _ = outcomes(170, 18, 4, 8)
+    alone = table_rows([result("ovr", a)], {}, compare_to="dag")  # no DAG row to compare with
+    assert "mcnemar_p" not in alone[0]
+    assert "McNemar" not in render(alone, "table") and "sig 0.05" not in render(alone, "markdown")
+    assert "mcnemar_p" in render(alone, "csv")  # machine formats keep their columns
+    assert "McNemar (Dietterich 1998) vs DAGSVM" in render(make_rows(), "table")
+
+
 def test_evaluation_text_with_confusion():
     meta = {"scheme": "dag", "kernel": "gaussian sigma=2", "params": {"C": 10.0},
             "dataset": "wine"}

@@ -93,3 +93,24 @@ def test_score_points_equals_one_fit_per_point():
             assert result[group[0]]["n_validation"] == 300
         errors = [result[group[0]]["n_errors"] for result in scored]
         assert len(set(errors)) > 1  # the C values really gave different models
+
+
+def test_grid_fit_cpu_counts_only_its_own_task_when_tasks_run_side_by_side(tmp_path, capsys,
+                                                                            data_home):
+    # Two grid threads: a point's fit CPU is its own thread's work, never more than its wall
+    # time (the process's clock would count the neighbouring task's fits too).
+    import pandas as pd
+
+    from multisvm_cli.cli import main
+
+    config = tmp_path / "digits-cpu.yaml"
+    config.write_text("name: digits-cpu\ndataset: digits\nsplit: {test_fraction: 0.3, seed: 0}\n"
+                      "kernels: [{type: gaussian, sigma: [3, 5, 8, 13]}]\nC: [1, 10, 100]\n"
+                      "schemes: [ovr, maxwins]\n")
+    with pytest.raises(SystemExit) as exited:
+        main(["reproduce-table", str(config), "--out", str(tmp_path / "out"), "--quiet",
+              "-j", "2"])
+    assert exited.value.code == 0
+    grid = pd.read_csv(next((tmp_path / "out" / "digits-cpu").glob("2*")) / "grid.csv")
+    assert len(grid) == 24 and (grid.fit_cpu > 0).all()
+    assert (grid.fit_cpu <= grid.fit_wall * 1.02 + 0.002).all(), grid[["fit_cpu", "fit_wall"]]

@@ -170,7 +170,7 @@ def fit_group(group, params, options, X, y, n_jobs, seed, gram=None):
     return fitted, notes, watch.wall
 
 
-def shared_gram(group, params, options, X, seed, cpu_clock=time.process_time):
+def shared_gram(group, params, options, X, seed, cpu_clock):
     """(K(X, X), wall seconds, CPU seconds by ``cpu_clock``) under the kernel of ``params`` when
     the group's schemes read a shared Gram matrix and it fits their ``memory_mb``; else
     (None, 0, 0)."""

@@ -21,7 +21,7 @@ import numpy as np
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.svm import SVC
 
-from multisvm_cli.bench import load_scaled, timed
+from compare_sklearn import load_scaled, timed
 from multisvm_cli.estimators import DAGSVC, MaxWinsSVC
 from multisvm_cli.kernels import Kernel
 

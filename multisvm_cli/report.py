@@ -16,8 +16,9 @@ import numpy as np
 from scipy import stats
 from tabulate import tabulate
 
-SCHEME_LABELS = {"ovr": "1-v-r", "maxwins": "Max Wins", "dag": "DAGSVM", "udt": "UDT",
-                 "graph": "GraphSVM", "hier": "Hier", "nb": "NB"}
+from .estimators.registry import REGISTRY
+
+SCHEME_LABELS = {name: scheme.label for name, scheme in REGISTRY.items()}  # the registry's
 FORMATS = ("table", "markdown", "csv", "json")
 EXACT_BELOW = 25
 COLUMNS = [
@@ -117,7 +118,8 @@ def _paper_numbers(numbers) -> dict:
 def render(rows, fmt="table", reference_source=None, compare_to="dag") -> str:
     """The report as text: ``table`` (aligned), ``markdown``, ``csv`` or ``json``.
 
-    Rows with a ``config`` key (several configs in one document) get it as the first column.
+    Rows with a ``config`` key (several configs in one document) get it as the first column;
+    csv and json end rows that carry a ``run_folder`` with it.
     ``table`` and ``markdown`` leave out the McNemar columns when no row was compared (csv and
     json keep every column).
     """
@@ -125,6 +127,8 @@ def render(rows, fmt="table", reference_source=None, compare_to="dag") -> str:
         raise ValueError(f"unknown format {fmt!r}; allowed: {', '.join(FORMATS)}")
     columns = (([("config", "config")] if any("config" in r for r in rows) else []) + COLUMNS
                + (PAPER_COLUMNS if any("paper_error_pct" in r for r in rows) else []))
+    if fmt in ("csv", "json") and any("run_folder" in r for r in rows):
+        columns.append(("run_folder", "run folder"))
     if fmt == "json":
         return json.dumps([{key: row.get(key) for key, _ in columns} for row in rows], indent=2)
     if fmt == "csv":

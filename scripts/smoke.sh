@@ -56,7 +56,7 @@ OUT="$WORK/results"
 check "multisvm --version" multisvm --version
 check "python -m multisvm_cli --help" "$PY" -m multisvm_cli --help
 check "validate the quickstart config" \
-    bash -c "multisvm validate configs/quickstart.yaml | grep -q 'valid; grid size'"
+    bash -c "multisvm validate quickstart | grep -q ': valid; '"
 check "datasets list names usps and letter" \
     bash -c "multisvm datasets list | grep -q usps && multisvm datasets list | grep -q letter"
 check "reproduce-table on a tiny config" \

@@ -1,6 +1,7 @@
 """Shared test set-up: the dataset mirror is ../shared/datasets (as in .ci/run)."""
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_MIRROR = REPO.parent / "shared" / "datasets"
 MIRROR = Path(os.environ.get("MULTISVM_MIRROR", DEFAULT_MIRROR))
+# The benchmark scripts live outside the package; their tests import them as modules.
+sys.path.insert(0, str(REPO / "benchmarks"))
 
 
 @pytest.fixture(scope="session")

@@ -4,15 +4,19 @@ test set, and one real (small) run on USPS."""
 import subprocess
 import sys
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from sklearn.datasets import load_wine
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC
 
-from multisvm_cli import bench
-from multisvm_cli.config import GridPoint
+import compare_sklearn as bench
+from multisvm_cli.experiment.config import GridPoint
 from multisvm_cli.estimators import DAGSVC, MaxWinsSVC
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "compare_sklearn.py"
 
 
 def test_reference_dag_walk_on_svc_equals_dagsvc():
@@ -71,8 +75,8 @@ def test_quick_run_on_usps_agrees_with_scikit_learn(mirror, data_home, capsys):
     assert "| usps" in capsys.readouterr().out
 
 
-def test_bench_command_refuses_an_unknown_phase():
-    done = subprocess.run([sys.executable, "-m", "multisvm_cli", "bench", "--phases", "warp"],
+def test_bench_script_refuses_an_unknown_phase():
+    done = subprocess.run([sys.executable, str(BENCH), "--phases", "warp"],
                           capture_output=True, text=True)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
@@ -99,7 +103,8 @@ def test_slowest_corner_sums_both_sides_degree_one_one_vs_rest_fits_at_large_c()
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="VmHWM is Linux's")
 def test_child_peak_memory_is_its_own_not_the_parents():
     parent_memory = np.ones(80_000_000)  # 610 MB resident here before the child is spawned
-    child = ("import numpy as np; from multisvm_cli.bench import peak_rss_mb; "
+    child = (f"import sys; sys.path.insert(0, {str(BENCH.parent)!r}); import numpy as np; "
+             "from compare_sklearn import peak_rss_mb; "
              "a = np.ones(25_000_000); print(peak_rss_mb())")  # 190 MB of its own
     output = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
                             check=True).stdout

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from multisvm_cli.cli import main
-from multisvm_cli.config import ConfigError, GridPoint, load_config
+from multisvm_cli.experiment.config import ConfigError, GridPoint, load_config
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -182,11 +182,15 @@ def test_malformed_config_real_subprocess(case, tmp_path):
     assert done.stderr.startswith("error: ") and fragment in done.stderr
 
 
-def test_validate_prints_resolved_config_and_grid_size(tmp_path, capsys):
+def test_validate_prints_resolved_config_and_its_fits(tmp_path, capsys):
     with pytest.raises(SystemExit) as exited:
         main(["validate", str(write(tmp_path, VALID))])
     out = capsys.readouterr().out
     assert exited.value.code == 0
-    assert "label: polynomial d=3 inhomogeneous" in out
-    assert "# iris: 12 grid points x 3 schemes = 36 per outer fold" in out
-    assert out.rstrip().endswith("valid; grid size 36")
+    assert ("  - type: polynomial\n    degree: 3\n    homogeneous: false\n    C: [1.0, 10.0]\n"
+            in out)
+    # 12 points; ovr and the Max Wins/DAG family: 24 selection fits on one holdout split
+    assert ("# iris: 12 grid points; 1 outer fold(s) x 1 validation split(s) x 24 points over "
+            "2 scheme families (1-v-r + Max Wins/DAGSVM) = 24 selection fits, + 2 final fits"
+            in out)
+    assert out.rstrip().endswith("valid; 36 grid points x schemes per outer fold; 26 fits in all")

@@ -12,7 +12,7 @@ from multisvm_cli.cli import main
 distributed = pytest.importorskip("distributed", reason="dask is an optional extra (multisvm[dask])")
 
 REPO = Path(__file__).resolve().parents[1]
-TIMES = ("cpu_time", "selection_time", "evaluation_time")
+TIMES = ("cpu_time", "selection_time", "evaluation_time", "run_folder")
 
 
 def small_quickstart(tmp_path):

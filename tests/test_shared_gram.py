@@ -9,7 +9,7 @@ from sklearn.svm import SVC
 
 from multisvm_cli.estimators import MaxWinsSVC, OneVsRestSVC
 from multisvm_cli.kernels import Kernel
-from multisvm_cli.protocol import same_kernel_tasks, score_points
+from multisvm_cli.experiment.protocol import same_kernel_tasks, score_points
 
 
 def standardized(loader, n=None):

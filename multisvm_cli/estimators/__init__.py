@@ -1,6 +1,7 @@
 """The multiclass SVM schemes as scikit-learn classifiers, and the naive Bayes baseline.
 
-``SCHEMES`` maps the config's scheme names to the estimator classes.
+:data:`REGISTRY` (in :mod:`.registry`) declares every scheme; ``SCHEMES`` maps the config's
+scheme names to the estimator classes.
 """
 
 from .dag import DAGSVC
@@ -9,10 +10,8 @@ from .hier import HierSVC
 from .maxwins import MaxWinsSVC
 from .nb import NBClassifier
 from .ovr import OneVsRestSVC
+from .registry import REGISTRY, SCHEME_NAMES, SCHEMES, Scheme
 from .udt import UDTSVC
 
-SCHEMES = {"ovr": OneVsRestSVC, "maxwins": MaxWinsSVC, "dag": DAGSVC, "udt": UDTSVC,
-           "graph": GraphSVC, "hier": HierSVC, "nb": NBClassifier}
-
-__all__ = ["SCHEMES", "OneVsRestSVC", "MaxWinsSVC", "DAGSVC", "UDTSVC", "GraphSVC", "HierSVC",
-           "NBClassifier"]
+__all__ = ["REGISTRY", "SCHEME_NAMES", "SCHEMES", "Scheme", "OneVsRestSVC", "MaxWinsSVC",
+           "DAGSVC", "UDTSVC", "GraphSVC", "HierSVC", "NBClassifier"]

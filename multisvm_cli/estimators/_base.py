@@ -24,31 +24,13 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..kernels import Kernel
+from ..parallel import check_n_jobs
+from .options import (NB_NAMES, check_choice, check_options,  # noqa: F401 (re-exported)
+                      check_positive, check_share)
 from ._machines import TrainSettings
 
 NB_MODELS = {"gaussian": GaussianNB, "multinomial": MultinomialNB}
-
-
-def check_positive(name, value, integer=False):
-    """ValueError unless ``value`` is a finite number > 0 (an integer if ``integer``)."""
-    kind = Integral if integer else Real
-    if not isinstance(value, kind) or isinstance(value, bool) or not np.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
-
-
-def check_share(name, value, low_inclusive=False):
-    """ValueError unless ``value`` is a number in (0, 1), or [0, 1) if ``low_inclusive``."""
-    ok = isinstance(value, Real) and not isinstance(value, bool) and value < 1
-    ok = ok and (value >= 0 if low_inclusive else value > 0)
-    if not ok:
-        interval = "[0, 1)" if low_inclusive else "(0, 1)"
-        raise ValueError(f"{name} must be a number in {interval}, got {value!r}")
-
-
-def check_choice(name, value, choices):
-    """ValueError unless ``value`` is one of ``choices``."""
-    if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"unknown {name} {value!r}; expected one of {', '.join(choices)}")
+assert tuple(NB_MODELS) == NB_NAMES
 
 
 def check_finite(X):
@@ -163,14 +145,16 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         check_positive("tol", self.tol)
         check_positive("cache_size", self.cache_size)
         check_positive("memory_mb", self.memory_mb)
-        if self.n_jobs is not None and (not isinstance(self.n_jobs, Integral) or self.n_jobs == 0):
-            raise ValueError(f"n_jobs must be None or a non-zero integer, got {self.n_jobs!r}")
+        check_n_jobs(self.n_jobs)
         check_random_state(self.random_state)
         return TrainSettings(kernel, float(self.C), float(self.tol), float(self.cache_size),
                              float(self.memory_mb), self.n_jobs)
 
+    _options = ()  # the scheme's own parameters, checked by their options.OPTIONS entries
+
     def _check_scheme_params(self):
-        """Validate the scheme's own parameters (overridden by schemes that have some)."""
+        """Validate the scheme's own parameters (``_options``) with ``options.OPTIONS``."""
+        check_options(self, self._options)
 
     def fit(self, X, y, gram=None):
         """Train the scheme on ``X`` (n_samples, n_features) and labels ``y`` (any sortable

@@ -27,6 +27,7 @@ from joblib import Parallel, delayed
 from sklearn import config_context
 from sklearn.svm import SVC
 
+from ..parallel import resolve_n_jobs
 from ..kernels import (Kernel, gaussian_exp, gram_fits, rows_per_chunk, single_threaded_blas,
                        squared_norms)
 
@@ -107,10 +108,8 @@ def run_in_threads(task, items, n_jobs):
 
 
 def thread_count(n_jobs):
-    """Threads for ``n_jobs`` (joblib's convention: None = 1, -1 = all cores, -2 = all but one)."""
-    if n_jobs is None:
-        return 1
-    return n_jobs if n_jobs > 0 else max(1, (os.cpu_count() or 1) + 1 + n_jobs)
+    """Threads for ``n_jobs`` (see :func:`multisvm_cli.parallel.resolve_n_jobs`)."""
+    return resolve_n_jobs(n_jobs)
 
 
 def row_slices(n_rows, step):

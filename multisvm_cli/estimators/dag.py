@@ -38,6 +38,8 @@ class DAGSVC(MulticlassSVM):
                          memory_mb=memory_mb, tol=tol)
         self.order = order
 
+    _options = ("order",)
+
     @classmethod
     def from_maxwins(cls, maxwins, order=None):
         """A fitted DAGSVC sharing the pairwise machines and fit times of a fitted MaxWinsSVC."""

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from ._base import (MulticlassSVM, NB_MODELS, check_choice, check_share, make_nb, nb_arrays,
-                    nb_from_arrays, nb_n_parameters, split_holdout)
+from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_from_arrays, nb_n_parameters,
+                    split_holdout)
 from ._groups import confusion_rates, fit_group_machines, group_scores, pack, unpack
 from ._machines import Machines, foreign_cpu_seconds
 
@@ -44,10 +44,7 @@ class GraphSVC(MulticlassSVM):
         self.nb = nb
         self.holdout = holdout
 
-    def _check_scheme_params(self):
-        check_share("threshold", self.threshold, low_inclusive=True)
-        check_choice("nb", self.nb, tuple(NB_MODELS))
-        check_share("holdout", self.holdout)
+    _options = ("threshold", "nb", "holdout")
 
     def _fit(self, X, y_index, settings):
         n_classes = len(self.classes_)

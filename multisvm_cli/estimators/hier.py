@@ -3,13 +3,10 @@
 import numpy as np
 from scipy.cluster.hierarchy import cut_tree, linkage
 
-from ._base import (MulticlassSVM, NB_MODELS, check_choice, check_share, make_nb, nb_arrays,
-                    nb_from_arrays, nb_n_parameters, split_holdout)
+from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_from_arrays, nb_n_parameters,
+                    split_holdout)
 from ._groups import confusion_rates, fit_group_machines, group_scores
 from ._machines import Machines, fit_one_vs_rest, foreign_cpu_seconds
-
-LEVEL1_MODELS = ("nb", "svm")
-
 
 def cluster_classes(confusion):
     """Cluster label of each class (numbered in order of each cluster's first class).
@@ -63,10 +60,7 @@ class HierSVC(MulticlassSVM):
         self.nb = nb
         self.holdout = holdout
 
-    def _check_scheme_params(self):
-        check_choice("level1", self.level1, LEVEL1_MODELS)
-        check_choice("nb", self.nb, tuple(NB_MODELS))
-        check_share("holdout", self.holdout)
+    _options = ("level1", "nb", "holdout")
 
     def _fit(self, X, y_index, settings):
         fit_rows, held_rows = split_holdout(y_index, self.holdout, self.random_state)

@@ -1,6 +1,6 @@
 """The naive Bayes baseline of Godbole et al. (2002), with the same figure API as the SVMs."""
 
-from ._base import (MulticlassSVM, NB_MODELS, check_choice, make_nb, nb_arrays, nb_from_arrays,
+from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_from_arrays,
                     nb_n_parameters)
 
 
@@ -25,8 +25,7 @@ class NBClassifier(MulticlassSVM):
                          memory_mb=memory_mb, tol=tol)
         self.nb = nb
 
-    def _check_scheme_params(self):
-        check_choice("nb", self.nb, tuple(NB_MODELS))
+    _options = ("nb",)
 
     def _fit(self, X, y_index, settings):
         self.nb_ = make_nb(self.nb).fit(X, y_index)

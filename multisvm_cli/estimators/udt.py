@@ -1,7 +1,7 @@
 """Unbalanced Decision Tree (UDT) of one-vs-rest SVMs (Ramanan, Suppharangsan, Niranjan 2007)."""
 
 import numpy as np
-from ._base import MulticlassSVM, check_share, split_holdout
+from ._base import MulticlassSVM, split_holdout
 from ._machines import Machines, fit_binary, fit_one_vs_rest, foreign_cpu_seconds
 
 
@@ -36,8 +36,7 @@ class UDTSVC(MulticlassSVM):
                          memory_mb=memory_mb, tol=tol)
         self.holdout = holdout
 
-    def _check_scheme_params(self):
-        check_share("holdout", self.holdout)
+    _options = ("holdout",)
 
     def _fit(self, X, y_index, settings):
         fit_rows, held_rows = split_holdout(y_index, self.holdout, self.random_state)

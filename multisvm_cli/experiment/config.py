@@ -36,19 +36,21 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
-from .errors import MultisvmError
+from ..errors import MultisvmError
+from ..estimators.options import OPTIONS
+from ..estimators.registry import REGISTRY, SCHEME_NAMES
+from ..kernels import KERNEL_NAMES, Kernel
+from ..scaling import METHODS as SCALINGS
 
-SCHEME_NAMES = ("ovr", "maxwins", "dag", "udt", "graph", "hier", "nb")
-KERNEL_FREE = ("nb",)  # schemes that use neither kernel nor C: scored at one grid point only
-SCALINGS = ("none", "minmax", "standard", "standard-continuous", "paper")
-KERNEL_TYPES = ("gaussian", "polynomial", "linear")
+KERNEL_TYPES = KERNEL_NAMES
 TOP_KEYS = ("name", "dataset", "scaling", "split", "validation", "kernels", "C", "schemes",
-            "scheme_options", "compare_to", "seed", "reference")
+            "scheme_options", "compare_to", "seed", "reference", "max_grid_points")
 DATASET_KEYS = ("name", "scaling", "split", "validation", "kernels", "C")
 KERNEL_KEYS = {"gaussian": ("type", "sigma", "C"),
                "polynomial": ("type", "degree", "homogeneous", "C"),
@@ -57,7 +59,11 @@ SPLIT_FORMS = {"standard": {}, "holdout": {"test_fraction": 0.25}, "kfold": {"k"
 VALIDATION_FORMS = {"holdout": {"train_fraction": 0.7}, "given": {}, "kfold": {"k": 10}}
 REFERENCE_FIELDS = ("kernel", "sigma", "degree", "C", "error", "kernel_evaluations",
                     "cpu_time", "size_k")
-GRID_PARAMS = ("C", "kernel", "sigma", "degree", "homogeneous", "n_jobs", "random_state")
+MAX_CONFIG_BYTES = 1 << 20      # a config is a page of YAML, not a megabyte
+MAX_YAML_NODES = 100_000        # values after expanding aliases (an alias bomb stops here)
+MAX_GRID_POINTS = 10_000        # per dataset; raise it on purpose with max_grid_points
+SEED_RANGE = (0, 2**32 - 1)     # what numpy and scikit-learn take as a random_state
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")  # a portable folder name
 
 
 class ConfigError(MultisvmError):
@@ -94,6 +100,19 @@ class GridPoint:
 
 
 @dataclass(frozen=True)
+class Location:
+    """Where a key was written in a config: a check that runs later (against the data) names
+    it as ``file:line: key: message``."""
+
+    path: Path
+    line: int
+    key: str
+
+    def error(self, message) -> "ConfigError":
+        return ConfigError(f"{self.path}:{self.line}: {self.key}: {message}")
+
+
+@dataclass(frozen=True)
 class DatasetPlan:
     """What to run on one dataset: scaling, outer split, validation method and grid."""
 
@@ -102,11 +121,18 @@ class DatasetPlan:
     split: dict
     validation: dict
     grid: tuple
+    # where each section was written: key -> (file, line, key path), for errors found later
+    where: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass
 class Config:
-    """A validated experiment config; ``resolved`` is the config with every default filled in."""
+    """A validated experiment config.
+
+    ``original_text`` is the file as the user wrote it; ``resolved`` is the same experiment
+    with every default filled in and every grid point explicit, itself a valid config
+    (:meth:`resolved_text`): it validates and runs to the same table.
+    """
 
     path: Path
     name: str
@@ -117,14 +143,40 @@ class Config:
     seed: int
     reference: dict
     resolved: dict = field(repr=False)
+    original_text: str = field(default="", repr=False)
+
+    def resolved_text(self) -> str:
+        """The resolved config as YAML (a comment says where it comes from)."""
+        header = (f"# {self.name}: resolved from {self.path} (defaults filled in, every grid "
+                  f"point explicit)\n")
+        return header + yaml.safe_dump(self.resolved, sort_keys=False, default_flow_style=None)
+
+    def families(self) -> list:
+        """The schemes grouped by training: a scheme that reads another's machines (DAGSVM)
+        is trained with it when both are run."""
+        readers = {s for s in self.schemes if REGISTRY[s].trained_with in self.schemes}
+        return [[s] + [r for r in readers if REGISTRY[r].trained_with == s]
+                for s in self.schemes if s not in readers]
+
+    def points_per_fold(self, plan) -> int:
+        """Grid points x schemes of one dataset's outer fold (kernel-free schemes once)."""
+        return sum(1 if REGISTRY[s].kernel_free else len(plan.grid) for s in self.schemes)
 
     def grid_size(self) -> int:
         """Grid points x schemes, summed over datasets (one outer fold); naive Bayes counts once."""
         return sum(self.points_per_fold(plan) for plan in self.datasets)
 
-    def points_per_fold(self, plan) -> int:
-        """Grid points x schemes of one dataset's outer fold (kernel-free schemes once)."""
-        return sum(1 if scheme in KERNEL_FREE else len(plan.grid) for scheme in self.schemes)
+    def fits(self, plan) -> dict:
+        """How many fits ``plan`` takes: outer folds x validation splits x (grid points of
+        each scheme family, once for kernel-free ones) for selection, and outer folds x
+        families for the final fits (Max Wins and DAGSVM count once: they share their fits)."""
+        folds = plan.split.get("k", 1)
+        splits = plan.validation.get("k", 1)
+        families = self.families()
+        points = sum(1 if REGISTRY[f[0]].kernel_free else len(plan.grid) for f in families)
+        return {"outer_folds": folds, "validation_splits": splits, "families": len(families),
+                "points": points, "selection": folds * splits * points,
+                "final": folds * len(families)}
 
     def plan(self, dataset: str) -> DatasetPlan:
         """The plan of one dataset of this config (a clear error if the config lacks it)."""
@@ -135,20 +187,90 @@ class Config:
         raise ConfigError(f"{self.path}: dataset {dataset!r} is not in this config; it has: {names}")
 
 
+def summary(config) -> str:
+    """What ``multisvm validate`` prints under the resolved config: per dataset its grid and
+    its true number of fits, then the totals."""
+    lines, total = [], 0
+    for plan in config.datasets:
+        fits = config.fits(plan)
+        total += fits["selection"] + fits["final"]
+        families = " + ".join("/".join(REGISTRY[s].label for s in family)
+                              for family in config.families())
+        lines.append(f"# {plan.name}: {len(plan.grid)} grid points; {fits['outer_folds']} outer "
+                     f"fold(s) x {fits['validation_splits']} validation split(s) x "
+                     f"{fits['points']} points over {fits['families']} scheme families "
+                     f"({families}) = {fits['selection']} selection fits, + {fits['final']} "
+                     f"final fits")
+    lines.append(f"# {config.path}: valid; {config.grid_size()} grid points x schemes per "
+                 f"outer fold; {total} fits in all")
+    return "\n".join(lines)
+
+
 # --------------------------------------------------------------------------- YAML with line marks
 
+def _read_text(path: Path) -> str:
+    """The config file's text: a regular file of at most MAX_CONFIG_BYTES UTF-8 bytes."""
+    try:
+        if not path.is_file():
+            if path.exists():
+                raise ConfigError(f"config {path} is not a regular file")
+            raise ConfigError(f"config file {path} does not exist")
+        with open(path, "rb") as stream:
+            raw = stream.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"config {path} is larger than {MAX_CONFIG_BYTES // 1024} KB; a config "
+                          f"is a page of YAML")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"config {path} is not UTF-8 text ({exc.reason} at byte "
+                          f"{exc.start})") from None
+
+
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader with YAML 1.2 (core schema) numbers: ``1e2`` is a number, ``1:30``
+    a string (YAML 1.1 read it as the base-60 integer 90), ``010`` is ten."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers
+            if tag not in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+_INT_12 = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
+_FLOAT_12 = re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+                       r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
+_Loader.add_implicit_resolver("tag:yaml.org,2002:int", _INT_12, list("-+0123456789"))
+_Loader.add_implicit_resolver("tag:yaml.org,2002:float", _FLOAT_12, list("-+0123456789."))
+
+
+def _construct_int(loader, node):
+    text = loader.construct_scalar(node)
+    return int(text, 0) if text[:2] in ("0o", "0x") else int(text, 10)
+
+
+def _construct_float(loader, node):
+    text = loader.construct_scalar(node).lower()
+    return float(text.replace(".inf", "inf").replace(".nan", "nan"))
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+_Loader.add_constructor("tag:yaml.org,2002:float", _construct_float)
+
+
 class _Document:
-    """A parsed YAML document plus the line of every key and list item, keyed by path tuple."""
+    """A parsed YAML document plus the line of every key and list item, keyed by path tuple.
+
+    What a config may cost is bounded before it is built: at most :data:`MAX_CONFIG_BYTES`
+    bytes, :data:`MAX_YAML_NODES` values once aliases are expanded, and a nesting depth the
+    parser can take; beyond that the config is refused with one line.
+    """
 
     def __init__(self, path: Path):
         self.path = path
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise ConfigError(f"config file {path} does not exist") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"cannot read config file {path}: {exc}") from None
-        loader = yaml.SafeLoader(text)
+        self.text = _read_text(path)
+        loader = _Loader(self.text)
         try:
             node = loader.get_single_node()
             self.data = loader.construct_document(node) if node is not None else None
@@ -157,13 +279,23 @@ class _Document:
             where = f"{path}:{mark.line + 1}" if mark else str(path)
             problem = getattr(exc, "problem", None) or str(exc)
             raise ConfigError(f"{where}: YAML syntax error: {problem}") from None
+        except RecursionError:
+            raise ConfigError(f"{path}: nested too deeply to be a config") from None
         finally:
             loader.dispose()
         self.lines = {}
+        self.budget = MAX_YAML_NODES
         if node is not None:
-            self._record(node, ())
+            try:
+                self._record(node, ())
+            except RecursionError:
+                raise ConfigError(f"{path}: nested too deeply to be a config") from None
 
     def _record(self, node, path):
+        self.budget -= 1
+        if self.budget < 0:
+            raise ConfigError(f"{self.path}: more than {MAX_YAML_NODES} values once aliases are "
+                              f"expanded; a config is not that large (an alias bomb?)")
         self.lines.setdefault(path, node.start_mark.line + 1)
         if isinstance(node, yaml.MappingNode):
             seen = set()
@@ -287,8 +419,17 @@ def _section(doc, value, path, seed, forms, what, expected):
         section[key] = (_folds(doc, given, where) if key == "k"
                         else _number(doc, given, where, low=0, high=1))
     if own:
-        section["seed"] = _number(doc, value.get("seed", seed), path + ("seed",), integer=True)
+        section["seed"] = _seed(doc, value.get("seed", seed), path + ("seed",))
     return section
+
+
+def _seed(doc, value, path):
+    """A seed: an integer in SEED_RANGE (what numpy and scikit-learn take)."""
+    seed = _number(doc, value, path, integer=True)
+    low, high = SEED_RANGE
+    if not low <= seed <= high:
+        doc.fail(path, f"a seed must be an integer from {low} to {high}, got {seed}")
+    return seed
 
 
 def _folds(doc, value, path):
@@ -298,10 +439,12 @@ def _folds(doc, value, path):
     return k
 
 
-def _kernels(doc, value, path, C_values):
-    """Expand the kernel entries and C values into the list of grid points."""
+def _kernels(doc, value, path, C_values, max_points):
+    """Expand the kernel entries and C values into the list of grid points (at most
+    ``max_points``: the count is checked before the points are built)."""
     if not isinstance(value, list) or not value:
         doc.fail(path, f"expected a non-empty list of kernels, got {_show(value)}")
+    _check_grid_size(doc, value, path, C_values, max_points)
     grid = []
     for i, entry in enumerate(value):
         where = path + (i,)
@@ -311,6 +454,9 @@ def _kernels(doc, value, path, C_values):
         kind = _choice(doc, entry.get("type"), where + ("type",), KERNEL_TYPES, "kernel type")
         _mapping(doc, entry, where, KERNEL_KEYS[kind])
         Cs = _C_list(doc, entry["C"], where + ("C",)) if "C" in entry else C_values
+        if Cs is None:
+            doc.fail((), "missing key 'C'; required keys: dataset, kernels, C, schemes "
+                         "(or a C list in every kernel entry)")
         for point in _kernel_points(doc, entry, where, kind):
             grid.extend(GridPoint(C=C, **point) for C in Cs)
     if len(set(grid)) != len(grid):
@@ -318,7 +464,35 @@ def _kernels(doc, value, path, C_values):
     return tuple(grid)
 
 
+def _check_grid_size(doc, entries, path, C_values, max_points):
+    """Refuse a grid of more than ``max_points`` points before building it."""
+    def count(value):
+        return len(value) if isinstance(value, list) else 1
+
+    total = 0
+    for entry in entries:
+        if isinstance(entry, dict):
+            values = [count(entry.get(key, 1)) for key in ("sigma", "degree", "homogeneous")]
+            total += math.prod(values) * count(entry.get("C", C_values or []))
+    if total > max_points:
+        doc.fail(path, f"the grid has {total} points, more than max_grid_points = {max_points}; "
+                       f"set max_grid_points higher on purpose to run it")
+
+
 def _kernel_points(doc, entry, where, kind):
+    """The kernel parameter sets of one entry, each checked by ``Kernel.from_params`` (the
+    check the estimators run: a value that would overflow the kernel is refused here)."""
+    points = _kernel_values(doc, entry, where, kind)
+    for point in points:
+        key = next((k for k in ("sigma", "degree") if k in point), "type")
+        try:
+            Kernel.from_params(**point)
+        except ValueError as exc:
+            doc.fail(where + (key,), str(exc))
+    return points
+
+
+def _kernel_values(doc, entry, where, kind):
     if kind == "gaussian":
         if "sigma" not in entry:
             doc.fail(where, "a gaussian kernel needs sigma (a number > 0 or a list)")
@@ -371,6 +545,8 @@ def _schemes(doc, value, path):
 
 
 def _scheme_options(doc, value, path, schemes):
+    """``scheme_options`` as estimator keyword arguments, each value checked by the registry's
+    option table (the estimators' own check). A DAG ``order: natural`` becomes None."""
     if value is None:
         return {}
     _mapping(doc, value, path, SCHEME_NAMES)
@@ -379,19 +555,27 @@ def _scheme_options(doc, value, path, schemes):
         where = path + (scheme,)
         if scheme not in schemes:
             doc.fail(where, f"scheme {scheme!r} is not in schemes ({_allowed(schemes)})")
-        allowed = _scheme_parameters(scheme)
-        options[scheme] = dict(_mapping(doc, params, where, allowed))
-        if scheme == "dag" and options[scheme].get("order") == "natural":
-            options[scheme]["order"] = None
+        options[scheme] = dict(_mapping(doc, params, where, REGISTRY[scheme].options))
+        for name, given in options[scheme].items():
+            if name == "order" and given == "natural":
+                options[scheme][name] = given = None
+            try:
+                OPTIONS[name].check(name, given)
+            except ValueError as exc:
+                doc.fail(where + (name,), f"{exc}; allowed: {OPTIONS[name].allowed}")
     return options
 
 
-def _scheme_parameters(scheme):
-    """The constructor parameters a config may set for a scheme (not the grid's own)."""
-    from .estimators import SCHEMES
+def _check_order(doc, options, plan, where):
+    """A DAG class order must list every class of the dataset exactly once."""
+    from .. import data
 
-    names = SCHEMES[scheme]().get_params(deep=False)
-    return tuple(sorted(name for name in names if name not in GRID_PARAMS))
+    order = options.get("dag", {}).get("order")
+    if order is None:
+        return
+    classes = list(data.get_card(plan.name).classes)
+    if sorted(map(repr, order)) != sorted(map(repr, classes)):
+        doc.fail(where, f"order must list every class of {plan.name} once: {_show(classes)}")
 
 
 def _reference(doc, value, path, datasets):
@@ -434,39 +618,58 @@ def load_config(path, seed=None) -> Config:
     """Read and validate a config file; ``seed`` (the CLI's ``--seed``) replaces its ``seed``.
 
     Raises :class:`ConfigError` (one line: file, line, key, allowed values) on any problem.
+    These are all the checks that need no data; :func:`.validation.check_against_data` adds
+    those that need the dataset's labels (split sizes against class counts).
     """
-    from . import data
+    from .. import data
 
     path = Path(path)
     doc = _Document(path)
     raw = doc.data
     _mapping(doc, raw, (), TOP_KEYS)
-    for key in ("dataset", "kernels", "C", "schemes"):
+    for key in ("dataset", "schemes"):
         if key not in raw:
             doc.fail((), f"missing key {key!r}; required keys: dataset, kernels, C, schemes")
     name = raw.get("name", path.stem)
-    if not isinstance(name, str) or not name or "/" in name or name.startswith("."):
-        doc.fail(("name",), f"expected a folder-safe name, got {_show(name)}")
-    seed = _number(doc, raw.get("seed", 0), ("seed",), integer=True) if seed is None else seed
+    if not isinstance(name, str) or not NAME_PATTERN.match(name):
+        doc.fail(("name",), f"expected a folder-safe name (letters, digits, '.', '_', '-', at "
+                            f"most 100, not starting with '.' or '-'), got {_show(name)}")
+    seed = _seed(doc, raw.get("seed", 0), ("seed",)) if seed is None else seed
     schemes = _schemes(doc, raw["schemes"], ("schemes",))
-    compare_to = _choice(doc, raw.get("compare_to", "dag"), ("compare_to",), SCHEME_NAMES,
-                         "scheme")
+    compare_to = _compare_to(doc, raw, schemes)
+    max_points = (_number(doc, raw["max_grid_points"], ("max_grid_points",), integer=True,
+                          positive=True) if "max_grid_points" in raw else MAX_GRID_POINTS)
     defaults = {key: raw[key] for key in ("scaling", "split", "validation", "kernels", "C")
                 if key in raw}
-    plans = [_plan(doc, name_, overrides, where, defaults, seed)
-             for name_, overrides, where in _dataset_names(doc, raw["dataset"], ("dataset",),
-                                                           data.names())]
+    entries = _dataset_names(doc, raw["dataset"], ("dataset",), data.names())
+    if "kernels" not in raw and any("kernels" not in overrides for _, overrides, _ in entries):
+        doc.fail((), "missing key 'kernels'; required keys: dataset, kernels, C, schemes")
+    plans = [_plan(doc, name_, overrides, where, defaults, seed, max_points)
+             for name_, overrides, where in entries]
     scheme_options = _scheme_options(doc, raw.get("scheme_options"), ("scheme_options",), schemes)
+    for plan, (_, _, where) in zip(plans, entries):
+        _check_order(doc, scheme_options, plan, ("scheme_options", "dag", "order"))
     reference = _reference(doc, raw.get("reference"), ("reference",), [p.name for p in plans])
-    resolved = {"name": name, "seed": seed, "schemes": schemes, "compare_to": compare_to,
-                "scheme_options": copy.deepcopy(scheme_options), "reference": reference,
-                "datasets": [_plan_dict(plan) for plan in plans]}
+    resolved = _resolved(name, seed, schemes, compare_to, scheme_options, reference, plans,
+                         raw.get("max_grid_points"))
     return Config(path=path, name=name, datasets=plans, schemes=schemes,
                   scheme_options=scheme_options, compare_to=compare_to, seed=seed,
-                  reference=reference, resolved=resolved)
+                  reference=reference, resolved=resolved, original_text=doc.text)
 
 
-def _plan(doc, name, overrides, where, defaults, seed):
+def _compare_to(doc, raw, schemes):
+    """The scheme McNemar's test compares the others with: as given (it must be run), else
+    DAGSVM when it is run, else the first scheme."""
+    if "compare_to" not in raw:
+        return "dag" if "dag" in schemes else schemes[0]
+    compare_to = _choice(doc, raw["compare_to"], ("compare_to",), SCHEME_NAMES, "scheme")
+    if compare_to not in schemes:
+        doc.fail(("compare_to",), f"scheme {compare_to!r} is not run; choose one of the "
+                                  f"schemes: {_allowed(schemes)}")
+    return compare_to
+
+
+def _plan(doc, name, overrides, where, defaults, seed, max_points):
     """One dataset's plan: its overrides on top of the top-level values."""
     def pick(key):
         if key in overrides:
@@ -477,19 +680,39 @@ def _plan(doc, name, overrides, where, defaults, seed):
     scaling = _choice(doc, scaling if scaling is not None else "paper", path, SCALINGS, "scaling")
     split, path = pick("split")
     split = _split(doc, split if split is not None else "standard", path, seed)
+    written = {"split": path}
     validation, path = pick("validation")
     validation = _validation(doc, validation if validation is not None else "holdout", path, seed)
+    written["validation"] = path
     C_values, C_path = pick("C")
-    C_values = _C_list(doc, C_values, C_path)
+    C_values = None if C_values is None else _C_list(doc, C_values, C_path)
     kernels, path = pick("kernels")
-    grid = _kernels(doc, kernels, path, C_values)
+    grid = _kernels(doc, kernels, path, C_values, max_points)
     _check_parts(doc, name, split, validation, where)
-    return DatasetPlan(name=name, scaling=scaling, split=split, validation=validation, grid=grid)
+    located = {key: Location(doc.path, doc.line(at), _key_name(at)) for key, at in written.items()}
+    return DatasetPlan(name=name, scaling=scaling, split=split, validation=validation, grid=grid,
+                       where=located)
+
+
+def _resolved(name, seed, schemes, compare_to, scheme_options, reference, plans, max_points):
+    """The config with every default filled in and every grid point explicit: a valid config
+    document that gives the same experiment (same grid, same order, same seeds)."""
+    options = copy.deepcopy(scheme_options)
+    if "order" in options.get("dag", {}) and options["dag"]["order"] is None:
+        options["dag"]["order"] = "natural"
+    resolved = {"name": name, "seed": seed, "schemes": list(schemes), "compare_to": compare_to,
+                "scheme_options": options,
+                "dataset": [_plan_dict(plan) for plan in plans]}
+    if max_points is not None:
+        resolved["max_grid_points"] = max_points
+    if reference:
+        resolved["reference"] = reference
+    return resolved
 
 
 def _check_parts(doc, name, split, validation, where):
     """The split and validation methods must fit the parts the dataset comes with."""
-    from . import data
+    from .. import data
 
     parts = set(data.get_card(name).parts)
     if split["method"] == "standard" and "test" not in parts:
@@ -503,6 +726,16 @@ def _check_parts(doc, name, split, validation, where):
 
 
 def _plan_dict(plan: DatasetPlan) -> dict:
+    """A dataset entry of the resolved config: its grid as one kernel entry per kernel (in grid
+    order), each with its own C list."""
+    kernels = []
+    for point in plan.grid:
+        params = point.params()
+        params.pop("C")
+        entry = {"type": params.pop("kernel"), **params}
+        if kernels and {k: v for k, v in kernels[-1].items() if k != "C"} == entry:
+            kernels[-1]["C"].append(point.C)
+        else:
+            kernels.append({**entry, "C": [point.C]})
     return {"name": plan.name, "scaling": plan.scaling, "split": plan.split,
-            "validation": plan.validation,
-            "grid": [dict(point.params(), label=point.kernel_label()) for point in plan.grid]}
+            "validation": plan.validation, "kernels": kernels}

@@ -24,115 +24,39 @@ from __future__ import annotations
 import time
 import warnings
 from collections import Counter
-from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass, replace
+from contextlib import nullcontext
+from dataclasses import replace
 
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
-from sklearn.model_selection import StratifiedKFold, train_test_split
 
-from .config import KERNEL_FREE
-from .kernels import Kernel, gram_fits, single_threaded_blas, threadpools
-from .runs import PointCache, Stopwatch
+from ..estimators import REGISTRY
+from ..kernels import Kernel, gram_fits, single_threaded_blas, threadpools
+from ..parallel import resolve_n_jobs
+from ..storage import PointCache
+from .splits import named_warnings, scaled_folds, validation_splits
 
-SHARED_GROUP = ("maxwins", "dag")
+# Schemes trained together: a scheme that reads another's fitted machines (DAGSVM reads Max Wins'
+# pairwise SVMs), as (trainer, reader).
+SHARED_GROUP = next((s.trained_with, s.name) for s in REGISTRY.values() if s.trained_with)
 GRAM_SCHEMES = ("ovr",)  # schemes that read a Gram matrix shared across C
 KERNEL_PARAMS = ("kernel", "sigma", "degree", "homogeneous")
 
 
-@dataclass
-class Fold:
-    """One outer fold: scaled training, test and (``given``) validation arrays."""
+class Stopwatch:
+    """Wall-clock seconds since creation."""
 
-    index: int
-    X_train: np.ndarray
-    y_train: np.ndarray
-    X_test: np.ndarray | None
-    y_test: np.ndarray | None
-    X_val: np.ndarray | None = None
-    y_val: np.ndarray | None = None
-    scaler: object = None
+    def __init__(self):
+        self.start = time.perf_counter()
+
+    @property
+    def wall(self) -> float:
+        return time.perf_counter() - self.start
 
 
-# --------------------------------------------------------------------------- splits
-
-def pooled(dataset):
-    """All rows of a dataset in a fixed order (train, validation, test, all) and their labels."""
-    names = [p for p in ("train", "validation", "test", "all") if p in dataset.parts]
-    X = np.concatenate([dataset.parts[p][0] for p in names])
-    y = np.concatenate([dataset.parts[p][1] for p in names])
-    return X, y
-
-
-def outer_index_folds(y, split):
-    """The (train indices, test indices) pairs of a holdout or k-fold split of ``y``."""
-    if split["method"] == "holdout":
-        train, test = train_test_split(np.arange(len(y)), test_size=split["test_fraction"],
-                                       stratify=y, random_state=split["seed"])
-        return [(np.sort(train), np.sort(test))]
-    folds = StratifiedKFold(n_splits=split["k"], shuffle=True, random_state=split["seed"])
-    return list(folds.split(np.zeros(len(y)), y))
-
-
-def raw_folds(dataset, split):
-    """Unscaled outer folds as (X_train, y_train, X_test, y_test, X_val, y_val) tuples."""
-    if split["method"] == "all":
-        return [(*pooled(dataset), None, None, None, None)]
-    if split["method"] == "standard":
-        parts = dataset.parts
-        val = parts.get("validation", (None, None))
-        return [(*parts["train"], *parts.get("test", (None, None)), *val)]
-    X, y = pooled(dataset)
-    return [(X[tr], y[tr], X[te], y[te], None, None) for tr, te in outer_index_folds(y, split)]
-
-
-@contextmanager
-def named_warnings(name):
-    """Re-issue the warnings raised in the body (scikit-learn's splitters warn when a class has
-    fewer members than folds) once each, prefixed with ``name`` (the dataset)."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        yield
-    for message in dict.fromkeys(" ".join(str(w.message).split()) for w in caught):
-        warnings.warn(f"{name}: {message}", UserWarning, stacklevel=3)
-
-
-def scaled_folds(dataset, plan):
-    """The outer folds of ``plan`` with the scaler fitted on each training part only."""
-    from .scaling import make_scaler
-
-    with named_warnings(dataset.name):
-        parts = raw_folds(dataset, plan.split)
-    folds = []
-    for index, (Xtr, ytr, Xte, yte, Xva, yva) in enumerate(parts):
-        scaler = make_scaler(plan.scaling, dataset.card)
-        scaler.fit(Xtr)
-        folds.append(Fold(index, scaler.transform(Xtr), ytr, _scaled(scaler, Xte), yte,
-                          _scaled(scaler, Xva), yva, scaler))
-    return folds
-
-
-def _scaled(scaler, X):
-    return None if X is None else scaler.transform(X)
-
-
-def holdout_rows(y, validation):
-    """(fit rows, score rows) of the stratified, seeded holdout: ``train_fraction`` to fit."""
-    return train_test_split(np.arange(len(y)), train_size=validation["train_fraction"],
-                            stratify=y, random_state=validation["seed"])
-
-
-def validation_splits(fold, validation):
-    """(X_fit, y_fit, X_score, y_score) pairs used to score a grid point on one outer fold."""
-    X, y = fold.X_train, fold.y_train
-    if validation["method"] == "given":
-        return [(X, y, fold.X_val, fold.y_val)]
-    if validation["method"] == "holdout":
-        fit, score = holdout_rows(y, validation)
-        return [(X[fit], y[fit], X[score], y[score])]
-    folds = StratifiedKFold(n_splits=validation["k"], shuffle=True,
-                            random_state=validation["seed"])
-    return [(X[a], y[a], X[b], y[b]) for a, b in folds.split(np.zeros(len(y)), y)]
+def kernel_free(scheme) -> bool:
+    """Whether ``scheme`` uses neither kernel nor C (scored at one grid point only)."""
+    return REGISTRY[scheme].kernel_free
 
 
 # --------------------------------------------------------------------------- estimators
@@ -146,9 +70,7 @@ def scheme_groups(schemes):
 
 def make_estimator(scheme, params, options, n_jobs, seed):
     """An unfitted estimator of ``scheme`` at grid point ``params``."""
-    from .estimators import SCHEMES
-
-    return SCHEMES[scheme](**params, **options.get(scheme, {}), n_jobs=n_jobs, random_state=seed)
+    return REGISTRY[scheme].estimator(**params, **options.get(scheme, {}), n_jobs=n_jobs, random_state=seed)
 
 
 def fit_group(group, params, options, X, y, n_jobs, seed, gram=None):
@@ -157,15 +79,15 @@ def fit_group(group, params, options, X, y, n_jobs, seed, gram=None):
     ``gram``: K(X, X) under the point's kernel, shared by the group's points (or None).
     Returns ({scheme: fitted estimator}, [warning messages], wall seconds).
     """
-    from .estimators import DAGSVC
-
     watch = Stopwatch()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         first = make_estimator(group[0], params, options, n_jobs, seed).fit(X, y, gram=gram)
         fitted = {group[0]: first}
         if group == SHARED_GROUP:
-            fitted["dag"] = DAGSVC.from_maxwins(first, order=options.get("dag", {}).get("order"))
+            reader = SHARED_GROUP[1]
+            fitted[reader] = REGISTRY[reader].estimator.from_maxwins(
+                first, order=options.get(reader, {}).get("order"))
     notes = sorted({f"{w.category.__name__}: {' '.join(str(w.message).split())}" for w in caught})
     return fitted, notes, watch.wall
 
@@ -238,11 +160,49 @@ def score_points(group, points, options, splits, seed):
 # --------------------------------------------------------------------------- the grid search
 
 def point_key(dataset, plan, fold, point, scheme, options, seed):
-    """What identifies a grid point's result in the resume cache."""
-    return {"dataset": dataset.name, "checksums": dict(sorted(dataset.checksums.items())),
+    """What identifies a grid point's result in the resume cache: the software that computed
+    it (multisvm and scikit-learn versions: libsvm comes with the latter), the data (the raw
+    files' checksums), the protocol (split, fold, scaling, validation, seed) and the point."""
+    return {"versions": software_versions(), "dataset": dataset.name,
+            "checksums": dict(sorted(dataset.checksums.items())),
             "split": plan.split, "fold": fold.index, "scaling": plan.scaling,
             "validation": plan.validation, "point": point.params(), "scheme": scheme,
             "options": options.get(scheme, {}), "seed": seed}
+
+
+def software_versions() -> dict:
+    """The versions a grid point's result depends on."""
+    import sklearn
+
+    from .. import __version__
+
+    return {"multisvm": __version__, "scikit-learn": sklearn.__version__}
+
+
+RESULT_COUNTS = ("n_errors", "n_validation")
+RESULT_TIMES = ("fit_cpu", "fit_wall", "predict_wall")
+
+
+def check_point_result(result):
+    """ValueError unless ``result`` is a grid point's result as :func:`score_points` makes it
+    (the resume cache checks every stored entry with this before use; a bad one is redone)."""
+    if not isinstance(result, dict):
+        raise ValueError("a point result must be a mapping")
+    counts = [result.get(key) for key in RESULT_COUNTS]
+    if not all(isinstance(c, int) and not isinstance(c, bool) for c in counts):
+        raise ValueError("n_errors and n_validation must be integers")
+    n_errors, n_validation = counts
+    if not 0 <= n_errors <= n_validation or n_validation < 1:
+        raise ValueError("need 0 <= n_errors <= n_validation and n_validation >= 1")
+    for key in RESULT_TIMES:
+        value = result.get(key)
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not value >= 0:
+            raise ValueError(f"{key} must be a number >= 0")
+    if result.get("validation_error") != n_errors / n_validation:
+        raise ValueError("validation_error must be n_errors / n_validation")
+    if not isinstance(result.get("notes"), list) or not all(isinstance(n, str)
+                                                           for n in result["notes"]):
+        raise ValueError("notes must be a list of texts")
 
 
 def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache, n_jobs=1,
@@ -268,7 +228,9 @@ def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache,
     if not todo:
         return rows
     tasks = same_kernel_tasks(todo)
-    outer_jobs = max(1, min(effective_n_jobs(n_jobs or 1), len(tasks)))
+    # Grid points run on the active joblib backend: its capacity is this machine's cores for
+    # threads and processes, the cluster's worker threads for dask.
+    outer_jobs = resolve_n_jobs(n_jobs, limit=len(tasks), capacity=effective_n_jobs(-1))
     run = Parallel(n_jobs=outer_jobs, prefer="threads", return_as="generator_unordered")
     with named_warnings(dataset.name):
         splits = {fold.index: validation_splits(fold, plan.validation) for fold in folds}
@@ -291,7 +253,7 @@ def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache,
 def grid_tasks(plan, schemes):
     """The (grid point, scheme group) pairs to score on each fold; kernel-free schemes once."""
     return [(point, group) for i, point in enumerate(plan.grid)
-            for group in scheme_groups(schemes) if i == 0 or group[0] not in KERNEL_FREE]
+            for group in scheme_groups(schemes) if i == 0 or not kernel_free(group[0])]
 
 
 def same_kernel_tasks(todo):
@@ -356,8 +318,9 @@ def final_fits(folds, plan, rows, schemes, options, seed, n_jobs=1):
 def _final_groups(schemes, chosen):
     """Share the pairwise training of Max Wins and DAG when both chose the same point."""
     groups = scheme_groups(schemes)
-    if SHARED_GROUP in groups and chosen["maxwins"]["point"] != chosen["dag"]["point"]:
-        groups = [g for g in groups if g != SHARED_GROUP] + [("maxwins",), ("dag",)]
+    trainer, reader = SHARED_GROUP
+    if SHARED_GROUP in groups and chosen[trainer]["point"] != chosen[reader]["point"]:
+        groups = [g for g in groups if g != SHARED_GROUP] + [(trainer,), (reader,)]
     return groups
 
 
@@ -378,7 +341,7 @@ def _pool(dataset, scheme, tests, rows):
     """One Table-1 row for a scheme from its per-fold tests."""
     counts = Counter(t["point"] for t in tests)
     point, n_folds = counts.most_common(1)[0]
-    kernel = point.kernel_label() if scheme not in KERNEL_FREE else "-"
+    kernel = point.kernel_label() if not kernel_free(scheme) else "-"
     if len(tests) > 1 and n_folds < len(tests):
         kernel += f" ({n_folds}/{len(tests)} folds)"
     correct = np.concatenate([t["correct"] for t in tests])
@@ -386,7 +349,7 @@ def _pool(dataset, scheme, tests, rows):
     mine = [r for r in rows if r["scheme"] == scheme]
     return {
         "dataset": dataset, "scheme": scheme, "kernel": kernel,
-        "C": point.C if scheme not in KERNEL_FREE else None,
+        "C": point.C if not kernel_free(scheme) else None,
         "params": point.params(), "selected": [t["point"].params() for t in tests],
         "validation_error": float(np.mean([t["validation_error"] for t in tests])),
         "n_errors": int(np.sum(~correct)), "n_test": int(len(correct)), "correct": correct,
@@ -403,23 +366,32 @@ def _pool(dataset, scheme, tests, rows):
 
 # --------------------------------------------------------------------------- a whole config
 
-def run_protocol(config, cache: PointCache, n_jobs=1, progress=None, mirror=None,
-                 data_home=None, quiet=False, fit_jobs=None):
-    """Run the protocol for every dataset x scheme of ``config``.
+def load_datasets(config, mirror=None, data_home=None, quiet=False) -> dict:
+    """Every dataset of ``config`` (name -> Dataset), only the parts its plan needs, checked
+    against the plan (:func:`.validation.check_plan`) before anything is computed."""
+    from .. import data
+    from .validation import check_plan
 
-    ``n_jobs`` grid points run at once (-1: as many as the joblib backend has workers); the
-    final fits' estimators get ``fit_jobs`` (default ``n_jobs``).
+    loaded = {}
+    for plan in config.datasets:
+        loaded[plan.name] = data.load(plan.name, parts=parts_needed(plan), mirror=mirror,
+                                      data_home=data_home, progress=not quiet)
+        check_plan(plan, loaded[plan.name])
+    return loaded
+
+
+def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, fit_jobs=None):
+    """Run the protocol for every dataset x scheme of ``config`` on ``datasets`` (name ->
+    Dataset, from :func:`load_datasets`).
+
+    ``n_jobs`` grid points run at once; the final fits' estimators get ``fit_jobs`` (default
+    ``n_jobs``).
 
     Returns (results, grid rows, {dataset: checksums}); ``progress`` is called once with the
     total number of grid points x schemes and must return a bar with ``update(n)``.
     """
-    from . import data
-
-    loaded = []
-    for plan in config.datasets:
-        dataset = data.load(plan.name, parts=_parts_needed(plan), mirror=mirror,
-                            data_home=data_home, progress=not quiet)
-        loaded.append((plan, dataset, scaled_folds(dataset, plan)))
+    loaded = [(plan, datasets[plan.name], scaled_folds(datasets[plan.name], plan))
+              for plan in config.datasets]
     total = sum(len(folds) * sum(len(group) for _, group in grid_tasks(plan, config.schemes))
                 for plan, _, folds in loaded)
     bar = progress(total) if progress else None
@@ -438,7 +410,8 @@ def run_protocol(config, cache: PointCache, n_jobs=1, progress=None, mirror=None
     return results, grid_rows, checksums
 
 
-def _parts_needed(plan):
+def parts_needed(plan):
+    """The dataset parts a plan reads (None: all of them, pooled for a holdout or k-fold)."""
     if plan.split["method"] != "standard":
         return None
     return ["train", "test"] + (["validation"] if plan.validation["method"] == "given" else [])
@@ -454,12 +427,14 @@ def fit_selected(config, plan, scheme, cache: PointCache, n_jobs=1, progress=Non
     test part is not needed (covertype trains from its partial copy). Returns (fitted
     estimator, fitted scaler, selected grid row, dataset).
     """
-    from . import data
+    from .. import data
+    from .validation import check_plan
 
-    parts = _parts_needed(plan)
+    parts = parts_needed(plan)
     parts = parts and [part for part in parts if part != "test"]
     dataset = data.load(plan.name, parts=parts, mirror=mirror, data_home=data_home,
                         progress=not quiet)
+    check_plan(plan, dataset)
     if plan.split["method"] == "kfold":
         plan = replace(plan, split={"method": "all"})
     fold = scaled_folds(dataset, plan)[0]
@@ -474,25 +449,3 @@ def fit_selected(config, plan, scheme, cache: PointCache, n_jobs=1, progress=Non
     fitted, _, _ = fit_group((scheme,), chosen["point"].params(), config.scheme_options,
                              fold.X_train, fold.y_train, fit_jobs or n_jobs, config.seed)
     return fitted[scheme], fold.scaler, chosen, dataset
-
-
-def part_arrays(dataset, split, part):
-    """Rows of one part of ``dataset`` under ``split``: test, train, validation or all.
-
-    For a holdout split the test and train parts are the held-out and remaining rows (the same
-    seeded stratified split as in training); ``all`` is every row.
-    """
-    if part == "all":
-        return pooled(dataset)
-    if split["method"] == "standard" or part == "validation":
-        if part not in dataset.parts:
-            known = ", ".join(sorted(set(dataset.parts) | {"all"}))
-            raise ValueError(f"dataset {dataset.name!r} has no {part!r} part; it has: {known}")
-        return dataset.parts[part]
-    if split["method"] == "holdout" and part in ("train", "test"):
-        X, y = pooled(dataset)
-        train, test = outer_index_folds(y, split)[0]
-        rows = test if part == "test" else train
-        return X[rows], y[rows]
-    raise ValueError(f"part {part!r} is not defined for a {split['method']} split; "
-                     f"use --part all")

@@ -1,0 +1,79 @@
+"""The schemes' own constructor parameters: one table of what each may hold.
+
+:data:`OPTIONS` maps an option's name to its check (raises a one-line ValueError naming the
+option) and a phrase saying what it allows. The estimators check their parameters with it
+(``MulticlassSVM._check_scheme_params``), and the config validation checks ``scheme_options``
+with the very same entries, so a value ``multisvm validate`` accepts is one the estimator takes.
+"""
+
+from dataclasses import dataclass
+from functools import partial
+from numbers import Integral, Real
+from typing import Callable
+
+import numpy as np
+
+NB_NAMES = ("gaussian", "multinomial")  # sklearn GaussianNB / MultinomialNB
+LEVEL1_MODELS = ("nb", "svm")
+SHARED_OPTIONS = ("cache_size", "memory_mb", "tol")  # every scheme's, beside the grid's own
+
+
+def check_positive(name, value, integer=False):
+    """ValueError unless ``value`` is a finite number > 0 (an integer if ``integer``)."""
+    kind = Integral if integer else Real
+    if not isinstance(value, kind) or isinstance(value, bool) or not np.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+
+
+def check_share(name, value, low_inclusive=False):
+    """ValueError unless ``value`` is a number in (0, 1), or [0, 1) if ``low_inclusive``."""
+    ok = isinstance(value, Real) and not isinstance(value, bool) and value < 1
+    ok = ok and (value >= 0 if low_inclusive else value > 0)
+    if not ok:
+        interval = "[0, 1)" if low_inclusive else "(0, 1)"
+        raise ValueError(f"{name} must be a number in {interval}, got {value!r}")
+
+
+def check_choice(name, value, choices):
+    """ValueError unless ``value`` is one of ``choices``."""
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"unknown {name} {value!r}; expected one of {', '.join(choices)}")
+
+
+@dataclass(frozen=True)
+class Option:
+    """``check(name, value)`` raises ValueError unless ``value`` is allowed; ``allowed`` says
+    what is, for messages and ``--help``."""
+
+    check: Callable
+    allowed: str
+
+
+def check_order(name, value):
+    """None (the sorted class order) or a list of distinct class labels (a permutation of the
+    classes, checked against them at fit time)."""
+    if value is None:
+        return
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
+        raise ValueError(f"{name} must list every class exactly once, got {value!r}")
+    labels = list(value)
+    if len({repr(v) for v in labels}) != len(labels):
+        raise ValueError(f"{name} must list every class exactly once; it repeats one: {labels!r}")
+
+
+OPTIONS = {
+    "holdout": Option(check_share, "a number in (0, 1)"),
+    "threshold": Option(partial(check_share, low_inclusive=True), "a number in [0, 1)"),
+    "nb": Option(partial(check_choice, choices=NB_NAMES), " | ".join(NB_NAMES)),
+    "level1": Option(partial(check_choice, choices=LEVEL1_MODELS), " | ".join(LEVEL1_MODELS)),
+    "order": Option(check_order, "natural, or a list of every class label"),
+    "cache_size": Option(check_positive, "a number > 0 (MB)"),
+    "memory_mb": Option(check_positive, "a number > 0 (MB)"),
+    "tol": Option(check_positive, "a number > 0"),
+}
+
+
+def check_options(estimator, names):
+    """Check the estimator's parameters ``names`` with their :data:`OPTIONS` entries."""
+    for name in names:
+        OPTIONS[name].check(name, getattr(estimator, name))

@@ -1,0 +1,62 @@
+"""The one table of schemes: config name, estimator class, display name and options.
+
+Config validation, the estimators' parameter checks, the command line and the report all read
+:data:`REGISTRY`; nothing else lists the schemes.
+
+- ``name``: what a config's ``schemes`` list says;
+- ``estimator``: the scikit-learn estimator class;
+- ``label``: the row name in the report (Table 1's ``1-v-r``, ``Max Wins``, ``DAGSVM``, ...);
+- ``options``: the constructor parameters a config may set in ``scheme_options`` (the scheme's
+  own, checked by :data:`.options.OPTIONS`, and the shared libsvm ones);
+- ``kernel_free``: uses neither kernel nor C (scored at one grid point only);
+- ``trained_with``: another scheme whose fitted machines this one evaluates (DAGSVM reads Max
+  Wins' pairwise SVMs: both are trained once when both are run, as in Table 1).
+"""
+
+from dataclasses import dataclass
+
+from .dag import DAGSVC
+from .graph import GraphSVC
+from .hier import HierSVC
+from .maxwins import MaxWinsSVC
+from .nb import NBClassifier
+from .options import OPTIONS, SHARED_OPTIONS
+from .ovr import OneVsRestSVC
+from .udt import UDTSVC
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """One multiclass scheme (see the module docstring)."""
+
+    name: str
+    estimator: type
+    label: str
+    kernel_free: bool = False
+    trained_with: str | None = None
+
+    @property
+    def options(self) -> tuple:
+        """The ``scheme_options`` keys this scheme takes, its own first."""
+        return tuple(self.estimator._options) + SHARED_OPTIONS
+
+
+REGISTRY = {scheme.name: scheme for scheme in (
+    Scheme("ovr", OneVsRestSVC, "1-v-r"),
+    Scheme("maxwins", MaxWinsSVC, "Max Wins"),
+    Scheme("dag", DAGSVC, "DAGSVM", trained_with="maxwins"),
+    Scheme("udt", UDTSVC, "UDT"),
+    Scheme("graph", GraphSVC, "GraphSVM"),
+    Scheme("hier", HierSVC, "Hier"),
+    Scheme("nb", NBClassifier, "NB", kernel_free=True),
+)}
+SCHEME_NAMES = tuple(REGISTRY)
+SCHEMES = {name: scheme.estimator for name, scheme in REGISTRY.items()}  # name -> class
+assert all(name in OPTIONS for scheme in REGISTRY.values() for name in scheme.options)
+
+
+def label(name) -> str:
+    """The report's name of a scheme (the name itself for rows we do not run, e.g. a paper's
+    "Neural Net")."""
+    scheme = REGISTRY.get(name)
+    return scheme.label if scheme else str(name)

@@ -1,0 +1,53 @@
+"""The experiment layer: configs, splits, the protocol, runs, and saved models.
+
+Everything the command line does goes through these functions (the CLI only parses options and
+prints); a Python user or a benchmark calls them the same way:
+
+- :func:`load_config` (a file or a shipped config's name) -> :class:`Config`;
+  :func:`validate` also checks it against the data it finds locally;
+- :func:`reproduce` (config, :class:`Settings`) -> :class:`Run` (run folder, report rows);
+- :func:`train` / :func:`evaluate`: saved models;
+- :func:`shipped_configs`: the configs that come with multisvm.
+"""
+
+from .config import Config, ConfigError, GridPoint, summary
+from .models import Evaluation, Trained, evaluate, train
+from .runs import Run, reproduce
+from .settings import BACKENDS, Settings, workers
+from .shipped import config_path, describe, shipped_configs
+
+
+def load_config(path, seed=None) -> Config:
+    """Read and validate a config file, or a shipped config named without a path."""
+    from .config import load_config as load
+
+    return load(config_path(path), seed=seed)
+
+
+def validate(path, mirror=None, data_home=None) -> tuple:
+    """Every check a run would make of the config at ``path``: (Config, notes).
+
+    The checks that need the data run on the datasets found locally (parsed cache, data home,
+    mirror or installed package: never a download); ``notes`` says which could not be checked.
+    """
+    from .. import data
+    from .protocol import parts_needed
+    from .validation import check_plan
+
+    config = load_config(path)
+    notes = []
+    for plan in config.datasets:
+        wanted = parts_needed(plan) or list(data.get_card(plan.name).parts)
+        wanted = [part for part in wanted if part != "test" or plan.split["method"] != "standard"]
+        available = data.available_parts(plan.name, mirror=mirror, data_home=data_home)
+        if not set(wanted) <= set(available):
+            notes.append(f"# {plan.name}: not found locally; its split sizes were not checked")
+            continue
+        check_plan(plan, data.load(plan.name, parts=wanted, mirror=mirror, data_home=data_home,
+                                   progress=False))
+    return config, notes
+
+
+__all__ = ["BACKENDS", "Config", "ConfigError", "Evaluation", "GridPoint", "Run", "Settings",
+           "Trained", "config_path", "describe", "evaluate", "load_config", "reproduce",
+           "shipped_configs", "summary", "train", "validate", "workers"]

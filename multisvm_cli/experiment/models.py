@@ -1,0 +1,143 @@
+"""Saved models: ``train`` (select on the config's protocol, fit on the whole training part,
+save) and ``evaluate`` (load, predict a dataset part, measure).
+
+A model folder (see :mod:`multisvm_cli.persist`) holds the fitted estimator, the scaler's
+state (arrays ``scaler_*``) and the metadata below, so that ``evaluate`` can rebuild exactly
+the inputs the model was trained on: dataset, split, scaling, the raw files' checksums, the
+selected kernel and C and its validation error.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .. import __version__
+from ..errors import MultisvmError
+from .progress import progress_bar
+from .protocol import Stopwatch, fit_selected
+from .provenance import now_iso
+from .runs import point_cache
+from .settings import Settings, workers
+from .splits import part_arrays
+
+SCALER_PREFIX = "scaler_"
+
+
+@dataclass
+class Trained:
+    """What ``train`` made: where it is saved, the estimator and the selected grid row."""
+
+    folder: Path
+    scheme: str
+    dataset: str
+    estimator: object
+    chosen: dict
+
+
+def default_model_folder(config, dataset, scheme) -> Path:
+    """``models/<config>-<dataset>-<scheme>``."""
+    return Path("models") / f"{config.name}-{dataset}-{scheme}"
+
+
+def train(config, scheme, dataset=None, output=None, settings: Settings = Settings(),
+          force=False) -> Trained:
+    """Select ``scheme``'s kernel and C on the config's validation protocol for ``dataset``
+    (default: the config's first), fit it on the whole training part and save it to ``output``.
+
+    An existing model folder is refused (before any work) unless ``force``.
+    """
+    if scheme not in config.schemes:
+        raise MultisvmError(f"{config.path}: scheme {scheme!r} is not in its schemes "
+                            f"({', '.join(config.schemes)})")
+    plan = config.plan(dataset) if dataset else config.datasets[0]
+    output = Path(output) if output else default_model_folder(config, plan.name, scheme)
+    if output.exists() and not force:
+        raise MultisvmError(f"{output} already exists; choose another folder with -o, or pass "
+                            f"--force to replace it")
+    with workers(settings) as jobs:
+        estimator, scaler, chosen, dataset = fit_selected(
+            config, plan, scheme, point_cache(config, settings), n_jobs=jobs.grid,
+            fit_jobs=jobs.fit, mirror=settings.mirror, data_home=settings.data_home,
+            quiet=settings.quiet,
+            progress=lambda total: progress_bar(
+                total, f"{config.name}/{plan.name}/{scheme}: grid points", settings.quiet))
+    _save(output, estimator, scaler, _metadata(config, plan, scheme, chosen, dataset))
+    return Trained(output, scheme, dataset.name, estimator, chosen)
+
+
+def _metadata(config, plan, scheme, chosen, dataset) -> dict:
+    return {
+        "multisvm_version": __version__, "created": now_iso(), "config": config.name,
+        "scheme": scheme, "dataset": dataset.name, "checksums": dict(dataset.checksums),
+        "split": plan.split, "validation": plan.validation, "scaling": plan.scaling,
+        "kernel": chosen["kernel"], "params": chosen["point"].params(),
+        "validation_error": chosen["validation_error"],
+    }
+
+
+def _save(output, estimator, scaler, metadata):
+    """The estimator, its classes in the metadata and the scaler's state as arrays."""
+    from ..persist import save_model
+
+    metadata["classes"] = [c.item() if hasattr(c, "item") else c for c in estimator.classes_]
+    arrays = {SCALER_PREFIX + k: np.asarray(v) for k, v in scaler.get_state().items()}
+    save_model(output, estimator, metadata=metadata, extra_arrays=arrays)
+
+
+@dataclass
+class Evaluation:
+    """What ``evaluate`` measured on one dataset part."""
+
+    metadata: dict
+    dataset: str
+    part: str
+    y_true: np.ndarray
+    y_pred: np.ndarray
+    seconds: float
+    kernel_evaluations: float
+    n_parameters: int
+    classes: np.ndarray
+    confusion: np.ndarray | None = None
+
+
+def evaluate(model_dir, dataset=None, part="test", confusion=False, mirror=None,
+             data_home=None) -> Evaluation:
+    """Load a saved model, predict a part of ``dataset`` (default: the model's own, with the
+    split it was trained under) and measure error, kernel evaluations, time and size.
+
+    Warns when the dataset's raw files differ from those the model was trained on.
+    """
+    from sklearn.metrics import confusion_matrix
+
+    from .. import data
+    from ..persist import load_model
+    from ..scaling import Scaler
+
+    model = load_model(model_dir)
+    meta = model.metadata
+    name = dataset or meta["dataset"]
+    split = meta["split"] if name == meta["dataset"] else {"method": "standard"}
+    own_part = split["method"] == "standard" and part != "all"
+    loaded = data.load(name, parts=[part] if own_part else None, mirror=mirror,
+                       data_home=data_home)
+    X, y = part_arrays(loaded, split, part)
+    state = {k[len(SCALER_PREFIX):]: v for k, v in model.extra_arrays.items()
+             if k.startswith(SCALER_PREFIX)}
+    X = Scaler.from_state(meta["scaling"], state).transform(X)
+    watch = Stopwatch()
+    predicted = model.estimator.predict(X)
+    seconds = watch.wall
+    changed = [f for f, digest in loaded.checksums.items()
+               if meta["checksums"].get(f, digest) != digest]
+    if name == meta["dataset"] and changed:
+        warnings.warn(f"the {name} files differ from those the model was trained on "
+                      f"({', '.join(changed)})", UserWarning, stacklevel=2)
+    classes = np.asarray(model.estimator.classes_)
+    matrix = confusion_matrix(y, predicted, labels=classes) if confusion else None
+    return Evaluation(meta, name, part, y, predicted, seconds,
+                      model.estimator.kernel_evaluations(X), model.estimator.n_parameters_,
+                      classes, matrix)

@@ -1,0 +1,157 @@
+"""One ``reproduce-table`` run: a run folder that is a complete, replayable record.
+
+Layout under the results root (``Settings.out``, default ``results/``)::
+
+    results/<config-name>/
+        cache/<sha256>.json        one small file per finished grid point (the resume cache)
+        <timestamp>/               one folder per run, never overwritten (``-2``, ``-3`` suffixes)
+            config.original.yaml   the config exactly as the user wrote it
+            config.yaml            the resolved config: every default filled in, every grid
+                                   point explicit; ``multisvm validate`` accepts it and
+                                   ``multisvm reproduce-table`` runs it to the same table
+            grid.csv               every grid point: validation error, times (long format)
+            table.csv, table.md    the Table-1 report
+            results.json           everything the report is made from
+            run.json               argv, versions, host, BLAS, CPU, memory, n_jobs, seed, git
+                                   commit, start/end, status, warnings
+            run.log                what happened, one line each (start, warnings, end)
+
+Every file is written atomically (:mod:`multisvm_cli.storage`); run.json says ``running``
+while the run goes on and ``done``, ``failed`` or ``interrupted`` at the end.
+"""
+
+from __future__ import annotations
+
+import warnings
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..storage import PointCache, atomic_write, new_run_dir, write_json
+from .progress import progress_bar
+from .protocol import Stopwatch, check_point_result, load_datasets, run_protocol
+from .provenance import now_iso, run_metadata
+from .settings import Settings, workers
+
+GRID_COLUMNS = ["dataset", "fold", "scheme", "kernel", "kernel_type", "C", "sigma", "degree",
+                "homogeneous", "validation_error", "n_errors", "n_validation", "fit_cpu",
+                "fit_wall", "predict_wall", "cached", "notes"]
+
+
+@dataclass
+class Run:
+    """A finished run: its folder and the report's rows."""
+
+    folder: Path
+    rows: list
+
+
+def point_cache(config, settings: Settings) -> PointCache:
+    """The config's resume cache under the results root; every entry is checked before use."""
+    return PointCache(Path(settings.out) / config.name / "cache", force=settings.force,
+                      check=check_point_result)
+
+
+def reproduce(config, settings: Settings = Settings()) -> Run:
+    """Run a config's protocol in a new run folder and write every output file there.
+
+    The data is loaded and checked against the config first: nothing is written for a config
+    the data refutes. Warnings are shown as usual and also recorded in run.json and run.log.
+    Raises what the protocol raises, after recording ``failed`` (or ``interrupted``) with the
+    reason in run.json.
+    """
+    log = RunLog()
+    with log.recording_warnings():
+        datasets = load_datasets(config, settings.mirror, settings.data_home, settings.quiet)
+        with workers(settings) as jobs:
+            folder = new_run_dir(settings.out, config.name)
+            return _run(config, settings, jobs, datasets, folder, log)
+
+
+def _run(config, settings, jobs, datasets, folder, log) -> Run:
+    """The run itself, in its new folder; run.json and run.log are written however it ends."""
+    from ..report import table_rows
+
+    atomic_write(folder / "config.original.yaml", config.original_text)
+    atomic_write(folder / "config.yaml", config.resolved_text())
+    meta = run_metadata(settings, jobs, config.seed, config.path)
+    write_json(folder / "run.json", meta)
+    log.add(f"started {config.name} ({config.path}) in {folder}")
+    watch = Stopwatch()
+    try:
+        results, grid_rows, checksums = run_protocol(
+            config, datasets, point_cache(config, settings), n_jobs=jobs.grid, fit_jobs=jobs.fit,
+            progress=lambda total: progress_bar(total, f"{config.name}: grid points",
+                                                settings.quiet))
+        rows = table_rows(results, config.reference, config.compare_to)
+        write_outputs(folder, config, results, grid_rows, rows, checksums)
+    except BaseException as exc:
+        status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
+        meta.update(ended=now_iso(), status=status, error=" ".join(str(exc).split()),
+                    warnings=log.warnings)
+        log.add(f"{status}: {meta['error'] or type(exc).__name__}")
+        _close(folder, meta, log)
+        raise
+    cached = sum(r["cached"] for r in grid_rows)
+    meta.update(ended=now_iso(), status="done", wall_seconds=round(watch.wall, 3),
+                grid_points={"total": len(grid_rows), "cached": cached,
+                             "computed": len(grid_rows) - cached}, warnings=log.warnings)
+    log.add(f"done in {watch.wall:.1f} s: {len(grid_rows)} grid points, {cached} from the cache")
+    _close(folder, meta, log)
+    return Run(folder, rows)
+
+
+def _close(folder, meta, log):
+    """Write the final run.json and run.log; an I/O error here must not hide the run's own."""
+    try:
+        write_json(folder / "run.json", meta)
+        log.write(folder / "run.log")
+    except OSError:
+        pass
+
+
+class RunLog:
+    """run.log's lines (timestamped), and the warnings of the run, which are also shown."""
+
+    def __init__(self):
+        self.lines = []
+        self.warnings = []
+
+    def add(self, line):
+        self.lines.append(f"{now_iso()} {line}")
+
+    def write(self, path):
+        atomic_write(path, "\n".join(self.lines) + "\n")
+
+    @contextmanager
+    def recording_warnings(self):
+        """A context in which every warning is shown once per message and recorded here."""
+        with warnings.catch_warnings():
+            shown = warnings.showwarning
+
+            def record(message, category, filename, lineno, file=None, line=None):
+                text = " ".join(str(message).split())
+                if text not in self.warnings:  # shown and recorded once per run
+                    self.warnings.append(text)
+                    self.add(f"warning: {text}")
+                    shown(message, category, filename, lineno, file, line)
+
+            warnings.showwarning = record
+            yield self
+
+
+def write_outputs(folder, config, results, grid_rows, rows, checksums):
+    """grid.csv, table.csv, table.md and results.json, each written atomically."""
+    import pandas as pd
+
+    from ..report import render
+
+    grid = pd.DataFrame(grid_rows).reindex(columns=GRID_COLUMNS)
+    atomic_write(folder / "grid.csv", grid.to_csv(index=False))
+    source = config.reference.get("source")
+    atomic_write(folder / "table.csv", render(rows, "csv"))
+    atomic_write(folder / "table.md", render(rows, "markdown", source, config.compare_to) + "\n")
+    public = [{k: v for k, v in r.items() if k not in ("correct",)} for r in results]
+    write_json(folder / "results.json", {"config": config.name, "checksums": checksums,
+                                         "compare_to": config.compare_to,
+                                         "results": public, "table": rows})

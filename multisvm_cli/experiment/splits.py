@@ -1,0 +1,137 @@
+"""Outer folds and validation splits, as in Platt, Cristianini, Shawe-Taylor (1999), section 5.
+
+An outer fold is the dataset's own train/test split (``standard``), a seeded stratified holdout
+test part (``holdout``), or one of k stratified folds (``kfold``); the scaler is fitted on each
+fold's training part only. Inside a fold, a grid point is scored on the validation split: the
+seeded stratified 70/30 ``holdout`` of the training part, the dataset's own validation part
+(``given``), or k folds of the training part (``kfold``).
+"""
+
+from __future__ import annotations
+
+import warnings
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.model_selection import StratifiedKFold, train_test_split
+
+
+@dataclass
+class Fold:
+    """One outer fold: scaled training, test and (``given``) validation arrays."""
+
+    index: int
+    X_train: np.ndarray
+    y_train: np.ndarray
+    X_test: np.ndarray | None
+    y_test: np.ndarray | None
+    X_val: np.ndarray | None = None
+    y_val: np.ndarray | None = None
+    scaler: object = None
+
+
+def pooled(dataset):
+    """All rows of a dataset in a fixed order (train, validation, test, all) and their labels."""
+    names = [p for p in ("train", "validation", "test", "all") if p in dataset.parts]
+    X = np.concatenate([dataset.parts[p][0] for p in names])
+    y = np.concatenate([dataset.parts[p][1] for p in names])
+    return X, y
+
+
+def outer_index_folds(y, split):
+    """The (train indices, test indices) pairs of a holdout or k-fold split of ``y``."""
+    if split["method"] == "holdout":
+        train, test = train_test_split(np.arange(len(y)), test_size=split["test_fraction"],
+                                       stratify=y, random_state=split["seed"])
+        return [(np.sort(train), np.sort(test))]
+    folds = StratifiedKFold(n_splits=split["k"], shuffle=True, random_state=split["seed"])
+    return list(folds.split(np.zeros(len(y)), y))
+
+
+def raw_folds(dataset, split):
+    """Unscaled outer folds as (X_train, y_train, X_test, y_test, X_val, y_val) tuples."""
+    if split["method"] == "all":
+        return [(*pooled(dataset), None, None, None, None)]
+    if split["method"] == "standard":
+        parts = dataset.parts
+        val = parts.get("validation", (None, None))
+        return [(*parts["train"], *parts.get("test", (None, None)), *val)]
+    X, y = pooled(dataset)
+    return [(X[tr], y[tr], X[te], y[te], None, None) for tr, te in outer_index_folds(y, split)]
+
+
+@contextmanager
+def named_warnings(name):
+    """Re-issue the warnings raised in the body (scikit-learn's splitters warn when a class has
+    fewer members than folds) once each, prefixed with ``name`` (the dataset)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    for message in dict.fromkeys(" ".join(str(w.message).split()) for w in caught):
+        warnings.warn(f"{name}: {message}", UserWarning, stacklevel=3)
+
+
+def scaled_folds(dataset, plan):
+    """The outer folds of ``plan`` with the scaler fitted on each training part only."""
+    from ..scaling import make_scaler
+
+    with named_warnings(dataset.name):
+        parts = raw_folds(dataset, plan.split)
+    folds = []
+    for index, (Xtr, ytr, Xte, yte, Xva, yva) in enumerate(parts):
+        scaler = make_scaler(plan.scaling, dataset.card)
+        scaler.fit(Xtr)
+        folds.append(Fold(index, scaler.transform(Xtr), ytr, _scaled(scaler, Xte), yte,
+                          _scaled(scaler, Xva), yva, scaler))
+    return folds
+
+
+def _scaled(scaler, X):
+    return None if X is None else scaler.transform(X)
+
+
+def holdout_rows(y, validation):
+    """(fit rows, score rows) of the stratified, seeded holdout: ``train_fraction`` to fit."""
+    return train_test_split(np.arange(len(y)), train_size=validation["train_fraction"],
+                            stratify=y, random_state=validation["seed"])
+
+
+def validation_index_splits(y, validation):
+    """(fit rows, score rows) pairs of the validation method on a training part's labels
+    ``y``: the stratified seeded holdout, or stratified k folds (``given`` has none)."""
+    if validation["method"] == "holdout":
+        return [holdout_rows(y, validation)]
+    folds = StratifiedKFold(n_splits=validation["k"], shuffle=True,
+                            random_state=validation["seed"])
+    return list(folds.split(np.zeros(len(y)), y))
+
+
+def validation_splits(fold, validation):
+    """(X_fit, y_fit, X_score, y_score) pairs used to score a grid point on one outer fold."""
+    X, y = fold.X_train, fold.y_train
+    if validation["method"] == "given":
+        return [(X, y, fold.X_val, fold.y_val)]
+    return [(X[a], y[a], X[b], y[b]) for a, b in validation_index_splits(y, validation)]
+
+
+def part_arrays(dataset, split, part):
+    """Rows of one part of ``dataset`` under ``split``: test, train, validation or all.
+
+    For a holdout split the test and train parts are the held-out and remaining rows (the same
+    seeded stratified split as in training); ``all`` is every row.
+    """
+    if part == "all":
+        return pooled(dataset)
+    if split["method"] == "standard" or part == "validation":
+        if part not in dataset.parts:
+            known = ", ".join(sorted(set(dataset.parts) | {"all"}))
+            raise ValueError(f"dataset {dataset.name!r} has no {part!r} part; it has: {known}")
+        return dataset.parts[part]
+    if split["method"] == "holdout" and part in ("train", "test"):
+        X, y = pooled(dataset)
+        train, test = outer_index_folds(y, split)[0]
+        rows = test if part == "test" else train
+        return X[rows], y[rows]
+    raise ValueError(f"part {part!r} is not defined for a {split['method']} split; "
+                     f"use --part all")

@@ -1,0 +1,72 @@
+"""The checks of a config that need its datasets: do the split and the validation method fit
+the data (every training part holds every class twice over, k no larger than a class, a test
+part that is not empty)?
+
+They run the protocol's own splitting code (:mod:`.splits`) on the labels alone, so whatever
+would fail during a run fails here, before a run folder exists, as ``file:line: key: message``.
+``multisvm validate`` runs them on the data it finds locally (no download); ``reproduce-table``
+and ``train`` run them on the data they loaded, before anything is written.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from .splits import named_warnings, outer_index_folds, validation_index_splits
+
+
+def check_against_data(config, datasets) -> None:
+    """Check every plan of ``config`` whose dataset is in ``datasets`` (name -> Dataset)."""
+    for plan in config.datasets:
+        if plan.name in datasets:
+            check_plan(plan, datasets[plan.name])
+
+
+def check_plan(plan, dataset) -> None:
+    """ConfigError (naming the split or validation key) when ``plan``'s splits cannot be made
+    on ``dataset``'s labels, or leave a training part with fewer than two classes."""
+    for y_train in _training_labels(plan, dataset):
+        _check_classes(plan, "split", y_train, "an outer fold's training part")
+        if plan.validation["method"] == "given":
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the run shows them, once, with the dataset
+                pieces = validation_index_splits(y_train, plan.validation)
+        except ValueError as exc:
+            raise plan.where["validation"].error(_reason(plan, exc)) from None
+        for fit_rows, score_rows in pieces:
+            _check_classes(plan, "validation", y_train[fit_rows], "a validation fit part")
+            if len(score_rows) == 0:
+                raise plan.where["validation"].error(f"{plan.name}: a validation part is empty")
+
+
+def _training_labels(plan, dataset):
+    """The labels of every outer fold's training part (the splitting code of a run)."""
+    from .splits import pooled
+
+    if plan.split["method"] == "standard":
+        return [dataset.parts["train"][1]]
+    _, y = pooled(dataset)
+    try:
+        with named_warnings(dataset.name):
+            folds = outer_index_folds(y, plan.split)
+    except ValueError as exc:
+        raise plan.where["split"].error(_reason(plan, exc)) from None
+    for _, test_rows in folds:
+        if len(test_rows) == 0:
+            raise plan.where["split"].error(f"{plan.name}: a test part is empty")
+    return [y[train_rows] for train_rows, _ in folds]
+
+
+def _check_classes(plan, key, labels, what):
+    classes, counts = np.unique(labels, return_counts=True)
+    if len(classes) < 2:
+        raise plan.where[key].error(f"{plan.name}: {what} has {len(labels)} rows of "
+                                    f"{len(classes)} class; a multiclass SVM needs at least two")
+
+
+def _reason(plan, exc) -> str:
+    return f"{plan.name}: {' '.join(str(exc).split())}"

@@ -1,0 +1,53 @@
+"""How many threads a ``n_jobs`` setting means: the one resolver every caller uses.
+
+Convention (joblib's): ``None`` or 1 = one thread; ``n > 1`` = n threads; ``-1`` = every core,
+``-2`` = every core but one, and so on. 0 is refused. A request above what the machine has is
+lowered to the number of cores, with a warning: libsvm and BLAS work is CPU-bound, so more
+threads than cores only add switching (and 100,000 threads cannot even be started).
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from numbers import Integral
+
+
+def cpu_count() -> int:
+    """The cores this process may run on (its CPU affinity where the OS tells it)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def check_n_jobs(n_jobs):
+    """``n_jobs`` itself; ValueError (one line) unless it is None or a non-zero integer."""
+    if n_jobs is not None and (not isinstance(n_jobs, Integral) or isinstance(n_jobs, bool)
+                               or n_jobs == 0):
+        raise ValueError(f"n_jobs must be a non-zero integer (1 = one thread, -1 = every core), "
+                         f"got {n_jobs!r}")
+    return n_jobs
+
+
+def resolve_n_jobs(n_jobs, limit=None, capacity=None) -> int:
+    """The number of workers ``n_jobs`` stands for (at least 1).
+
+    ``capacity`` is what can run at once: this machine's cores (the default) for threads, a
+    Dask cluster's worker threads for grid points sent there. A request above it is lowered to
+    it, with a warning. ``limit`` caps the result further at the work available (e.g. the
+    number of tasks).
+    """
+    check_n_jobs(n_jobs)
+    cores = capacity or cpu_count()
+    if n_jobs is None:
+        threads = 1
+    elif n_jobs < 0:
+        threads = max(1, cores + 1 + n_jobs)
+    else:
+        threads = n_jobs
+        if threads > cores:
+            warnings.warn(f"n_jobs={n_jobs} is more than the {cores} workers that can run at once "
+                          f"here; using {cores}", UserWarning, stacklevel=2)
+            threads = cores
+    return max(1, min(threads, limit)) if limit is not None else threads

@@ -1,0 +1,160 @@
+"""`multisvm validate` runs every check a run would: what it refuses gets one
+`file:line: key: message` line, exit code 2 and no run folder; what it accepts also runs.
+
+The cases are those a new user hit on main before the experiment layer (each used to pass
+validate and fail later, or to pass silently with a wrong meaning)."""
+
+import textwrap
+
+import pytest
+
+from multisvm_cli.cli import main
+
+BASE = """\
+name: small
+dataset: iris
+split: {test_fraction: 0.3, seed: 1}
+kernels:
+  - {type: gaussian, sigma: [1, 2]}
+C: [1, 10]
+schemes: [ovr, maxwins, dag]
+"""
+
+# name -> (replace this, by that) in BASE, expected line, fragment of the message
+REFUSED = {
+    "negative seed": (("schemes: [ovr, maxwins, dag]", "schemes: [ovr, maxwins, dag]\nseed: -1"),
+                      8, "seed: a seed must be an integer from 0 to 4294967295, got -1"),
+    "k-fold larger than the dataset": (("split: {test_fraction: 0.3, seed: 1}",
+                                        "split: {method: kfold, k: 200}"), 3,
+                                       "split: iris: Cannot have number of splits n_splits=200 "
+                                       "greater than the number of samples: n_samples=150"),
+    "k-fold larger than every class": (("split: {test_fraction: 0.3, seed: 1}",
+                                        "split: {method: kfold, k: 60}"), 3,
+                                       "split: iris: n_splits=60 cannot be greater than the "
+                                       "number of members in each class"),
+    "validation k-fold larger than a training part's classes": (
+        ("split: {test_fraction: 0.3, seed: 1}",
+         "split: {test_fraction: 0.3, seed: 1}\nvalidation: {method: kfold, k: 40}"), 4,
+        "validation: iris: n_splits=40 cannot be greater than the number of members in each "
+        "class"),
+    "test fraction leaving too few training rows": (("test_fraction: 0.3", "test_fraction: 0.999"),
+                                                    3, "split: iris: With n_samples=150, "
+                                                       "test_size=0.999 and train_size=None, the "
+                                                       "resulting train set will be empty"),
+    "graph threshold not a number": (
+        ("schemes: [ovr, maxwins, dag]", "schemes: [ovr, graph]\nscheme_options: "
+                                         "{graph: {threshold: abc}}"),
+        8, "scheme_options.graph.threshold: threshold must be a number in [0, 1), got 'abc'; "
+           "allowed: a number in [0, 1)"),
+    "dag order random": (("schemes: [ovr, maxwins, dag]", "schemes: [ovr, maxwins, dag]\n"
+                                                          "scheme_options: {dag: {order: random}}"),
+                         8, "scheme_options.dag.order: order must list every class exactly once"),
+    "dag order not the dataset's classes": (
+        ("schemes: [ovr, maxwins, dag]", "schemes: [ovr, maxwins, dag]\n"
+                                         "scheme_options: {dag: {order: [0, 1, 7]}}"),
+        8, "scheme_options.dag.order: order must list every class of iris once: [0, 1, 2]"),
+    "compare_to a scheme not run": (("schemes: [ovr, maxwins, dag]",
+                                     "schemes: [dag, maxwins]\ncompare_to: ovr"), 8,
+                                    "compare_to: scheme 'ovr' is not run; choose one of the "
+                                    "schemes: dag, maxwins"),
+    "sexagesimal C": (("C: [1, 10]", "C: [1:30]"), 6, "C[0]: expected a number, got '1:30'"),
+    "name with a newline": (("name: small", 'name: "a\\nb"'), 1, "name: expected a folder-safe name"),
+    "name of 300 characters": (("name: small", "name: " + "n" * 300), 1,
+                               "name: expected a folder-safe name"),
+    "grid above the limit": (("sigma: [1, 2]", "sigma: [" + ", ".join(str(i + 1) for i in range(6000))
+                              + "]"), 4, "kernels: the grid has 12000 points, more than "
+                                         "max_grid_points = 10000"),
+    "max_grid_points below the grid": (("C: [1, 10]", "C: [1, 10]\nmax_grid_points: 3"), 4,
+                                       "kernels: the grid has 4 points, more than "
+                                       "max_grid_points = 3"),
+}
+
+
+def write(tmp_path, text, name="config.yaml"):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED), ids=lambda c: c.replace(" ", "-"))
+def test_validate_refuses_what_a_run_would_refuse(case, tmp_path, capsys, monkeypatch):
+    (old, new), line, fragment = REFUSED[case]
+    assert old in BASE
+    path = write(tmp_path, BASE.replace(old, new))
+    monkeypatch.chdir(tmp_path)
+    for command in (["validate", str(path)], ["reproduce-table", str(path), "--out", "out"]):
+        with pytest.raises(SystemExit) as exited:
+            main(command)
+        err = capsys.readouterr().err
+        assert exited.value.code == 2, (command, err)
+        lines = [x for x in err.splitlines() if not x.startswith("warning: ")]
+        assert len(lines) == 1 and lines[0].startswith(f"error: {path}:{line}: "), err
+        assert fragment in lines[0], err
+        assert "Traceback" not in err
+    assert not (tmp_path / "out").exists()  # nothing written
+
+
+# (replace this, by that) -> what the accepted config must mean
+ACCEPTED = {
+    "exponent without a dot is a number": (("C: [1, 10]", "C: [1e2, 10]"), [100.0, 10.0]),
+    "a leading zero is decimal": (("C: [1, 10]", "C: [1, 010]"), [1.0, 10.0]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ACCEPTED), ids=lambda c: c.replace(" ", "-"))
+def test_what_validate_accepts_runs(case, tmp_path, capsys, monkeypatch):
+    from multisvm_cli.experiment import load_config
+
+    (old, new), Cs = ACCEPTED[case]
+    path = write(tmp_path, BASE.replace(old, new))
+    assert sorted({p.C for p in load_config(path).datasets[0].grid}) == sorted(Cs)
+    monkeypatch.chdir(tmp_path)
+    for command in (["validate", str(path)], ["reproduce-table", str(path), "--out", "out"]):
+        with pytest.raises(SystemExit) as exited:
+            main(command)
+        assert exited.value.code == 0, capsys.readouterr().err
+    assert len(list((tmp_path / "out" / "small").glob("2*"))) == 1
+
+
+def test_glass_ten_folds_is_valid_with_its_warning_and_the_true_fit_count(mirror, data_home,
+                                                                          tmp_path, capsys):
+    path = write(tmp_path, """\
+        dataset: glass
+        split: {method: kfold, k: 10, seed: 0}
+        kernels: [{type: linear}, {type: gaussian, sigma: [1, 2, 4]}]
+        C: [1, 10]
+        schemes: [ovr]
+        """)
+    with pytest.raises(SystemExit) as exited, pytest.warns(
+            UserWarning, match="glass: The least populated class in y has only 9 members"):
+        main(["validate", str(path), "--mirror", str(mirror)])
+    captured = capsys.readouterr()
+    assert exited.value.code == 0
+    # 10 outer folds x 8 points: 80 fits to select, 10 to test
+    assert ("# glass: 8 grid points; 10 outer fold(s) x 1 validation split(s) x 8 points over 1 "
+            "scheme families (1-v-r) = 80 selection fits, + 10 final fits") in captured.out
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
+     + "".join(f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+               for p, c in zip("abcdefg", "bcdefgh")) + "dataset: iris\n",
+     "more than 100000 values once aliases are expanded"),
+    ("[" * 20000, "nested too deeply to be a config"),
+])
+def test_configs_that_would_exhaust_memory_or_the_stack_are_refused(text, fragment, tmp_path,
+                                                                     capsys):
+    path = write(tmp_path, text)
+    with pytest.raises(SystemExit) as exited:
+        main(["validate", str(path)])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and err.count("\n") == 1 and fragment in err, err
+
+
+def test_a_config_that_is_not_a_regular_file_or_too_large_is_refused(tmp_path, capsys):
+    big = write(tmp_path, "# " + "x" * (1 << 20) + "\n", "big.yaml")
+    for path, fragment in (("/dev/zero", "is not a regular file"), (big, "larger than 1024 KB")):
+        with pytest.raises(SystemExit) as exited:
+            main(["validate", str(path)])
+        err = capsys.readouterr().err
+        assert exited.value.code == 2 and fragment in err and err.count("\n") == 1, err

@@ -4,6 +4,7 @@ DatasetError."""
 
 import collections
 import errno
+import json
 import os
 import re
 import shutil
@@ -79,6 +80,13 @@ def record_removed(path, data_home):
     cache.record_path(path).unlink()
 
 
+def record_garbled(path, data_home):
+    record_file = cache.record_path(path)
+    record = json.loads(record_file.read_text())
+    record["files"] = [1]
+    record_file.write_text(json.dumps(record))
+
+
 def not_an_npz(path, data_home):
     path.write_bytes(b"not a zip file")
 
@@ -102,6 +110,7 @@ def consistent_but_not_the_card(path, data_home):
     (record_removed, r"no record of its arrays' SHA-256 \(uci-train-[0-9a-f]{16}\.json is "
                      r"missing\)"),
     (not_an_npz, r"not a readable parsed-cache \.npz"),
+    (record_garbled, r"its record does not list the raw files vowel-context\.data"),
     (consistent_but_not_the_card, r"vowel train part \(source uci\): shape \(100, 10\), "
                                   r"expected \(528, 10\)"),
 ])

@@ -180,7 +180,8 @@ def _check_record(card, src, part, key, digests, record):
                              f"{card.name}/{src.id}/{part}/{key}")
     files = record.get("files")
     names = [spec.name for spec in src.files_for(part)]
-    if not isinstance(files, list) or [f.get("name") for f in files] != names:
+    if not isinstance(files, list) or not all(isinstance(f, dict) for f in files) \
+            or [f.get("name") for f in files] != names:
         raise cache.Mismatch(f"its record does not list the raw files {', '.join(names)}")
     for file, accepted in zip(files, digests):
         if file.get("sha256") not in (accepted if isinstance(accepted, list) else [accepted]):
@@ -349,6 +350,9 @@ def _copy_verified(card, spec, origin, target):
         check_sha256(temp, spec, card.name)
         os.replace(temp, target)
     except OSError as exc:
+        if exc.filename == str(origin):
+            raise DatasetError(f"{card.name}: cannot read {origin} "
+                               f"({exc.strerror or type(exc).__name__})") from None
         raise DataHomeError(f"{card.name}: {not_writable(target.parent, exc)}") from None
     finally:
         if temp.exists():

@@ -112,3 +112,31 @@ def test_real_subprocess(mirror, tmp_path):
     assert done.stderr.splitlines() == ["error: unknown dataset 'nosuch'; known datasets: "
                                         "covertype, digits, glass, iris, letter, segment, usps, "
                                         "vehicle, vowel, wine"]
+
+
+def test_info_shows_the_true_counts_after_the_parsed_cache_was_tampered_with(
+        capsys, mirror, data_home):
+    import numpy as np
+
+    code, _, _ = run(capsys, "datasets", "fetch", "vowel", "--mirror", str(mirror))
+    assert code == 0
+    (path,) = (data_home / "vowel" / "parsed").glob("uci-train-*.npz")
+    with np.load(path) as stored:
+        X, y = stored["X"], stored["y"]
+    np.savez(path, X=X[:100], y=y[:100])  # a valid npz of 100 rows
+    with pytest.warns(UserWarning, match=rf"parsed cache {path}: its arrays \(X \(100, 10\)"):
+        code, out, err = run(capsys, "datasets", "info", "vowel", "--mirror", str(mirror))
+    assert code == 0
+    assert row(out, "0") == ["0", "48", "42", "90"]
+    assert row(out, "total") == ["total", "528", "462", "990"]
+
+
+def test_fetch_into_an_unwritable_data_home_is_one_error_line(capsys, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    code, out, err = run(capsys, "datasets", "fetch", "vowel", "--data-home",
+                         str(blocker / "home"))
+    assert (code, out) == (2, "")
+    assert err.splitlines() == [
+        f"error: vowel: cannot write to {blocker / 'home' / 'vowel'} (Not a directory); set "
+        "MULTISVM_DATA_HOME (or --data-home) to a writable folder with free space"]

@@ -4,24 +4,42 @@ import functools
 import gzip
 import hashlib
 import http.server
+import os
+import signal
+import subprocess
+import sys
 import threading
+import time
 
 import numpy as np
 import pytest
 
 from multisvm_cli import data
+from multisvm_cli.data import download as download_module
 from multisvm_cli.data.download import download
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 LETTER_SHA = "2b89f3602cf768d3c8355267d2f13f2417809e101fc2b5ceee10db19a60de6e2"
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves a folder; ``/cut/...`` paths announce the full length but stop half-way."""
+    """Serves a folder; ``/cut/...`` paths announce the full length but stop half-way;
+    ``/huge/...`` streams zeros without a Content-Length until the client hangs up (at most
+    300 MB) and ``/huge-announced/...`` announces 300 MB; ``/slow/...`` serves the file at about
+    20 kB/s."""
+
+    huge_bytes = 300 * 10**6
+    sent = None  # bytes written by the last /huge/ response
 
     def log_message(self, *args):
         pass
 
     def do_GET(self):
+        for prefix, serve_it in (("/huge/", self.serve_huge), ("/slow/", self.serve_slow),
+                                 ("/huge-announced/", self.serve_huge)):
+            if self.path.startswith(prefix):
+                return serve_it(prefix)
         if not self.path.startswith("/cut/"):
             return super().do_GET()
         body = (self.directory_path / self.path[len("/cut/"):]).read_bytes()
@@ -31,6 +49,36 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         self.wfile.write(body[: len(body) // 2])
         self.wfile.flush()
         self.close_connection = True
+
+    def serve_huge(self, prefix):
+        self.send_response(200)
+        if prefix == "/huge-announced/":
+            self.send_header("Content-Length", str(self.huge_bytes))
+        self.end_headers()
+        self.close_connection = True
+        block, sent = b"0" * (1 << 16), 0
+        type(self).sent = 0
+        try:
+            while sent < self.huge_bytes:
+                self.wfile.write(block)
+                sent += len(block)
+                type(self).sent = sent
+        except OSError:  # the client hung up
+            pass
+
+    def serve_slow(self, prefix):
+        body = (self.directory_path / self.path[len(prefix):]).read_bytes()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.close_connection = True
+        try:
+            for start in range(0, len(body), 1000):
+                self.wfile.write(body[start:start + 1000])
+                self.wfile.flush()
+                time.sleep(0.05)
+        except OSError:
+            pass
 
 
 @pytest.fixture
@@ -161,3 +209,160 @@ def test_covertype_goes_through_sklearns_fetcher(served, data_home, no_mirror, m
                                                  r"differs from expected .*put it in"):
         data.load("covertype", parts=["test"], progress=False)
     assert leftovers(data_home) == []
+
+
+VOWEL_SIZE = 73565
+
+
+@pytest.fixture
+def count_written(monkeypatch):
+    """The sizes of the chunks ``download`` writes to its temporary file."""
+    written = []
+    write = download_module._write
+
+    def counting(sink, chunk):
+        written.append(len(chunk))
+        write(sink, chunk)
+
+    monkeypatch.setattr(download_module, "_write", counting)
+    return written
+
+
+@pytest.mark.parametrize("prefix, message", [
+    ("/huge", r"vowel: vowel-context\.data from http://127\.0\.0\.1:\d+/huge/vowel/"
+              r"vowel-context\.data is longer than the 73,565 bytes the card records: stopped "
+              r"after 73,565 bytes, refused, not cached; get vowel-context\.data from https://"),
+    ("/huge-announced", r"vowel: vowel-context\.data at http://127\.0\.0\.1:\d+/huge-announced/"
+                        r"vowel/vowel-context\.data is announced as 300,000,000 bytes, the card "
+                        r"records 73,565 bytes: refused, not downloaded; get "),
+])
+def test_oversized_download_stops_at_the_card_size(served, data_home, no_mirror, count_written,
+                                                   prefix, message):
+    folder, base = served
+    with pytest.raises(data.DatasetError, match=message):
+        data.load("vowel", url_base=base + prefix, progress=False)
+    assert sum(count_written) <= VOWEL_SIZE  # never more than the card's size is written
+    assert sum(count_written) <= VOWEL_SIZE + download_module.CHUNK_BYTES
+    if prefix == "/huge-announced":
+        assert count_written == []
+    assert leftovers(data_home) == []
+
+
+def test_short_file_is_refused_by_its_size(mirror, served, tmp_path):
+    folder, base = served
+    good = (mirror / "letter" / "letter-recognition.data").read_bytes()
+    serve(folder, "letter", "short", good[:-1000])
+    target = tmp_path / "home" / "letter-recognition.data"
+    with pytest.raises(data.DatasetError, match=r"letter-recognition\.data downloaded from .* is "
+                                                 r"711,565 bytes, expected 712,565 bytes: "
+                                                 r"refused, not cached"):
+        download(f"{base}/letter/short", target, sizes=(712565,), progress=False)
+    with pytest.raises(data.DatasetError, match=r"has sha256 [0-9a-f]{64}, expected 2b89f360.* "
+                                                 r"\(711,565 bytes, expected 712,565 bytes\): "
+                                                 r"refused, not cached"):
+        download(f"{base}/letter/short", target, (LETTER_SHA,), sizes=(712565,),
+                 progress=False)
+    assert list(target.parent.iterdir()) == []
+
+
+def test_stale_partial_files_are_removed_on_the_next_fetch(mirror, served, data_home,
+                                                           no_mirror):
+    folder, base = served
+    serve(folder, "vowel", "vowel-context.data",
+          (mirror / "vowel" / "vowel-context.data").read_bytes())
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    home = data_home / "vowel"
+    home.mkdir(parents=True)
+    stale = home / f".vowel-context.data.part-{int(gone.stdout)}-x1y2z3"
+    live = home / f".vowel.train.part-{os.getpid()}-a1b2c3"  # a writer still running
+    old_unnamed = home / ".vowel.test.part-k2j4h5g6"  # older versions: no pid in the name
+    new_unnamed = home / ".vowel.test.part-q9w8e7r6"
+    for path in (stale, live, old_unnamed, new_unnamed):
+        path.write_bytes(b"0" * 1000)
+    two_hours_ago = time.time() - 7200
+    os.utime(old_unnamed, (two_hours_ago, two_hours_ago))
+    data.load("vowel", url_base=base, progress=False)
+    assert sorted(p.name for p in home.iterdir() if p.is_file()) == sorted([
+        live.name, new_unnamed.name, "vowel-context.data"])
+
+
+def fetch_in_subprocess(base, data_home, prefix="/slow"):
+    """``multisvm datasets fetch vowel`` downloading from ``base + prefix``; SIGINT is left to
+    Python's default handler even when this test runs in a background job (where it is
+    ignored)."""
+    env = dict(os.environ, MULTISVM_DATA_HOME=str(data_home), MULTISVM_URL_BASE=base + prefix,
+               PYTHONPATH=REPO)
+    env.pop("MULTISVM_MIRROR", None)
+    return subprocess.Popen(
+        [sys.executable, "-m", "multisvm_cli", "datasets", "fetch", "vowel", "--no-progress"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+def wait_for_part_file(folder, process, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and process.poll() is None:
+        parts = list(folder.glob(".vowel-context.data.part-*"))
+        if parts:
+            return parts[0]
+        time.sleep(0.05)
+    process.kill()
+    pytest.fail(f"no partial file appeared in {folder}: {process.communicate()}")
+
+
+def test_sigint_during_a_download_aborts_with_130_and_leaves_nothing(mirror, served,
+                                                                     data_home):
+    folder, base = served
+    serve(folder, "vowel", "vowel-context.data",
+          (mirror / "vowel" / "vowel-context.data").read_bytes())
+    process = fetch_in_subprocess(base, data_home)
+    part = wait_for_part_file(data_home / "vowel", process)
+    assert part.name.startswith(f".vowel-context.data.part-{process.pid}-")
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert err.strip() == "Aborted."
+    assert leftovers(data_home) == []
+
+
+def test_sigkill_leftover_is_removed_by_the_next_fetch(mirror, served, data_home, no_mirror):
+    folder, base = served
+    serve(folder, "vowel", "vowel-context.data",
+          (mirror / "vowel" / "vowel-context.data").read_bytes())
+    process = fetch_in_subprocess(base, data_home)
+    part = wait_for_part_file(data_home / "vowel", process)
+    process.kill()
+    process.communicate(timeout=60)
+    assert part.exists()  # what a SIGKILL leaves behind
+    vowel = data.load("vowel", url_base=base, progress=False)
+    assert vowel.parts["train"][0].shape == (528, 10)
+    assert not part.exists()
+    assert [p for p in leftovers(data_home) if p.startswith(".")] == []
+
+
+def test_keyboard_interrupt_propagates_untouched_and_removes_the_temporary_file(
+        tmp_path, monkeypatch):
+    class Interrupted:
+        headers = {"Content-Length": str(VOWEL_SIZE)}
+        reads = 0
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def read(self, size):
+            self.reads += 1
+            if self.reads > 1:
+                raise KeyboardInterrupt
+            return b"0" * size
+
+    monkeypatch.setattr(download_module.urllib.request, "urlopen",
+                        lambda url, timeout: Interrupted())
+    target = tmp_path / "home" / "vowel-context.data"
+    with pytest.raises(KeyboardInterrupt):
+        download("http://127.0.0.1:9/vowel-context.data", target, sizes=(VOWEL_SIZE,),
+                 progress=False)
+    assert list(target.parent.iterdir()) == []

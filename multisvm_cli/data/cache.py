@@ -1,10 +1,18 @@
-"""Parsed cache: one ``.npz`` per (dataset, source, part), keyed by the raw files' SHA-256.
+"""Parsed cache: one entry per (dataset, source, part), keyed by the raw files' SHA-256.
 
-File: ``<data_home>/<dataset>/parsed/<source>-<part>-<key>.npz`` holding ``X`` (float64),
-``y`` (int64 or a unicode array: never pickled objects) and the provenance arrays ``files``,
-``sha256`` and ``origins``. ``key`` hashes the format version, the source's card entry and the
-raw files' SHA-256, so a changed raw file or card gives a new key (the old file is unused).
-Files are written to a temporary name and renamed; reading uses ``allow_pickle=False``.
+An entry is two files in ``<data_home>/<dataset>/parsed/``:
+
+- ``<source>-<part>-<key>.npz``: the arrays ``X`` (float64) and ``y`` (int64 or a unicode
+  array: never pickled objects);
+- ``<source>-<part>-<key>.json``: its record, written when the part was parsed from raw files
+  that had just passed their checks: the dataset, source, part and key, each raw file's name,
+  SHA-256 and origin, and ``arrays_sha256`` (see ``arrays_sha256``) with the shapes and dtypes.
+
+``key`` hashes the format version, the source's card entry and the raw files' SHA-256, so a
+changed raw file or card gives a new key (the old entry is unused). Reading an entry recomputes
+the arrays' SHA-256 and compares it with the record (``read_part``); the caller checks the record
+and the arrays against the card and discards a mismatching entry (``discard``). Files are written
+to a temporary name and renamed; reading uses ``allow_pickle=False``.
 """
 
 import hashlib
@@ -16,7 +24,11 @@ from pathlib import Path
 
 import numpy as np
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+
+
+class Mismatch(Exception):
+    """A parsed-cache entry that is not what was written; the message says what is wrong."""
 
 
 def key(source, part, file_digests):
@@ -27,29 +39,98 @@ def key(source, part, file_digests):
 
 
 def part_path(home, dataset, source_id, part, part_key):
+    """The ``.npz`` of an entry; its record is ``record_path(part_path(...))``."""
     return Path(home) / dataset / "parsed" / f"{source_id}-{part}-{part_key}.npz"
 
 
+def record_path(path):
+    return Path(path).with_suffix(".json")
+
+
+def arrays_sha256(X, y):
+    """Hex SHA-256 of the parsed arrays: a JSON header ``[[X shape, X dtype], [y shape,
+    y dtype]]`` (dtype as ``numpy.dtype.str``, e.g. ``<f8``), then X's bytes and y's bytes in C
+    order. One pass over the data, no copy for C-contiguous arrays."""
+    header = json.dumps([[list(X.shape), X.dtype.str], [list(y.shape), y.dtype.str]])
+    digest = hashlib.sha256(header.encode())
+    for array in (X, y):
+        digest.update(np.ascontiguousarray(array).reshape(-1).view(np.uint8))
+    return digest.hexdigest()
+
+
 def read_part(path):
-    """(X, y, provenance dict) from a parsed-cache file, or None if it is absent or unreadable."""
+    """``(X, y, record)`` of the entry at ``path`` (the ``.npz``); None when neither of its files
+    exists. Raises Mismatch when the entry is there but unreadable, has no record, or its
+    arrays' SHA-256 is not the one recorded when it was written."""
+    path = Path(path)
+    record_file = record_path(path)
+    if not path.exists() and not record_file.exists():
+        return None
+    record = _read_record(record_file)
     try:
         with np.load(path, allow_pickle=False) as stored:
-            provenance = {name: stored[name].tolist() for name in ("files", "sha256", "origins")}
-            return stored["X"], stored["y"], provenance
-    except (OSError, KeyError, ValueError, zipfile.BadZipFile):
-        return None
+            X, y = stored["X"], stored["y"]
+    except FileNotFoundError:
+        raise Mismatch("the .npz is missing (only its record is there)") from None
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+        raise Mismatch(f"not a readable parsed-cache .npz ({_first_line(exc)})") from None
+    seen = arrays_sha256(X, y)
+    if seen != record.get("arrays_sha256"):
+        recorded = str(record.get("arrays_sha256"))[:16]
+        raise Mismatch(f"its arrays (X {X.shape} {X.dtype}, y {y.shape} {y.dtype}) have sha256 "
+                       f"{seen[:16]}..., not the {recorded}... recorded when they were parsed "
+                       "from the verified raw files")
+    return X, y, record
 
 
-def write_part(path, X, y, files, digests, origins):
-    """Write one parsed part atomically (temporary file in the same folder, then rename)."""
+def _read_record(record_file):
+    try:
+        record = json.loads(record_file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise Mismatch(f"no record of its arrays' SHA-256 ({record_file.name} is missing)") \
+            from None
+    except (OSError, ValueError) as exc:
+        raise Mismatch(f"its record {record_file.name} is unreadable ({_first_line(exc)})") \
+            from None
+    if not isinstance(record, dict) or record.get("format") != FORMAT_VERSION:
+        raise Mismatch(f"its record {record_file.name} is not of format {FORMAT_VERSION}")
+    return record
+
+
+def write_part(path, X, y, record):
+    """Write one entry: the arrays, then their record (``record`` plus the format, the arrays'
+    SHA-256, shapes and dtypes), each to a temporary file in the same folder, then renamed.
+    OSError (read-only folder, full disk) goes to the caller, leaving no temporary file."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    record = dict(record, format=FORMAT_VERSION, arrays_sha256=arrays_sha256(X, y),
+                  X={"shape": list(X.shape), "dtype": X.dtype.str},
+                  y={"shape": list(y.shape), "dtype": y.dtype.str})
+    _write_atomically(path, lambda sink: np.savez(sink, X=X, y=y))
+    _write_atomically(record_path(path),
+                      lambda sink: sink.write(json.dumps(record, indent=1).encode()))
+
+
+def discard(path):
+    """Remove an entry's files (silently keeps them when the folder is read-only)."""
+    for file in (Path(path), record_path(path)):
+        try:
+            file.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
+def _write_atomically(path, write):
     handle, temp_name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as sink:
-            np.savez(sink, X=X, y=y, files=np.asarray(files, dtype=str),
-                     sha256=np.asarray(digests, dtype=str), origins=np.asarray(origins, dtype=str))
+            write(sink)
         os.replace(temp_name, path)
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)
         raise
+
+
+def _first_line(exc):
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

@@ -27,12 +27,15 @@ class FileSpec:
 
     ``sha256`` holds the accepted digests; empty means the canonical digest cannot be known
     here, so the file is checked by its ``structure`` (rows, columns) and labels instead.
+    ``size`` holds the accepted sizes in bytes (one per accepted variant; empty: unknown): a
+    download stops at the first byte past the largest and a file of another size is refused.
     ``download`` says whether ``url`` is a direct download (False: a page needing a login, or
     a file to unpack by hand). ``package`` names an installed package that ships the file.
     """
 
     name: str
     sha256: tuple
+    size: tuple
     url: str | None
     download: bool
     structure: tuple | None
@@ -186,11 +189,20 @@ def _file(raw):
     return FileSpec(
         name=str(raw["name"]),
         sha256=tuple(d.lower() for d in digests),
+        size=_sizes(raw.get("size"), raw["name"]),
         url=raw.get("url"),
         download=bool(raw.get("download", raw.get("url") is not None)),
         structure=_structure(raw.get("structure")),
         package=raw.get("package"),
     )
+
+
+def _sizes(raw, name):
+    """``size: N`` or ``size: [N, M]`` (bytes) -> a tuple of positive ints; () when absent."""
+    sizes = () if raw is None else tuple(raw) if isinstance(raw, list) else (raw,)
+    if any(isinstance(n, bool) or not isinstance(n, int) or n <= 0 for n in sizes):
+        raise ValueError(f"file {name}: size must be a positive number of bytes or a list of them")
+    return sizes
 
 
 def _structure(raw):

@@ -7,7 +7,8 @@ from .verify import sha256_file
 
 
 def cached_parts(name, mirror=None, data_home=None):
-    """The parts of ``name`` that some source has in the parsed cache, in card order."""
+    """The parts of ``name`` that some source has in the parsed cache, in card order (both files
+    of the entry present; their content is checked when loaded)."""
     card = get_card(name)
     home, mirror_dir = locations.data_home(data_home), locations.mirror(mirror)
     cached = set()
@@ -15,7 +16,8 @@ def cached_parts(name, mirror=None, data_home=None):
         found = {spec.name: locate(card, spec, home, mirror_dir) for spec in src.files}
         for part in src.parts:
             key = part_key(src, part, found)
-            if key and cache.part_path(home, card.name, src.id, part, key).is_file():
+            path = key and cache.part_path(home, card.name, src.id, part, key)
+            if path and path.is_file() and cache.record_path(path).is_file():
                 cached.add(part)
     return [part for part in card.parts if part in cached]
 

@@ -3,19 +3,28 @@
 Loading order, for the first source of the card that gives all requested parts: the parsed
 cache, then the raw files in the data home, then the mirror; when no source is available
 locally, the raw files are downloaded (the first source whose files can be). Every raw file is
-checked before use: against its SHA-256, or (where the canonical digest cannot be known here)
-by its structure and labels, with the SHA-256 seen recorded in ``Dataset.checksums``.
+checked before use: against its size and SHA-256, or (where the canonical digest cannot be known
+here) by its structure and labels, with the SHA-256 seen recorded in ``Dataset.checksums``.
+
+A parsed-cache entry is used only when it is tied to those checked raw files: its arrays have
+the SHA-256 recorded when they were parsed, its record names this dataset, source, part and the
+raw files' digests, and its arrays have the card's shape and classes. Anything else is one
+warning, and the entry is discarded and rebuilt from the raw files. A data home that cannot be
+written (read-only, full) is one warning when parsing (the arrays are used uncached) and one
+DatasetError when a raw file must be downloaded into it.
 """
 
 import importlib.resources
 import os
 import shutil
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import cache, locations, parsers
 from .cards import get_card
-from .download import download, fetch_covtype_archive
+from .download import (DataHomeError, download, fetch_covtype_archive, not_writable,
+                       remove_stale_parts)
 from .errors import DatasetError
 from .verify import check_part, check_sha256, check_structure, sha256_file
 
@@ -82,6 +91,13 @@ def locate(card, spec, home, mirror_dir):
 
 def part_key(src, part, found):
     """The parsed-cache key of ``part``; None when a file with no known SHA-256 is absent."""
+    digests = _accepted_digests(src, part, found)
+    return None if digests is None else cache.key(src, part, digests)
+
+
+def _accepted_digests(src, part, found):
+    """Per raw file of ``part``: the card's accepted SHA-256 (a list), or the SHA-256 of the
+    local file where the card knows none; None when such a file is absent."""
     digests = []
     for spec in src.files_for(part):
         if spec.sha256:
@@ -90,7 +106,7 @@ def part_key(src, part, found):
             digests.append(sha256_file(found[spec.name].path))
         else:
             return None
-    return cache.key(src, part, digests)
+    return digests
 
 
 def _wanted_parts(card, parts):
@@ -118,19 +134,59 @@ def _locate_all(card, src, home, mirror_dir):
 
 
 def _from_parsed_cache(card, src, wanted, found, home):
+    """The wanted parts from the parsed cache, or None when one is absent or was discarded."""
     loaded, checksums, origins = {}, {}, {}
     for part in wanted:
-        key = part_key(src, part, found)
-        path = key and cache.part_path(home, card.name, src.id, part, key)
-        stored = path and cache.read_part(path)
-        if not stored:
+        digests = _accepted_digests(src, part, found)
+        if digests is None:
             return None
-        X, y, provenance = stored
+        key = cache.key(src, part, digests)
+        path = cache.part_path(home, card.name, src.id, part, key)
+        entry = _cached_part(card, src, part, key, digests, path)
+        if entry is None:
+            return None
+        X, y, record = entry
         loaded[part] = (X, y)
-        checksums.update(zip(provenance["files"], provenance["sha256"]))
-        origins.update((file, f"parsed cache {path} (from {origin})")
-                       for file, origin in zip(provenance["files"], provenance["origins"]))
+        for file in record["files"]:
+            checksums[file["name"]] = file["sha256"]
+            origins[file["name"]] = f"parsed cache {path} (from {file['origin']})"
     return Dataset(card.name, card, loaded, checksums, origins, src.id)
+
+
+def _cached_part(card, src, part, key, digests, path):
+    """``(X, y, record)`` of a parsed-cache entry that is tied to the checked raw files and
+    agrees with the card; None when absent. A mismatching entry is discarded, with a warning."""
+    try:
+        entry = cache.read_part(path)
+        if entry is None:
+            return None
+        X, y, record = entry
+        _check_record(card, src, part, key, digests, record)
+        check_part(card, part, X, y, src.id)
+        return entry
+    except (cache.Mismatch, DatasetError) as exc:
+        warnings.warn(f"parsed cache {path}: {exc}; discarded, parsing the raw files again",
+                      UserWarning, stacklevel=4)
+        cache.discard(path)
+        return None
+
+
+def _check_record(card, src, part, key, digests, record):
+    """cache.Mismatch unless ``record`` names this dataset, source, part and key, and the part's
+    raw files with SHA-256 the card accepts (or, where it knows none, the local file's)."""
+    where = [record.get(field) for field in ("dataset", "source", "part", "key")]
+    if where != [card.name, src.id, part, key]:
+        raise cache.Mismatch(f"its record is for {'/'.join(map(str, where))}, not "
+                             f"{card.name}/{src.id}/{part}/{key}")
+    files = record.get("files")
+    names = [spec.name for spec in src.files_for(part)]
+    if not isinstance(files, list) or not all(isinstance(f, dict) for f in files) \
+            or [f.get("name") for f in files] != names:
+        raise cache.Mismatch(f"its record does not list the raw files {', '.join(names)}")
+    for file, accepted in zip(files, digests):
+        if file.get("sha256") not in (accepted if isinstance(accepted, list) else [accepted]):
+            raise cache.Mismatch(f"it was parsed from a {file['name']} with sha256 "
+                                 f"{str(file.get('sha256'))[:16]}..., not the verified one")
 
 
 def _parse(card, src, wanted, found, home):
@@ -143,14 +199,26 @@ def _parse(card, src, wanted, found, home):
     origins = {name: f"{found[name].origin} {found[name].path}" for name in used}
     tables = {}
     loaded = {}
+    unwritable = None
     for part in readable:
         X, y = _read_part(card, src, part, found, tables)
         check_part(card, part, X, y, src.id)
         files = [spec.name for spec in src.files_for(part)]
         key = part_key(src, part, found)
-        cache.write_part(cache.part_path(home, card.name, src.id, part, key), X, y, files,
-                         [seen[f] for f in files], [origins[f] for f in files])
+        path = cache.part_path(home, card.name, src.id, part, key)
+        record = {"dataset": card.name, "source": src.id, "part": part, "key": key,
+                  "files": [{"name": f, "sha256": seen[f], "origin": origins[f]} for f in files]}
+        try:
+            cache.write_part(path, X, y, record)
+        except OSError as exc:
+            unwritable = unwritable or (path.parent, exc)
         loaded[part] = (X, y)
+    if unwritable:
+        folder, exc = unwritable
+        warnings.warn(f"cannot write the parsed cache in {folder} "
+                      f"({exc.strerror or type(exc).__name__}): {card.name} is used uncached and "
+                      "will be parsed again next time (set MULTISVM_DATA_HOME to a writable "
+                      "folder)", UserWarning, stacklevel=3)
     wanted_files = list(dict.fromkeys(spec.name for part in wanted
                                       for spec in src.files_for(part)))
     return Dataset(card.name, card, {part: loaded[part] for part in wanted},
@@ -190,6 +258,8 @@ def _download_and_parse(card, candidates, wanted, home, mirror_dir, url_base, pr
             try:
                 for spec in dict.fromkeys(missing):
                     _fetch(card, src, spec, home, url_base, progress)
+            except DataHomeError:
+                raise
             except DatasetError as exc:
                 raise DatasetError(f"{exc}{_partial_note(card, candidates, home, mirror_dir)}") \
                     from None
@@ -210,7 +280,10 @@ def _fetch(card, src, spec, home, url_base, progress):
             return
         url = f"{url_base}/{card.folder}/{spec.name}" if url_base else spec.url
         check = None if spec.sha256 else _structure_check(card, src, spec)
-        download(url, folder / spec.name, spec.sha256, check=check, progress=progress)
+        download(url, folder / spec.name, spec.sha256, check=check, progress=progress,
+                 sizes=spec.size)
+    except DataHomeError as exc:
+        raise DataHomeError(f"{card.name}: {exc}") from None
     except DatasetError as exc:
         raise DatasetError(f"{card.name}: {exc}; get {spec.name} from {spec.url} and put it in "
                            f"{folder}/ (or in <mirror>/{card.folder}/ with --mirror)") from None
@@ -267,11 +340,20 @@ def fetch(name, parts=None, mirror=None, data_home=None, progress=True, *, url_b
 
 
 def _copy_verified(card, spec, origin, target):
-    target.parent.mkdir(parents=True, exist_ok=True)
-    temp = target.with_name(f".{target.name}.part-{os.getpid()}")
+    """Copy ``origin`` to ``target`` through ``.<name>.part-<pid>-copy``, checked before the
+    rename; DataHomeError when the data home cannot be written."""
+    temp = target.with_name(f".{target.name}.part-{os.getpid()}-copy")
     try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_parts(target.parent)
         shutil.copyfile(origin, temp)
         check_sha256(temp, spec, card.name)
         os.replace(temp, target)
+    except OSError as exc:
+        if exc.filename == str(origin):
+            raise DatasetError(f"{card.name}: cannot read {origin} "
+                               f"({exc.strerror or type(exc).__name__})") from None
+        raise DataHomeError(f"{card.name}: {not_writable(target.parent, exc)}") from None
     finally:
-        temp.unlink(missing_ok=True)
+        if temp.exists():
+            temp.unlink()

@@ -1,6 +1,8 @@
-"""Checks on raw files before use: SHA-256 where the card knows it, structure where it cannot."""
+"""Checks on raw files before use: size and SHA-256 where the card knows them, structure where it
+cannot; and a parsed part against the card."""
 
 import hashlib
+import os
 
 import numpy as np
 
@@ -19,7 +21,14 @@ def sha256_file(path):
 
 
 def check_sha256(path, spec, dataset):
-    """SHA-256 of ``path``; DatasetError when the card lists digests and none matches."""
+    """SHA-256 of ``path``; DatasetError when the card lists sizes and the file has none of
+    them (checked first: a wrong file is not read), or lists digests and none matches."""
+    size = os.path.getsize(path)
+    if spec.size and size not in spec.size:
+        expected = " or ".join(f"{n:,}" for n in spec.size)
+        raise DatasetError(
+            f"{dataset}: {spec.name} at {path} is {size:,} bytes, expected {expected}: the file "
+            "is corrupt or another version; refused (delete it and fetch it again)")
     seen = sha256_file(path)
     if spec.sha256 and seen not in spec.sha256:
         raise DatasetError(

@@ -99,7 +99,7 @@ def unknown_scheme(d):
 
 
 def unknown_param(d):
-    d["params"]["gamma"] = 0.5
+    d["params"]["nu"] = 0.5  # a libsvm parameter these estimators do not take
 
 
 def bad_sigma(d):

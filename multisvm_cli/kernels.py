@@ -2,7 +2,8 @@
 
 Definitions (Platt, Cristianini, Shawe-Taylor 1999, section 5):
 
-- ``gaussian``:   k(x, y) = exp(-||x - y||^2 / (2 sigma^2))
+- ``gaussian``:   k(x, y) = exp(-||x - y||^2 / (2 sigma^2)) = exp(-gamma ||x - y||^2),
+                  gamma = 1 / (2 sigma^2) (libsvm's and Ramanan et al.'s parameter)
 - ``polynomial``: k(x, y) = (x . y)^d          (``homogeneous=True``)
                   k(x, y) = (x . y + 1)^d      (``homogeneous=False``)
 - ``linear``:     k(x, y) = x . y
@@ -13,6 +14,7 @@ allocation of its own size.  :func:`rows_per_chunk` sizes row chunks so that a b
 a memory budget.
 """
 
+import math
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
@@ -37,33 +39,151 @@ OVERFLOW_MESSAGE = "kernel values overflow; scale the features or lower the poly
 # difference no sum of kernel values times dual coefficients can show.
 EXP_FLOOR = -700.0
 
+DEFAULT_SIGMA = 1.0
+# libsvm takes the degree as a C int, but long before 2^31 the kernel itself is unusable:
+# (x.y + 1)^d stays below float64's 1.8e308 only while |x.y + 1| < 1.8e308^(1/d), which is about
+# 1200 at d = 100 but 2.03 at d = 1000.  Degrees used in practice are single-digit; 100 leaves room.
+MAX_DEGREE = 100
+# gamma must be a normal float (subnormals lose precision, 0 is no kernel) and 2 gamma finite
+# (kernel blocks scale products by 2 gamma); the sigma range follows from gamma = 1/(2 sigma^2).
+GAMMA_RANGE = (float(np.finfo(np.float64).tiny), float(np.finfo(np.float64).max) / 2)
+GAMMA_AGREEMENT = 1e-12  # the relative gap allowed between a given gamma and 1/(2 sigma^2)
+
+
+def finite_float(value):
+    """``value`` as a finite float if it is a real number (bools excluded) that has one; else
+    None (NaN, infinities, integers too large for a float, strings, ...)."""
+    if not isinstance(value, Real) or isinstance(value, (bool, np.bool_)):
+        return None
+    try:
+        number = float(value)
+    except (OverflowError, ValueError, TypeError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def in_gamma_range(gamma):
+    """Whether ``gamma`` (a float) is usable: normal and with 2 gamma finite."""
+    return GAMMA_RANGE[0] <= gamma <= GAMMA_RANGE[1]
+
+
+def gaussian_gamma(sigma):
+    """1 / (2 sigma^2) for a usable ``sigma``, else None: sigma must be a finite number > 0
+    whose sigma^2 is finite and whose gamma is in GAMMA_RANGE.  Never raises (Python's
+    ``sigma**2`` raises OverflowError and ``1 / 0.0`` ZeroDivisionError, so neither is used on
+    unchecked values)."""
+    sigma = finite_float(sigma)
+    if sigma is None or sigma <= 0:
+        return None
+    square = sigma * sigma  # inf or 0.0 on overflow / underflow, never an exception
+    if not 0.0 < square < math.inf:
+        return None
+    gamma = 1.0 / (2.0 * square)
+    return gamma if in_gamma_range(gamma) else None
+
+
+def _sigma_bound(estimate, inwards):
+    """The usable sigma nearest to ``estimate`` (a bound of 1/sqrt(2 gamma) over GAMMA_RANGE,
+    which rounding may put a float or two outside), stepping towards ``inwards``."""
+    while gaussian_gamma(estimate) is None:
+        estimate = float(np.nextafter(estimate, inwards))
+    return estimate
+
+
+# The smallest and largest usable sigma (both inclusive).
+SIGMA_RANGE = (_sigma_bound(math.sqrt(0.5 / GAMMA_RANGE[1]), 1.0),
+               _sigma_bound(math.sqrt(0.5 / GAMMA_RANGE[0]), 1.0))
+
+
+def _sigma_for_gamma(kernel, sigma, sigma_gamma, gamma):
+    """The sigma a Kernel given by ``gamma`` carries: the given sigma when it agrees, else
+    1/sqrt(2 gamma); ValueError for a gamma out of range, on a non-Gaussian kernel, or one that
+    disagrees with a sigma that was given."""
+    value = finite_float(gamma)
+    if value is None or not in_gamma_range(value):
+        raise ValueError(f"gamma must be None or a number in [{GAMMA_RANGE[0]:.3g}, {GAMMA_RANGE[1]:.3g}], "
+                         f"got {gamma!r}")
+    if kernel != "gaussian":
+        raise ValueError(f"gamma applies to the gaussian kernel only; leave it None for the {kernel} kernel "
+                         f"(got gamma={gamma!r})")
+    if sigma == DEFAULT_SIGMA:
+        return math.sqrt(0.5 / value)
+    if not math.isclose(sigma_gamma, value, rel_tol=GAMMA_AGREEMENT, abs_tol=0.0):
+        raise ValueError(f"sigma={sigma!r} and gamma={gamma!r} disagree (1/(2 sigma^2) = {sigma_gamma!r}); "
+                         f"give one of them and leave sigma at {DEFAULT_SIGMA} when giving gamma")
+    return float(sigma)
+
 
 @dataclass(frozen=True)
 class Kernel:
-    """A validated kernel: ``name`` in KERNEL_NAMES, with its sigma / degree / homogeneous."""
+    """A validated kernel: ``name`` in KERNEL_NAMES, with its sigma / degree / homogeneous.
+
+    The Gaussian's width is given by ``sigma`` or, as libsvm writes it, by ``gamma`` =
+    1 / (2 sigma^2) (``given_gamma``): when ``given_gamma`` is set it drives the kernel exactly
+    and ``sigma`` only describes it (1 / sqrt(2 gamma)).  Build kernels with :meth:`from_params`,
+    which checks every parameter.
+    """
 
     name: str
     sigma: float = 1.0
     degree: int = 3
     homogeneous: bool = False
+    given_gamma: float | None = None
 
     @classmethod
-    def from_params(cls, kernel, sigma=1.0, degree=3, homogeneous=False):
-        """Check the estimator parameters and return the Kernel; ValueError (one line) if bad."""
+    def from_params(cls, kernel, sigma=DEFAULT_SIGMA, degree=3, homogeneous=False, gamma=None):
+        """Check the estimator's kernel parameters and return the Kernel; ValueError (one line,
+        naming the parameter, its value and the allowed range) if one is unusable.
+
+        This is the one place that decides which kernel parameters are usable; it is cheap and
+        has no side effects (call it for every grid point).  The rules:
+
+        - ``sigma``: a number with gamma = 1 / (2 sigma^2) a normal float (>= 2.2e-308) and
+          2 gamma finite, i.e. sigma in SIGMA_RANGE = [7.46e-155, 4.74e153]; checked whatever
+          the kernel, as every estimator carries one.
+        - ``gamma``: None, or (Gaussian kernel only) a number in GAMMA_RANGE =
+          [2.23e-308, 8.99e307] (normal, and 2 gamma finite: kernel blocks scale products by
+          2 gamma).  Exactly one of sigma and gamma drives the kernel: when ``gamma`` is given
+          it is used bit for bit, and ``sigma`` must be left at its default (1.0, which then
+          counts as not given) or agree with it (1 / (2 sigma^2) equal to gamma within a
+          relative 1e-12).
+        - ``degree``: an integer in [1, MAX_DEGREE] (see MAX_DEGREE); checked whatever the kernel.
+        - ``homogeneous``: True or False.
+        """
         if not isinstance(kernel, str) or kernel not in KERNEL_NAMES:
             raise ValueError(f"unknown kernel {kernel!r}; expected one of {', '.join(KERNEL_NAMES)}")
-        if not isinstance(sigma, Real) or isinstance(sigma, bool) or not np.isfinite(sigma) or sigma <= 0:
-            raise ValueError(f"sigma must be a finite number > 0, got {sigma!r}")
-        if not isinstance(degree, Integral) or isinstance(degree, bool) or degree < 1:
-            raise ValueError(f"degree must be an integer >= 1, got {degree!r}")
+        sigma_gamma = gaussian_gamma(sigma)
+        if sigma_gamma is None:
+            raise ValueError(f"sigma must be a number in [{SIGMA_RANGE[0]:.3g}, {SIGMA_RANGE[1]:.3g}] "
+                             f"(gamma = 1/(2 sigma^2) must be a normal float), got {sigma!r}")
+        if (not isinstance(degree, Integral) or isinstance(degree, bool)
+                or not 1 <= degree <= MAX_DEGREE):
+            raise ValueError(f"degree must be an integer in [1, {MAX_DEGREE}], got {degree!r}")
         if not isinstance(homogeneous, (bool, np.bool_)):
             raise ValueError(f"homogeneous must be True or False, got {homogeneous!r}")
-        return cls(kernel, float(sigma), int(degree), bool(homogeneous))
+        if gamma is None:
+            return cls(kernel, float(sigma), int(degree), bool(homogeneous))
+        return cls(kernel, _sigma_for_gamma(kernel, sigma, sigma_gamma, gamma), int(degree),
+                   bool(homogeneous), float(gamma))
 
     @property
     def gamma(self):
-        """libsvm's gamma for the Gaussian: exp(-gamma ||x-y||^2) with gamma = 1 / (2 sigma^2)."""
+        """libsvm's gamma for the Gaussian, exp(-gamma ||x-y||^2): the given gamma itself, else
+        1 / (2 sigma^2)."""
+        if self.given_gamma is not None:
+            return self.given_gamma
         return 1.0 / (2.0 * self.sigma**2)
+
+    def label(self):
+        """The kernel in the user's terms: ``gaussian gamma=0.5``, ``gaussian sigma=4``,
+        ``polynomial d=3 homogeneous`` / ``inhomogeneous``, ``linear``."""
+        if self.name == "gaussian":
+            if self.given_gamma is not None:
+                return f"gaussian gamma={self.given_gamma:g}"
+            return f"gaussian sigma={self.sigma:g}"
+        if self.name == "polynomial":
+            return f"polynomial d={self.degree} {'homogeneous' if self.homogeneous else 'inhomogeneous'}"
+        return "linear"
 
     @property
     def coef0(self):

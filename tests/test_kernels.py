@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from sklearn.metrics.pairwise import pairwise_kernels
 
-from multisvm_cli.kernels import EXP_FLOOR, GRAM_TILE, Kernel, gram_fits, rows_per_chunk
+from multisvm_cli.kernels import (EXP_FLOOR, GAMMA_RANGE, GRAM_TILE, MAX_DEGREE, SIGMA_RANGE, Kernel, gram_fits,
+                                  rows_per_chunk)
 
 RNG = np.random.default_rng(0)
 A = RNG.normal(size=(7, 5))
@@ -102,3 +103,78 @@ def test_bad_kernel_parameters_raise_one_line_value_errors(params, message):
     with pytest.raises(ValueError, match=message) as error:
         Kernel.from_params(**params)
     assert "\n" not in str(error.value)
+
+
+HUGE_INT = 1180591620717411303424  # 2^70: too large for libsvm's C int
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"sigma": 1.0e-200}, r"sigma must be a number in \[7.46e-155, 4.74e\+153\] .*got 1e-200$"),
+    ({"sigma": 1.0e+200}, r"sigma must be a number in \[7.46e-155, 4.74e\+153\] .*got 1e\+200$"),
+    ({"sigma": 10**400}, "sigma must be a number in"),
+    ({"sigma": float("inf")}, "sigma must be a number in"),
+    ({"sigma": True}, "sigma must be a number in"),
+    ({"sigma": "2"}, "sigma must be a number in"),
+    ({"kernel": "polynomial", "degree": HUGE_INT}, rf"degree must be an integer in \[1, 100\], got {HUGE_INT}$"),
+    ({"kernel": "polynomial", "degree": 101}, r"degree must be an integer in \[1, 100\], got 101$"),
+    ({"kernel": "polynomial", "degree": True}, "degree must be an integer"),
+    ({"kernel": "linear", "degree": HUGE_INT}, "degree must be an integer in"),  # checked whatever the kernel
+    ({"gamma": 0.0}, r"gamma must be None or a number in \[2.23e-308, 8.99e\+307\], got 0.0$"),
+    ({"gamma": -0.5}, "gamma must be None or a number in"),
+    ({"gamma": 1e-310}, "gamma must be None or a number in"),  # subnormal
+    ({"gamma": 1e308}, "gamma must be None or a number in"),  # 2 gamma overflows
+    ({"gamma": float("nan")}, "gamma must be None or a number in"),
+    ({"gamma": float("inf")}, "gamma must be None or a number in"),
+    ({"gamma": 10**400}, "gamma must be None or a number in"),
+    ({"gamma": True}, "gamma must be None or a number in"),
+    ({"gamma": "0.5"}, "gamma must be None or a number in"),
+    ({"kernel": "polynomial", "gamma": 0.5}, "gamma applies to the gaussian kernel only"),
+    ({"kernel": "linear", "gamma": 0.5}, "gamma applies to the gaussian kernel only"),
+    ({"sigma": 2.0, "gamma": 0.5}, r"sigma=2.0 and gamma=0.5 disagree \(1/\(2 sigma\^2\) = 0.125\)"),
+])
+def test_unusable_parameter_ranges_are_refused_naming_value_and_range(params, message):
+    with pytest.raises(ValueError, match=message) as error:
+        Kernel.from_params(**{"kernel": "gaussian", **params})
+    assert "\n" not in str(error.value)
+
+
+def test_the_range_ends_are_usable_and_the_next_floats_are_not():
+    for sigma, outwards in zip(SIGMA_RANGE, (0.0, np.inf)):
+        gamma = Kernel.from_params("gaussian", sigma=sigma).gamma
+        assert np.isfinite(2 * gamma) and gamma >= np.finfo(np.float64).tiny
+        with pytest.raises(ValueError, match="sigma must be"):
+            Kernel.from_params("gaussian", sigma=float(np.nextafter(sigma, outwards)))
+    for gamma, outwards in zip(GAMMA_RANGE, (0.0, np.inf)):
+        assert Kernel.from_params("gaussian", gamma=gamma).gamma == gamma
+        with pytest.raises(ValueError, match="gamma must be"):
+            Kernel.from_params("gaussian", gamma=float(np.nextafter(gamma, outwards)))
+    assert Kernel.from_params("polynomial", degree=MAX_DEGREE).degree == MAX_DEGREE
+    assert Kernel.from_params("polynomial", degree=np.int64(7)).degree == 7
+
+
+@pytest.mark.parametrize("gamma", [2.0**-10, 2.0**4, 0.1, 1 / 3, np.float64(0.7)])
+def test_a_given_gamma_is_used_bit_for_bit(gamma):
+    kernel = Kernel.from_params("gaussian", gamma=gamma)
+    assert kernel.gamma == gamma and type(kernel.gamma) is float
+    assert kernel.svc_params() == {"kernel": "rbf", "gamma": gamma}
+    assert kernel.sigma == pytest.approx(1 / np.sqrt(2 * gamma), rel=1e-15)  # describes it only
+    expected = np.exp(-gamma * ((A[:, None, :] - B[None, :, :]) ** 2).sum(-1))
+    np.testing.assert_allclose(kernel.block(A, B), expected, rtol=1e-12)
+
+
+def test_gamma_and_an_agreeing_sigma_make_the_same_kernel_values():
+    by_sigma, by_gamma = Kernel.from_params("gaussian", sigma=2.0), Kernel.from_params("gaussian", gamma=0.125)
+    assert by_sigma.gamma == by_gamma.gamma == 0.125
+    np.testing.assert_array_equal(by_sigma.gram(A), by_gamma.gram(A))
+    both = Kernel.from_params("gaussian", sigma=4.08, gamma=1 / (2 * 4.08**2))  # agreeing: accepted
+    assert both.sigma == 4.08 and both.gamma == 1 / (2 * 4.08**2)
+
+
+def test_kernels_describe_themselves_in_the_users_terms():
+    assert Kernel.from_params("gaussian", gamma=0.5).label() == "gaussian gamma=0.5"
+    assert Kernel.from_params("gaussian", gamma=2.0**-10).label() == "gaussian gamma=0.000976562"
+    assert Kernel.from_params("gaussian", sigma=4).label() == "gaussian sigma=4"
+    assert Kernel.from_params("gaussian", sigma=4.08).label() == "gaussian sigma=4.08"
+    assert Kernel.from_params("polynomial", degree=3, homogeneous=True).label() == "polynomial d=3 homogeneous"
+    assert Kernel.from_params("polynomial", degree=2).label() == "polynomial d=2 inhomogeneous"
+    assert Kernel.from_params("linear").label() == "linear"

@@ -57,6 +57,16 @@ REFUSED = {
                                      "schemes: [dag, maxwins]\ncompare_to: ovr"), 8,
                                     "compare_to: scheme 'ovr' is not run; choose one of the "
                                     "schemes: dag, maxwins"),
+    "sigma that underflows gamma": (("sigma: [1, 2]", "sigma: [1, 1.0e-200]"), 5,
+                                    "kernels[0].sigma: sigma must be a number in [7.46e-155, "
+                                    "4.74e+153]"),
+    "sigma that overflows": (("sigma: [1, 2]", "sigma: 1.0e+200"), 5,
+                             "kernels[0].sigma: sigma must be a number in"),
+    "huge polynomial degree": (("{type: gaussian, sigma: [1, 2]}",
+                                "{type: polynomial, degree: 1180591620717411303424}"), 5,
+                               "kernels[0].degree: degree must be an integer in [1, 100]"),
+    "C too large for libsvm": (("C: [1, 10]", "C: [1, 1.0e+17]"), 6,
+                               "C[1]: C must be a number in (0, 4.5e+15]"),
     "sexagesimal C": (("C: [1, 10]", "C: [1:30]"), 6, "C[0]: expected a number, got '1:30'"),
     "name with a newline": (("name: small", 'name: "a\\nb"'), 1, "name: expected a folder-safe name"),
     "name of 300 characters": (("name: small", "name: " + "n" * 300), 1,

@@ -2,9 +2,9 @@
 
 A scheme subclasses :class:`MulticlassSVM` and implements
 
-- ``_fit(X, y_index) -> float``: train on validated float64 ``X`` and class indices ``y_index``
-  (into ``classes_``); return the CPU seconds spent in other processes (see
-  ``_machines.foreign_cpu_seconds``);
+- ``_fit(X, y_index, settings) -> list[BinaryFit]``: train on validated float64 ``X`` and class
+  indices ``y_index`` (into ``classes_``); return every binary SVM that fit trained, kept or not
+  (their CPU seconds in other processes and SMO iterations are added up here);
 - ``_scores(X) -> (n, n_classes)``: per-class scores whose row-wise argmax is the prediction;
 - ``_kernel_evaluations(X) -> float``, ``_n_parameters() -> int``, ``_n_support_vectors() -> int``
   (the last two default to the figures of ``self.machines_``);
@@ -23,11 +23,11 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..kernels import Kernel
+from ..kernels import DEFAULT_SIGMA, Kernel
 from ..parallel import check_n_jobs
-from .options import (NB_NAMES, check_choice, check_options,  # noqa: F401 (re-exported)
-                      check_positive, check_share)
-from ._machines import TrainSettings
+from ._machines import TrainSettings, foreign_cpu_seconds, smo_iterations
+from .options import (MAX_C, NB_NAMES, check_C, check_choice,  # noqa: F401 (re-exported)
+                      check_options, check_positive, check_share)
 
 NB_MODELS = {"gaussian": GaussianNB, "multinomial": MultinomialNB}
 assert tuple(NB_MODELS) == NB_NAMES
@@ -113,23 +113,31 @@ def split_holdout(y_index, holdout, random_state):
 class MulticlassSVM(ClassifierMixin, BaseEstimator):
     """Shared machinery of the multiclass SVM schemes (not used directly).
 
-    Parameters common to all schemes: ``C`` (soft-margin penalty of every binary SVM),
-    ``kernel`` ('gaussian' | 'polynomial' | 'linear', see :mod:`multisvm_cli.kernels`),
-    ``sigma``, ``degree``, ``homogeneous``, ``n_jobs`` (joblib workers for independent binary
+    Parameters common to all schemes: ``C`` (soft-margin penalty of every binary SVM, in
+    (0, MAX_C]), ``kernel`` ('gaussian' | 'polynomial' | 'linear', see
+    :mod:`multisvm_cli.kernels`), ``sigma`` or ``gamma`` (the Gaussian's width, exp(-||x-y||^2 /
+    (2 sigma^2)) = exp(-gamma ||x-y||^2): a ``gamma`` other than None drives the kernel exactly,
+    and ``sigma`` must then stay at 1.0 or agree with it; see ``Kernel.from_params``),
+    ``degree``, ``homogeneous``, ``n_jobs`` (joblib workers for independent binary
     problems), ``random_state`` (seeds held-out splits), ``cache_size`` (libsvm's kernel cache in
     MB, used when kernels are not precomputed), ``memory_mb`` (budget for one kernel block or
     Gram matrix, in MB), ``tol`` (libsvm's stopping tolerance).
 
     Fitted figures (Platt et al. 1999, Table 1): ``kernel_evaluations(X)``, ``n_parameters_``,
     ``n_support_vectors_``, ``fit_cpu_time_`` (user+sys CPU seconds of fit, worker processes
-    included) and ``fit_wall_time_``.
+    included) and ``fit_wall_time_``; ``smo_iterations_``: libsvm's SMO iterations summed over
+    every binary SVM the fit trained (``SVC.n_iter_``; trained-and-discarded candidates
+    included), a measure of training cost that a shared Gram matrix does not blur (0 for naive
+    Bayes; None for a model saved before it was recorded).
     """
 
-    def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, degree=3, homogeneous=False,
-                 n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3):
+    def __init__(self, C=1.0, kernel="gaussian", sigma=DEFAULT_SIGMA, gamma=None, degree=3,
+                 homogeneous=False, n_jobs=None, random_state=None, cache_size=200, memory_mb=2048,
+                 tol=1e-3):
         self.C = C
         self.kernel = kernel
         self.sigma = sigma
+        self.gamma = gamma
         self.degree = degree
         self.homogeneous = homogeneous
         self.n_jobs = n_jobs
@@ -140,8 +148,8 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
 
     def _settings(self):
         """Validate the shared parameters and return the binary problems' TrainSettings."""
-        kernel = Kernel.from_params(self.kernel, self.sigma, self.degree, self.homogeneous)
-        check_positive("C", self.C)
+        kernel = Kernel.from_params(self.kernel, self.sigma, self.degree, self.homogeneous, self.gamma)
+        check_C(self.C)
         check_positive("tol", self.tol)
         check_positive("cache_size", self.cache_size)
         check_positive("memory_mb", self.memory_mb)
@@ -174,9 +182,10 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         if len(self.classes_) < 2:
             raise ValueError(f"{type(self).__name__} needs at least two classes; y has only one class")
         wall, cpu = time.perf_counter(), time.process_time()
-        foreign_cpu = self._fit(X, np.ravel(y_index), settings)
-        self.fit_cpu_time_ = time.process_time() - cpu + foreign_cpu
+        fits = self._fit(X, np.ravel(y_index), settings)
+        self.fit_cpu_time_ = time.process_time() - cpu + foreign_cpu_seconds(fits)
         self.fit_wall_time_ = time.perf_counter() - wall
+        self.smo_iterations_ = smo_iterations(fits)
         self._set_figures()
         return self
 
@@ -221,10 +230,14 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         self.n_features_in_ = int(meta["n_features_in"])
         self.fit_cpu_time_ = float(meta["fit_cpu_time"])
         self.fit_wall_time_ = float(meta["fit_wall_time"])
+        iterations = meta.get("smo_iterations")  # None: saved before it was recorded
+        self.smo_iterations_ = None if iterations is None else int(iterations)
 
     def _common_meta(self):
+        iterations = self.smo_iterations_
         return {"n_features_in": int(self.n_features_in_), "fit_cpu_time": float(self.fit_cpu_time_),
-                "fit_wall_time": float(self.fit_wall_time_)}
+                "fit_wall_time": float(self.fit_wall_time_),
+                "smo_iterations": None if iterations is None else int(iterations)}
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

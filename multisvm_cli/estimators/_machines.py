@@ -55,13 +55,15 @@ class TrainSettings:
 class BinaryFit:
     """One trained binary SVM: f(x) = sum_s dual_coef[s] k(X[support[s]], x) + intercept,
     f > 0 meaning the positive class.  ``support`` holds training-row indices; ``pid`` and
-    ``cpu_seconds`` say which process trained it and its CPU time there."""
+    ``cpu_seconds`` say which process trained it and its CPU time there; ``n_iter`` is libsvm's
+    SMO iteration count for it (``SVC.n_iter_``)."""
 
     support: np.ndarray
     dual_coef: np.ndarray
     intercept: float
     pid: int
     cpu_seconds: float
+    n_iter: int
 
 
 def fit_binary(X, rows, positive, settings, gram=None):
@@ -88,6 +90,7 @@ def fit_binary(X, rows, positive, settings, gram=None):
         intercept=float(svc.intercept_[0]),
         pid=os.getpid(),
         cpu_seconds=time.process_time() - started,
+        n_iter=int(svc.n_iter_[0]),
     )
 
 
@@ -131,6 +134,11 @@ def foreign_cpu_seconds(fits):
     """CPU seconds of the fits that ran in other processes (process_time misses those)."""
     me = os.getpid()
     return sum(fit.cpu_seconds for fit in fits if fit.pid != me)
+
+
+def smo_iterations(fits):
+    """libsvm's SMO iterations summed over ``fits`` (0 for none)."""
+    return sum(fit.n_iter for fit in fits)
 
 
 def one_vs_rest_problems(y_index, rows, classes):

@@ -9,7 +9,7 @@ class j (LIBSVM's rule "decision value > 0 -> i" with its opposite sign conventi
 import numpy as np
 from joblib import delayed
 
-from ._machines import Machines, fit_binary, foreign_cpu_seconds, run_parallel
+from ._machines import Machines, fit_binary, run_parallel
 
 
 def class_pairs(n_classes):
@@ -28,7 +28,7 @@ def pair_table(n_classes):
 
 
 def fit_pairwise(X, y_index, n_classes, settings):
-    """Train all pairwise SVMs (in parallel); return (Machines, CPU seconds in other processes).
+    """Train all pairwise SVMs (in parallel); return (Machines, their BinaryFits).
 
     libsvm computes each pair's kernel values on demand (see ``fit_binary``): no Gram matrix.
     """
@@ -39,5 +39,5 @@ def fit_pairwise(X, y_index, n_classes, settings):
         positive = np.arange(len(rows)) >= len(class_rows[i])
         tasks.append(delayed(fit_binary)(X, rows, positive, settings))
     fits = run_parallel(tasks, settings.n_jobs)
-    return Machines.from_fits(settings.kernel, X, fits, y_index), foreign_cpu_seconds(fits)
+    return Machines.from_fits(settings.kernel, X, fits, y_index), fits
 

@@ -30,25 +30,26 @@ class DAGSVC(MulticlassSVM):
     for Max Wins (same machines).
     """
 
-    def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, degree=3, homogeneous=False,
+    def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
                  order=None):
-        super().__init__(C=C, kernel=kernel, sigma=sigma, degree=degree, homogeneous=homogeneous,
-                         n_jobs=n_jobs, random_state=random_state, cache_size=cache_size,
-                         memory_mb=memory_mb, tol=tol)
+        super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
+                         homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
+                         cache_size=cache_size, memory_mb=memory_mb, tol=tol)
         self.order = order
 
     _options = ("order",)
 
     @classmethod
     def from_maxwins(cls, maxwins, order=None):
-        """A fitted DAGSVC sharing the pairwise machines and fit times of a fitted MaxWinsSVC."""
+        """A fitted DAGSVC sharing the pairwise machines, fit times and SMO iterations of a
+        fitted MaxWinsSVC."""
         if not isinstance(maxwins, MaxWinsSVC):
             raise ValueError(f"from_maxwins needs a fitted MaxWinsSVC, got {type(maxwins).__name__}")
         check_is_fitted(maxwins)
         dag = cls(**maxwins.get_params(), order=order)
         for name in ("classes_", "n_features_in_", "feature_names_in_", "machines_",
-                     "fit_cpu_time_", "fit_wall_time_"):
+                     "fit_cpu_time_", "fit_wall_time_", "smo_iterations_"):
             if hasattr(maxwins, name):
                 setattr(dag, name, getattr(maxwins, name))
         dag._set_order()
@@ -71,8 +72,8 @@ class DAGSVC(MulticlassSVM):
 
     def _fit(self, X, y_index, settings):
         self._set_order()
-        self.machines_, foreign_cpu = fit_pairwise(X, y_index, len(self.classes_), settings)
-        return foreign_cpu
+        self.machines_, fits = fit_pairwise(X, y_index, len(self.classes_), settings)
+        return fits
 
     def _walk(self, X):
         """Run the list algorithm; return (dropped, nodes): the class dropped at each step and

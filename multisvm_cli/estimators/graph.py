@@ -5,7 +5,7 @@ import numpy as np
 from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_from_arrays, nb_n_parameters,
                     split_holdout)
 from ._groups import confusion_rates, fit_group_machines, group_scores, pack, unpack
-from ._machines import Machines, foreign_cpu_seconds
+from ._machines import Machines
 
 
 class GraphSVC(MulticlassSVM):
@@ -34,12 +34,12 @@ class GraphSVC(MulticlassSVM):
     confusion rates (row = true class).
     """
 
-    def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, degree=3, homogeneous=False,
+    def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
                  threshold=0.05, nb="gaussian", holdout=0.3):
-        super().__init__(C=C, kernel=kernel, sigma=sigma, degree=degree, homogeneous=homogeneous,
-                         n_jobs=n_jobs, random_state=random_state, cache_size=cache_size,
-                         memory_mb=memory_mb, tol=tol)
+        super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
+                         homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
+                         cache_size=cache_size, memory_mb=memory_mb, tol=tol)
         self.threshold = threshold
         self.nb = nb
         self.holdout = holdout
@@ -57,7 +57,7 @@ class GraphSVC(MulticlassSVM):
         fits, self.machine_ptr_ = fit_group_machines(X, y_index, self._distinct, settings)
         self.machines_ = Machines.from_fits(settings.kernel, X, fits, y_index)
         self.nb_ = make_nb(self.nb).fit(X, y_index)
-        return foreign_cpu_seconds(fits)
+        return fits
 
     def _set_shared_groups(self):
         """Classes with the same group share its SVMs: ``_distinct`` lists the distinct groups

@@ -6,7 +6,7 @@ from scipy.cluster.hierarchy import cut_tree, linkage
 from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_from_arrays, nb_n_parameters,
                     split_holdout)
 from ._groups import confusion_rates, fit_group_machines, group_scores
-from ._machines import Machines, fit_one_vs_rest, foreign_cpu_seconds
+from ._machines import Machines, fit_one_vs_rest
 
 def cluster_classes(confusion):
     """Cluster label of each class (numbered in order of each cluster's first class).
@@ -50,12 +50,12 @@ class HierSVC(MulticlassSVM):
     level-1 naive Bayes parameters if ``level1='nb'``.  ``clusters_[c]`` is class c's cluster.
     """
 
-    def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, degree=3, homogeneous=False,
+    def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
                  level1="nb", nb="gaussian", holdout=0.3):
-        super().__init__(C=C, kernel=kernel, sigma=sigma, degree=degree, homogeneous=homogeneous,
-                         n_jobs=n_jobs, random_state=random_state, cache_size=cache_size,
-                         memory_mb=memory_mb, tol=tol)
+        super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
+                         homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
+                         cache_size=cache_size, memory_mb=memory_mb, tol=tol)
         self.level1 = level1
         self.nb = nb
         self.holdout = holdout
@@ -78,7 +78,7 @@ class HierSVC(MulticlassSVM):
         level2_fits, ptr = fit_group_machines(X, y_index, self._members(), settings)
         self.machine_ptr_ = ptr + len(level1_fits)
         self.machines_ = Machines.from_fits(settings.kernel, X, level1_fits + level2_fits, y_index)
-        return foreign_cpu_seconds(level1_fits + level2_fits)
+        return level1_fits + level2_fits
 
     def _members(self):
         """The class indices of each cluster."""

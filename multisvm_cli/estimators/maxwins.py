@@ -24,8 +24,8 @@ class MaxWinsSVC(MulticlassSVM):
     """
 
     def _fit(self, X, y_index, settings):
-        self.machines_, foreign_cpu = fit_pairwise(X, y_index, len(self.classes_), settings)
-        return foreign_cpu
+        self.machines_, fits = fit_pairwise(X, y_index, len(self.classes_), settings)
+        return fits
 
     def _scores(self, X):
         n_classes = len(self.classes_)

@@ -17,19 +17,19 @@ class NBClassifier(MulticlassSVM):
     ``n_support_vectors_`` = 0.
     """
 
-    def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, degree=3, homogeneous=False,
+    def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
                  nb="gaussian"):
-        super().__init__(C=C, kernel=kernel, sigma=sigma, degree=degree, homogeneous=homogeneous,
-                         n_jobs=n_jobs, random_state=random_state, cache_size=cache_size,
-                         memory_mb=memory_mb, tol=tol)
+        super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
+                         homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
+                         cache_size=cache_size, memory_mb=memory_mb, tol=tol)
         self.nb = nb
 
     _options = ("nb",)
 
     def _fit(self, X, y_index, settings):
         self.nb_ = make_nb(self.nb).fit(X, y_index)
-        return 0.0
+        return []
 
     def _scores(self, X):
         return self.nb_.predict_joint_log_proba(X)

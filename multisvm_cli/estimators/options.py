@@ -11,18 +11,36 @@ from functools import partial
 from numbers import Integral, Real
 from typing import Callable
 
-import numpy as np
+from ..kernels import finite_float
 
 NB_NAMES = ("gaussian", "multinomial")  # sklearn GaussianNB / MultinomialNB
 LEVEL1_MODELS = ("nb", "svm")
 SHARED_OPTIONS = ("cache_size", "memory_mb", "tol")  # every scheme's, beside the grid's own
 
 
-def check_positive(name, value, integer=False):
-    """ValueError unless ``value`` is a finite number > 0 (an integer if ``integer``)."""
+# The largest usable C.  libsvm's SMO stops when the gradient G_i = sum_j Q_ij alpha_j - 1 meets
+# its tolerance; with alphas at C the -1 (the only term that does not scale with C) drowns in
+# the rounding of C-sized terms once C * 2^-52 reaches 1, and SMO may then never stop: on iris
+# (versicolor vs virginica, gamma 2^-10) C = 1e16 converges in 0.05 s, C = 1e17 ran past 100 s
+# (it converges at any C where the classes are separable).  A C below this bound can still be
+# slow where kernel values are large (unscaled polynomial kernels).
+MAX_C = 2.0**52
+
+
+def check_positive(name, value, integer=False, maximum=None):
+    """ValueError unless ``value`` is a finite number > 0 (an integer if ``integer``), at most
+    ``maximum`` when one is given."""
     kind = Integral if integer else Real
-    if not isinstance(value, kind) or isinstance(value, bool) or not np.isfinite(value) or value <= 0:
+    number = finite_float(value) if isinstance(value, kind) else None
+    if maximum is not None and (number is None or not 0 < number <= maximum):
+        raise ValueError(f"{name} must be a number in (0, {maximum:.3g}], got {value!r}")
+    if number is None or number <= 0:
         raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+
+
+def check_C(C):
+    """ValueError unless ``C`` is usable by libsvm: a number in (0, MAX_C]."""
+    check_positive("C", C, maximum=MAX_C)
 
 
 def check_share(name, value, low_inclusive=False):

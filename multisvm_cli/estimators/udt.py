@@ -2,7 +2,7 @@
 
 import numpy as np
 from ._base import MulticlassSVM, split_holdout
-from ._machines import Machines, fit_binary, fit_one_vs_rest, foreign_cpu_seconds
+from ._machines import Machines, fit_binary, fit_one_vs_rest
 
 
 class UDTSVC(MulticlassSVM):
@@ -28,12 +28,12 @@ class UDTSVC(MulticlassSVM):
     unique SVs + non-zero dual coefficients + N-1 biases.
     """
 
-    def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, degree=3, homogeneous=False,
+    def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
                  holdout=0.3):
-        super().__init__(C=C, kernel=kernel, sigma=sigma, degree=degree, homogeneous=homogeneous,
-                         n_jobs=n_jobs, random_state=random_state, cache_size=cache_size,
-                         memory_mb=memory_mb, tol=tol)
+        super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
+                         homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
+                         cache_size=cache_size, memory_mb=memory_mb, tol=tol)
         self.holdout = holdout
 
     _options = ("holdout",)
@@ -50,7 +50,7 @@ class UDTSVC(MulticlassSVM):
             remaining.remove(best)
         self.level_order_ = np.array(claimed + remaining)
         self.machines_ = Machines.from_fits(settings.kernel, X, node_fits, y_index)
-        return foreign_cpu_seconds(all_fits)
+        return all_fits
 
     def _best_node(self, X, y_index, fit_rows, held_rows, remaining, settings):
         """The remaining class whose one-vs-rest SVM (trained on fit rows) is most accurate on

@@ -43,7 +43,7 @@ from pathlib import Path
 import yaml
 
 from ..errors import MultisvmError
-from ..estimators.options import OPTIONS
+from ..estimators.options import OPTIONS, check_C
 from ..estimators.registry import REGISTRY, SCHEME_NAMES
 from ..kernels import KERNEL_NAMES, Kernel
 from ..scaling import METHODS as SCALINGS
@@ -512,7 +512,16 @@ def _kernel_values(doc, entry, where, kind):
 
 
 def _C_list(doc, value, path):
-    return _list(doc, value, path, lambda v, p: float(_number(doc, v, p, positive=True)))
+    """A list of C values, each checked as the estimators check C (``check_C``)."""
+    def one(v, p):
+        C = float(_number(doc, v, p, positive=True))
+        try:
+            check_C(C)
+        except ValueError as exc:
+            doc.fail(p, str(exc))
+        return C
+
+    return _list(doc, value, path, one)
 
 
 def _dataset_names(doc, value, path, known):

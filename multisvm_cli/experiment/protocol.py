@@ -40,7 +40,7 @@ from .splits import named_warnings, scaled_folds, validation_splits
 # pairwise SVMs), as (trainer, reader).
 SHARED_GROUP = next((s.trained_with, s.name) for s in REGISTRY.values() if s.trained_with)
 GRAM_SCHEMES = ("ovr",)  # schemes that read a Gram matrix shared across C
-KERNEL_PARAMS = ("kernel", "sigma", "degree", "homogeneous")
+KERNEL_PARAMS = ("kernel", "sigma", "gamma", "degree", "homogeneous")
 
 
 class Stopwatch:

@@ -9,26 +9,50 @@ Methods (statistics are always those of the data given to ``fit``, i.e. the trai
   (ddof 0); a constant column (std_j = 0) uses std_j = 1, giving 0 on the training part.
 - ``standard-continuous``: ``standard`` on the card's continuous columns only; the binary
   1-of-n columns are left as they are (Covertype in Platt et al. 1999).
+- ``maxabs``: x'_j = x_j / max_i |x_ij|, so the training part lies in [-1, 1] per column and
+  every zero stays zero (scikit-learn's MaxAbsScaler): the scaling for sparse data. An all-zero
+  column uses max = 1.
 - ``paper``: the card's ``paper_scaling`` (the table in the README).
+
+Sparse input (scipy CSR) is scaled without densifying: ``none`` copies it and ``maxabs``
+divides its stored values. The centering methods (minmax, standard, standard-continuous) would
+turn every zero into a non-zero, so they refuse sparse input (:func:`check_sparse`) with a
+one-line ValueError naming ``maxabs``.
 
 A fitted scaler is fully described by ``get_state()`` (plain arrays, no pickle), and
 ``Scaler.from_state(method, state)`` rebuilds it.
 """
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.preprocessing import MinMaxScaler, StandardScaler
+from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler, StandardScaler
 from sklearn.utils.validation import check_is_fitted
 
-METHODS = ("none", "minmax", "standard", "standard-continuous", "paper")
+METHODS = ("none", "minmax", "standard", "standard-continuous", "maxabs", "paper")
 STATE_KEYS = ("method", "columns", "offset", "scale")
+CENTERING = ("minmax", "standard", "standard-continuous")  # they fill in a sparse matrix's zeros
+
+
+def resolve(method, card):
+    """The method ``method`` stands for on ``card``'s dataset (``paper`` -> its paper scaling)."""
+    return card.paper_scaling if method == "paper" else method
+
+
+def check_sparse(method, dataset="the data"):
+    """ValueError (one line, naming the alternatives) when ``method`` (resolved) would center
+    sparse data: it would store every zero of the matrix."""
+    if method in CENTERING:
+        raise ValueError(f"{dataset} is sparse: {method} scaling would center it and store "
+                         f"every zero; use scaling: maxabs (x / max|x| per column, keeps zeros) "
+                         f"or none")
 
 
 def make_scaler(method, card):
     """An unfitted Scaler for ``method`` (one of METHODS) and the dataset's ``card``."""
     if method not in METHODS:
         raise ValueError(f"unknown scaling {method!r}; choose one of {', '.join(METHODS)}")
-    resolved = card.paper_scaling if method == "paper" else method
+    resolved = resolve(method, card)
     if resolved == "none":
         columns = ()
     elif resolved == "standard-continuous":
@@ -41,9 +65,10 @@ def make_scaler(method, card):
 class Scaler(TransformerMixin, BaseEstimator):
     """Per-column affine scaling of ``columns`` as defined in the module docstring.
 
-    ``method`` is none | minmax | standard | standard-continuous (``standard`` on ``columns``);
-    fitted attributes ``offset_`` and ``scale_`` give z = (x - offset_) / scale_ per scaled
-    column, and ``minmax`` outputs 2 z - 1.
+    ``method`` is none | minmax | standard | standard-continuous (``standard`` on ``columns``)
+    | maxabs; fitted attributes ``offset_`` and ``scale_`` give z = (x - offset_) / scale_ per
+    scaled column, and ``minmax`` outputs 2 z - 1 (``maxabs`` has offset 0). Accepts scipy
+    sparse input for none and maxabs (see the module docstring).
     """
 
     def __init__(self, method="none", columns=()):
@@ -52,7 +77,7 @@ class Scaler(TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         """Learn the statistics of the training part ``X``; returns self."""
-        X = _as_matrix(X)
+        X = _as_matrix(X, self.method)
         self.n_features_in_ = X.shape[1]
         self.columns_ = np.asarray(self.columns, dtype=np.int64)
         if self.columns_.size and not (0 <= self.columns_.min() and
@@ -64,6 +89,8 @@ class Scaler(TransformerMixin, BaseEstimator):
     def _statistics(self, block):
         if self.method == "none" or block.shape[1] == 0:
             return np.zeros(block.shape[1]), np.ones(block.shape[1])
+        if self.method == "maxabs":
+            return np.zeros(block.shape[1]), MaxAbsScaler().fit(block).scale_
         if self.method == "minmax":
             fitted = MinMaxScaler().fit(block)
             low, width = fitted.data_min_, fitted.data_range_
@@ -77,14 +104,25 @@ class Scaler(TransformerMixin, BaseEstimator):
     def transform(self, X):
         """Scale ``X`` (any part) with the training statistics; returns a new float64 array."""
         check_is_fitted(self, "scale_")
-        X = _as_matrix(X)
+        X = _as_matrix(X, self.method)
         if X.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {X.shape[1]} features, the scaler was fitted on "
                              f"{self.n_features_in_}")
+        if sp.issparse(X):
+            return self._transform_sparse(X)
         out = X.copy()
         if self.columns_.size:
             scaled = (X[:, self.columns_] - self.offset_) / self.scale_
             out[:, self.columns_] = 2.0 * scaled - 1.0 if self.method == "minmax" else scaled
+        return out
+
+    def _transform_sparse(self, X):
+        """CSR input: the stored values divided by their column's scale (offsets are 0 for the
+        methods that accept sparse input); the structure is kept, nothing is densified."""
+        divisor = np.ones(self.n_features_in_)
+        divisor[self.columns_] = self.scale_
+        out = X.copy()
+        out.data /= divisor[out.indices]
         return out
 
     def get_state(self):
@@ -116,7 +154,11 @@ class Scaler(TransformerMixin, BaseEstimator):
         return scaler
 
 
-def _as_matrix(X):
+def _as_matrix(X, method):
+    """Dense float64 2-d array, or float64 CSR for sparse input (refused for centering)."""
+    if sp.issparse(X):
+        check_sparse(method)
+        return X.tocsr().astype(np.float64, copy=False)
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2:
         raise ValueError(f"expected a 2-d array of features, got shape {X.shape}")

@@ -87,7 +87,8 @@ def test_unknown_missing_and_corrupt_datasets_are_one_line_with_exit_code_2(
     code, out, err = run(capsys, "datasets", "fetch", "mnist")
     assert (code, out) == (2, "")
     assert err.splitlines() == ["error: unknown dataset 'mnist'; known datasets: covertype, "
-                                "digits, glass, iris, letter, segment, usps, vehicle, vowel, wine"]
+                                "digits, dna, glass, iris, letter, pendigits, segment, usps, "
+                                "vehicle, vowel, wine"]
     code, _, err = run(capsys, "datasets", "fetch", "segment", "--mirror", str(tmp_path))
     assert code == 2 and len(err.splitlines()) == 1
     assert err.startswith("error: segment: cannot download http://127.0.0.1:9/segment/segment.dat")
@@ -110,7 +111,7 @@ def test_real_subprocess(mirror, tmp_path):
     assert done.returncode == 2
     assert done.stdout.startswith("vowel: train 528, test 462 (source uci: vowel-context.data")
     assert done.stderr.splitlines() == ["error: unknown dataset 'nosuch'; known datasets: "
-                                        "covertype, digits, glass, iris, letter, segment, usps, "
+                                        "covertype, digits, dna, glass, iris, letter, pendigits, segment, usps, "
                                         "vehicle, vowel, wine"]
 
 

@@ -27,8 +27,8 @@ def counts(y):
 
 
 def test_registry_names_and_cards():
-    assert data.names() == ["covertype", "digits", "glass", "iris", "letter", "segment",
-                            "usps", "vehicle", "vowel", "wine"]
+    assert data.names() == ["covertype", "digits", "dna", "glass", "iris", "letter",
+                            "pendigits", "segment", "usps", "vehicle", "vowel", "wine"]
     letter = data.get_card("letter")
     assert (letter.n_classes, letter.n_features, letter.split) == (26, 16, "fixed")
     assert letter.parts == {"train": 16000, "test": 4000}

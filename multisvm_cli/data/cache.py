@@ -3,7 +3,8 @@
 An entry is two files in ``<data_home>/<dataset>/parsed/``:
 
 - ``<source>-<part>-<key>.npz``: the arrays ``X`` (float64) and ``y`` (int64 or a unicode
-  array: never pickled objects);
+  array: never pickled objects); a sparse part (svmlight sources) stores its CSR matrix as the
+  arrays ``X_data``, ``X_indices``, ``X_indptr`` and ``X_shape`` instead of ``X``;
 - ``<source>-<part>-<key>.json``: its record, written when the part was parsed from raw files
   that had just passed their checks: the dataset, source, part and key, each raw file's name,
   SHA-256 and origin, and ``arrays_sha256`` (see ``arrays_sha256``) with the shapes and dtypes.
@@ -23,8 +24,10 @@ import zipfile
 from pathlib import Path
 
 import numpy as np
+import scipy.sparse as sp
 
 FORMAT_VERSION = 2
+CSR_KEYS = ("X_data", "X_indices", "X_indptr", "X_shape")
 
 
 class Mismatch(Exception):
@@ -50,12 +53,37 @@ def record_path(path):
 def arrays_sha256(X, y):
     """Hex SHA-256 of the parsed arrays: a JSON header ``[[X shape, X dtype], [y shape,
     y dtype]]`` (dtype as ``numpy.dtype.str``, e.g. ``<f8``), then X's bytes and y's bytes in C
-    order. One pass over the data, no copy for C-contiguous arrays."""
-    header = json.dumps([[list(X.shape), X.dtype.str], [list(y.shape), y.dtype.str]])
+    order. One pass over the data, no copy for C-contiguous arrays.
+
+    A CSR ``X`` is hashed as its arrays: the header is ``[["csr", shape, data dtype, indices
+    dtype, indptr dtype], [y shape, y dtype]]``, then the bytes of data, indices, indptr and y.
+    """
+    if sp.issparse(X):
+        header = json.dumps([["csr", list(X.shape), X.data.dtype.str, X.indices.dtype.str,
+                              X.indptr.dtype.str], [list(y.shape), y.dtype.str]])
+        arrays = (X.data, X.indices, X.indptr, y)
+    else:
+        header = json.dumps([[list(X.shape), X.dtype.str], [list(y.shape), y.dtype.str]])
+        arrays = (X, y)
     digest = hashlib.sha256(header.encode())
-    for array in (X, y):
+    for array in arrays:
         digest.update(np.ascontiguousarray(array).reshape(-1).view(np.uint8))
     return digest.hexdigest()
+
+
+def _stored_X(stored):
+    """X of an opened entry: the dense array, or the CSR matrix rebuilt from its arrays."""
+    if "X" in stored.files or not set(CSR_KEYS) <= set(stored.files):
+        return stored["X"]
+    data, indices, indptr, shape = (stored[key] for key in CSR_KEYS)
+    return sp.csr_matrix((data, indices, indptr), shape=tuple(int(n) for n in shape))
+
+
+def _arrays_to_store(X, y):
+    if sp.issparse(X):
+        return {"X_data": X.data, "X_indices": X.indices, "X_indptr": X.indptr,
+                "X_shape": np.asarray(X.shape, dtype=np.int64), "y": y}
+    return {"X": X, "y": y}
 
 
 def read_part(path):
@@ -69,10 +97,10 @@ def read_part(path):
     record = _read_record(record_file)
     try:
         with np.load(path, allow_pickle=False) as stored:
-            X, y = stored["X"], stored["y"]
+            X, y = _stored_X(stored), stored["y"]
     except FileNotFoundError:
         raise Mismatch("the .npz is missing (only its record is there)") from None
-    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+    except (OSError, KeyError, ValueError, TypeError, EOFError, zipfile.BadZipFile) as exc:
         raise Mismatch(f"not a readable parsed-cache .npz ({_first_line(exc)})") from None
     seen = arrays_sha256(X, y)
     if seen != record.get("arrays_sha256"):
@@ -104,9 +132,10 @@ def write_part(path, X, y, record):
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     record = dict(record, format=FORMAT_VERSION, arrays_sha256=arrays_sha256(X, y),
-                  X={"shape": list(X.shape), "dtype": X.dtype.str},
+                  X={"shape": list(X.shape), "dtype": X.dtype.str,
+                     **({"sparse": "csr", "nnz": int(X.nnz)} if sp.issparse(X) else {})},
                   y={"shape": list(y.shape), "dtype": y.dtype.str})
-    _write_atomically(path, lambda sink: np.savez(sink, X=X, y=y))
+    _write_atomically(path, lambda sink: np.savez(sink, **_arrays_to_store(X, y)))
     _write_atomically(record_path(path),
                       lambda sink: sink.write(json.dumps(record, indent=1).encode()))
 

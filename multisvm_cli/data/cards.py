@@ -17,8 +17,8 @@ from . import locations
 from .errors import DatasetError
 
 SPLITS = ("fixed", "none")
-FORMATS = ("text", "hdf5", "sklearn")
-SCALINGS = ("none", "minmax", "standard", "standard-continuous")
+FORMATS = ("text", "hdf5", "sklearn", "svmlight")
+SCALINGS = ("none", "minmax", "standard", "standard-continuous", "maxabs")
 
 
 @dataclass(frozen=True)

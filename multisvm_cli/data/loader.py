@@ -21,6 +21,8 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from . import cache, locations, parsers
 from .cards import get_card
 from .download import (DataHomeError, download, fetch_covtype_archive, not_writable,
@@ -242,11 +244,33 @@ def _read_part(card, src, part, found, tables):
                 tables[spec.name] = parsers.read_table(found[spec.name].path, options, card.name)
                 check_structure(spec, tables[spec.name], card.name)
         X, labels = parsers.cut_text_part([tables[s.name] for s in specs], cut, options)
+    elif src.format == "svmlight":
+        X, labels = _svmlight_part(card, src, cut, [found[s.name].path for s in specs], tables)
     elif src.format == "hdf5":
         X, labels = parsers.read_hdf5_part(found[specs[0].name].path, cut, card.name)
     else:
         X, labels = parsers.read_sklearn(options)
     return parsers.finish(X, labels, options, card.name)
+
+
+def _svmlight_part(card, src, cut, paths, tables):
+    """(CSR X, labels) of an svmlight part: its files with the card's ``n_features`` columns,
+    stacked, then the ``rows`` cut; ``tables`` memoises each parsed file."""
+    import scipy.sparse as sp
+
+    for path in paths:
+        if path not in tables:
+            try:
+                tables[path] = parsers.read_svmlight(
+                    [path], card.n_features, bool(src.options.get("zero_based", False)))[0]
+            except DatasetError as exc:
+                raise DatasetError(f"{card.name}: {exc}") from None
+    X = sp.vstack([tables[p][0] for p in paths], format="csr")
+    labels = np.concatenate([tables[p][1] for p in paths])
+    if "rows" in cut:
+        start, stop = (int(n) for n in cut["rows"])
+        X, labels = X[start:stop], labels[start:stop]
+    return X, labels
 
 
 def _download_and_parse(card, candidates, wanted, home, mirror_dir, url_base, progress):

@@ -6,15 +6,21 @@ Formats:
   ``label_column`` and ``feature_columns: [start, stop)`` are 0-based positions.
 - ``hdf5``: groups ``<group>/data`` and ``<group>/target`` (the USPS HDF5 copy).
 - ``sklearn``: a ``load_*`` function of ``sklearn.datasets`` (data shipped with scikit-learn).
+- ``svmlight``: LIBSVM / SVMlight text, one point a line: ``label index:value ...`` with
+  indices increasing, from 1 (``zero_based: true``: from 0); zeros are omitted. Read by
+  ``sklearn.datasets.load_svmlight_files`` into scipy CSR (float64), never densified; a line
+  that does not parse is reported with its file and line number (:func:`svmlight_error`).
 
 Labels: ``label_type`` int (integral values, plus ``label_offset``) or str (whitespace stripped).
 ``values`` names a fixed transform of the features (see ``VALUE_TRANSFORMS``).
 """
 
 import gzip
+import math
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 
 from .errors import DatasetError
 
@@ -96,8 +102,106 @@ def read_sklearn(options):
     return getattr(sklearn.datasets, loader)(return_X_y=True)
 
 
+def read_svmlight(paths, n_features=None, zero_based=False):
+    """[(X, labels)] of svmlight files, X as float64 CSR (sorted indices) and labels float64,
+    all with the same columns: ``n_features``, or the highest index of all the files (their
+    union) when None. DatasetError ``FILE:LINE: what is wrong`` for a line that does not parse,
+    a repeated or decreasing index, index 0 in a one-based file, an index past
+    ``n_features``, a NaN or inf value or label; DatasetError for a file without points."""
+    from sklearn.datasets import load_svmlight_files
+
+    paths = [str(path) for path in paths]
+    try:
+        loaded = load_svmlight_files(paths, n_features=n_features, dtype=np.float64,
+                                     zero_based=zero_based)
+    except (ValueError, TypeError) as exc:
+        _raise_located(paths, zero_based, n_features)
+        raise DatasetError(f"{', '.join(paths)}: not svmlight/LIBSVM data "
+                           f"({_first_line(exc)})") from None
+    parts = list(zip(loaded[0::2], loaded[1::2]))
+    for path, (X, y) in zip(paths, parts):
+        if X.shape[0] == 0:
+            raise DatasetError(f"{path}: no data lines (expected 'label index:value ...')")
+        if not (np.isfinite(X.data).all() and np.isfinite(y).all()):
+            _raise_located([path], zero_based, n_features)
+            raise DatasetError(f"{path}: NaN or inf values")
+        X.sort_indices()
+    return parts
+
+
+def _raise_located(paths, zero_based, n_features):
+    for path in paths:
+        found = svmlight_error(path, zero_based, n_features)
+        if found:
+            raise DatasetError(f"{path}:{found[0]}: {found[1]}")
+
+
+def svmlight_error(path, zero_based=False, n_features=None):
+    """(line number, message) of the first bad line of an svmlight file, or None. Checked as
+    LIBSVM defines the format: a numeric label, then ``index:value`` pairs with integer indices
+    strictly increasing from 1 (from 0 when ``zero_based``), finite values; ``# ...`` comments,
+    blank lines and a ``qid:`` pair are allowed."""
+    with open(path, "rb") as stream:
+        for number, raw in enumerate(stream, 1):
+            tokens = raw.split(b"#", 1)[0].split()
+            if tokens:
+                message = _line_error(tokens, zero_based, n_features)
+                if message:
+                    return number, message
+    return None
+
+
+def _line_error(tokens, zero_based, n_features):
+    label = _float(tokens[0])
+    if label is None or not math.isfinite(label):
+        return f"label {tokens[0].decode(errors='replace')!r} is not a finite number"
+    first, previous = (0 if zero_based else 1), None
+    for token in tokens[1:]:
+        text = token.decode(errors="replace")
+        index, colon, value = token.partition(b":")
+        if index == b"qid" and previous is None:
+            continue
+        if not colon or not index.isdigit() and not index.lstrip(b"-").isdigit():
+            return f"{text!r} is not index:value (e.g. 3:0.5)"
+        index, number = int(index), _float(value)
+        if number is None:
+            return f"{text!r}: the value is not a number"
+        if index < first:
+            return (f"index {index} in a one-based file (indices start at 1; set zero_based: "
+                    f"true for a file whose indices start at 0)" if index == 0 and not zero_based
+                    else f"index {index} is negative")
+        if previous is not None and index <= previous:
+            return (f"index {index} is repeated" if index == previous else
+                    f"indices must increase: {index} follows {previous}")
+        if n_features is not None and index - first >= n_features:
+            return f"index {index} is past the {n_features} features"
+        if not math.isfinite(number):
+            return f"{text!r}: NaN or inf value"
+        previous = index
+    return None
+
+
+def _float(token):
+    try:
+        return float(token)
+    except ValueError:
+        return None
+
+
+def _first_line(exc):
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 def finish(X, labels, options, dataset):
-    """Apply the card's value transform and label conversion: (X float64, y)."""
+    """Apply the card's value transform and label conversion: (X float64, y). Sparse X stays
+    CSR (float64, sorted indices); value transforms are for dense data only."""
+    if sp.issparse(X):
+        if options.get("values", "none") != "none":
+            raise DatasetError(f"{dataset}: value transforms apply to dense data only")
+        X = X.tocsr().astype(np.float64)
+        X.sort_indices()
+        return X, convert_labels(labels, options, dataset)
     transform = VALUE_TRANSFORMS[options.get("values", "none")]
     X = np.ascontiguousarray(transform(np.asarray(X, dtype=np.float64)), dtype=np.float64)
     return X, convert_labels(labels, options, dataset)

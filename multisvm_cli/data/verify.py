@@ -5,6 +5,7 @@ import hashlib
 import os
 
 import numpy as np
+import scipy.sparse as sp
 
 from .errors import DatasetError
 
@@ -54,7 +55,7 @@ def check_part(card, part, X, y, source_id):
     expected = (card.parts[part], card.n_features)
     if X.shape != expected:
         raise DatasetError(f"{where}: shape {X.shape}, expected {expected}")
-    if not np.isfinite(X).all():
+    if not np.isfinite(X.data if sp.issparse(X) else X).all():
         raise DatasetError(f"{where}: contains missing or non-finite values")
     unknown = set(y.tolist()) - set(card.classes)
     if unknown:

@@ -11,7 +11,7 @@ import warnings
 import click
 
 from . import __version__
-from .cli_datasets import datasets
+from .cli_datasets import cards_option, datasets
 from .errors import MultisvmError
 
 EXIT_USER_ERROR = 2
@@ -31,6 +31,7 @@ cli.add_command(datasets)
 
 
 def _data_options(command):
+    command = cards_option(command)
     command = click.option("--mirror", type=click.Path(file_okay=False), default=None,
                            help="Folder of verified dataset copies (env MULTISVM_MIRROR).")(command)
     return click.option("--data-home", type=click.Path(file_okay=False), default=None,

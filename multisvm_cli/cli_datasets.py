@@ -1,10 +1,12 @@
 """``multisvm datasets ...``: list, describe and fetch the registry's datasets.
 
 ``--mirror`` (env ``MULTISVM_MIRROR``) and ``--data-home`` (env ``MULTISVM_DATA_HOME``) are
-accepted by the group and by each command (the command's value wins).
+accepted by the group and by each command (the command's value wins). ``--cards DIR`` (env
+``MULTISVM_CARDS``) adds a folder of user dataset cards.
 """
 
 import collections
+import os
 
 import click
 from tabulate import tabulate
@@ -12,8 +14,26 @@ from tabulate import tabulate
 from . import data
 
 
+def set_user_cards(ctx, param, value):
+    """``--cards DIR``: the user cards folder for this process (it sets ``MULTISVM_CARDS``, which
+    the data layer reads)."""
+    if value:
+        os.environ["MULTISVM_CARDS"] = value
+    return value
+
+
+def cards_option(command):
+    """Add ``--cards DIR`` to a group or command."""
+    return click.option(
+        "--cards", type=click.Path(file_okay=False), default=None, expose_value=False,
+        callback=set_user_cards, is_eager=True,
+        help="Folder of user dataset cards (the registry's card format), added beside the "
+             "registry's [env MULTISVM_CARDS].")(command)
+
+
 def location_options(command):
-    """Add ``--mirror`` and ``--data-home`` to a group or command."""
+    """Add ``--mirror``, ``--data-home`` and ``--cards`` to a group or command."""
+    command = cards_option(command)
     command = click.option(
         "--data-home", type=click.Path(file_okay=False), default=None,
         help="Download and parsed-data cache folder [env MULTISVM_DATA_HOME; default "
@@ -43,16 +63,18 @@ def datasets(ctx, mirror, data_home):
 @location_options
 @click.pass_context
 def list_command(ctx, mirror, data_home):
-    """Table of the datasets: classes, features, split sizes, paper scaling, cached parts."""
+    """Table of the datasets: classes, features, split sizes, paper scaling, cached parts; user
+    cards (--cards) are marked."""
     where = settings(ctx, mirror, data_home)
     rows = []
     for name in data.names():
         card = data.get_card(name)
         cached = data.cached_parts(name, **where)
         rows.append([name, card.n_classes, card.n_features, split_text(card),
-                     card.paper_scaling, cached_text(card, cached)])
+                     card.paper_scaling, cached_text(card, cached),
+                     f"user card {card.path}" if card.origin == "user" else ""])
     click.echo(tabulate(rows, headers=["name", "classes", "features", "split", "paper scaling",
-                                       "cached"]))
+                                       "cached", "card"]))
 
 
 @datasets.command("info")

@@ -107,7 +107,7 @@ MALFORMED = {
                                 "kernels[1].homogeneous: expected true or false, got 'maybe'", 6),
     "unknown scaling": (("name: small", "name: small\nscaling: zscore"),
                         "scaling: 'zscore' is not a valid scaling; allowed: none, minmax, "
-                        "standard, standard-continuous, paper", 2),
+                        "standard, standard-continuous, maxabs, paper", 2),
     "train fraction above 1": (("name: small", "name: small\nvalidation: {method: holdout, "
                                                "train_fraction: 1.5}"),
                                "validation.train_fraction: must be < 1, got 1.5", 2),

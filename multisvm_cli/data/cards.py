@@ -75,7 +75,9 @@ class Card:
     """A dataset's declaration (see the module docstring); ``parts`` maps part -> row count.
 
     ``folder`` is the dataset's subfolder in a mirror, in an HTTP mirror and in the data home
-    (default: the name; ``covtype`` for covertype, as in ``../shared/datasets``)."""
+    (default: the name; ``covtype`` for covertype, as in ``../shared/datasets``). ``origin``
+    says where the card comes from: ``registry`` (shipped), ``user`` (a ``--cards`` folder) or
+    ``local`` (built from a local data file, :mod:`.local`)."""
 
     name: str
     title: str
@@ -90,6 +92,7 @@ class Card:
     sources: tuple
     path: Path
     folder: str
+    origin: str = "registry"
 
     @property
     def binary_columns(self):
@@ -118,26 +121,56 @@ class Card:
         raise DatasetError(f"{self.name}: unknown source {source_id!r} (known: {known})")
 
 
+def card_paths():
+    """Dataset name -> (card file, origin) for the registry's cards and, when a user cards
+    folder is set (``--cards`` / ``MULTISVM_CARDS``), the user's. DatasetError for a user folder
+    that is not a folder, or a user card with a registry card's name (it would replace it
+    silently)."""
+    paths = {path.stem: (path, "registry") for path in locations.cards_dir().glob("*.yaml")}
+    user = locations.user_cards()
+    if user is None:
+        return paths
+    if not user.is_dir():
+        raise DatasetError(f"user cards folder {user} (--cards / MULTISVM_CARDS) is not a folder")
+    for path in sorted(user.glob("*.yaml")):
+        if path.stem in paths:
+            raise DatasetError(f"user card {path} has the name of the registry dataset "
+                               f"{path.stem!r}; a user card may not replace it: rename the file "
+                               f"and its name:")
+        paths[path.stem] = (path, "user")
+    return paths
+
+
 def names():
-    """The registry's dataset names, sorted."""
-    return sorted(path.stem for path in locations.cards_dir().glob("*.yaml"))
+    """The dataset names (registry and user cards), sorted."""
+    return sorted(card_paths())
+
+
+def get_card(name):
+    """The Card of dataset ``name``; DatasetError for an unknown name or a malformed card."""
+    paths = card_paths()
+    if not isinstance(name, str) or name not in paths:
+        raise DatasetError(f"unknown dataset {name!r}; known datasets: {', '.join(sorted(paths))}")
+    path, origin = paths[name]
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError as exc:
+        raise DatasetError(f"cannot read dataset card {path}: {exc.strerror}") from None
+    return _read_card(path, origin, stamp)
 
 
 @functools.lru_cache(maxsize=None)
-def get_card(name):
-    """The Card of dataset ``name``; DatasetError for an unknown name or a malformed card."""
-    if not isinstance(name, str) or name not in names():
-        raise DatasetError(f"unknown dataset {name!r}; known datasets: {', '.join(names())}")
-    path = locations.cards_dir() / f"{name}.yaml"
+def _read_card(path, origin, stamp):
+    """The card at ``path`` (cached per file version: ``stamp`` is its modification time)."""
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-        return _card(raw, path)
-    except (yaml.YAMLError, KeyError, TypeError, ValueError) as exc:
+        return _card(raw, path, origin)
+    except (yaml.YAMLError, KeyError, TypeError, ValueError, AttributeError) as exc:
         message = " ".join(str(exc).split())
         raise DatasetError(f"malformed dataset card {path}: {message}") from None
 
 
-def _card(raw, path):
+def _card(raw, path, origin="registry"):
     card = Card(
         name=str(raw["name"]),
         title=str(raw["title"]),
@@ -152,6 +185,7 @@ def _card(raw, path):
         sources=tuple(_source(s) for s in raw["sources"]),
         path=path,
         folder=str(raw.get("folder", raw["name"])),
+        origin=origin,
     )
     if card.name != path.stem or len(card.classes) != card.n_classes:
         raise ValueError("name must match the file name and classes must have n_classes entries")

@@ -18,7 +18,7 @@ import importlib.resources
 import os
 import shutil
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -37,7 +37,9 @@ class Dataset:
 
     ``parts`` maps part name -> (X float64 of shape (n, n_features), y labels); ``checksums``
     maps each raw file used -> the SHA-256 it had; ``sources`` maps it -> where it was read
-    from; ``source_id`` names the card's source (distribution) used.
+    from; ``source_id`` names the card's source (distribution) used. ``provenance`` is empty
+    for a registry dataset; a local one (:mod:`.local`) records how it was read and each file's
+    path, SHA-256 and size.
     """
 
     name: str
@@ -46,6 +48,7 @@ class Dataset:
     checksums: dict
     sources: dict
     source_id: str
+    provenance: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,8 @@ Settings, first one set wins:
   subfolder per dataset holding its canonical files (the layout of ``../shared/datasets``);
 - URL base: the ``url_base`` argument, ``MULTISVM_URL_BASE``, else each file's canonical URL.
   With a base, file F of dataset D is downloaded from ``<base>/D/F`` (an HTTP mirror).
+- user cards: ``MULTISVM_CARDS`` (the CLI's ``--cards`` sets it), a folder of dataset cards in
+  the registry's format that adds datasets beside the registry's (never replacing one).
 """
 
 import os
@@ -48,3 +50,9 @@ def url_base(value=None):
     """The download URL base without a trailing slash, or None (use the canonical URLs)."""
     value = value or os.environ.get("MULTISVM_URL_BASE")
     return value.rstrip("/") if value else None
+
+
+def user_cards():
+    """The user cards folder (``MULTISVM_CARDS``), or None when none is set."""
+    value = os.environ.get("MULTISVM_CARDS")
+    return Path(value).expanduser() if value else None

@@ -31,12 +31,15 @@ def validate(path, mirror=None, data_home=None) -> tuple:
     mirror or installed package: never a download); ``notes`` says which could not be checked.
     """
     from .. import data
-    from .protocol import parts_needed
+    from .protocol import load_plan_data, parts_needed
     from .validation import check_plan
 
     config = load_config(path)
     notes = []
     for plan in config.datasets:
+        if plan.local is not None:  # always here: read it (every file error shows now)
+            check_plan(plan, load_plan_data(plan))
+            continue
         wanted = parts_needed(plan) or list(data.get_card(plan.name).parts)
         wanted = [part for part in wanted if part != "test" or plan.split["method"] != "standard"]
         available = data.available_parts(plan.name, mirror=mirror, data_home=data_home)

@@ -30,6 +30,21 @@ Format (defaults in brackets)::
 
 A ``dataset`` list item may be a mapping ``{name: letter, split: ..., validation: ...,
 scaling: ..., kernels: ..., C: ...}`` overriding the top-level values for that dataset.
+
+A mapping with ``path`` names a local data file instead of a registry dataset (see
+:mod:`multisvm_cli.data.local`)::
+
+    dataset:
+      - {name: mydigits, path: data/digits.csv, label: target}      # csv: label name or index
+      - {name: pen, path: data/pendigits, test_path: data/pendigits.t, format: svmlight}
+
+``format`` is csv, svmlight or npz (from the extension when absent); ``label`` (csv: column
+name or 0-based index, default the last) and ``header`` (csv: true/false, detected when absent),
+``zero_based`` (svmlight, default false). Paths are relative to the config file; the resolved
+config writes them absolute. Without ``test_path`` there is no fixed split (use
+``split: {test_fraction: ...}`` or k-fold). ``scaling: paper`` means none for local data.
+Sparse data (svmlight files and cards) refuses the scalings that center (minmax, standard,
+standard-continuous): use maxabs or none.
 """
 
 from __future__ import annotations
@@ -52,6 +67,8 @@ KERNEL_TYPES = KERNEL_NAMES
 TOP_KEYS = ("name", "dataset", "scaling", "split", "validation", "kernels", "C", "schemes",
             "scheme_options", "compare_to", "seed", "reference", "max_grid_points")
 DATASET_KEYS = ("name", "scaling", "split", "validation", "kernels", "C")
+LOCAL_KEYS = ("path", "test_path", "format", "label", "header", "zero_based")
+LOCAL_FORMAT_KEYS = {"label": "csv", "header": "csv", "zero_based": "svmlight"}
 KERNEL_KEYS = {"gaussian": ("type", "sigma", "C"),
                "polynomial": ("type", "degree", "homogeneous", "C"),
                "linear": ("type", "C")}
@@ -123,6 +140,8 @@ class DatasetPlan:
     grid: tuple
     # where each section was written: key -> (file, line, key path), for errors found later
     where: dict = field(default_factory=dict, compare=False, repr=False)
+    # a local data file's data.LocalSpec (None: a registry dataset)
+    local: object = None
 
 
 @dataclass
@@ -534,9 +553,16 @@ def _dataset_names(doc, value, path, known):
         where = path + (i,) if isinstance(value, list) else path
         overrides = {}
         if isinstance(item, dict):
-            overrides = _mapping(doc, item, where, DATASET_KEYS)
+            overrides = _mapping(doc, item, where, DATASET_KEYS + LOCAL_KEYS)
+            if "path" in item:
+                entries.append((_local_name(doc, item, where, known), overrides, where))
+                continue
             if "name" not in item:
-                doc.fail(where, "a dataset mapping needs a name")
+                doc.fail(where, "a dataset mapping needs a name (a registry dataset) or a path "
+                                "(a local data file)")
+            for key in LOCAL_KEYS:
+                if key in item:
+                    doc.fail(where + (key,), f"{key} is for a local data file: add path")
             item, name_path = item["name"], where + ("name",)
         else:
             name_path = where
@@ -575,12 +601,86 @@ def _scheme_options(doc, value, path, schemes):
     return options
 
 
+def _local_name(doc, item, where, known):
+    """A local dataset's name: as given (default: the file's stem), folder-safe, and not the
+    name of a registry or user-card dataset."""
+    path = item["path"]
+    name = item.get("name", Path(path).stem if isinstance(path, str) else None)
+    name_path = where + (("name",) if "name" in item else ("path",))
+    if not isinstance(name, str) or not NAME_PATTERN.match(name):
+        doc.fail(name_path, f"expected a folder-safe dataset name (letters, digits, '.', '_', "
+                            f"'-'), got {_show(name)}")
+    if name in known:
+        doc.fail(name_path, f"{name!r} is a registry dataset; give the local data another name")
+    return name
+
+
+def _local_spec(doc, name, entry, where):
+    """The data.LocalSpec of a local dataset entry: files exist (relative to the config's
+    folder), the format is known or inferred, the read options fit it."""
+    from .. import data
+    from ..data.local import FORMATS, infer_format
+
+    paths = {key: _local_file(doc, entry[key], where + (key,))
+             for key in ("path", "test_path") if key in entry}
+    if "format" in entry:
+        fmt = _choice(doc, entry["format"], where + ("format",), FORMATS, "format")
+    else:
+        fmt = infer_format(paths["path"])
+        if fmt is None:
+            doc.fail(where + ("path",), f"cannot tell the format of {paths['path'].name} from "
+                                        f"its extension; add format: {_allowed(FORMATS)}")
+    for key, needs in LOCAL_FORMAT_KEYS.items():
+        if key in entry and fmt != needs:
+            doc.fail(where + (key,), f"{key} is for {needs} files, not {fmt}")
+    label = entry.get("label")
+    if "label" in entry and (isinstance(label, bool) or not isinstance(label, (str, int))):
+        doc.fail(where + ("label",), f"expected a column name or a 0-based index, got "
+                                     f"{_show(label)}")
+    for key in ("header", "zero_based"):
+        if key in entry and not isinstance(entry[key], bool):
+            doc.fail(where + (key,), f"expected true or false, got {_show(entry[key])}")
+    return data.LocalSpec(name=name, path=paths["path"], format=fmt,
+                          test_path=paths.get("test_path"), label=label,
+                          header=entry.get("header"),
+                          zero_based=bool(entry.get("zero_based", False)))
+
+
+def _local_file(doc, value, path):
+    """An existing file, relative to the config's folder; absolute."""
+    if not isinstance(value, str) or not value:
+        doc.fail(path, f"expected a file path, got {_show(value)}")
+    file = (doc.path.parent / Path(value).expanduser()).absolute()
+    if not file.is_file():
+        doc.fail(path, f"file {value} not found (looked for {file}; paths are relative to the "
+                       f"config's folder)")
+    return file
+
+
+def _check_sparse_scaling(doc, name, local, scaling, path):
+    """Sparse data (svmlight) cannot take a centering scaling: one line naming maxabs."""
+    from .. import data
+    from ..scaling import check_sparse, resolve
+
+    if local is not None:
+        sparse, resolved = local.sparse, "none" if scaling == "paper" else scaling
+    else:
+        card = data.get_card(name)
+        sparse = all(src.format == "svmlight" for src in card.sources)
+        resolved = resolve(scaling, card)
+    if sparse:
+        try:
+            check_sparse(resolved, f"{name} (svmlight)")
+        except ValueError as exc:
+            doc.fail(path, str(exc))
+
+
 def _check_order(doc, options, plan, where):
     """A DAG class order must list every class of the dataset exactly once."""
     from .. import data
 
     order = options.get("dag", {}).get("order")
-    if order is None:
+    if order is None or plan.local is not None:
         return
     classes = list(data.get_card(plan.name).classes)
     if sorted(map(repr, order)) != sorted(map(repr, classes)):
@@ -685,8 +785,10 @@ def _plan(doc, name, overrides, where, defaults, seed, max_points):
             return overrides[key], where + (key,)
         return defaults.get(key), (key,)
 
+    local = _local_spec(doc, name, overrides, where) if "path" in overrides else None
     scaling, path = pick("scaling")
     scaling = _choice(doc, scaling if scaling is not None else "paper", path, SCALINGS, "scaling")
+    _check_sparse_scaling(doc, name, local, scaling, path)
     split, path = pick("split")
     split = _split(doc, split if split is not None else "standard", path, seed)
     written = {"split": path}
@@ -697,10 +799,10 @@ def _plan(doc, name, overrides, where, defaults, seed, max_points):
     C_values = None if C_values is None else _C_list(doc, C_values, C_path)
     kernels, path = pick("kernels")
     grid = _kernels(doc, kernels, path, C_values, max_points)
-    _check_parts(doc, name, split, validation, where)
+    _check_parts(doc, name, split, validation, where, local.parts if local else None)
     located = {key: Location(doc.path, doc.line(at), _key_name(at)) for key, at in written.items()}
     return DatasetPlan(name=name, scaling=scaling, split=split, validation=validation, grid=grid,
-                       where=located)
+                       where=located, local=local)
 
 
 def _resolved(name, seed, schemes, compare_to, scheme_options, reference, plans, max_points):
@@ -719,11 +821,12 @@ def _resolved(name, seed, schemes, compare_to, scheme_options, reference, plans,
     return resolved
 
 
-def _check_parts(doc, name, split, validation, where):
-    """The split and validation methods must fit the parts the dataset comes with."""
+def _check_parts(doc, name, split, validation, where, parts=None):
+    """The split and validation methods must fit the parts the dataset comes with (``parts``:
+    a local dataset's; default: the card's)."""
     from .. import data
 
-    parts = set(data.get_card(name).parts)
+    parts = set(parts or data.get_card(name).parts)
     if split["method"] == "standard" and "test" not in parts:
         doc.fail(where, f"dataset {name!r} has no test part of its own (parts: "
                         f"{_allowed(sorted(parts))}); use split: {{test_fraction: 0.25}} or "
@@ -746,5 +849,6 @@ def _plan_dict(plan: DatasetPlan) -> dict:
             kernels[-1]["C"].append(point.C)
         else:
             kernels.append({**entry, "C": [point.C]})
-    return {"name": plan.name, "scaling": plan.scaling, "split": plan.split,
+    local = plan.local.entry() if plan.local is not None else {}
+    return {"name": plan.name, **local, "scaling": plan.scaling, "split": plan.split,
             "validation": plan.validation, "kernels": kernels}

@@ -70,13 +70,27 @@ def train(config, scheme, dataset=None, output=None, settings: Settings = Settin
 
 
 def _metadata(config, plan, scheme, chosen, dataset) -> dict:
-    return {
+    meta = {
         "multisvm_version": __version__, "created": now_iso(), "config": config.name,
         "scheme": scheme, "dataset": dataset.name, "checksums": dict(dataset.checksums),
         "split": plan.split, "validation": plan.validation, "scaling": plan.scaling,
         "kernel": chosen["kernel"], "params": chosen["point"].params(),
         "validation_error": chosen["validation_error"],
     }
+    if plan.local is not None:  # where to read it again, and each file's SHA-256 and size
+        meta["local"] = {"entry": plan.local.entry(), **dataset.provenance}
+    return meta
+
+
+def _load_own_data(meta, part, own_part, mirror, data_home):
+    """The model's own dataset: its local files again (as recorded), else the registry's."""
+    from .. import data
+
+    if "local" in meta:
+        spec = data.LocalSpec.from_entry(meta["dataset"], meta["local"]["entry"])
+        return data.load_local(spec)
+    return data.load(meta["dataset"], parts=[part] if own_part else None, mirror=mirror,
+                     data_home=data_home)
 
 
 def _save(output, estimator, scaler, metadata):
@@ -122,8 +136,11 @@ def evaluate(model_dir, dataset=None, part="test", confusion=False, mirror=None,
     name = dataset or meta["dataset"]
     split = meta["split"] if name == meta["dataset"] else {"method": "standard"}
     own_part = split["method"] == "standard" and part != "all"
-    loaded = data.load(name, parts=[part] if own_part else None, mirror=mirror,
-                       data_home=data_home)
+    if name == meta["dataset"]:
+        loaded = _load_own_data(meta, part, own_part, mirror, data_home)
+    else:
+        loaded = data.load(name, parts=[part] if own_part else None, mirror=mirror,
+                           data_home=data_home)
     X, y = part_arrays(loaded, split, part)
     state = {k[len(SCALER_PREFIX):]: v for k, v in model.extra_arrays.items()
              if k.startswith(SCALER_PREFIX)}
@@ -135,7 +152,8 @@ def evaluate(model_dir, dataset=None, part="test", confusion=False, mirror=None,
                if meta["checksums"].get(f, digest) != digest]
     if name == meta["dataset"] and changed:
         warnings.warn(f"the {name} files differ from those the model was trained on "
-                      f"({', '.join(changed)})", UserWarning, stacklevel=2)
+                      f"({', '.join(changed)}): the model was trained on other data",
+                      UserWarning, stacklevel=2)
     classes = np.asarray(model.estimator.classes_)
     matrix = confusion_matrix(y, predicted, labels=classes) if confusion else None
     return Evaluation(meta, name, part, y, predicted, seconds,

@@ -163,11 +163,16 @@ def point_key(dataset, plan, fold, point, scheme, options, seed):
     """What identifies a grid point's result in the resume cache: the software that computed
     it (multisvm and scikit-learn versions: libsvm comes with the latter), the data (the raw
     files' checksums), the protocol (split, fold, scaling, validation, seed) and the point."""
-    return {"versions": software_versions(), "dataset": dataset.name,
-            "checksums": dict(sorted(dataset.checksums.items())),
-            "split": plan.split, "fold": fold.index, "scaling": plan.scaling,
-            "validation": plan.validation, "point": point.params(), "scheme": scheme,
-            "options": options.get(scheme, {}), "seed": seed}
+    key = {"versions": software_versions(), "dataset": dataset.name,
+           "checksums": dict(sorted(dataset.checksums.items())),
+           "split": plan.split, "fold": fold.index, "scaling": plan.scaling,
+           "validation": plan.validation, "point": point.params(), "scheme": scheme,
+           "options": options.get(scheme, {}), "seed": seed}
+    if dataset.provenance:  # a local file: its size and how it was read count too
+        from ..data.local import cache_identity
+
+        key["local"] = cache_identity(dataset)
+    return key
 
 
 def software_versions() -> dict:
@@ -374,10 +379,20 @@ def load_datasets(config, mirror=None, data_home=None, quiet=False) -> dict:
 
     loaded = {}
     for plan in config.datasets:
-        loaded[plan.name] = data.load(plan.name, parts=parts_needed(plan), mirror=mirror,
-                                      data_home=data_home, progress=not quiet)
+        loaded[plan.name] = load_plan_data(plan, parts_needed(plan), mirror, data_home, quiet)
         check_plan(plan, loaded[plan.name])
     return loaded
+
+
+def load_plan_data(plan, parts=None, mirror=None, data_home=None, quiet=False):
+    """The Dataset of one plan: its local data file(s) (``plan.local``), else the registry's
+    dataset, only ``parts`` (None: all)."""
+    from .. import data
+
+    if plan.local is not None:
+        return data.load_local(plan.local, parts)
+    return data.load(plan.name, parts=parts, mirror=mirror, data_home=data_home,
+                     progress=not quiet)
 
 
 def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, fit_jobs=None):
@@ -427,13 +442,11 @@ def fit_selected(config, plan, scheme, cache: PointCache, n_jobs=1, progress=Non
     test part is not needed (covertype trains from its partial copy). Returns (fitted
     estimator, fitted scaler, selected grid row, dataset).
     """
-    from .. import data
     from .validation import check_plan
 
     parts = parts_needed(plan)
     parts = parts and [part for part in parts if part != "test"]
-    dataset = data.load(plan.name, parts=parts, mirror=mirror, data_home=data_home,
-                        progress=not quiet)
+    dataset = load_plan_data(plan, parts, mirror, data_home, quiet)
     check_plan(plan, dataset)
     if plan.split["method"] == "kfold":
         plan = replace(plan, split={"method": "all"})

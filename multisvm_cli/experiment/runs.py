@@ -75,6 +75,10 @@ def _run(config, settings, jobs, datasets, folder, log) -> Run:
     atomic_write(folder / "config.original.yaml", config.original_text)
     atomic_write(folder / "config.yaml", config.resolved_text())
     meta = run_metadata(settings, jobs, config.seed, config.path)
+    local = {name: dataset.provenance for name, dataset in datasets.items()
+             if dataset.provenance}
+    if local:  # each local file's path, SHA-256 and size, and how it was read
+        meta["local_data"] = local
     write_json(folder / "run.json", meta)
     log.add(f"started {config.name} ({config.path}) in {folder}")
     watch = Stopwatch()

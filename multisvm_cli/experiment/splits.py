@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.model_selection import StratifiedKFold, train_test_split
 
 
@@ -32,9 +33,14 @@ class Fold:
 
 
 def pooled(dataset):
-    """All rows of a dataset in a fixed order (train, validation, test, all) and their labels."""
+    """All rows of a dataset in a fixed order (train, validation, test, all) and their labels
+    (sparse parts are stacked as CSR, never densified)."""
     names = [p for p in ("train", "validation", "test", "all") if p in dataset.parts]
-    X = np.concatenate([dataset.parts[p][0] for p in names])
+    blocks = [dataset.parts[p][0] for p in names]
+    if any(sp.issparse(block) for block in blocks):
+        X = sp.vstack(blocks, format="csr") if len(blocks) > 1 else blocks[0]
+    else:
+        X = np.concatenate(blocks)
     y = np.concatenate([dataset.parts[p][1] for p in names])
     return X, y
 

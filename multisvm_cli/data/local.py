@@ -1,0 +1,369 @@
+"""A researcher's own data files, named in a config instead of a registry dataset.
+
+A config's ``dataset`` item ``{name: mine, path: data/mine.csv, ...}`` becomes a
+:class:`LocalSpec`; :func:`load_local` reads it into the same :class:`~.loader.Dataset` a registry
+dataset gives (parts ``train`` / ``test`` with a ``test_path``, else ``all``), with a
+:class:`~.cards.Card` built from the data (classes, features, part sizes; paper scaling
+``none``) and its provenance: each file's SHA-256 and size.
+
+Formats (``format``, else from the extension: ``.csv``; ``.svm``, ``.svmlight``, ``.libsvm``;
+``.npz``):
+
+- ``csv``: comma-separated, one point a row. ``label`` names the label column (needs a header)
+  or gives its 0-based index (negative counts from the end; default: the last column). A header
+  row is used when ``header: true``, or, without ``header``, when the first row has a
+  non-number where the second row has a number. Features must be finite numbers; labels are
+  whole numbers or names.
+- ``svmlight``: LIBSVM text (see :func:`.parsers.read_svmlight`), loaded as scipy CSR; the
+  number of features is the union of the files' (the highest index in any of them). Indices
+  start at 1 (``zero_based: true``: at 0).
+- ``npz``: numpy arrays ``X`` (2-d, numbers) and ``y`` (1-d), read with
+  ``allow_pickle=False`` (object arrays are refused, never unpickled).
+
+Every problem is one :class:`DatasetError` line naming the file and the line (``FILE:LINE:``;
+``FILE: row N`` for npz): a ragged row, a value that is not a number, NaN or inf, a missing
+label column, one class only, an svmlight line that does not parse, a repeated index, index 0
+in a one-based file, a missing file.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from . import parsers
+from .cards import Card
+from .errors import DatasetError
+from .loader import Dataset
+from .verify import sha256_file
+
+FORMATS = ("csv", "svmlight", "npz")
+EXTENSIONS = {".csv": "csv", ".svm": "svmlight", ".svmlight": "svmlight",
+              ".libsvm": "svmlight", ".npz": "npz"}
+
+
+@dataclass(frozen=True)
+class LocalSpec:
+    """Where a local dataset's files are and how to read them (see the module docstring).
+
+    ``path`` and ``test_path`` are absolute; ``label`` and ``header`` are for csv,
+    ``zero_based`` for svmlight.
+    """
+
+    name: str
+    path: Path
+    format: str
+    test_path: Path | None = None
+    label: str | int | None = None
+    header: bool | None = None
+    zero_based: bool = False
+
+    @property
+    def parts(self) -> tuple:
+        """The parts it gives: its own train/test split with a test file, else ``all``."""
+        return ("train", "test") if self.test_path else ("all",)
+
+    @property
+    def sparse(self) -> bool:
+        """Whether it loads as a scipy CSR matrix."""
+        return self.format == "svmlight"
+
+    def files(self) -> dict:
+        """Part -> file path."""
+        if self.test_path:
+            return {"train": self.path, "test": self.test_path}
+        return {"all": self.path}
+
+    def entry(self) -> dict:
+        """The keys of its config entry (paths absolute), as the resolved config writes them
+        and :meth:`from_entry` reads them back (model metadata)."""
+        entry = {"path": str(self.path)}
+        if self.test_path:
+            entry["test_path"] = str(self.test_path)
+        entry["format"] = self.format
+        if self.format == "csv":
+            entry["label"] = self.label if self.label is not None else -1
+            if self.header is not None:
+                entry["header"] = self.header
+        if self.format == "svmlight" and self.zero_based:
+            entry["zero_based"] = True
+        return entry
+
+    @classmethod
+    def from_entry(cls, name, entry):
+        """The spec of a resolved config entry (or of ``entry()``)."""
+        test_path = entry.get("test_path")
+        return cls(name=name, path=Path(entry["path"]), format=entry["format"],
+                   test_path=Path(test_path) if test_path else None,
+                   label=entry.get("label"), header=entry.get("header"),
+                   zero_based=bool(entry.get("zero_based", False)))
+
+
+def infer_format(path) -> str | None:
+    """The format of ``path`` from its extension, or None when it cannot be told."""
+    return EXTENSIONS.get(Path(path).suffix.lower())
+
+
+def load_local(spec: LocalSpec, parts=None) -> Dataset:
+    """The dataset of ``spec``: every part (``parts`` is accepted for symmetry with
+    :func:`.loader.load`; all files are read, since an svmlight file's columns are the union of
+    them all), its card and its provenance. Raises DatasetError (see the module docstring)."""
+    files = spec.files()
+    for path in files.values():
+        if not Path(path).is_file():
+            raise DatasetError(f"{path}: local data file of {spec.name} not found")
+    provenance = {part: _file_record(path) for part, path in files.items()}
+    if spec.format == "svmlight":
+        arrays = _read_svmlight(spec, files)
+    elif spec.format == "csv":
+        arrays = {part: read_csv(path, spec.label, spec.header) for part, path in files.items()}
+    else:
+        arrays = {part: read_npz(path) for part, path in files.items()}
+    first = "train" if spec.test_path else "all"
+    _check_classes(files[first], arrays[first])
+    loaded = {part: (X, y) for part, (X, y, _) in arrays.items()}
+    keys = _file_keys(files)
+    return Dataset(
+        name=spec.name, card=_card(spec, loaded), parts=loaded,
+        checksums={keys[part]: provenance[part]["sha256"] for part in files},
+        sources={keys[part]: f"local {files[part]}" for part in files}, source_id="local",
+        provenance={"format": spec.format, **_read_options(spec),
+                    "files": {keys[part]: {"part": part, **provenance[part]} for part in files}})
+
+
+def cache_identity(dataset) -> dict:
+    """What identifies a local dataset's data in the resume cache: each file's SHA-256 and size
+    and how it was read (not where it lies: a moved file keeps its cached points)."""
+    files = {key: {"sha256": f["sha256"], "size": f["size"], "part": f["part"]}
+             for key, f in dataset.provenance["files"].items()}
+    return {**{k: v for k, v in dataset.provenance.items() if k != "files"}, "files": files}
+
+
+def _read_options(spec):
+    if spec.format == "csv":
+        return {"label": spec.label if spec.label is not None else -1, "header": spec.header}
+    if spec.format == "svmlight":
+        return {"zero_based": spec.zero_based}
+    return {}
+
+
+def _file_record(path):
+    path = Path(path)
+    return {"path": str(path), "sha256": sha256_file(path), "size": os.path.getsize(path)}
+
+
+def _file_keys(files):
+    """Part -> the file's name as checksums name it (the full path when two names collide)."""
+    names = [Path(path).name for path in files.values()]
+    return {part: Path(path).name if names.count(Path(path).name) == 1 else str(path)
+            for part, path in files.items()}
+
+
+def _card(spec, parts) -> Card:
+    classes = sorted(set().union(*(np.unique(y).tolist() for _, y in parts.values())),
+                     key=lambda c: (str(type(c)), c))
+    n_features = next(iter(parts.values()))[0].shape[1]
+    where = ", ".join(str(p) for p in spec.files().values())
+    return Card(name=spec.name, title=f"local {spec.format} data {where}",
+                description=f"Local {spec.format} file(s) {where}.", n_classes=len(classes),
+                n_features=n_features, classes=tuple(classes),
+                split="fixed" if spec.test_path else "none",
+                parts={part: len(y) for part, (_, y) in parts.items()}, paper_scaling="none",
+                continuous_columns=tuple(range(n_features)), sources=(), path=spec.path,
+                folder=spec.name, origin="local")
+
+
+def _check_classes(path, arrays):
+    X, y, first_line = arrays
+    classes = np.unique(y)
+    if len(classes) < 2:
+        shown = classes[0].item() if len(classes) else None
+        raise DatasetError(f"{path}:{first_line}: the label column has one class ({shown!r}) in "
+                           f"all {len(y)} rows; a classifier needs two or more")
+
+
+# --------------------------------------------------------------------------- svmlight
+
+def _read_svmlight(spec, files):
+    parts = list(files)
+    loaded = parsers.read_svmlight([files[p] for p in parts], None, spec.zero_based)
+    arrays = {}
+    for part, (X, labels) in zip(parts, loaded):
+        y = _whole_labels(labels, lambda row, path=files[part]: f"{path}:{_data_line(path, row)}")
+        arrays[part] = (X, y, _data_line(files[part], 0))
+    return arrays
+
+
+def _data_line(path, row):
+    """The line number of the ``row``-th point (0-based) of an svmlight file."""
+    seen = -1
+    with open(path, "rb") as stream:
+        for number, raw in enumerate(stream, 1):
+            if raw.split(b"#", 1)[0].strip():
+                seen += 1
+                if seen == row:
+                    return number
+    return number if seen >= 0 else 1
+
+
+def _whole_labels(values, where):
+    """Numeric labels as int64; DatasetError at the first that is not a whole number."""
+    values = np.asarray(values, dtype=np.float64)
+    bad = np.flatnonzero(~np.isfinite(values) | (values != np.round(values)))
+    if bad.size:
+        raise DatasetError(f"{where(int(bad[0]))}: label {values[bad[0]]:g} is not a whole "
+                           f"number; classes must be whole numbers or names")
+    return values.astype(np.int64)
+
+
+# --------------------------------------------------------------------------- csv
+
+def read_csv(path, label=None, header=None):
+    """(X float64, y, first data line) of a csv file (see the module docstring)."""
+    rows, lines = _csv_rows(path)
+    if header is None:
+        header = _looks_like_header(rows)
+    names, first_line = (rows[0] if header else None), lines[0]
+    if header:
+        rows, lines = rows[1:], lines[1:]
+    if not rows:
+        raise DatasetError(f"{path}: no data rows")
+    width = len(names or rows[0])
+    for row, line in zip(rows, lines):
+        if len(row) != width:
+            raise DatasetError(f"{path}:{line}: {len(row)} fields, expected {width} as on line "
+                               f"{first_line}; every row needs the same columns")
+    if width < 2:
+        raise DatasetError(f"{path}:{lines[0]}: one column only; need features and a label")
+    column = _label_column(path, names, width, label, first_line)
+    table = np.array(rows, dtype=str)
+    features = [j for j in range(width) if j != column]
+    X = _numbers(path, table, lines, features, names)
+    y = _csv_labels(path, table[:, column], lines)
+    return X, y, lines[0]
+
+
+def _csv_rows(path):
+    rows, lines = [], []
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as stream:
+            reader = csv.reader(stream)
+            try:
+                for row in reader:
+                    if any(cell.strip() for cell in row):
+                        rows.append([cell.strip() for cell in row])
+                        lines.append(reader.line_num)
+            except csv.Error as exc:
+                raise DatasetError(f"{path}:{reader.line_num}: not csv ({exc})") from None
+    except UnicodeDecodeError as exc:
+        raise DatasetError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") \
+            from None
+    if not rows:
+        raise DatasetError(f"{path}: empty file (no rows)")
+    return rows, lines
+
+
+def _is_number(text):
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _looks_like_header(rows):
+    """A header: the first row has a non-number where the second row has a number."""
+    if len(rows) < 2:
+        return not all(_is_number(cell) for cell in rows[0])
+    return any(not _is_number(a) and _is_number(b) for a, b in zip(rows[0], rows[1]))
+
+
+def _label_column(path, names, width, label, line):
+    if label is None:
+        return width - 1
+    if isinstance(label, str):
+        if names is None:
+            raise DatasetError(f"{path}:{line}: label column {label!r} is named but the file "
+                               f"has no header row; give its index or set header: true")
+        if label not in names:
+            raise DatasetError(f"{path}:{line}: no label column {label!r}; the columns are "
+                               f"{', '.join(names)}")
+        return names.index(label)
+    if not -width <= label < width:
+        raise DatasetError(f"{path}:{line}: no label column {label}; the file has {width} "
+                           f"columns (0..{width - 1}, or -1 for the last)")
+    return label % width
+
+
+def _numbers(path, table, lines, columns, names):
+    """The feature columns as float64; DatasetError at the first non-number, NaN or inf."""
+    block = table[:, columns]
+    try:
+        X = block.astype(np.float64)
+    except ValueError:
+        X = None
+    if X is None:
+        for i, row in enumerate(block):
+            for j, cell in enumerate(row):
+                if not _is_number(cell):
+                    raise DatasetError(f"{path}:{lines[i]}: {_column_name(columns[j], names)}: "
+                                       f"{cell!r} is not a number")
+    bad = np.argwhere(~np.isfinite(X))
+    if bad.size:
+        i, j = bad[0]
+        raise DatasetError(f"{path}:{lines[i]}: {_column_name(columns[j], names)}: "
+                           f"{block[i, j]!r} is NaN or inf; fill in or drop missing values")
+    return np.ascontiguousarray(X)
+
+
+def _column_name(j, names):
+    return f"column {j} ({names[j]!r})" if names else f"column {j}"
+
+
+def _csv_labels(path, labels, lines):
+    """Whole-number labels as int64, else the names as a unicode array."""
+    empty = np.flatnonzero(labels == "")
+    if empty.size:
+        raise DatasetError(f"{path}:{lines[empty[0]]}: the label is empty")
+    numeric = [_is_number(v) for v in labels]
+    if not all(numeric):
+        return labels
+    return _whole_labels(labels.astype(np.float64), lambda i: f"{path}:{lines[i]}")
+
+
+# --------------------------------------------------------------------------- npz
+
+def read_npz(path):
+    """(X float64, y, 1) of an npz file with arrays ``X`` and ``y`` (no pickles)."""
+    try:
+        with np.load(path, allow_pickle=False) as stored:
+            missing = [key for key in ("X", "y") if key not in stored.files]
+            if missing:
+                raise DatasetError(f"{path}: no array {' or '.join(missing)}; an npz dataset "
+                                   f"holds X (points x features) and y (labels)")
+            X, y = stored["X"], stored["y"]
+    except DatasetError:
+        raise
+    except ValueError as exc:
+        raise DatasetError(f"{path}: {parsers._first_line(exc)}; save X and y as numeric or "
+                           f"text arrays (object arrays are never unpickled)") from None
+    except (OSError, EOFError, AttributeError, zipfile.BadZipFile) as exc:
+        raise DatasetError(f"{path}: not a readable .npz ({parsers._first_line(exc)})") \
+            from None
+    if X.ndim != 2 or X.dtype.kind not in "biuf" or y.ndim != 1 or len(y) != len(X):
+        raise DatasetError(f"{path}: X must be a 2-d array of numbers and y a 1-d array of its "
+                           f"length; got X {X.shape} {X.dtype}, y {y.shape} {y.dtype}")
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    bad = np.argwhere(~np.isfinite(X))
+    if bad.size:
+        raise DatasetError(f"{path}: row {bad[0][0]} column {bad[0][1]} of X is NaN or inf")
+    if y.dtype.kind in "biuf":
+        y = _whole_labels(y, lambda i: f"{path}: row {i} of y")
+    elif y.dtype.kind != "U":
+        raise DatasetError(f"{path}: y must hold whole numbers or names, not {y.dtype}")
+    return X, y, 1

@@ -312,12 +312,12 @@ def _numbers(path, table, lines, columns, names):
             for j, cell in enumerate(row):
                 if not _is_number(cell):
                     raise DatasetError(f"{path}:{lines[i]}: {_column_name(columns[j], names)}: "
-                                       f"{cell!r} is not a number")
+                                       f"{str(cell)!r} is not a number")
     bad = np.argwhere(~np.isfinite(X))
     if bad.size:
         i, j = bad[0]
         raise DatasetError(f"{path}:{lines[i]}: {_column_name(columns[j], names)}: "
-                           f"{block[i, j]!r} is NaN or inf; fill in or drop missing values")
+                           f"{str(block[i, j])!r} is NaN or inf; fill in or drop missing values")
     return np.ascontiguousarray(X)
 
 

@@ -650,7 +650,7 @@ def _local_file(doc, value, path):
     """An existing file, relative to the config's folder; absolute."""
     if not isinstance(value, str) or not value:
         doc.fail(path, f"expected a file path, got {_show(value)}")
-    file = (doc.path.parent / Path(value).expanduser()).absolute()
+    file = (doc.path.parent / Path(value).expanduser()).resolve()
     if not file.is_file():
         doc.fail(path, f"file {value} not found (looked for {file}; paths are relative to the "
                        f"config's folder)")

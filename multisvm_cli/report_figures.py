@@ -42,7 +42,7 @@ def save_figure(fig: Figure, path) -> Path:
     handle, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as stream:
-            fig.savefig(stream, format="png", dpi=DPI)
+            fig.savefig(stream, format="png", dpi=DPI, metadata={"Software": None})
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -147,7 +147,7 @@ def _annotate_cells(ax, image, values):
         red, green, blue, _ = image.cmap(image.norm(value))
         dark = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5
         ax.text(j, i, f"{value:.1f}", ha="center", va="center", fontsize=9,
-                color="white" if dark else "black")
+                color="white" if dark else "black", in_layout=False)  # inside: not measured
 
 
 def _mark_selected(ax, cells, kernel_type, chosen):

@@ -25,11 +25,13 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter
 
+from .errors import MultisvmError
 from .report import SCHEME_LABELS
 
 DPI = 100
 MARKERS = "osD^vP*Xh<>p"
 KERNEL_AXES = {"gaussian": "sigma", "polynomial": "degree", "linear": None}
+GRID_NEEDS = ("dataset", "scheme", "kernel_type", "C", "validation_error")
 
 
 # --------------------------------------------------------------------------- writing
@@ -70,6 +72,7 @@ def grid_heatmaps(grid: pd.DataFrame, chosen: dict, folder) -> list[Path]:
     Groups with a single grid point (kernel-free schemes such as NB) have no map. Files go to
     ``folder/grid-<dataset>-<scheme>-<kernel_type>.png``.
     """
+    _check_grid(grid)
     paths = []
     for (dataset, scheme, kernel_type), rows in grid.groupby(
             ["dataset", "scheme", "kernel_type"], sort=False):
@@ -81,6 +84,17 @@ def grid_heatmaps(grid: pd.DataFrame, chosen: dict, folder) -> list[Path]:
         name = f"grid-{slug(dataset)}-{slug(scheme)}-{slug(kernel_type)}.png"
         paths.append(save_figure(fig, Path(folder) / name))
     return paths
+
+
+def _check_grid(grid):
+    missing = [c for c in GRID_NEEDS if c not in grid]
+    if missing:
+        raise MultisvmError(f"the grid rows lack the column(s) {', '.join(missing)}; pass "
+                            "grid.csv as written by the run")
+    unknown = sorted(set(grid["kernel_type"].astype(str)) - set(KERNEL_AXES))
+    if unknown:
+        raise MultisvmError(f"unknown kernel_type {', '.join(unknown)} in the grid rows; "
+                            f"expected one of {', '.join(KERNEL_AXES)}")
 
 
 def kernel_axis(rows: pd.DataFrame) -> str | None:

@@ -7,6 +7,7 @@ from matplotlib.image import imread
 from matplotlib.patches import Rectangle
 
 from multisvm_cli import report_figures as rf
+from multisvm_cli.errors import MultisvmError
 from multisvm_cli.ranking import rank_schemes
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -177,3 +178,11 @@ def test_draw_all_names_the_files(tmp_path):
     assert sorted(p.relative_to(tmp_path).as_posix() for p in paths) == [
         "figures/cd-diagram.png", "figures/dag-orders-iris.png",
         "figures/grid-iris-ovr-gaussian.png", "figures/tradeoff-iris.png"]
+
+
+def test_bad_grid_rows_fail_with_one_line(tmp_path):
+    with pytest.raises(MultisvmError, match="lack the column.s. validation_error"):
+        rf.grid_heatmaps(grid_frame().drop(columns="validation_error"), {}, tmp_path)
+    with pytest.raises(MultisvmError, match="unknown kernel_type sigmoid"):
+        rf.grid_heatmaps(grid_frame().assign(kernel_type="sigmoid"), {}, tmp_path)
+    assert not list(tmp_path.iterdir())

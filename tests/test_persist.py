@@ -1,4 +1,7 @@
-"""Saved models load back identical, and anything tampered with is refused with one line."""
+"""Saved models load back identical, and anything tampered with is refused with one line.
+
+The tampering helpers reseal manifest.json (a consistent edit), so these tests reach the checks
+behind the manifest; tests/test_model_integrity.py covers the manifest itself."""
 
 import json
 import pickle
@@ -10,6 +13,8 @@ from sklearn.preprocessing import StandardScaler
 
 from multisvm_cli.estimators import DAGSVC, GraphSVC, HierSVC, MaxWinsSVC, NBClassifier, OneVsRestSVC, UDTSVC
 from multisvm_cli.persist import FORMAT_VERSION, ModelFormatError, load_model, save_model
+
+from model_files import edit_arrays, edit_json  # edits that reseal manifest.json
 
 X, _y = load_iris(return_X_y=True)
 X = StandardScaler().fit_transform(X)
@@ -77,21 +82,8 @@ def test_saving_again_replaces_the_model_and_never_overwrites_other_folders(tmp_
     assert (other / "keep.txt").read_text() == "mine"
 
 
-def edit_json(path, change):
-    document = json.loads((path / "model.json").read_text())
-    change(document)
-    (path / "model.json").write_text(json.dumps(document))
-
-
-def edit_arrays(path, change):
-    with np.load(path / "model.npz") as npz:
-        arrays = dict(npz)
-    change(arrays)
-    np.savez(path / "model.npz", **arrays)
-
-
 def bump_version(d):
-    d["format_version"] = 2
+    d["format_version"] = FORMAT_VERSION + 1
 
 
 def unknown_scheme(d):

@@ -340,7 +340,8 @@ def _load_json(json_path, limit):
     """(bytes, parsed JSON) of a small JSON file; ModelFormatError (one line) if it is not."""
     try:
         with open(json_path, "rb") as stream:
-            raw = stream.read(limit + 1)
+            size = os.fstat(stream.fileno()).st_size
+            raw = stream.read(min(size, limit) + 1)  # read(n) reserves n bytes first
     except OSError as exc:
         raise ModelFormatError(f"{json_path}: unreadable ({exc.strerror or exc})") from None
     if len(raw) > limit:

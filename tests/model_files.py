@@ -48,3 +48,32 @@ def sync_specs(path, seal=True):
     with np.load(path / "model.npz") as npz:
         specs = {name: {"shape": list(npz[name].shape), "dtype": npz[name].dtype.str} for name in npz.files}
     edit_json(path, lambda d: d.update(arrays=specs), seal=seal)
+
+
+def save_repeatedly(source, target, writer, count):
+    """Worker process: load the model at ``source`` and save it ``count`` times to ``target``;
+    returns the errors (as text) of the saves that failed."""
+    from multisvm_cli.persist import load_model, save_model
+
+    estimator = load_model(source).estimator
+    errors = []
+    for save in range(count):
+        try:
+            save_model(target, estimator, metadata={"writer": writer, "save": save})
+        except Exception as exc:  # noqa: BLE001 - the test reports every kind of failure
+            errors.append(f"{type(exc).__name__}: {exc}")
+    return errors
+
+
+def load_repeatedly(target, count):
+    """Worker process: load the model at ``target`` ``count`` times while others save it;
+    returns the errors (as text) of the loads that failed."""
+    from multisvm_cli.persist import load_model
+
+    errors = []
+    for _ in range(count):
+        try:
+            load_model(target)
+        except Exception as exc:  # noqa: BLE001
+            errors.append(f"{type(exc).__name__}: {exc}")
+    return errors

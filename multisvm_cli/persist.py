@@ -38,6 +38,7 @@ so that nothing is allocated beyond the size of the files on disk and nothing is
 """
 
 import fcntl
+import glob
 import hashlib
 import json
 import math
@@ -198,7 +199,6 @@ def _write_folder(path, json_bytes, arrays, overwrite):
     _check_target(path, overwrite)  # fail before any work; checked again under the lock
     path.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.tmp-", dir=path.parent))
-    old = None
     try:
         digests = _write_arrays(staging / ARRAYS_NAME, arrays)
         (staging / JSON_NAME).write_bytes(json_bytes)
@@ -210,6 +210,7 @@ def _write_folder(path, json_bytes, arrays, overwrite):
         _follow_umask(staging)
         with _folder_lock(path.parent, exclusive=True):
             _check_target(path, overwrite)
+            old = None
             if path.is_dir() and _is_model(path):
                 old = path.parent / f".{path.name}.old-{uuid.uuid4().hex}"
                 os.rename(path, old)
@@ -218,12 +219,12 @@ def _write_folder(path, json_bytes, arrays, overwrite):
             except OSError:
                 if old is not None:
                     os.rename(old, path)
-                    old = None
                 raise
+            # under the lock every old folder of this name is ours or left by a crashed save
+            for stale in path.parent.glob(f".{glob.escape(path.name)}.old-*"):
+                shutil.rmtree(stale, ignore_errors=True)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
 
 
 class _Hashing:

@@ -240,3 +240,12 @@ def test_concurrent_saves_all_succeed_and_leave_nothing_behind(tmp_path, fitted)
     assert loaded.metadata["save"] == 29  # the last save of the writer that saved last
     assert sorted(p.name for p in target.parent.iterdir()) == ["shared"]
     assert sorted(p.name for p in target.iterdir()) == ["manifest.json", "model.json", "model.npz"]
+
+
+def test_an_old_folder_left_by_a_crashed_save_is_removed_by_the_next_save(tmp_path, fitted):
+    stale = tmp_path / ".model.old-0123"
+    stale.mkdir()
+    (stale / "model.json").write_text("{}")
+    save_model(tmp_path / "model", fitted["ovr"])
+    save_model(tmp_path / "model", fitted["nb"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model"]

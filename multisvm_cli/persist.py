@@ -369,18 +369,19 @@ def _read_document(path):
         raise ModelFormatError(f"{json_path}: needs the keys {', '.join(REQUIRED_KEYS)} and no others")
     version = document["format_version"]
     if document["format"] != FORMAT_NAME or version != FORMAT_VERSION or isinstance(version, bool):
-        raise ModelFormatError(f"{json_path}: unknown model format {document['format']!r} version "
-                               f"{version!r}; this multisvm reads version {FORMAT_VERSION} "
+        raise ModelFormatError(f"{json_path}: unknown model format {_short(document['format'])} version "
+                               f"{_short(version)}; this multisvm reads version {FORMAT_VERSION} "
                                f"(train the model again)")
     if not isinstance(document["scheme"], str) or document["scheme"] not in SCHEMES:
-        raise ModelFormatError(f"{json_path}: unknown scheme {document['scheme']!r}")
+        raise ModelFormatError(f"{json_path}: unknown scheme {_short(document['scheme'])}")
     for key in ("params", "fitted", "arrays", "metadata"):
         if not isinstance(document[key], dict):
             raise ModelFormatError(f"{json_path}: {key!r} must be a JSON object")
     for name, spec in document["arrays"].items():
         if not (isinstance(spec, dict) and set(spec) == {"shape", "dtype"} and isinstance(spec["shape"], list)
                 and all(_is_int(n) and n >= 0 for n in spec["shape"]) and isinstance(spec["dtype"], str)):
-            raise ModelFormatError(f"{json_path}: array {name!r} needs a shape list of counts and a dtype string")
+            raise ModelFormatError(f"{json_path}: array {_short(name)} needs a shape list of counts and a "
+                                   f"dtype string")
         if not name or name == EXTRA_PREFIX:
             raise ModelFormatError(f"{json_path}: an array has an empty name")
     return raw, document
@@ -391,7 +392,9 @@ def _is_int(value):
 
 
 def _is_number(value):
-    return isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(value)
+    """A finite JSON number (ints are always finite; math.isfinite would overflow on huge ones)."""
+    return isinstance(value, Real) and not isinstance(value, bool) and (
+        isinstance(value, Integral) or math.isfinite(value))
 
 
 @dataclass
@@ -543,32 +546,12 @@ def _read_manifest(path):
 def _check_model_fields(path, document):
     """The unfitted estimator of the document's parameters, after checking the parameters, the
     fitted scalars and the model arrays' declared shapes and dtypes (step 3)."""
-    scheme, params, fitted = document["scheme"], document["params"], document["fitted"]
-    json_path = path / JSON_NAME
+    scheme, json_path = document["scheme"], path / JSON_NAME
+    estimator = _estimator_of(path, scheme, document["params"])
+    _check_fitted(json_path, scheme, document["fitted"])
     try:
-        cls = SCHEMES[scheme]
-        known = set(cls().get_params())
-        if set(params) != known:
-            unknown, missing = sorted(set(params) - known), sorted(known - set(params))
-            raise ValueError(f"parameters {unknown} are unknown, {missing} are missing")
-        estimator = cls(**params)
-        estimator._check_scheme_params()
-        estimator._settings()
-    except (TypeError, ValueError) as exc:
-        raise ModelFormatError(f"{path}: inconsistent {scheme} model ({_one_line(exc)})") from None
-    keys = FITTED_KEYS + SCHEME_FITTED_KEYS.get(scheme, ())
-    if set(fitted) != set(keys):
-        raise ModelFormatError(f"{json_path}: 'fitted' must hold exactly {', '.join(keys)}")
-    for key in keys:
-        value = fitted[key]
-        integer = key != "fit_cpu_time" and key != "fit_wall_time"
-        if not _is_number(value) or value < 0 or (integer and not _is_int(value)) \
-                or (key == "n_features_in" and value < 1):
-            kind = "an integer >= 1" if key == "n_features_in" else "an integer >= 0" if integer else \
-                "a finite number >= 0"
-            raise ModelFormatError(f"{json_path}: fitted {key} must be {kind}, got {value!r}")
-    try:
-        expected = expected_arrays(scheme, estimator.get_params(), document["arrays"], fitted["n_features_in"])
+        expected = expected_arrays(scheme, estimator.get_params(), document["arrays"],
+                                   document["fitted"]["n_features_in"])
     except ValueError as exc:
         raise ModelFormatError(f"{json_path}: {_one_line(exc)}") from None
     for name, (kind, shape) in expected.items():
@@ -580,6 +563,36 @@ def _check_model_fields(path, document):
             raise ModelFormatError(f"{json_path}: array {name!r} is {spec['dtype']} {spec['shape']}; "
                                    f"a {scheme} model needs {want} {list(shape)}")
     return estimator
+
+
+def _estimator_of(path, scheme, params):
+    """An unfitted ``scheme`` estimator with exactly its parameters, checked by the estimator."""
+    try:
+        cls = SCHEMES[scheme]
+        known = set(cls().get_params())
+        if set(params) != known:
+            unknown, missing = sorted(set(params) - known), sorted(known - set(params))
+            raise ValueError(f"parameters {_short(unknown)} are unknown, {missing} are missing")
+        estimator = cls(**params)
+        estimator._check_scheme_params()
+        estimator._settings()
+    except (TypeError, ValueError) as exc:
+        raise ModelFormatError(f"{path}: inconsistent {scheme} model ({_one_line(exc)})") from None
+    return estimator
+
+
+def _check_fitted(json_path, scheme, fitted):
+    """The fitted scalars: exactly the scheme's keys; n_features_in an integer >= 1, fit times
+    finite numbers >= 0, other counts integers >= 0."""
+    keys = FITTED_KEYS + SCHEME_FITTED_KEYS.get(scheme, ())
+    if set(fitted) != set(keys):
+        raise ModelFormatError(f"{json_path}: 'fitted' must hold exactly {', '.join(keys)}")
+    for key in keys:
+        value, low = fitted[key], 1 if key == "n_features_in" else 0
+        is_time = key in ("fit_cpu_time", "fit_wall_time")
+        if not (_is_number(value) if is_time else _is_int(value)) or value < low:
+            kind = f"a finite number >= {low}" if is_time else f"an integer >= {low}"
+            raise ModelFormatError(f"{json_path}: fitted {key} must be {kind}, got {_short(value)}")
 
 
 def _one_line(exc):
@@ -666,7 +679,7 @@ def _rebuild(path, document, estimator, arrays):
             estimator.feature_names_in_ = arrays["feature_names"].astype(object)
         estimator._set_state(document["fitted"], arrays, kernel)
         estimator._set_figures()
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, ArithmeticError) as exc:
         raise ModelFormatError(f"{path}: inconsistent {scheme} model ({_one_line(exc)})") from None
     return estimator
 

@@ -235,7 +235,8 @@ def test_concurrent_saves_all_succeed_and_leave_nothing_behind(tmp_path, fitted)
         errors = [e for w in writers for e in w.result()]
         read_errors = reader.result()
     assert errors == []
-    assert all("not a saved model" in e and "model.json is missing" in e for e in read_errors)  # only before the first save
+    # a load fails only before the first save: never on a half-written or half-swapped model
+    assert all("not a saved model" in e and "model.json is missing" in e for e in read_errors)
     loaded = load_model(target)
     assert loaded.metadata["save"] == 29  # the last save of the writer that saved last
     assert sorted(p.name for p in target.parent.iterdir()) == ["shared"]

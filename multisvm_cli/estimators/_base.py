@@ -31,6 +31,9 @@ from .options import (MAX_C, NB_NAMES, check_C, check_choice,  # noqa: F401 (re-
 
 NB_MODELS = {"gaussian": GaussianNB, "multinomial": MultinomialNB}
 assert tuple(NB_MODELS) == NB_NAMES
+NB_FIELDS = {"gaussian": ("theta_", "var_", "class_prior_", "class_count_", "classes_"),
+             "multinomial": ("feature_log_prob_", "class_log_prior_", "class_count_", "feature_count_",
+                             "classes_")}
 
 
 def check_finite(X):
@@ -70,24 +73,53 @@ def nb_n_parameters(model):
 
 def nb_arrays(model, prefix):
     """The fitted arrays of a naive Bayes model (for persistence)."""
-    if isinstance(model, GaussianNB):
-        names = ("theta_", "var_", "class_prior_", "class_count_", "classes_")
-    else:
-        names = ("feature_log_prob_", "class_log_prior_", "class_count_", "feature_count_", "classes_")
+    names = NB_FIELDS["gaussian" if isinstance(model, GaussianNB) else "multinomial"]
     return {prefix + name.rstrip("_"): getattr(model, name) for name in names}
 
 
-def nb_from_arrays(nb, arrays, prefix, n_features):
-    """Rebuild a fitted naive Bayes model from :func:`nb_arrays`; ValueError if inconsistent."""
+def nb_from_arrays(nb, arrays, prefix, n_features, n_rows=None):
+    """Rebuild a fitted naive Bayes model from :func:`nb_arrays`; ValueError if inconsistent.
+
+    Checked: exactly the arrays :func:`nb_arrays` writes; ``classes`` = 0..K-1 (K = ``n_rows``
+    when given: the class or cluster count); matrices (K, n_features) and vectors (K,) of finite
+    numbers; class counts > 0.  Gaussian: variances > 0, class priors = class counts / their sum.
+    Multinomial: log-probabilities whose probabilities sum to 1 over each class's features and
+    over the classes; feature counts >= 0.
+    """
     model = make_nb(nb)
-    names = [k[len(prefix):] for k in arrays if k.startswith(prefix)]
-    for name in names:
-        setattr(model, name + "_", arrays[prefix + name])
-    n_classes = len(model.classes_)
-    expected = {"gaussian": ("theta", "var"), "multinomial": ("feature_log_prob", "feature_count")}[nb]
-    for name in expected:
-        if getattr(model, name + "_", np.empty(0)).shape != (n_classes, n_features):
-            raise ValueError(f"{prefix}{name} must have shape ({n_classes}, {n_features})")
+    names = [name.rstrip("_") for name in NB_FIELDS[nb]]
+    missing = [prefix + name for name in names if prefix + name not in arrays]
+    if missing:
+        raise ValueError(f"naive Bayes arrays {', '.join(missing)} are missing")
+    values = {name: np.asarray(arrays[prefix + name]) for name in names}
+    classes = values.pop("classes")
+    if n_rows is None:
+        n_rows = len(classes) if classes.ndim == 1 else 0
+    if classes.dtype.kind not in "iu" or n_rows < 1 or not np.array_equal(classes, np.arange(n_rows)):
+        raise ValueError(f"{prefix}classes must be the class indices 0..{n_rows - 1}")
+    for name, value in values.items():
+        shape = (n_rows, n_features) if name in ("theta", "var", "feature_log_prob", "feature_count") else (n_rows,)
+        if value.shape != shape or value.dtype.kind not in "iuf" or not np.isfinite(value).all():
+            raise ValueError(f"{prefix}{name} must be {shape} finite numbers")
+    counts = values["class_count"]
+    if np.any(counts <= 0):
+        raise ValueError(f"{prefix}class_count must be > 0")
+    if nb == "gaussian":
+        if np.any(values["var"] <= 0):
+            raise ValueError(f"{prefix}var must be > 0 (variances)")
+        if not np.allclose(values["class_prior"], counts / counts.sum(), rtol=1e-9, atol=1e-12):
+            raise ValueError(f"{prefix}class_prior must be the class counts over their sum")
+    else:
+        normalised = (np.logaddexp.reduce(values["feature_log_prob"], axis=1),
+                      np.logaddexp.reduce(values["class_log_prior"], keepdims=True))
+        if any(not np.allclose(total, 0.0, atol=1e-9) for total in normalised):
+            raise ValueError(f"{prefix}feature_log_prob and class_log_prior must be log-probabilities "
+                             f"summing to 1")
+        if np.any(values["feature_count"] < 0):
+            raise ValueError(f"{prefix}feature_count must be >= 0")
+    for name, value in values.items():
+        setattr(model, name + "_", value)
+    model.classes_ = classes
     if isinstance(model, GaussianNB):
         model.epsilon_ = 0.0  # only used while fitting
     model.n_features_in_ = n_features

@@ -16,6 +16,18 @@ def confusion_rates(model, X, y_index, n_classes):
     return np.divide(counts, totals, out=np.zeros_like(counts), where=totals > 0)
 
 
+def check_confusion(confusion, n_classes):
+    """``confusion`` if it is a matrix :func:`confusion_rates` can give: (n_classes, n_classes)
+    shares in [0, 1] whose rows sum to 1 (or are all zero); ValueError otherwise."""
+    confusion = np.asarray(confusion)
+    if confusion.shape != (n_classes, n_classes) or confusion.dtype.kind != "f" or not np.isfinite(confusion).all():
+        raise ValueError(f"confusion must be a ({n_classes}, {n_classes}) matrix of finite rates")
+    totals = confusion.sum(axis=1)
+    if np.any((confusion < 0) | (confusion > 1)) or not np.all((np.abs(totals - 1) <= 1e-9) | (totals == 0)):
+        raise ValueError("confusion rows must be shares in [0, 1] summing to 1 (or all zero)")
+    return confusion
+
+
 def fit_group_machines(X, y_index, groups, settings):
     """One-vs-rest SVMs among each group of class indices, on those classes' examples only (one
     machine for a group of two, none for a group of one).  Returns (fits, machine_ptr): the

@@ -357,13 +357,21 @@ class Machines:
     @classmethod
     def from_arrays(cls, kernel, arrays, prefix, n_features, n_machines):
         """Rebuild from :meth:`to_arrays`; ValueError if the arrays do not describe
-        ``n_machines`` machines on ``n_features`` features."""
+        ``n_machines`` machines on ``n_features`` features: real-valued finite vectors,
+        coefficients and intercepts, integer indices, a valid column pointer, row indices in
+        range and strictly increasing within each machine, and sorted groups >= 0."""
         vectors = arrays[prefix + "vectors"]
         data, indices, indptr = (arrays[prefix + k] for k in ("coef_data", "coef_indices", "coef_indptr"))
         intercept, groups = arrays[prefix + "intercept"], arrays[prefix + "groups"]
+        kinds = {"vectors": (vectors, 2, "iuf"), "coef_data": (data, 1, "iuf"), "intercept": (intercept, 1, "iuf"),
+                 "coef_indices": (indices, 1, "iu"), "coef_indptr": (indptr, 1, "iu"), "groups": (groups, 1, "iu")}
+        for name, (array, ndim, kind) in kinds.items():
+            if np.ndim(array) != ndim or np.asarray(array).dtype.kind not in kind:
+                raise ValueError(f"{prefix}{name} must be a {ndim}-d array of "
+                                 f"{'integers' if kind == 'iu' else 'numbers'}")
         n_pool = len(vectors)
-        if groups.shape != (n_pool,) or np.any(np.diff(groups) < 0):
-            raise ValueError(f"{prefix}groups must be {n_pool} sorted group labels")
+        if groups.shape != (n_pool,) or np.any(np.diff(groups) < 0) or np.any(groups < 0):
+            raise ValueError(f"{prefix}groups must be {n_pool} sorted group labels >= 0")
         if vectors.ndim != 2 or vectors.shape[1] != n_features:
             raise ValueError(f"{prefix}vectors must have {n_features} columns")
         if len(intercept) != n_machines or len(indptr) != n_machines + 1:
@@ -375,5 +383,7 @@ class Machines:
         if not (np.all(np.isfinite(vectors)) and np.all(np.isfinite(data)) and np.all(np.isfinite(intercept))):
             raise ValueError(f"{prefix}: non-finite values in the model")
         coef = sp.csc_matrix((data, indices, indptr), shape=(n_pool, n_machines))
+        if not coef.has_canonical_format:
+            raise ValueError(f"{prefix}coef_indices must increase strictly within each machine")
         return cls(kernel, vectors, coef, intercept, groups)
 

@@ -4,7 +4,8 @@ import numpy as np
 
 from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_from_arrays, nb_n_parameters,
                     split_holdout)
-from ._groups import confusion_rates, fit_group_machines, group_scores, pack, unpack
+from ._groups import (check_confusion, confusion_rates, fit_group_machines, group_scores, pack,
+                      unpack)
 from ._machines import Machines
 
 
@@ -101,17 +102,21 @@ class GraphSVC(MulticlassSVM):
 
     def _set_state(self, meta, arrays, kernel):
         n_classes = len(self.classes_)
+        self.confusion_ = check_confusion(arrays["confusion"], n_classes)
         self.groups_ = unpack(arrays["group_ptr"], arrays["group_classes"], "group")
         if len(self.groups_) != n_classes or any(i not in g or np.any((g < 0) | (g >= n_classes))
-                                                  for i, g in enumerate(self.groups_)):
+                                                  or np.any(np.diff(g) <= 0) for i, g in enumerate(self.groups_)):
             raise ValueError("groups must hold one valid class group per class")
+        confused = (self.confusion_ > self.threshold) & ~np.eye(n_classes, dtype=bool)
+        if any(not np.array_equal(g, np.flatnonzero(confused[:, i] | (np.arange(n_classes) == i)))
+               for i, g in enumerate(self.groups_)):
+            raise ValueError("groups disagree with the confusion rates and the threshold")
         self._set_shared_groups()
         sizes = [len(g) for g in self._distinct]
         expected_machines = np.cumsum([0] + [0 if s == 1 else 1 if s == 2 else s for s in sizes])
         if not np.array_equal(arrays["machine_ptr"], expected_machines):
             raise ValueError("machine_ptr disagrees with the groups")
         self.machine_ptr_ = arrays["machine_ptr"].astype(np.intp)
-        self.confusion_ = arrays["confusion"]
-        self.nb_ = nb_from_arrays(self.nb, arrays, "nb_", self.n_features_in_)
+        self.nb_ = nb_from_arrays(self.nb, arrays, "nb_", self.n_features_in_, n_classes)
         self.machines_ = Machines.from_arrays(kernel, arrays, "svm_", self.n_features_in_,
                                               int(expected_machines[-1]))

@@ -5,7 +5,7 @@ from scipy.cluster.hierarchy import cut_tree, linkage
 
 from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_from_arrays, nb_n_parameters,
                     split_holdout)
-from ._groups import confusion_rates, fit_group_machines, group_scores
+from ._groups import check_confusion, confusion_rates, fit_group_machines, group_scores
 from ._machines import Machines, fit_one_vs_rest
 
 def cluster_classes(confusion):
@@ -125,10 +125,13 @@ class HierSVC(MulticlassSVM):
         return {**meta, "n_level1_machines": int(self.n_level1_machines_)}, arrays
 
     def _set_state(self, meta, arrays, kernel):
+        self.confusion_ = check_confusion(arrays["confusion"], len(self.classes_))
         clusters = arrays["clusters"]
         n_clusters = int(clusters.max()) + 1 if len(clusters) else 0
         if clusters.shape != (len(self.classes_),) or clusters.min() < 0 or len(np.unique(clusters)) != n_clusters:
             raise ValueError("clusters must give every class a cluster 0..G-1")
+        if not np.array_equal(clusters, cluster_classes(self.confusion_)):
+            raise ValueError("clusters disagree with the clustering of the confusion rates")
         self.clusters_ = clusters.astype(np.intp)
         sizes = [np.sum(clusters == g) for g in range(n_clusters)]
         n_level1 = 0 if self.level1 == "nb" else (1 if n_clusters == 2 else n_clusters)
@@ -137,7 +140,6 @@ class HierSVC(MulticlassSVM):
             raise ValueError("machine counts disagree with the clusters")
         self.n_level1_machines_ = n_level1
         self.machine_ptr_ = arrays["machine_ptr"].astype(np.intp)
-        self.confusion_ = arrays["confusion"]
         if self.level1 == "nb":
-            self.level1_nb_ = nb_from_arrays(self.nb, arrays, "nb_", self.n_features_in_)
+            self.level1_nb_ = nb_from_arrays(self.nb, arrays, "nb_", self.n_features_in_, n_clusters)
         self.machines_ = Machines.from_arrays(kernel, arrays, "svm_", self.n_features_in_, int(expected[-1]))

@@ -47,4 +47,4 @@ class NBClassifier(MulticlassSVM):
         return self._common_meta(), nb_arrays(self.nb_, "nb_")
 
     def _set_state(self, meta, arrays, kernel):
-        self.nb_ = nb_from_arrays(self.nb, arrays, "nb_", self.n_features_in_)
+        self.nb_ = nb_from_arrays(self.nb, arrays, "nb_", self.n_features_in_, len(self.classes_))

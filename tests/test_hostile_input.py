@@ -201,3 +201,74 @@ def test_a_hostile_config_through_a_real_process_prints_no_traceback(tmp_path):
                           capture_output=True, text=True, cwd=REPO, timeout=60)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "once aliases are expanded" in done.stderr
+
+
+# Model folders through `multisvm evaluate` (the library-level cases are in
+# test_model_integrity.py): name -> (edit of the saved folder, fragment of the one line).
+def _edit_json(change):
+    from model_files import edit_json
+
+    return lambda folder: edit_json(folder, change)
+
+
+def _unsealed_json(change):
+    from model_files import edit_json
+
+    return lambda folder: edit_json(folder, change, seal=False)
+
+
+def _npy_as_npz(folder):
+    import numpy as np
+
+    np.save(folder / "model.npy", np.zeros(3))
+    (folder / "model.npy").replace(folder / "model.npz")
+
+
+def _nested(folder):
+    from model_files import reseal
+
+    (folder / "model.json").write_text("[" * 100_000 + "]" * 100_000)
+    reseal(folder)
+
+
+MODEL_CASES = {
+    "sigma changed after saving": (_unsealed_json(lambda d: d["params"].update(sigma=3.0)),
+                                   "changed after saving"),
+    "classes turned into strings": (_edit_json(lambda d: d["metadata"].update(
+        classes=["a", "b", "c"])), "classes"),
+    "split missing": (_edit_json(lambda d: d["metadata"].pop("split")), "lacks 'split'"),
+    "checksums as a list": (_edit_json(lambda d: d["metadata"].update(checksums=[])),
+                            "checksums"),
+    "split as a string": (_edit_json(lambda d: d["metadata"].update(split="standard")), "split"),
+    "a .npy renamed to model.npz": (_npy_as_npz, "model.npz"),
+    "deeply nested model.json": (_nested, "model.json"),
+}
+
+
+@pytest.fixture(scope="module")
+def trained_model(tmp_path_factory):
+    """A DAGSVM trained on iris by `multisvm train` (saved once, copied per case)."""
+    folder = tmp_path_factory.mktemp("trained")
+    config = folder / "good.yaml"
+    config.write_text(GOOD)
+    with pytest.raises(SystemExit) as exited:
+        main(["train", str(config), "--scheme", "dag", "-o", str(folder / "model"), "--out",
+              str(folder / "out"), "-q"])
+    assert exited.value.code == 0
+    return folder / "model"
+
+
+@pytest.mark.parametrize("case", sorted(MODEL_CASES), ids=lambda c: c.replace(" ", "-"))
+def test_tampered_models_are_refused_by_evaluate_in_one_line(case, trained_model, tmp_path,
+                                                             capsys):
+    import shutil
+
+    edit, fragment = MODEL_CASES[case]
+    model = tmp_path / "model"
+    shutil.copytree(trained_model, model)
+    edit(model)
+    before = snapshot(tmp_path)
+    code, out, err = run_cli(capsys, "evaluate", str(model))
+    assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("error: "), err
+    assert fragment in err and "Traceback" not in err
+    assert changed_outside(before, snapshot(tmp_path), allowed=()) == []

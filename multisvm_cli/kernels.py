@@ -15,7 +15,7 @@ a memory budget.
 Sparse input (scipy CSR, e.g. svmlight text data): a block's product is a sparse product whose
 result alone is made dense (:func:`product`), and row norms are summed over the non-zeros
 (:func:`squared_norms`), so a sparse X is never densified; only blocks, already bounded by
-their row chunks, are dense.
+their row chunks, are dense.  Sparse operands are CSR in canonical form (:func:`as_float_rows`).
 """
 
 import threading
@@ -27,6 +27,7 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils.extmath import row_norms
 from threadpoolctl import ThreadpoolController
 
 KERNEL_NAMES = ("gaussian", "polynomial", "linear")
@@ -182,9 +183,9 @@ def gaussian_exp(exponents):
 
 def squared_norms(X):
     """Row-wise squared Euclidean norms ||x||^2 of a 2-D array or scipy-sparse matrix (summed
-    over its non-zeros only)."""
+    over its stored values, without a copy of X)."""
     if sp.issparse(X):
-        return np.asarray(X.multiply(X).sum(axis=1), dtype=np.float64).ravel()
+        return row_norms(as_float_rows(X), squared=True)
     return np.einsum("ij,ij->i", X, X)
 
 
@@ -203,10 +204,16 @@ def product(A, B):
 
 
 def as_float_rows(X):
-    """``X`` as float64 rows ready for products: a C-contiguous ndarray, or CSR if sparse."""
-    if sp.issparse(X):
-        return sp.csr_matrix(X, dtype=np.float64)
-    return np.ascontiguousarray(X, dtype=np.float64)
+    """``X`` as float64 rows ready for products: a C-contiguous ndarray, or if sparse a CSR
+    matrix in canonical form (sorted column indices, no duplicate entries, as libsvm and
+    row-wise sums need), copied only when it is not so already."""
+    if not sp.issparse(X):
+        return np.ascontiguousarray(X, dtype=np.float64)
+    X = sp.csr_matrix(X, dtype=np.float64)
+    if not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()
+    return X
 
 
 def rows_per_chunk(n_columns, memory_mb, n_blocks=1):

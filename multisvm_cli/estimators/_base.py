@@ -30,7 +30,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.sparsefuncs import mean_variance_axis
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..kernels import Kernel, rows_per_chunk
+from ..kernels import Kernel, as_float_rows, rows_per_chunk
 from ._machines import BLOCK_MB, TrainSettings, row_slices
 
 NB_MODELS = {"gaussian": GaussianNB, "multinomial": MultinomialNB}
@@ -235,7 +235,7 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         settings = self._settings()
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, order="C",
                              ensure_all_finite=False)
-        check_finite(X)
+        X = as_float_rows(check_finite(X))
         settings = replace(settings, gram=check_gram(gram, X.shape[0]))
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
@@ -254,8 +254,9 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
 
     def _validated(self, X):
         check_is_fitted(self)
-        return check_finite(validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C",
-                                          reset=False, ensure_all_finite=False))
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C", reset=False,
+                          ensure_all_finite=False)
+        return as_float_rows(check_finite(X))
 
     def decision_function(self, X):
         """Per-class scores (n_samples, n_classes) whose argmax is ``predict``; for two classes

@@ -316,8 +316,8 @@ class Machines:
         if self.kernel.name != "gaussian":
             return X
         extra = np.column_stack([squared_norms(X), np.ones(X.shape[0])])
-        if sp.issparse(X):
-            return sp.hstack([X, extra], format="csr")
+        if sp.issparse(X):  # CSR blocks stack without a COO copy of X
+            return sp.hstack([sp.csr_matrix(X), sp.csr_matrix(extra)], format="csr")
         return np.hstack([X, extra])
 
     def _node_operands(self, machine):
@@ -336,7 +336,9 @@ class Machines:
                 extra = np.column_stack([np.full(len(svs), -gamma), -gamma * self.sqnorms[svs]])
                 stack = sp.hstack if self.is_sparse else np.hstack
                 vectors = stack([2.0 * gamma * vectors, extra])
-            operands = (as_float_rows(vectors), self.coef.data[begin:end])
+            # A sparse operand is kept CSC: its transpose in the product is then CSR as it is.
+            vectors = as_float_rows(vectors).tocsc() if self.is_sparse else as_float_rows(vectors)
+            operands = (vectors, self.coef.data[begin:end])
             self._node_cache[machine] = operands
         return operands
 
@@ -376,7 +378,8 @@ class Machines:
     def from_arrays(cls, kernel, arrays, prefix, n_features, n_machines):
         """Rebuild from :meth:`to_arrays`; ValueError if the arrays do not describe
         ``n_machines`` machines on ``n_features`` features."""
-        vectors = arrays[prefix + "vectors"] if prefix + "vectors" in arrays else sparse_vectors(arrays, prefix)
+        dense = prefix + "vectors" in arrays
+        vectors = arrays[prefix + "vectors"] if dense else sparse_vectors(arrays, prefix)
         data, indices, indptr = (arrays[prefix + k] for k in ("coef_data", "coef_indices", "coef_indptr"))
         intercept, groups = arrays[prefix + "intercept"], arrays[prefix + "groups"]
         n_pool = vectors.shape[0] if vectors.ndim == 2 else -1
@@ -412,7 +415,8 @@ def sparse_vectors(arrays, prefix):
         raise ValueError(f"{prefix}vectors_shape must be two non-negative sizes, got {shape.tolist()}")
     n_rows, n_columns = (int(v) for v in shape)
     if len(indptr) != n_rows + 1 or indptr[0] != 0 or indptr[-1] != len(data) or np.any(np.diff(indptr) < 0):
-        raise ValueError(f"{prefix}vectors_indptr is not a valid row pointer for {n_rows} rows and {len(data)} values")
+        raise ValueError(f"{prefix}vectors_indptr is not a valid row pointer for {n_rows} rows "
+                         f"and {len(data)} values")
     if len(indices) != len(data):
         raise ValueError(f"{prefix}vectors_indices must have one column index per value ({len(data)})")
     if len(indices) and (indices.min() < 0 or indices.max() >= n_columns):

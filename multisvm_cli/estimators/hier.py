@@ -79,7 +79,8 @@ class HierSVC(MulticlassSVM):
         if self.level1 == "nb":
             self.level1_nb_ = nb_fit(make_nb(self.nb), X, y_cluster)
         else:
-            level1_fits = fit_one_vs_rest(X, y_cluster, np.arange(X.shape[0]), np.arange(n_clusters), settings)
+            level1_fits = fit_one_vs_rest(X, y_cluster, np.arange(X.shape[0]), np.arange(n_clusters),
+                                          settings)
         self.n_level1_machines_ = len(level1_fits)
         level2_fits, ptr = fit_group_machines(X, y_index, self._members(), settings)
         self.machine_ptr_ = ptr + len(level1_fits)

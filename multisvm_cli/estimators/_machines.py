@@ -87,7 +87,7 @@ def fit_binary(X, rows, positive, settings, gram=None):
         svc = SVC(**settings.kernel.svc_params(), **common).fit(X[rows], labels)
     return BinaryFit(
         support=np.asarray(rows)[svc.support_],
-        dual_coef=np.ravel(svc.dual_coef_.toarray() if sp.issparse(svc.dual_coef_) else svc.dual_coef_[0]),
+        dual_coef=np.ravel(svc.dual_coef_.toarray() if sp.issparse(svc.dual_coef_) else svc.dual_coef_),
         intercept=float(svc.intercept_[0]),
         pid=os.getpid(),
         cpu_seconds=time.process_time() - started,
@@ -243,8 +243,8 @@ class Machines:
     def n_parameters(self):
         """Non-zero entries of the pooled SVs + non-zero dual coefficients + one bias a machine
         (a sparse pool's explicitly stored zeros do not count)."""
-        vector_nonzeros = self.vectors.count_nonzero() if self.is_sparse else np.count_nonzero(self.vectors)
-        return int(vector_nonzeros + np.count_nonzero(self.coef.data) + self.n_machines)
+        nonzeros = self.vectors.count_nonzero() if self.is_sparse else np.count_nonzero(self.vectors)
+        return int(nonzeros + np.count_nonzero(self.coef.data) + self.n_machines)
 
     def map_decisions(self, X, reduce, memory_mb, n_jobs=None):
         """``reduce(f(X[chunk]))`` for all machines, over row chunks of ``X``, concatenated:
@@ -257,7 +257,8 @@ class Machines:
             return reduce(values + self.intercept)
 
         step = rows_per_chunk(self.n_pool, min(memory_mb, BLOCK_MB))
-        return concatenate_rows(run_in_threads(task, row_slices(X.shape[0], step), n_jobs), (0, self.n_machines))
+        parts = run_in_threads(task, row_slices(X.shape[0], step), n_jobs)
+        return concatenate_rows(parts, (0, self.n_machines))
 
     def decision(self, X, memory_mb, n_jobs=None):
         """f_m(x) for every point and machine: an (n, n_machines) array."""
@@ -275,7 +276,8 @@ class Machines:
             return block @ weights + self.intercept[machines]
 
         step = rows_per_chunk(len(pool_index), min(memory_mb, BLOCK_MB))
-        return concatenate_rows(run_in_threads(task, row_slices(X.shape[0], step), None), (0, len(machines)))
+        parts = run_in_threads(task, row_slices(X.shape[0], step), None)
+        return concatenate_rows(parts, (0, len(machines)))
 
     def decision_groups(self, points, groups, memory_mb, n_jobs=None):
         """``[f_m(X[rows]) for (m, rows) in groups]``: each machine on its own rows, touching only

@@ -636,13 +636,11 @@ def expected_arrays(scheme, params, specs, n_features):
     if "feature_names" in model_names:
         expected["feature_names"] = ("U", (n_features,))
     if scheme != "nb":
-        shape = declared("svm_vectors")
-        if len(shape) != 2:
-            raise ValueError(f"array 'svm_vectors' must be 2-d, got shape {shape}")
-        n_pool = shape[0]
+        n_pool, vectors = _expected_vectors(specs, declared, length, n_features)
         n_machines = length("svm_intercept", *_machine_bound(scheme, n_classes))
         nnz = length("svm_coef_data", 0, n_pool * n_machines)
-        expected.update({"svm_vectors": (FLOAT, (n_pool, n_features)), "svm_coef_data": (FLOAT, (nnz,)),
+        expected.update(vectors)
+        expected.update({"svm_coef_data": (FLOAT, (nnz,)),
                          "svm_coef_indices": (INT, (nnz,)), "svm_coef_indptr": (INT, (n_machines + 1,)),
                          "svm_intercept": (FLOAT, (n_machines,)), "svm_groups": (INT, (n_pool,))})
     if scheme == "udt":
@@ -664,6 +662,21 @@ def expected_arrays(scheme, params, specs, n_features):
         missing, extra = sorted(set(expected) - model_names), sorted(model_names - set(expected))
         raise ValueError(f"a {scheme} model has other arrays (missing {missing}, unexpected {extra})")
     return expected
+
+
+def _expected_vectors(specs, declared, length, n_features):
+    """(pool size P, name -> (dtype, shape)) of the support-vector pool: ``svm_vectors`` (P, d)
+    when dense, or, when the model was trained on sparse input, its CSR arrays
+    ``svm_vectors_data``/``_indices`` (nnz <= P d values), ``_indptr`` (P + 1) and ``_shape`` (2)."""
+    if "svm_vectors" in specs or "svm_vectors_shape" not in specs:
+        shape = declared("svm_vectors")
+        if len(shape) != 2:
+            raise ValueError(f"array 'svm_vectors' must be 2-d, got shape {shape}")
+        return shape[0], {"svm_vectors": (FLOAT, (shape[0], n_features))}
+    n_pool = length("svm_vectors_indptr", 1, math.inf) - 1
+    nnz = length("svm_vectors_data", 0, n_pool * n_features)
+    return n_pool, {"svm_vectors_data": (FLOAT, (nnz,)), "svm_vectors_indices": (INT, (nnz,)),
+                    "svm_vectors_indptr": (INT, (n_pool + 1,)), "svm_vectors_shape": (INT, (2,))}
 
 
 def _rebuild(path, document, estimator, arrays):

@@ -10,6 +10,11 @@ A scheme subclasses :class:`MulticlassSVM` and implements
   (the last two default to the figures of ``self.machines_``);
 - ``_get_state() -> (meta dict, dict of arrays)`` and ``_set_state(meta, arrays, kernel)`` for
   :mod:`..persist` (``_get_state`` defaults to ``machines_``'s arrays).
+
+``X`` reaching a scheme is a C-contiguous float64 array or a float64 scipy CSR matrix (sparse
+input is accepted everywhere and never densified whole): schemes count rows with
+``X.shape[0]`` and fit / predict naive Bayes through :func:`nb_fit` / :func:`nb_predict` /
+:func:`nb_joint_log_proba`.
 """
 
 import time
@@ -17,15 +22,18 @@ from dataclasses import replace
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.naive_bayes import GaussianNB, MultinomialNB
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.sparsefuncs import mean_variance_axis
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..kernels import DEFAULT_SIGMA, Kernel
+from ..kernels import DEFAULT_SIGMA, Kernel, as_float_rows, rows_per_chunk
 from ..parallel import check_n_jobs
-from ._machines import TrainSettings, foreign_cpu_seconds, smo_iterations
+from ._machines import (BLOCK_MB, TrainSettings, foreign_cpu_seconds, row_slices,
+                        smo_iterations)
 from .options import (MAX_C, NB_NAMES, check_C, check_choice,  # noqa: F401 (re-exported)
                       check_options, check_positive, check_share)
 
@@ -34,11 +42,15 @@ assert tuple(NB_MODELS) == NB_NAMES
 NB_FIELDS = {"gaussian": ("theta_", "var_", "class_prior_", "class_count_", "classes_"),
              "multinomial": ("feature_log_prob_", "class_log_prior_", "class_count_", "feature_count_",
                              "classes_")}
+# GaussianNB on sparse X sees densified row chunks: the chunk and GaussianNB's own temporaries of
+# its size (X - theta, its square, the ratio to var) stay within BLOCK_MB.
+NB_CHUNK_BLOCKS = 4
 
 
 def check_finite(X):
-    """``X`` itself; ValueError (one line) if it holds NaN or infinity."""
-    if not np.isfinite(X).all():
+    """``X`` itself; ValueError (one line) if it holds NaN or infinity (for a sparse X, among
+    its stored values)."""
+    if not np.isfinite(X.data if sp.issparse(X) else X).all():
         raise ValueError("Input X contains NaN or infinity; every feature value must be a finite number")
     return X
 
@@ -61,6 +73,46 @@ def make_nb(nb):
     """A fresh naive Bayes model: 'gaussian' (real features) or 'multinomial' (counts)."""
     check_choice("nb", nb, tuple(NB_MODELS))
     return NB_MODELS[nb]()
+
+
+def nb_chunks(X):
+    """Row slices of ``X`` whose dense copies GaussianNB may hold (see NB_CHUNK_BLOCKS)."""
+    return row_slices(X.shape[0], rows_per_chunk(X.shape[1], BLOCK_MB, NB_CHUNK_BLOCKS))
+
+
+def nb_fit(model, X, y):
+    """``model.fit(X, y)``, also for a sparse X and GaussianNB (which takes dense input only).
+
+    Then GaussianNB learns from densified row chunks through ``partial_fit`` (Chan et al.'s
+    exact update of per-class means and variances) with no variance smoothing; the smoothing
+    ``var_smoothing * max_j Var(X[:, j])`` that ``fit`` adds is computed on the whole sparse X
+    afterwards, so the model is ``fit``'s up to rounding.
+    """
+    if not (sp.issparse(X) and isinstance(model, GaussianNB)):
+        return model.fit(X, y)
+    smoothing, classes = model.var_smoothing, np.unique(y)
+    model.set_params(var_smoothing=0.0)
+    for part in nb_chunks(X):
+        model.partial_fit(X[part].toarray(), y[part], classes=classes)
+    model.set_params(var_smoothing=smoothing)
+    model.epsilon_ = smoothing * float(mean_variance_axis(X, axis=0)[1].max())
+    model.var_ += model.epsilon_
+    return model
+
+
+def nb_joint_log_proba(model, X):
+    """``model.predict_joint_log_proba(X)``; a sparse X goes to GaussianNB in dense row chunks."""
+    if not (sp.issparse(X) and isinstance(model, GaussianNB)):
+        return model.predict_joint_log_proba(X)
+    parts = [model.predict_joint_log_proba(X[part].toarray()) for part in nb_chunks(X)]
+    return np.concatenate(parts) if parts else np.empty((0, len(model.classes_)))
+
+
+def nb_predict(model, X):
+    """``model.predict(X)``: the class of highest joint log-likelihood (see :func:`nb_joint_log_proba`)."""
+    if not (sp.issparse(X) and isinstance(model, GaussianNB)):
+        return model.predict(X)
+    return model.classes_[np.argmax(nb_joint_log_proba(model, X), axis=1)]
 
 
 def nb_n_parameters(model):
@@ -206,9 +258,10 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         """
         self._check_scheme_params()
         settings = self._settings()
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C", ensure_all_finite=False)
-        check_finite(X)
-        settings = replace(settings, gram=check_gram(gram, len(X)))
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, order="C",
+                             ensure_all_finite=False)
+        X = as_float_rows(check_finite(X))
+        settings = replace(settings, gram=check_gram(gram, X.shape[0]))
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
@@ -227,8 +280,9 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
 
     def _validated(self, X):
         check_is_fitted(self)
-        return check_finite(validate_data(self, X, dtype=np.float64, order="C", reset=False,
-                                          ensure_all_finite=False))
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C", reset=False,
+                          ensure_all_finite=False)
+        return as_float_rows(check_finite(X))
 
     def decision_function(self, X):
         """Per-class scores (n_samples, n_classes) whose argmax is ``predict``; for two classes
@@ -273,5 +327,5 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = False
+        tags.input_tags.sparse = True
         return tags

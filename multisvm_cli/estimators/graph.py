@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_from_arrays, nb_n_parameters,
-                    split_holdout)
+from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_fit, nb_from_arrays, nb_n_parameters,
+                    nb_predict, split_holdout)
 from ._groups import (check_confusion, confusion_rates, fit_group_machines, group_scores, pack,
                       unpack)
 from ._machines import Machines
@@ -50,14 +50,14 @@ class GraphSVC(MulticlassSVM):
     def _fit(self, X, y_index, settings):
         n_classes = len(self.classes_)
         fit_rows, held_rows = split_holdout(y_index, self.holdout, self.random_state)
-        held_out_nb = make_nb(self.nb).fit(X[fit_rows], y_index[fit_rows])
+        held_out_nb = nb_fit(make_nb(self.nb), X[fit_rows], y_index[fit_rows])
         self.confusion_ = confusion_rates(held_out_nb, X[held_rows], y_index[held_rows], n_classes)
         confused = (self.confusion_ > self.threshold) & ~np.eye(n_classes, dtype=bool)
         self.groups_ = [np.flatnonzero(confused[:, i] | (np.arange(n_classes) == i)) for i in range(n_classes)]
         self._set_shared_groups()
         fits, self.machine_ptr_ = fit_group_machines(X, y_index, self._distinct, settings)
         self.machines_ = Machines.from_fits(settings.kernel, X, fits, y_index)
-        self.nb_ = make_nb(self.nb).fit(X, y_index)
+        self.nb_ = nb_fit(make_nb(self.nb), X, y_index)
         return fits
 
     def _set_shared_groups(self):
@@ -74,8 +74,8 @@ class GraphSVC(MulticlassSVM):
 
     def _scores(self, X):
         n_classes = len(self.classes_)
-        first_guess = self.nb_.predict(X)
-        scores = np.empty((len(X), n_classes))
+        first_guess = nb_predict(self.nb_, X)
+        scores = np.empty((X.shape[0], n_classes))
         for i in range(n_classes):
             points = np.flatnonzero(first_guess == i)
             group = self.groups_[i]
@@ -84,8 +84,8 @@ class GraphSVC(MulticlassSVM):
         return scores
 
     def _kernel_evaluations(self, X):
-        first_guess = self.nb_.predict(X)
-        used = np.zeros((len(X), self.machines_.n_machines), dtype=bool)
+        first_guess = nb_predict(self.nb_, X)
+        used = np.zeros((X.shape[0], self.machines_.n_machines), dtype=bool)
         for i in range(len(self.classes_)):
             used[np.ix_(first_guess == i, self._group_machines(i))] = True
         return self.machines_.mean_unique_support_vectors(used)

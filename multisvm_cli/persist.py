@@ -196,8 +196,11 @@ def _check_target(path, overwrite):
 
 def _write_folder(path, json_bytes, arrays, overwrite):
     """Write model.npz, model.json and (last) manifest.json to a staging folder, then swap it in."""
-    _check_target(path, overwrite)  # fail before any work; checked again under the lock
     path.parent.mkdir(parents=True, exist_ok=True)
+    # Fail before any work; under a shared lock, so that another save's swap (rename the old
+    # folder away, rename the new one in) is never seen half done. Checked again at the swap.
+    with _folder_lock(path.parent, exclusive=False):
+        _check_target(path, overwrite)
     staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.tmp-", dir=path.parent))
     try:
         digests = _write_arrays(staging / ARRAYS_NAME, arrays)

@@ -604,14 +604,6 @@ def _one_line(exc):
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
-def _machine_bound(scheme, n_classes):
-    """(fewest, most) binary machines a scheme has for n_classes classes."""
-    n = n_classes
-    return {"ovr": (1, 1) if n == 2 else (n, n), "maxwins": (n * (n - 1) // 2,) * 2,
-            "dag": (n * (n - 1) // 2,) * 2, "udt": (n - 1, n - 1),
-            "graph": (0, n * n), "hier": (0, 2 * n)}[scheme]
-
-
 def expected_arrays(scheme, params, specs, n_features):
     """name -> (dtype, shape) every model array (not ``extra.*``) of a ``scheme`` model must have.
 
@@ -640,7 +632,7 @@ def expected_arrays(scheme, params, specs, n_features):
         expected["feature_names"] = ("U", (n_features,))
     if scheme != "nb":
         n_pool, vectors = _expected_vectors(specs, declared, length, n_features)
-        n_machines = length("svm_intercept", *_machine_bound(scheme, n_classes))
+        n_machines = length("svm_intercept", *SCHEMES[scheme]._machine_bounds(n_classes))
         nnz = length("svm_coef_data", 0, n_pool * n_machines)
         expected.update(vectors)
         expected.update({"svm_coef_data": (FLOAT, (nnz,)),

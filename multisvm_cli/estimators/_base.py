@@ -244,6 +244,12 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
 
     _options = ()  # the scheme's own parameters, checked by their options.OPTIONS entries
 
+    @staticmethod
+    def _machine_bounds(n_classes):
+        """(fewest, most) binary SVMs a fitted model of this scheme has for ``n_classes``
+        classes (a saved model is checked against it before its arrays are read)."""
+        return 0, 0
+
     def _check_scheme_params(self):
         """Validate the scheme's own parameters (``_options``) with ``options.OPTIONS``."""
         check_options(self, self._options)

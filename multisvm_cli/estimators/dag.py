@@ -30,6 +30,11 @@ class DAGSVC(MulticlassSVM):
     for Max Wins (same machines).
     """
 
+    @staticmethod
+    def _machine_bounds(n_classes):
+        """One machine per pair of classes."""
+        return (n_classes * (n_classes - 1) // 2,) * 2
+
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
                  order=None):

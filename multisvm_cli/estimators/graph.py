@@ -35,6 +35,11 @@ class GraphSVC(MulticlassSVM):
     confusion rates (row = true class).
     """
 
+    @staticmethod
+    def _machine_bounds(n_classes):
+        """At most one group of at most N machines per class."""
+        return (0, n_classes * n_classes)
+
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
                  threshold=0.05, nb="gaussian", holdout=0.3):

@@ -50,6 +50,11 @@ class HierSVC(MulticlassSVM):
     level-1 naive Bayes parameters if ``level1='nb'``.  ``clusters_[c]`` is class c's cluster.
     """
 
+    @staticmethod
+    def _machine_bounds(n_classes):
+        """Level 1 and level 2 together, at most 2N."""
+        return (0, 2 * n_classes)
+
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
                  level1="nb", nb="gaussian", holdout=0.3):

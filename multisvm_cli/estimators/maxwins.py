@@ -23,6 +23,11 @@ class MaxWinsSVC(MulticlassSVM):
     support vectors + non-zero dual coefficients + K biases.
     """
 
+    @staticmethod
+    def _machine_bounds(n_classes):
+        """One machine per pair of classes."""
+        return (n_classes * (n_classes - 1) // 2,) * 2
+
     def _fit(self, X, y_index, settings):
         self.machines_, fits = fit_pairwise(X, y_index, len(self.classes_), settings)
         return fits

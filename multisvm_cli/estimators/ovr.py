@@ -22,6 +22,11 @@ class OneVsRestSVC(MulticlassSVM):
     the unique support vectors + non-zero dual coefficients + N biases.
     """
 
+    @staticmethod
+    def _machine_bounds(n_classes):
+        """One machine per class (one for two classes)."""
+        return (1, 1) if n_classes == 2 else (n_classes, n_classes)
+
     def _fit(self, X, y_index, settings):
         classes = np.arange(len(self.classes_))
         fits = fit_one_vs_rest(X, y_index, np.arange(X.shape[0]), classes, settings)

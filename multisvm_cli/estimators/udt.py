@@ -28,6 +28,11 @@ class UDTSVC(MulticlassSVM):
     unique SVs + non-zero dual coefficients + N-1 biases.
     """
 
+    @staticmethod
+    def _machine_bounds(n_classes):
+        """One machine per node."""
+        return (n_classes - 1, n_classes - 1)
+
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
                  holdout=0.3):

@@ -12,6 +12,11 @@ Every kernel block is one matrix product ``A @ B.T`` (squared distances from it 
 for the Gaussian) followed by element-wise operations done in place, so a block costs one
 allocation of its own size.  :func:`rows_per_chunk` sizes row chunks so that a block stays within
 a memory budget.
+
+Sparse input (scipy CSR, e.g. svmlight text data): a block's product is a sparse product whose
+result alone is made dense (:func:`product`), and row norms are summed over the non-zeros
+(:func:`squared_norms`), so a sparse X is never densified; only blocks, already bounded by
+their row chunks, are dense.  Sparse operands are CSR in canonical form (:func:`as_float_rows`).
 """
 
 import math
@@ -23,6 +28,8 @@ from functools import lru_cache, partial
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
+from sklearn.utils.extmath import row_norms
 from threadpoolctl import ThreadpoolController
 
 KERNEL_NAMES = ("gaussian", "polynomial", "linear")
@@ -203,9 +210,10 @@ class Kernel:
 
         ``A_sqnorms``/``B_sqnorms`` are the rows' squared norms (Gaussian only); passing them
         saves recomputing them for a fixed B such as a support-vector pool.  The element-wise
-        steps run over cache-sized row slices of the product, in place.
+        steps run over cache-sized row slices of the product, in place.  ``A`` and ``B`` may each
+        be dense or scipy-sparse (see :func:`product`); the block is always a dense ndarray.
         """
-        products = A @ B.T
+        products = product(A, B)
         if self.name == "linear":
             return products
         if self.name == "gaussian":
@@ -228,6 +236,7 @@ class Kernel:
 
     def gram(self, X, n_threads=1):
         """K(X, X) for training: a C-contiguous float64 (n, n) matrix, exactly symmetric.
+        ``X`` may be scipy-sparse: its tiles are then sparse products, X itself stays sparse.
 
         Only the GRAM_TILE-sized tiles on and above the diagonal are computed, each as one
         :meth:`block`; a tile below the diagonal is a copy of its mirror image.  Bands of tiles
@@ -235,11 +244,11 @@ class Kernel:
         :func:`single_threaded_blas`).  Raises ValueError if a kernel value overflows (large
         polynomial degrees).
         """
-        X = np.ascontiguousarray(X, dtype=np.float64)
-        gram = np.empty((len(X), len(X)))
+        X = as_float_rows(X)
+        gram = np.empty((X.shape[0], X.shape[0]))
         norms = squared_norms(X) if self.name == "gaussian" else None
         fill = partial(self._fill_gram_band, X, norms, gram)
-        bands = range(0, len(X), GRAM_TILE)
+        bands = range(0, X.shape[0], GRAM_TILE)
         if n_threads > 1 and len(bands) > 1:
             with single_threaded_blas(), ThreadPoolExecutor(min(n_threads, len(bands))) as pool:
                 finite = all(pool.map(fill, bands))
@@ -254,7 +263,7 @@ class Kernel:
         their mirror images; return whether every value is finite."""
         rows = slice(start, start + GRAM_TILE)
         finite = True
-        for column in range(start, len(X), GRAM_TILE):
+        for column in range(start, X.shape[0], GRAM_TILE):
             columns = slice(column, column + GRAM_TILE)
             tile = self.block(X[rows], X[columns], norms if norms is None else norms[rows],
                               norms if norms is None else norms[columns])
@@ -293,8 +302,38 @@ def gaussian_exp(exponents):
 
 
 def squared_norms(X):
-    """Row-wise squared Euclidean norms ||x||^2 of a 2-D array."""
+    """Row-wise squared Euclidean norms ||x||^2 of a 2-D array or scipy-sparse matrix (summed
+    over its stored values, without a copy of X)."""
+    if sp.issparse(X):
+        return row_norms(as_float_rows(X), squared=True)
     return np.einsum("ij,ij->i", X, X)
+
+
+def product(A, B):
+    """A @ B.T as a dense float64 ndarray (C order), for dense or scipy-sparse A and B.
+
+    With a sparse operand the product is scipy's sparse product and only its (rows of A, rows
+    of B) result is made dense: the operands themselves are never densified.
+    """
+    products = A @ B.T
+    if sp.issparse(products):
+        return products.toarray()
+    if sp.issparse(A) or sp.issparse(B):  # sparse x dense gives an ndarray, maybe in F order
+        return np.ascontiguousarray(products, dtype=np.float64)
+    return products
+
+
+def as_float_rows(X):
+    """``X`` as float64 rows ready for products: a C-contiguous ndarray, or if sparse a CSR
+    matrix in canonical form (sorted column indices, no duplicate entries, as libsvm and
+    row-wise sums need), copied only when it is not so already."""
+    if not sp.issparse(X):
+        return np.ascontiguousarray(X, dtype=np.float64)
+    X = sp.csr_matrix(X, dtype=np.float64)
+    if not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()
+    return X
 
 
 def rows_per_chunk(n_columns, memory_mb, n_blocks=1):

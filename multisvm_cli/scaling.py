@@ -135,22 +135,49 @@ class Scaler(TransformerMixin, BaseEstimator):
     @classmethod
     def from_state(cls, method, state):
         """Rebuild a fitted scaler from ``get_state()``; ``method`` must be the stored one
-        (or ``paper``, which the state resolves)."""
-        missing = [key for key in (*STATE_KEYS, "n_features") if key not in state]
-        if missing:
-            raise ValueError(f"scaler state lacks {', '.join(missing)}")
-        stored = str(np.asarray(state["method"]))
+        (or ``paper``, which the state resolves).  ValueError (one line) unless the state is
+        exactly: ``method`` a text scalar naming a resolved method (none | minmax | standard |
+        standard-continuous); ``n_features`` an integer scalar >= 1; ``columns`` distinct integer
+        column indices in [0, n_features) (none for ``none``); ``offset`` and ``scale`` finite
+        numbers, one per column, scale > 0.
+        """
+        if not isinstance(method, str) or method not in METHODS:
+            raise ValueError(f"unknown scaling {method!r}; choose one of {', '.join(METHODS)}")
+        keys = (*STATE_KEYS, "n_features")
+        missing, extra = [k for k in keys if k not in state], sorted(set(state) - set(keys))
+        if missing or extra:
+            raise ValueError(f"scaler state lacks {', '.join(missing)}" if missing
+                             else f"scaler state has unexpected entries {', '.join(extra)}")
+        state = {key: np.asarray(value) for key, value in state.items()}
+        stored, n_features = state["method"], state["n_features"]
+        resolved = tuple(m for m in METHODS if m != "paper")
+        if stored.shape != () or stored.dtype.kind != "U" or str(stored) not in resolved:
+            raise ValueError(f"scaler method must be one of {', '.join(resolved)}, got {stored.tolist()!r}")
+        stored = str(stored)
         if method not in (stored, "paper"):
             raise ValueError(f"scaler state is for {stored!r}, not {method!r}")
-        columns = np.asarray(state["columns"], dtype=np.int64)
-        offset = np.asarray(state["offset"], dtype=np.float64)
-        scale = np.asarray(state["scale"], dtype=np.float64)
-        if not (columns.ndim == offset.ndim == scale.ndim == 1 and
-                columns.shape == offset.shape == scale.shape) or np.any(scale == 0):
-            raise ValueError("scaler state arrays are inconsistent")
+        if n_features.shape != () or n_features.dtype.kind not in "iu" or n_features < 1:
+            raise ValueError(f"scaler n_features must be an integer >= 1, got {n_features.tolist()!r}")
+        n_features = int(n_features)
+        columns, offset, scale = state["columns"], state["offset"], state["scale"]
+        if columns.ndim != 1 or (columns.size and columns.dtype.kind not in "iu"):
+            raise ValueError("scaler columns must be a list of column indices")
+        if columns.size and (columns.min() < 0 or columns.max() >= n_features
+                             or len(np.unique(columns)) != len(columns)):
+            raise ValueError(f"scaler columns must be distinct indices in 0..{n_features - 1}")
+        if stored == "none" and columns.size:
+            raise ValueError("scaling 'none' scales no columns")
+        for name, values in (("offset", offset), ("scale", scale)):
+            if values.shape != columns.shape or (values.size and values.dtype.kind not in "iuf") \
+                    or not np.isfinite(values.astype(np.float64)).all():
+                raise ValueError(f"scaler {name} must be {len(columns)} finite numbers, one per column")
+        if np.any(scale <= 0):
+            raise ValueError("scaler scale must be > 0")
+        columns = columns.astype(np.int64)
         scaler = cls(method=stored, columns=tuple(columns.tolist()))
-        scaler.columns_, scaler.offset_, scaler.scale_ = columns, offset, scale
-        scaler.n_features_in_ = int(np.asarray(state["n_features"]))
+        scaler.columns_ = columns
+        scaler.offset_, scaler.scale_ = offset.astype(np.float64), scale.astype(np.float64)
+        scaler.n_features_in_ = n_features
         return scaler
 
 

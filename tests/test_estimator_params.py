@@ -117,16 +117,18 @@ def test_gamma_round_trips_through_saved_models(tmp_path, scheme):
     np.testing.assert_array_equal(again.decision_function(X), model.decision_function(X))
 
 
-def test_models_saved_before_gamma_and_smo_iterations_still_load(tmp_path):
+def test_a_model_json_without_gamma_or_smo_iterations_is_refused(tmp_path):
+    # Model folders of format 2 always record both; an older folder (format 1) is refused as a
+    # whole ("train the model again"), and a format-2 one lacking them was edited by hand.
+    from multisvm_cli.persist import ModelFormatError
+    from model_files import edit_json
+
     model = OneVsRestSVC(sigma=2.0).fit(X, Y)
-    save_model(tmp_path / "m", model)
-    document = json.loads((tmp_path / "m" / "model.json").read_text())
-    del document["params"]["gamma"], document["fitted"]["smo_iterations"]
-    (tmp_path / "m" / "model.json").write_text(json.dumps(document))
-    again = load_model(tmp_path / "m").estimator
-    assert again.gamma is None and again.smo_iterations_ is None
-    assert again.machines_.kernel == Kernel.from_params("gaussian", sigma=2.0)
-    np.testing.assert_array_equal(again.decision_function(X), model.decision_function(X))
+    for section, key in (("params", "gamma"), ("fitted", "smo_iterations")):
+        save_model(tmp_path / key, model)
+        edit_json(tmp_path / key, lambda document: document[section].pop(key))
+        with pytest.raises(ModelFormatError, match=key):
+            load_model(tmp_path / key)
 
 
 # C. smo_iterations_.

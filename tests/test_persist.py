@@ -1,7 +1,14 @@
-"""Saved models load back identical, and anything tampered with is refused with one line."""
+"""Saved models load back identical, and anything tampered with is refused with one line.
+
+The tampering helpers reseal manifest.json (a consistent edit), so these tests reach the checks
+behind the manifest; tests/test_model_integrity.py covers the manifest itself."""
 
 import json
+import multiprocessing
+import os
 import pickle
+import stat
+from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import pytest
@@ -9,7 +16,10 @@ from sklearn.datasets import load_iris
 from sklearn.preprocessing import StandardScaler
 
 from multisvm_cli.estimators import DAGSVC, GraphSVC, HierSVC, MaxWinsSVC, NBClassifier, OneVsRestSVC, UDTSVC
-from multisvm_cli.persist import FORMAT_VERSION, ModelFormatError, load_model, save_model
+from multisvm_cli.errors import MultisvmError
+from multisvm_cli.persist import FORMAT_VERSION, ModelFormatError, ModelPathError, load_model, save_model
+
+from model_files import edit_arrays, edit_json, load_repeatedly, save_repeatedly  # edits reseal the manifest
 
 X, _y = load_iris(return_X_y=True)
 X = StandardScaler().fit_transform(X)
@@ -78,21 +88,8 @@ def test_saving_again_replaces_the_model_and_never_overwrites_other_folders(tmp_
     assert (other / "keep.txt").read_text() == "mine"
 
 
-def edit_json(path, change):
-    document = json.loads((path / "model.json").read_text())
-    change(document)
-    (path / "model.json").write_text(json.dumps(document))
-
-
-def edit_arrays(path, change):
-    with np.load(path / "model.npz") as npz:
-        arrays = dict(npz)
-    change(arrays)
-    np.savez(path / "model.npz", **arrays)
-
-
 def bump_version(d):
-    d["format_version"] = 2
+    d["format_version"] = FORMAT_VERSION + 1
 
 
 def unknown_scheme(d):
@@ -196,3 +193,61 @@ def test_extra_arrays_keep_their_shape_scalars_included(tmp_path, fitted):
     assert loaded["scale"].shape == () and loaded["scale"] == 2.5
     assert loaded["low"].shape == () and loaded["low"] == -1.0
     np.testing.assert_array_equal(loaded["columns"], [0, 1, 2])
+
+
+def test_overwrite_false_refuses_an_existing_model_in_one_line(tmp_path, fitted):
+    path = tmp_path / "model"
+    path.mkdir()  # an empty folder is fine
+    save_model(path, fitted["ovr"], overwrite=False)
+    with pytest.raises(ModelPathError, match=r"model exists; pass --force to replace it$") as error:
+        save_model(path, fitted["nb"], overwrite=False)
+    assert isinstance(error.value, MultisvmError) and "\n" not in str(error.value)
+    assert isinstance(load_model(path).estimator, OneVsRestSVC)
+    save_model(path, fitted["nb"])  # overwrite=True (the default) replaces it
+    assert isinstance(load_model(path).estimator, NBClassifier)
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(ModelPathError, match="exists and is not a saved model"):
+        save_model(tmp_path / "file", fitted["nb"])
+
+
+@pytest.mark.parametrize("umask, file_mode, folder_mode", [(0o022, 0o644, 0o755), (0o077, 0o600, 0o700),
+                                                           (0o002, 0o664, 0o775)])
+def test_saved_files_follow_the_umask(tmp_path, fitted, umask, file_mode, folder_mode):
+    old = os.umask(umask)
+    try:
+        save_model(tmp_path / "model", fitted["ovr"])
+    finally:
+        os.umask(old)
+    path = tmp_path / "model"
+    assert stat.S_IMODE(path.stat().st_mode) == folder_mode
+    modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in path.iterdir()}
+    assert modes == {"model.json": file_mode, "model.npz": file_mode, "manifest.json": file_mode}
+
+
+def test_concurrent_saves_all_succeed_and_leave_nothing_behind(tmp_path, fitted):
+    """4 processes save 30 times each to one folder while a fifth loads it: every save succeeds
+    (the last one wins), every load sees a whole model, and no staging or old folder remains."""
+    source, target = tmp_path / "source", tmp_path / "models" / "shared"
+    save_model(source, fitted["dag"])
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=5, mp_context=context) as pool:
+        writers = [pool.submit(save_repeatedly, source, target, w, 30) for w in range(4)]
+        reader = pool.submit(load_repeatedly, target, 60)
+        errors = [e for w in writers for e in w.result()]
+        read_errors = reader.result()
+    assert errors == []
+    # a load fails only before the first save: never on a half-written or half-swapped model
+    assert all("not a saved model" in e and "model.json is missing" in e for e in read_errors)
+    loaded = load_model(target)
+    assert loaded.metadata["save"] == 29  # the last save of the writer that saved last
+    assert sorted(p.name for p in target.parent.iterdir()) == ["shared"]
+    assert sorted(p.name for p in target.iterdir()) == ["manifest.json", "model.json", "model.npz"]
+
+
+def test_an_old_folder_left_by_a_crashed_save_is_removed_by_the_next_save(tmp_path, fitted):
+    stale = tmp_path / ".model.old-0123"
+    stale.mkdir()
+    (stale / "model.json").write_text("{}")
+    save_model(tmp_path / "model", fitted["ovr"])
+    save_model(tmp_path / "model", fitted["nb"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model"]

@@ -245,3 +245,16 @@ def test_redirected_stderr_gets_no_progress_frames(small, tmp_path):
                           cwd=REPO, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stderr == "" and "\r" not in done.stdout
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in (REPO / "configs").glob("*.yaml")))
+def test_every_shipped_config_resolves_to_a_config_of_the_same_experiment(name, tmp_path):
+    config = load_config(name)
+    saved = tmp_path / "config.yaml"
+    saved.write_text(config.resolved_text())
+    again = load_config(saved)
+    assert [(p.name, p.scaling, p.split, p.validation, p.grid) for p in again.datasets] == \
+        [(p.name, p.scaling, p.split, p.validation, p.grid) for p in config.datasets]
+    assert (again.schemes, again.scheme_options, again.compare_to, again.seed, again.reference) \
+        == (config.schemes, config.scheme_options, config.compare_to, config.seed, config.reference)
+    assert again.resolved == config.resolved  # resolving is idempotent

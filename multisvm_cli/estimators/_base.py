@@ -10,6 +10,11 @@ A scheme subclasses :class:`MulticlassSVM` and implements
   (the last two default to the figures of ``self.machines_``);
 - ``_get_state() -> (meta dict, dict of arrays)`` and ``_set_state(meta, arrays, kernel)`` for
   :mod:`..persist` (``_get_state`` defaults to ``machines_``'s arrays).
+
+``X`` reaching a scheme is a C-contiguous float64 array or a float64 scipy CSR matrix (sparse
+input is accepted everywhere and never densified whole): schemes count rows with
+``X.shape[0]`` and fit / predict naive Bayes through :func:`nb_fit` / :func:`nb_predict` /
+:func:`nb_joint_log_proba`.
 """
 
 import time
@@ -17,25 +22,35 @@ from dataclasses import replace
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.naive_bayes import GaussianNB, MultinomialNB
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.sparsefuncs import mean_variance_axis
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..kernels import DEFAULT_SIGMA, Kernel
+from ..kernels import DEFAULT_SIGMA, Kernel, as_float_rows, rows_per_chunk
 from ..parallel import check_n_jobs
-from ._machines import TrainSettings, foreign_cpu_seconds, smo_iterations
+from ._machines import (BLOCK_MB, TrainSettings, foreign_cpu_seconds, row_slices,
+                        smo_iterations)
 from .options import (MAX_C, NB_NAMES, check_C, check_choice,  # noqa: F401 (re-exported)
                       check_options, check_positive, check_share)
 
 NB_MODELS = {"gaussian": GaussianNB, "multinomial": MultinomialNB}
 assert tuple(NB_MODELS) == NB_NAMES
+NB_FIELDS = {"gaussian": ("theta_", "var_", "class_prior_", "class_count_", "classes_"),
+             "multinomial": ("feature_log_prob_", "class_log_prior_", "class_count_", "feature_count_",
+                             "classes_")}
+# GaussianNB on sparse X sees densified row chunks: the chunk and GaussianNB's own temporaries of
+# its size (X - theta, its square, the ratio to var) stay within BLOCK_MB.
+NB_CHUNK_BLOCKS = 4
 
 
 def check_finite(X):
-    """``X`` itself; ValueError (one line) if it holds NaN or infinity."""
-    if not np.isfinite(X).all():
+    """``X`` itself; ValueError (one line) if it holds NaN or infinity (for a sparse X, among
+    its stored values)."""
+    if not np.isfinite(X.data if sp.issparse(X) else X).all():
         raise ValueError("Input X contains NaN or infinity; every feature value must be a finite number")
     return X
 
@@ -60,6 +75,46 @@ def make_nb(nb):
     return NB_MODELS[nb]()
 
 
+def nb_chunks(X):
+    """Row slices of ``X`` whose dense copies GaussianNB may hold (see NB_CHUNK_BLOCKS)."""
+    return row_slices(X.shape[0], rows_per_chunk(X.shape[1], BLOCK_MB, NB_CHUNK_BLOCKS))
+
+
+def nb_fit(model, X, y):
+    """``model.fit(X, y)``, also for a sparse X and GaussianNB (which takes dense input only).
+
+    Then GaussianNB learns from densified row chunks through ``partial_fit`` (Chan et al.'s
+    exact update of per-class means and variances) with no variance smoothing; the smoothing
+    ``var_smoothing * max_j Var(X[:, j])`` that ``fit`` adds is computed on the whole sparse X
+    afterwards, so the model is ``fit``'s up to rounding.
+    """
+    if not (sp.issparse(X) and isinstance(model, GaussianNB)):
+        return model.fit(X, y)
+    smoothing, classes = model.var_smoothing, np.unique(y)
+    model.set_params(var_smoothing=0.0)
+    for part in nb_chunks(X):
+        model.partial_fit(X[part].toarray(), y[part], classes=classes)
+    model.set_params(var_smoothing=smoothing)
+    model.epsilon_ = smoothing * float(mean_variance_axis(X, axis=0)[1].max())
+    model.var_ += model.epsilon_
+    return model
+
+
+def nb_joint_log_proba(model, X):
+    """``model.predict_joint_log_proba(X)``; a sparse X goes to GaussianNB in dense row chunks."""
+    if not (sp.issparse(X) and isinstance(model, GaussianNB)):
+        return model.predict_joint_log_proba(X)
+    parts = [model.predict_joint_log_proba(X[part].toarray()) for part in nb_chunks(X)]
+    return np.concatenate(parts) if parts else np.empty((0, len(model.classes_)))
+
+
+def nb_predict(model, X):
+    """``model.predict(X)``: the class of highest joint log-likelihood (see :func:`nb_joint_log_proba`)."""
+    if not (sp.issparse(X) and isinstance(model, GaussianNB)):
+        return model.predict(X)
+    return model.classes_[np.argmax(nb_joint_log_proba(model, X), axis=1)]
+
+
 def nb_n_parameters(model):
     """Parameters of a fitted naive Bayes model: Gaussian = means + variances + class priors
     (2 N d + N); multinomial = feature log-probabilities + class log-priors (N d + N)."""
@@ -70,24 +125,53 @@ def nb_n_parameters(model):
 
 def nb_arrays(model, prefix):
     """The fitted arrays of a naive Bayes model (for persistence)."""
-    if isinstance(model, GaussianNB):
-        names = ("theta_", "var_", "class_prior_", "class_count_", "classes_")
-    else:
-        names = ("feature_log_prob_", "class_log_prior_", "class_count_", "feature_count_", "classes_")
+    names = NB_FIELDS["gaussian" if isinstance(model, GaussianNB) else "multinomial"]
     return {prefix + name.rstrip("_"): getattr(model, name) for name in names}
 
 
-def nb_from_arrays(nb, arrays, prefix, n_features):
-    """Rebuild a fitted naive Bayes model from :func:`nb_arrays`; ValueError if inconsistent."""
+def nb_from_arrays(nb, arrays, prefix, n_features, n_rows=None):
+    """Rebuild a fitted naive Bayes model from :func:`nb_arrays`; ValueError if inconsistent.
+
+    Checked: exactly the arrays :func:`nb_arrays` writes; ``classes`` = 0..K-1 (K = ``n_rows``
+    when given: the class or cluster count); matrices (K, n_features) and vectors (K,) of finite
+    numbers; class counts > 0.  Gaussian: variances > 0, class priors = class counts / their sum.
+    Multinomial: log-probabilities whose probabilities sum to 1 over each class's features and
+    over the classes; feature counts >= 0.
+    """
     model = make_nb(nb)
-    names = [k[len(prefix):] for k in arrays if k.startswith(prefix)]
-    for name in names:
-        setattr(model, name + "_", arrays[prefix + name])
-    n_classes = len(model.classes_)
-    expected = {"gaussian": ("theta", "var"), "multinomial": ("feature_log_prob", "feature_count")}[nb]
-    for name in expected:
-        if getattr(model, name + "_", np.empty(0)).shape != (n_classes, n_features):
-            raise ValueError(f"{prefix}{name} must have shape ({n_classes}, {n_features})")
+    names = [name.rstrip("_") for name in NB_FIELDS[nb]]
+    missing = [prefix + name for name in names if prefix + name not in arrays]
+    if missing:
+        raise ValueError(f"naive Bayes arrays {', '.join(missing)} are missing")
+    values = {name: np.asarray(arrays[prefix + name]) for name in names}
+    classes = values.pop("classes")
+    if n_rows is None:
+        n_rows = len(classes) if classes.ndim == 1 else 0
+    if classes.dtype.kind not in "iu" or n_rows < 1 or not np.array_equal(classes, np.arange(n_rows)):
+        raise ValueError(f"{prefix}classes must be the class indices 0..{n_rows - 1}")
+    for name, value in values.items():
+        shape = (n_rows, n_features) if name in ("theta", "var", "feature_log_prob", "feature_count") else (n_rows,)
+        if value.shape != shape or value.dtype.kind not in "iuf" or not np.isfinite(value).all():
+            raise ValueError(f"{prefix}{name} must be {shape} finite numbers")
+    counts = values["class_count"]
+    if np.any(counts <= 0):
+        raise ValueError(f"{prefix}class_count must be > 0")
+    if nb == "gaussian":
+        if np.any(values["var"] <= 0):
+            raise ValueError(f"{prefix}var must be > 0 (variances)")
+        if not np.allclose(values["class_prior"], counts / counts.sum(), rtol=1e-9, atol=1e-12):
+            raise ValueError(f"{prefix}class_prior must be the class counts over their sum")
+    else:
+        normalised = (np.logaddexp.reduce(values["feature_log_prob"], axis=1),
+                      np.logaddexp.reduce(values["class_log_prior"], keepdims=True))
+        if any(not np.allclose(total, 0.0, atol=1e-9) for total in normalised):
+            raise ValueError(f"{prefix}feature_log_prob and class_log_prior must be log-probabilities "
+                             f"summing to 1")
+        if np.any(values["feature_count"] < 0):
+            raise ValueError(f"{prefix}feature_count must be >= 0")
+    for name, value in values.items():
+        setattr(model, name + "_", value)
+    model.classes_ = classes
     if isinstance(model, GaussianNB):
         model.epsilon_ = 0.0  # only used while fitting
     model.n_features_in_ = n_features
@@ -160,6 +244,12 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
 
     _options = ()  # the scheme's own parameters, checked by their options.OPTIONS entries
 
+    @staticmethod
+    def _machine_bounds(n_classes):
+        """(fewest, most) binary SVMs a fitted model of this scheme has for ``n_classes``
+        classes (a saved model is checked against it before its arrays are read)."""
+        return 0, 0
+
     def _check_scheme_params(self):
         """Validate the scheme's own parameters (``_options``) with ``options.OPTIONS``."""
         check_options(self, self._options)
@@ -174,9 +264,10 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         """
         self._check_scheme_params()
         settings = self._settings()
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C", ensure_all_finite=False)
-        check_finite(X)
-        settings = replace(settings, gram=check_gram(gram, len(X)))
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, order="C",
+                             ensure_all_finite=False)
+        X = as_float_rows(check_finite(X))
+        settings = replace(settings, gram=check_gram(gram, X.shape[0]))
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
@@ -195,8 +286,9 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
 
     def _validated(self, X):
         check_is_fitted(self)
-        return check_finite(validate_data(self, X, dtype=np.float64, order="C", reset=False,
-                                          ensure_all_finite=False))
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C", reset=False,
+                          ensure_all_finite=False)
+        return as_float_rows(check_finite(X))
 
     def decision_function(self, X):
         """Per-class scores (n_samples, n_classes) whose argmax is ``predict``; for two classes
@@ -241,5 +333,5 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = False
+        tags.input_tags.sparse = True
         return tags

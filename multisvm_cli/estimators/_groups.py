@@ -3,6 +3,7 @@ held-out data, one-vs-rest SVMs within groups of classes, and the scores of such
 
 import numpy as np
 
+from ._base import nb_predict
 from ._machines import fit_one_vs_rest
 
 
@@ -10,10 +11,22 @@ def confusion_rates(model, X, y_index, n_classes):
     """Row-normalised confusion matrix of ``model`` on (X, y_index): entry [j, i] = the share of
     class j's examples predicted as class i (a class without examples has a row of zeros)."""
     counts = np.zeros((n_classes, n_classes))
-    if len(X):
-        np.add.at(counts, (y_index, model.predict(X)), 1)
+    if X.shape[0]:
+        np.add.at(counts, (y_index, nb_predict(model, X)), 1)
     totals = counts.sum(axis=1, keepdims=True)
     return np.divide(counts, totals, out=np.zeros_like(counts), where=totals > 0)
+
+
+def check_confusion(confusion, n_classes):
+    """``confusion`` if it is a matrix :func:`confusion_rates` can give: (n_classes, n_classes)
+    shares in [0, 1] whose rows sum to 1 (or are all zero); ValueError otherwise."""
+    confusion = np.asarray(confusion)
+    if confusion.shape != (n_classes, n_classes) or confusion.dtype.kind != "f" or not np.isfinite(confusion).all():
+        raise ValueError(f"confusion must be a ({n_classes}, {n_classes}) matrix of finite rates")
+    totals = confusion.sum(axis=1)
+    if np.any((confusion < 0) | (confusion > 1)) or not np.all((np.abs(totals - 1) <= 1e-9) | (totals == 0)):
+        raise ValueError("confusion rows must be shares in [0, 1] summing to 1 (or all zero)")
+    return confusion
 
 
 def fit_group_machines(X, y_index, groups, settings):
@@ -30,14 +43,14 @@ def fit_group_machines(X, y_index, groups, settings):
 
 
 def group_scores(machines, X, machine_ids, group, n_classes, memory_mb):
-    """Per-class scores (len(X), n_classes) of points decided within ``group``: the one-vs-rest
+    """Per-class scores (X.shape[0], n_classes) of points decided within ``group``: the one-vs-rest
     outputs f_c(x) for c in the group (0 and f(x) for a group of two; 0 for a group of one);
     every class outside the group scores one below the group's lowest score."""
     if len(group) == 1:
-        inside = np.zeros((len(X), 1))
+        inside = np.zeros((X.shape[0], 1))
     else:
         values = machines.decision_some(X, machine_ids, memory_mb)
-        inside = np.column_stack([np.zeros(len(X)), values[:, 0]]) if len(group) == 2 else values
+        inside = np.column_stack([np.zeros(X.shape[0]), values[:, 0]]) if len(group) == 2 else values
     scores = np.repeat(inside.min(axis=1, keepdims=True) - 1.0, n_classes, axis=1)
     scores[:, group] = inside
     return scores

@@ -14,6 +14,10 @@ several machines is stored once) and the dual coefficients as a sparse (n_pool, 
 matrix, so all machines are evaluated with one kernel block per chunk of test points and one
 matrix product.  Chunks are at most BLOCK_MB and run in ``n_jobs`` threads, each with one BLAS
 thread (:func:`run_in_threads`).
+
+Sparse input: a CSR training X goes to libsvm as it is (SVC takes CSR), and the pool of support
+vectors stays CSR; kernel blocks are then sparse products (``kernels.product``), so a sparse X
+is never densified, only the bounded blocks are dense.
 """
 
 import os
@@ -27,9 +31,9 @@ from joblib import Parallel, delayed
 from sklearn import config_context
 from sklearn.svm import SVC
 
+from ..kernels import (Kernel, as_float_rows, gaussian_exp, gram_fits, product, rows_per_chunk,
+                       single_threaded_blas, squared_norms)
 from ..parallel import resolve_n_jobs
-from ..kernels import (Kernel, gaussian_exp, gram_fits, rows_per_chunk, single_threaded_blas,
-                       squared_norms)
 
 # Kernel blocks of at most this size: the allocator then reuses their memory from chunk to chunk
 # instead of mapping fresh pages (measured on Covertype: system time 4.7 s -> 0.02 s a 100k
@@ -72,7 +76,7 @@ def fit_binary(X, rows, positive, settings, gram=None):
     With ``gram`` = K(X[rows], X[rows]) (shared by several problems on the same rows), or taken
     from the fit's whole ``settings.gram``, libsvm reads kernel values from it; without, libsvm
     computes them itself, only for the columns SMO visits, through its kernel cache (for a single
-    problem that beats computing a Gram matrix for it).
+    problem that beats computing a Gram matrix for it).  A CSR ``X`` goes to libsvm as it is.
     """
     started = time.process_time()
     if gram is None and settings.gram is not None:
@@ -86,7 +90,7 @@ def fit_binary(X, rows, positive, settings, gram=None):
         svc = SVC(**settings.kernel.svc_params(), **common).fit(X[rows], labels)
     return BinaryFit(
         support=np.asarray(rows)[svc.support_],
-        dual_coef=svc.dual_coef_[0].copy(),
+        dual_coef=np.ravel(svc.dual_coef_.toarray() if sp.issparse(svc.dual_coef_) else svc.dual_coef_),
         intercept=float(svc.intercept_[0]),
         pid=os.getpid(),
         cpu_seconds=time.process_time() - started,
@@ -183,6 +187,7 @@ class Machines:
 
     Machine m computes f_m(x) = sum_s coef[s, m] k(vectors[s], x) + intercept[m], where
     ``coef`` is a sparse (n_pool, n_machines) CSC matrix of dual coefficients y_s alpha_s.
+    ``vectors`` is a C-contiguous float64 array, or a CSR matrix when training data was sparse.
 
     The pool is sorted by ``groups`` (the class of each support vector).  The coefficients are
     kept as one dense block per group, over the machines that group's vectors take part in: for
@@ -192,7 +197,7 @@ class Machines:
 
     def __init__(self, kernel, vectors, coef, intercept, groups=None):
         self.kernel = kernel
-        self.vectors = np.ascontiguousarray(vectors, dtype=np.float64)
+        self.vectors = as_float_rows(vectors)
         self.coef = sp.csc_matrix(coef, dtype=np.float64)
         self.coef.sort_indices()
         self.intercept = np.asarray(intercept, dtype=np.float64)
@@ -221,7 +226,7 @@ class Machines:
         supports = [fit.support for fit in fits]
         pool_rows = np.unique(np.concatenate([np.empty(0, np.intp)] + supports))
         pool_rows = pool_rows[np.argsort(row_groups[pool_rows], kind="stable")]
-        position = np.empty(len(X), dtype=np.intp)
+        position = np.empty(X.shape[0], dtype=np.intp)
         position[pool_rows] = np.arange(len(pool_rows))
         indices = np.concatenate([np.empty(0, np.intp)] + [position[s] for s in supports])
         indptr = np.concatenate([[0], np.cumsum([len(s) for s in supports], dtype=np.intp)])
@@ -237,9 +242,16 @@ class Machines:
     def n_pool(self):
         return self.coef.shape[0]
 
+    @property
+    def is_sparse(self):
+        """Whether the support-vector pool is a sparse (CSR) matrix."""
+        return sp.issparse(self.vectors)
+
     def n_parameters(self):
-        """Non-zero entries of the pooled SVs + non-zero dual coefficients + one bias a machine."""
-        return int(np.count_nonzero(self.vectors) + np.count_nonzero(self.coef.data) + self.n_machines)
+        """Non-zero entries of the pooled SVs + non-zero dual coefficients + one bias a machine
+        (a sparse pool's explicitly stored zeros do not count)."""
+        nonzeros = self.vectors.count_nonzero() if self.is_sparse else np.count_nonzero(self.vectors)
+        return int(nonzeros + np.count_nonzero(self.coef.data) + self.n_machines)
 
     def map_decisions(self, X, reduce, memory_mb, n_jobs=None):
         """``reduce(f(X[chunk]))`` for all machines, over row chunks of ``X``, concatenated:
@@ -252,7 +264,8 @@ class Machines:
             return reduce(values + self.intercept)
 
         step = rows_per_chunk(self.n_pool, min(memory_mb, BLOCK_MB))
-        return concatenate_rows(run_in_threads(task, row_slices(len(X), step), n_jobs), (0, self.n_machines))
+        parts = run_in_threads(task, row_slices(X.shape[0], step), n_jobs)
+        return concatenate_rows(parts, (0, self.n_machines))
 
     def decision(self, X, memory_mb, n_jobs=None):
         """f_m(x) for every point and machine: an (n, n_machines) array."""
@@ -270,7 +283,8 @@ class Machines:
             return block @ weights + self.intercept[machines]
 
         step = rows_per_chunk(len(pool_index), min(memory_mb, BLOCK_MB))
-        return concatenate_rows(run_in_threads(task, row_slices(len(X), step), None), (0, len(machines)))
+        parts = run_in_threads(task, row_slices(X.shape[0], step), None)
+        return concatenate_rows(parts, (0, len(machines)))
 
     def decision_groups(self, points, groups, memory_mb, n_jobs=None):
         """``[f_m(X[rows]) for (m, rows) in groups]``: each machine on its own rows, touching only
@@ -294,7 +308,7 @@ class Machines:
             machine, rows = groups[item[0]]
             vectors, weights = self._node_operands(machine)
             if self.kernel.name == "gaussian":
-                block = gaussian_exp(points[rows[item[1]]] @ vectors.T)
+                block = gaussian_exp(product(points[rows[item[1]]], vectors))
             else:
                 block = self.kernel.block(points[rows[item[1]]], vectors)
             return block @ weights + self.intercept[machine]
@@ -307,10 +321,13 @@ class Machines:
     def node_points(self, X):
         """Test points as the left factor of a node block: for the Gaussian, rows
         [x, ||x||^2, 1], so that one product with :meth:`_node_operands` gives
-        -gamma ||x - s||^2; for the other kernels X itself."""
+        -gamma ||x - s||^2; for the other kernels X itself.  A sparse X gives a CSR matrix."""
         if self.kernel.name != "gaussian":
             return X
-        return np.hstack([X, squared_norms(X)[:, None], np.ones((len(X), 1))])
+        extra = np.column_stack([squared_norms(X), np.ones(X.shape[0])])
+        if sp.issparse(X):  # CSR blocks stack without a COO copy of X
+            return sp.hstack([sp.csr_matrix(X), sp.csr_matrix(extra)], format="csr")
+        return np.hstack([X, extra])
 
     def _node_operands(self, machine):
         """(right factor, dual coefficients) of one machine's node blocks, built once.
@@ -325,9 +342,12 @@ class Machines:
             vectors = self.vectors[svs]
             if self.kernel.name == "gaussian":
                 gamma = self.kernel.gamma
-                vectors = np.hstack([2.0 * gamma * vectors, np.full((len(svs), 1), -gamma),
-                                     -gamma * self.sqnorms[svs][:, None]])
-            operands = (np.ascontiguousarray(vectors), self.coef.data[begin:end])
+                extra = np.column_stack([np.full(len(svs), -gamma), -gamma * self.sqnorms[svs]])
+                stack = sp.hstack if self.is_sparse else np.hstack
+                vectors = stack([2.0 * gamma * vectors, extra])
+            # A sparse operand is kept CSC: its transpose in the product is then CSR as it is.
+            vectors = as_float_rows(vectors).tocsc() if self.is_sparse else as_float_rows(vectors)
+            operands = (vectors, self.coef.data[begin:end])
             self._node_cache[machine] = operands
         return operands
 
@@ -348,8 +368,17 @@ class Machines:
         return float(counts[np.ravel(inverse)].mean())
 
     def to_arrays(self, prefix):
-        """The arrays that define these machines, named ``prefix + name``."""
-        return {prefix + "vectors": self.vectors, prefix + "coef_data": self.coef.data,
+        """The arrays that define these machines, named ``prefix + name``.  A dense pool is
+        ``vectors``; a sparse one is ``vectors_data``, ``vectors_indices``, ``vectors_indptr``
+        and ``vectors_shape`` (CSR, int64 indices) and is never densified."""
+        if self.is_sparse:
+            vectors = {prefix + "vectors_data": self.vectors.data,
+                       prefix + "vectors_indices": self.vectors.indices.astype(np.int64),
+                       prefix + "vectors_indptr": self.vectors.indptr.astype(np.int64),
+                       prefix + "vectors_shape": np.asarray(self.vectors.shape, dtype=np.int64)}
+        else:
+            vectors = {prefix + "vectors": self.vectors}
+        return {**vectors, prefix + "coef_data": self.coef.data,
                 prefix + "coef_indices": self.coef.indices.astype(np.int64),
                 prefix + "coef_indptr": self.coef.indptr.astype(np.int64),
                 prefix + "intercept": self.intercept, prefix + "groups": self.groups}
@@ -357,23 +386,62 @@ class Machines:
     @classmethod
     def from_arrays(cls, kernel, arrays, prefix, n_features, n_machines):
         """Rebuild from :meth:`to_arrays`; ValueError if the arrays do not describe
-        ``n_machines`` machines on ``n_features`` features."""
-        vectors = arrays[prefix + "vectors"]
+        ``n_machines`` machines on ``n_features`` features: real-valued finite vectors (dense, or
+        sparse as :func:`sparse_vectors` checks), coefficients and intercepts, integer indices, a
+        valid column pointer, row indices in range and strictly increasing within each machine,
+        and sorted groups >= 0."""
+        dense = prefix + "vectors" in arrays
+        vectors = arrays[prefix + "vectors"] if dense else sparse_vectors(arrays, prefix)
         data, indices, indptr = (arrays[prefix + k] for k in ("coef_data", "coef_indices", "coef_indptr"))
         intercept, groups = arrays[prefix + "intercept"], arrays[prefix + "groups"]
-        n_pool = len(vectors)
-        if groups.shape != (n_pool,) or np.any(np.diff(groups) < 0):
-            raise ValueError(f"{prefix}groups must be {n_pool} sorted group labels")
-        if vectors.ndim != 2 or vectors.shape[1] != n_features:
+        kinds = {"coef_data": (data, 1, "iuf"), "intercept": (intercept, 1, "iuf"),
+                 "coef_indices": (indices, 1, "iu"), "coef_indptr": (indptr, 1, "iu"), "groups": (groups, 1, "iu")}
+        if dense:
+            kinds["vectors"] = (vectors, 2, "iuf")
+        for name, (array, ndim, kind) in kinds.items():
+            if np.ndim(array) != ndim or np.asarray(array).dtype.kind not in kind:
+                raise ValueError(f"{prefix}{name} must be a {ndim}-d array of "
+                                 f"{'integers' if kind == 'iu' else 'numbers'}")
+        n_pool = vectors.shape[0]
+        if vectors.shape[1] != n_features:
             raise ValueError(f"{prefix}vectors must have {n_features} columns")
+        if groups.shape != (n_pool,) or np.any(np.diff(groups) < 0) or np.any(groups < 0):
+            raise ValueError(f"{prefix}groups must be {n_pool} sorted group labels >= 0")
         if len(intercept) != n_machines or len(indptr) != n_machines + 1:
             raise ValueError(f"{prefix}: expected {n_machines} machines")
         if indptr[0] != 0 or indptr[-1] != len(data) or len(indices) != len(data) or np.any(np.diff(indptr) < 0):
             raise ValueError(f"{prefix}coef_indptr is not a valid column pointer")
         if len(indices) and (indices.min() < 0 or indices.max() >= n_pool):
             raise ValueError(f"{prefix}coef_indices out of range 0..{n_pool - 1}")
-        if not (np.all(np.isfinite(vectors)) and np.all(np.isfinite(data)) and np.all(np.isfinite(intercept))):
+        values = vectors.data if sp.issparse(vectors) else vectors
+        if not (np.all(np.isfinite(values)) and np.all(np.isfinite(data)) and np.all(np.isfinite(intercept))):
             raise ValueError(f"{prefix}: non-finite values in the model")
         coef = sp.csc_matrix((data, indices, indptr), shape=(n_pool, n_machines))
+        if not coef.has_canonical_format:
+            raise ValueError(f"{prefix}coef_indices must increase strictly within each machine")
         return cls(kernel, vectors, coef, intercept, groups)
+
+
+def sparse_vectors(arrays, prefix):
+    """The CSR support-vector pool saved by :meth:`Machines.to_arrays`; ValueError unless its
+    shape is two non-negative integers, its row pointer starts at 0, never decreases and ends
+    at the number of values, and every column index is within the shape."""
+    names = [prefix + "vectors_" + k for k in ("data", "indices", "indptr", "shape")]
+    missing = [name for name in names if name not in arrays]
+    if missing:
+        raise ValueError(f"the support vectors are missing: no {prefix}vectors nor {', '.join(missing)}")
+    data, indices, indptr, shape = (arrays[name] for name in names)
+    if not all(a.ndim == 1 and a.dtype.kind in "iu" for a in (indices, indptr, shape)) or data.ndim != 1:
+        raise ValueError(f"{prefix}vectors_data, _indices, _indptr and _shape must be 1-D (integer indices)")
+    if len(shape) != 2 or shape.min() < 0:
+        raise ValueError(f"{prefix}vectors_shape must be two non-negative sizes, got {shape.tolist()}")
+    n_rows, n_columns = (int(v) for v in shape)
+    if len(indptr) != n_rows + 1 or indptr[0] != 0 or indptr[-1] != len(data) or np.any(np.diff(indptr) < 0):
+        raise ValueError(f"{prefix}vectors_indptr is not a valid row pointer for {n_rows} rows "
+                         f"and {len(data)} values")
+    if len(indices) != len(data):
+        raise ValueError(f"{prefix}vectors_indices must have one column index per value ({len(data)})")
+    if len(indices) and (indices.min() < 0 or indices.max() >= n_columns):
+        raise ValueError(f"{prefix}vectors_indices out of range 0..{n_columns - 1}")
+    return sp.csr_matrix((data.astype(np.float64), indices, indptr), shape=(n_rows, n_columns))
 

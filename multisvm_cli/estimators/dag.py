@@ -30,6 +30,11 @@ class DAGSVC(MulticlassSVM):
     for Max Wins (same machines).
     """
 
+    @staticmethod
+    def _machine_bounds(n_classes):
+        """One machine per pair of classes."""
+        return (n_classes * (n_classes - 1) // 2,) * 2
+
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
                  order=None):
@@ -80,15 +85,15 @@ class DAGSVC(MulticlassSVM):
         the machine evaluated there, both (n, N-1).  With ``n_jobs`` threads, each thread walks
         its own share of the points (few, long tasks: the nodes' small blocks hold the GIL
         too often for finer sharing to pay)."""
-        n_threads = min(thread_count(self.n_jobs), len(X) // MIN_THREAD_ROWS)
+        n_threads = min(thread_count(self.n_jobs), X.shape[0] // MIN_THREAD_ROWS)
         if n_threads < 2:
             return self._walk_part(X)
-        shares = np.array_split(np.arange(len(X)), n_threads)
+        shares = np.array_split(np.arange(X.shape[0]), n_threads)
         results = run_in_threads(lambda rows: self._walk_part(X[rows]), shares, n_threads)
         return tuple(np.concatenate(parts) for parts in zip(*results))
 
     def _walk_part(self, X):
-        n_points, n_classes = len(X), len(self.classes_)
+        n_points, n_classes = X.shape[0], len(self.classes_)
         table = pair_table(n_classes)
         first = np.zeros(n_points, dtype=np.intp)  # position of the list's first class in order_
         dropped = np.empty((n_points, n_classes - 1), dtype=np.intp)
@@ -115,15 +120,15 @@ class DAGSVC(MulticlassSVM):
     def _scores(self, X):
         n_classes = len(self.classes_)
         dropped, _ = self._walk(X)
-        scores = np.full((len(X), n_classes), float(n_classes - 1))
-        rows = np.arange(len(X))[:, None]
+        scores = np.full((X.shape[0], n_classes), float(n_classes - 1))
+        rows = np.arange(X.shape[0])[:, None]
         scores[rows, dropped] = np.arange(n_classes - 1)[None, :]
         return scores
 
     def _kernel_evaluations(self, X):
         _, nodes = self._walk(X)
-        used = np.zeros((len(X), self.machines_.n_machines), dtype=bool)
-        used[np.arange(len(X))[:, None], nodes] = True
+        used = np.zeros((X.shape[0], self.machines_.n_machines), dtype=bool)
+        used[np.arange(X.shape[0])[:, None], nodes] = True
         return self.machines_.mean_unique_support_vectors(used)
 
     def _set_state(self, meta, arrays, kernel):

@@ -2,9 +2,10 @@
 
 import numpy as np
 
-from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_from_arrays, nb_n_parameters,
-                    split_holdout)
-from ._groups import confusion_rates, fit_group_machines, group_scores, pack, unpack
+from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_fit, nb_from_arrays, nb_n_parameters,
+                    nb_predict, split_holdout)
+from ._groups import (check_confusion, confusion_rates, fit_group_machines, group_scores, pack,
+                      unpack)
 from ._machines import Machines
 
 
@@ -34,6 +35,11 @@ class GraphSVC(MulticlassSVM):
     confusion rates (row = true class).
     """
 
+    @staticmethod
+    def _machine_bounds(n_classes):
+        """At most one group of at most N machines per class."""
+        return (0, n_classes * n_classes)
+
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
                  threshold=0.05, nb="gaussian", holdout=0.3):
@@ -49,14 +55,14 @@ class GraphSVC(MulticlassSVM):
     def _fit(self, X, y_index, settings):
         n_classes = len(self.classes_)
         fit_rows, held_rows = split_holdout(y_index, self.holdout, self.random_state)
-        held_out_nb = make_nb(self.nb).fit(X[fit_rows], y_index[fit_rows])
+        held_out_nb = nb_fit(make_nb(self.nb), X[fit_rows], y_index[fit_rows])
         self.confusion_ = confusion_rates(held_out_nb, X[held_rows], y_index[held_rows], n_classes)
         confused = (self.confusion_ > self.threshold) & ~np.eye(n_classes, dtype=bool)
         self.groups_ = [np.flatnonzero(confused[:, i] | (np.arange(n_classes) == i)) for i in range(n_classes)]
         self._set_shared_groups()
         fits, self.machine_ptr_ = fit_group_machines(X, y_index, self._distinct, settings)
         self.machines_ = Machines.from_fits(settings.kernel, X, fits, y_index)
-        self.nb_ = make_nb(self.nb).fit(X, y_index)
+        self.nb_ = nb_fit(make_nb(self.nb), X, y_index)
         return fits
 
     def _set_shared_groups(self):
@@ -73,8 +79,8 @@ class GraphSVC(MulticlassSVM):
 
     def _scores(self, X):
         n_classes = len(self.classes_)
-        first_guess = self.nb_.predict(X)
-        scores = np.empty((len(X), n_classes))
+        first_guess = nb_predict(self.nb_, X)
+        scores = np.empty((X.shape[0], n_classes))
         for i in range(n_classes):
             points = np.flatnonzero(first_guess == i)
             group = self.groups_[i]
@@ -83,8 +89,8 @@ class GraphSVC(MulticlassSVM):
         return scores
 
     def _kernel_evaluations(self, X):
-        first_guess = self.nb_.predict(X)
-        used = np.zeros((len(X), self.machines_.n_machines), dtype=bool)
+        first_guess = nb_predict(self.nb_, X)
+        used = np.zeros((X.shape[0], self.machines_.n_machines), dtype=bool)
         for i in range(len(self.classes_)):
             used[np.ix_(first_guess == i, self._group_machines(i))] = True
         return self.machines_.mean_unique_support_vectors(used)
@@ -101,17 +107,21 @@ class GraphSVC(MulticlassSVM):
 
     def _set_state(self, meta, arrays, kernel):
         n_classes = len(self.classes_)
+        self.confusion_ = check_confusion(arrays["confusion"], n_classes)
         self.groups_ = unpack(arrays["group_ptr"], arrays["group_classes"], "group")
         if len(self.groups_) != n_classes or any(i not in g or np.any((g < 0) | (g >= n_classes))
-                                                  for i, g in enumerate(self.groups_)):
+                                                  or np.any(np.diff(g) <= 0) for i, g in enumerate(self.groups_)):
             raise ValueError("groups must hold one valid class group per class")
+        confused = (self.confusion_ > self.threshold) & ~np.eye(n_classes, dtype=bool)
+        if any(not np.array_equal(g, np.flatnonzero(confused[:, i] | (np.arange(n_classes) == i)))
+               for i, g in enumerate(self.groups_)):
+            raise ValueError("groups disagree with the confusion rates and the threshold")
         self._set_shared_groups()
         sizes = [len(g) for g in self._distinct]
         expected_machines = np.cumsum([0] + [0 if s == 1 else 1 if s == 2 else s for s in sizes])
         if not np.array_equal(arrays["machine_ptr"], expected_machines):
             raise ValueError("machine_ptr disagrees with the groups")
         self.machine_ptr_ = arrays["machine_ptr"].astype(np.intp)
-        self.confusion_ = arrays["confusion"]
-        self.nb_ = nb_from_arrays(self.nb, arrays, "nb_", self.n_features_in_)
+        self.nb_ = nb_from_arrays(self.nb, arrays, "nb_", self.n_features_in_, n_classes)
         self.machines_ = Machines.from_arrays(kernel, arrays, "svm_", self.n_features_in_,
                                               int(expected_machines[-1]))

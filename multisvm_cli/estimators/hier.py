@@ -3,9 +3,9 @@
 import numpy as np
 from scipy.cluster.hierarchy import cut_tree, linkage
 
-from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_from_arrays, nb_n_parameters,
-                    split_holdout)
-from ._groups import confusion_rates, fit_group_machines, group_scores
+from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_fit, nb_from_arrays, nb_n_parameters,
+                    nb_predict, split_holdout)
+from ._groups import check_confusion, confusion_rates, fit_group_machines, group_scores
 from ._machines import Machines, fit_one_vs_rest
 
 def cluster_classes(confusion):
@@ -50,6 +50,11 @@ class HierSVC(MulticlassSVM):
     level-1 naive Bayes parameters if ``level1='nb'``.  ``clusters_[c]`` is class c's cluster.
     """
 
+    @staticmethod
+    def _machine_bounds(n_classes):
+        """Level 1 and level 2 together, at most 2N."""
+        return (0, 2 * n_classes)
+
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
                  level1="nb", nb="gaussian", holdout=0.3):
@@ -64,16 +69,17 @@ class HierSVC(MulticlassSVM):
 
     def _fit(self, X, y_index, settings):
         fit_rows, held_rows = split_holdout(y_index, self.holdout, self.random_state)
-        held_out_nb = make_nb(self.nb).fit(X[fit_rows], y_index[fit_rows])
+        held_out_nb = nb_fit(make_nb(self.nb), X[fit_rows], y_index[fit_rows])
         self.confusion_ = confusion_rates(held_out_nb, X[held_rows], y_index[held_rows], len(self.classes_))
         self.clusters_ = cluster_classes(self.confusion_)
         y_cluster = self.clusters_[y_index]
         n_clusters = self.clusters_.max() + 1
         level1_fits = []
         if self.level1 == "nb":
-            self.level1_nb_ = make_nb(self.nb).fit(X, y_cluster)
+            self.level1_nb_ = nb_fit(make_nb(self.nb), X, y_cluster)
         else:
-            level1_fits = fit_one_vs_rest(X, y_cluster, np.arange(len(X)), np.arange(n_clusters), settings)
+            level1_fits = fit_one_vs_rest(X, y_cluster, np.arange(X.shape[0]), np.arange(n_clusters),
+                                          settings)
         self.n_level1_machines_ = len(level1_fits)
         level2_fits, ptr = fit_group_machines(X, y_index, self._members(), settings)
         self.machine_ptr_ = ptr + len(level1_fits)
@@ -86,7 +92,7 @@ class HierSVC(MulticlassSVM):
 
     def _choose_clusters(self, X):
         if self.level1 == "nb":
-            return self.level1_nb_.predict(X)
+            return nb_predict(self.level1_nb_, X)
         n_clusters = self.clusters_.max() + 1
         scores = group_scores(self.machines_, X, list(range(self.n_level1_machines_)),
                               np.arange(n_clusters), n_clusters, self.memory_mb)
@@ -97,7 +103,7 @@ class HierSVC(MulticlassSVM):
 
     def _scores(self, X):
         chosen = self._choose_clusters(X)
-        scores = np.empty((len(X), len(self.classes_)))
+        scores = np.empty((X.shape[0], len(self.classes_)))
         for g, members in enumerate(self._members()):
             points = np.flatnonzero(chosen == g)
             scores[points] = group_scores(self.machines_, X[points], self._level2_machines(g), members,
@@ -106,7 +112,7 @@ class HierSVC(MulticlassSVM):
 
     def _kernel_evaluations(self, X):
         chosen = self._choose_clusters(X)
-        used = np.zeros((len(X), self.machines_.n_machines), dtype=bool)
+        used = np.zeros((X.shape[0], self.machines_.n_machines), dtype=bool)
         used[:, :self.n_level1_machines_] = True
         for g in range(self.clusters_.max() + 1):
             used[np.ix_(chosen == g, self._level2_machines(g))] = True
@@ -125,10 +131,13 @@ class HierSVC(MulticlassSVM):
         return {**meta, "n_level1_machines": int(self.n_level1_machines_)}, arrays
 
     def _set_state(self, meta, arrays, kernel):
+        self.confusion_ = check_confusion(arrays["confusion"], len(self.classes_))
         clusters = arrays["clusters"]
         n_clusters = int(clusters.max()) + 1 if len(clusters) else 0
         if clusters.shape != (len(self.classes_),) or clusters.min() < 0 or len(np.unique(clusters)) != n_clusters:
             raise ValueError("clusters must give every class a cluster 0..G-1")
+        if not np.array_equal(clusters, cluster_classes(self.confusion_)):
+            raise ValueError("clusters disagree with the clustering of the confusion rates")
         self.clusters_ = clusters.astype(np.intp)
         sizes = [np.sum(clusters == g) for g in range(n_clusters)]
         n_level1 = 0 if self.level1 == "nb" else (1 if n_clusters == 2 else n_clusters)
@@ -137,7 +146,6 @@ class HierSVC(MulticlassSVM):
             raise ValueError("machine counts disagree with the clusters")
         self.n_level1_machines_ = n_level1
         self.machine_ptr_ = arrays["machine_ptr"].astype(np.intp)
-        self.confusion_ = arrays["confusion"]
         if self.level1 == "nb":
-            self.level1_nb_ = nb_from_arrays(self.nb, arrays, "nb_", self.n_features_in_)
+            self.level1_nb_ = nb_from_arrays(self.nb, arrays, "nb_", self.n_features_in_, n_clusters)
         self.machines_ = Machines.from_arrays(kernel, arrays, "svm_", self.n_features_in_, int(expected[-1]))

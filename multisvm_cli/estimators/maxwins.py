@@ -23,6 +23,11 @@ class MaxWinsSVC(MulticlassSVM):
     support vectors + non-zero dual coefficients + K biases.
     """
 
+    @staticmethod
+    def _machine_bounds(n_classes):
+        """One machine per pair of classes."""
+        return (n_classes * (n_classes - 1) // 2,) * 2
+
     def _fit(self, X, y_index, settings):
         self.machines_, fits = fit_pairwise(X, y_index, len(self.classes_), settings)
         return fits
@@ -31,7 +36,7 @@ class MaxWinsSVC(MulticlassSVM):
         n_classes = len(self.classes_)
         if n_classes == 2:
             values = self.machines_.decision(X, self.memory_mb, self.n_jobs)[:, 0]
-            return np.column_stack([np.zeros(len(X)), values])
+            return np.column_stack([np.zeros(X.shape[0]), values])
         pairs = class_pairs(n_classes)
         votes_first = np.zeros((len(pairs), n_classes))
         votes_first[np.arange(len(pairs)), pairs[:, 0]] = 1
@@ -42,7 +47,7 @@ class MaxWinsSVC(MulticlassSVM):
             return (values < 0) @ votes_first + (values >= 0) @ votes_second
 
         scores = self.machines_.map_decisions(X, votes, self.memory_mb, self.n_jobs)
-        return scores.reshape(len(X), n_classes) - np.arange(n_classes) / n_classes
+        return scores.reshape(X.shape[0], n_classes) - np.arange(n_classes) / n_classes
 
     def _kernel_evaluations(self, X):
         return self.machines_.n_pool

@@ -1,7 +1,7 @@
 """The naive Bayes baseline of Godbole et al. (2002), with the same figure API as the SVMs."""
 
-from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_from_arrays,
-                    nb_n_parameters)
+from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_fit, nb_from_arrays,
+                    nb_joint_log_proba, nb_n_parameters)
 
 
 class NBClassifier(MulticlassSVM):
@@ -28,11 +28,11 @@ class NBClassifier(MulticlassSVM):
     _options = ("nb",)
 
     def _fit(self, X, y_index, settings):
-        self.nb_ = make_nb(self.nb).fit(X, y_index)
+        self.nb_ = nb_fit(make_nb(self.nb), X, y_index)
         return []
 
     def _scores(self, X):
-        return self.nb_.predict_joint_log_proba(X)
+        return nb_joint_log_proba(self.nb_, X)
 
     def _kernel_evaluations(self, X):
         return 0.0
@@ -47,4 +47,4 @@ class NBClassifier(MulticlassSVM):
         return self._common_meta(), nb_arrays(self.nb_, "nb_")
 
     def _set_state(self, meta, arrays, kernel):
-        self.nb_ = nb_from_arrays(self.nb, arrays, "nb_", self.n_features_in_)
+        self.nb_ = nb_from_arrays(self.nb, arrays, "nb_", self.n_features_in_, len(self.classes_))

@@ -22,16 +22,21 @@ class OneVsRestSVC(MulticlassSVM):
     the unique support vectors + non-zero dual coefficients + N biases.
     """
 
+    @staticmethod
+    def _machine_bounds(n_classes):
+        """One machine per class (one for two classes)."""
+        return (1, 1) if n_classes == 2 else (n_classes, n_classes)
+
     def _fit(self, X, y_index, settings):
         classes = np.arange(len(self.classes_))
-        fits = fit_one_vs_rest(X, y_index, np.arange(len(X)), classes, settings)
+        fits = fit_one_vs_rest(X, y_index, np.arange(X.shape[0]), classes, settings)
         self.machines_ = Machines.from_fits(settings.kernel, X, fits, y_index)
         return fits
 
     def _scores(self, X):
         values = self.machines_.decision(X, self.memory_mb, self.n_jobs)
         if len(self.classes_) == 2:
-            return np.column_stack([np.zeros(len(X)), values[:, 0]])
+            return np.column_stack([np.zeros(X.shape[0]), values[:, 0]])
         return values
 
     def _kernel_evaluations(self, X):

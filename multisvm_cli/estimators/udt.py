@@ -28,6 +28,11 @@ class UDTSVC(MulticlassSVM):
     unique SVs + non-zero dual coefficients + N-1 biases.
     """
 
+    @staticmethod
+    def _machine_bounds(n_classes):
+        """One machine per node."""
+        return (n_classes - 1, n_classes - 1)
+
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
                  holdout=0.3):
@@ -69,8 +74,8 @@ class UDTSVC(MulticlassSVM):
     def _exits(self, X):
         """Position in ``level_order_`` of each point's class: its exit node, or N-1 (no node
         claimed it)."""
-        exits = np.full(len(X), len(self.classes_) - 1)
-        alive = np.arange(len(X))
+        exits = np.full(X.shape[0], len(self.classes_) - 1)
+        alive = np.arange(X.shape[0])
         points = self.machines_.node_points(X)
         for level in range(len(self.classes_) - 1):
             if len(alive) == 0:
@@ -87,7 +92,7 @@ class UDTSVC(MulticlassSVM):
         position = np.empty(n_classes, dtype=np.intp)
         position[self.level_order_] = np.arange(n_classes)
         scores = np.minimum(position[None, :], exits[:, None]).astype(float)
-        scores[np.arange(len(X)), self.level_order_[exits]] = n_classes
+        scores[np.arange(X.shape[0]), self.level_order_[exits]] = n_classes
         return scores
 
     def _kernel_evaluations(self, X):

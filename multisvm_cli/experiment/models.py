@@ -24,8 +24,6 @@ from .runs import point_cache
 from .settings import Settings, workers
 from .splits import part_arrays
 
-SCALER_PREFIX = "scaler_"
-
 
 @dataclass
 class Trained:
@@ -65,7 +63,7 @@ def train(config, scheme, dataset=None, output=None, settings: Settings = Settin
             quiet=settings.quiet,
             progress=lambda total: progress_bar(
                 total, f"{config.name}/{plan.name}/{scheme}: grid points", settings.quiet))
-    _save(output, estimator, scaler, _metadata(config, plan, scheme, chosen, dataset))
+    _save(output, estimator, scaler, _metadata(config, plan, scheme, chosen, dataset), force)
     return Trained(output, scheme, dataset.name, estimator, chosen)
 
 
@@ -93,13 +91,14 @@ def _load_own_data(meta, part, own_part, mirror, data_home):
                      data_home=data_home)
 
 
-def _save(output, estimator, scaler, metadata):
-    """The estimator, its classes in the metadata and the scaler's state as arrays."""
-    from ..persist import save_model
+def _save(output, estimator, scaler, metadata, force):
+    """The estimator, its classes in the metadata and the scaler's state as arrays; an
+    existing model folder is replaced only with ``force``."""
+    from ..persist import SCALER_PREFIX, save_model
 
     metadata["classes"] = [c.item() if hasattr(c, "item") else c for c in estimator.classes_]
     arrays = {SCALER_PREFIX + k: np.asarray(v) for k, v in scaler.get_state().items()}
-    save_model(output, estimator, metadata=metadata, extra_arrays=arrays)
+    save_model(output, estimator, metadata=metadata, extra_arrays=arrays, overwrite=force)
 
 
 @dataclass
@@ -128,10 +127,9 @@ def evaluate(model_dir, dataset=None, part="test", confusion=False, mirror=None,
     from sklearn.metrics import confusion_matrix
 
     from .. import data
-    from ..persist import load_model
-    from ..scaling import Scaler
+    from ..persist import load_trained_model
 
-    model = load_model(model_dir)
+    model = load_trained_model(model_dir)  # every field checked: see persist
     meta = model.metadata
     name = dataset or meta["dataset"]
     split = meta["split"] if name == meta["dataset"] else {"method": "standard"}
@@ -142,9 +140,7 @@ def evaluate(model_dir, dataset=None, part="test", confusion=False, mirror=None,
         loaded = data.load(name, parts=[part] if own_part else None, mirror=mirror,
                            data_home=data_home)
     X, y = part_arrays(loaded, split, part)
-    state = {k[len(SCALER_PREFIX):]: v for k, v in model.extra_arrays.items()
-             if k.startswith(SCALER_PREFIX)}
-    X = Scaler.from_state(meta["scaling"], state).transform(X)
+    X = model.scaler.transform(X)
     watch = Stopwatch()
     predicted = model.estimator.predict(X)
     seconds = watch.wall

@@ -1,0 +1,215 @@
+"""One self-contained HTML report of a run folder: table, ranking, figures, config, provenance.
+
+``write_report(run_folder)`` reads only the files a run saved (table.csv, or results.json's
+"table"; results.json's "ranking"; figures/*.png; config.yaml; run.json) and writes
+``run_folder/report.html``: PNG figures embedded as base64 ``data:`` URIs, inline CSS, no script
+and no network reference, every piece of text escaped. The file is written to a temporary name
+and renamed, so a reader never sees half of it.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import html
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from .errors import MultisvmError
+from .ranking import ranking_text
+from .report import COLUMNS, PAPER_COLUMNS, _display, footnote
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+TITLES = dict(COLUMNS + PAPER_COLUMNS, error_sd="error SD %", n_support_vectors="SVs")
+FIGURE_KINDS = [  # (file name prefix, section title, how to read the figure)
+    ("cd-diagram", None,
+     "Critical-difference diagram (Demsar 2006). Each scheme sits at its average rank over the "
+     "datasets (1 = lowest test error, on the left). A thick bar joins schemes whose average "
+     "ranks differ by no more than the critical difference (the CD bar above the axis): the "
+     "data do not show them to differ. Schemes not joined by a bar differ significantly "
+     "(Nemenyi test; Wilcoxon signed-rank test for two schemes)."),
+    ("tradeoff-", "Error against evaluation cost",
+     "Test error (%) against kernel evaluations per test point (log scale), one marker per "
+     "scheme: lower left is better (fewer errors for less work at test time). Error bars: "
+     "+-1 standard deviation over folds x repeats; hollow markers: the paper's numbers; a "
+     "dashed line: a scheme that evaluates no kernel."),
+    ("dag-orders-", "DAGSVM class orders",
+     "Left: histogram of DAGSVM's test error over random orders of the classes in the DAG, "
+     "the red line at the natural order's error. Right: kernel evaluations per test point of "
+     "the same orders. A narrow histogram means the class order matters little."),
+    ("grid-", "Model selection grids",
+     "Mean validation error (%) at each grid point, averaged over folds and repeats: rows are "
+     "the kernel parameter (sigma, gamma or degree), columns the penalty C; greener is lower. "
+     "The blue frame is the point selected most often. A minimum on the edge of the grid "
+     "suggests the grid should be wider."),
+]
+CSS = """
+body { font-family: sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; }
+th { background: #f0f0f0; } td.text { text-align: left; }
+pre { background: #f7f7f7; padding: 0.8em; overflow-x: auto; font-size: 0.85em; }
+figure { margin: 1em 0; } img { max-width: 100%; border: 1px solid #eee; }
+figcaption, p.note { font-size: 0.9em; color: #444; }
+"""
+
+
+def write_report(run_folder) -> Path:
+    """Write ``run_folder/report.html`` from the run's saved files; returns its path."""
+    folder = Path(run_folder)
+    text = render_report(folder)
+    return _atomic_write(folder / "report.html", text)
+
+
+def render_report(folder: Path) -> str:
+    """The report's HTML text."""
+    if not folder.is_dir():
+        raise MultisvmError(f"no run folder at {folder}; give a folder a run wrote "
+                            "(results/<config>/<timestamp>)")
+    results = _read_json(folder / "results.json")
+    header, rows = read_table(folder, results)
+    name = results.get("config") or folder.parent.name
+    parts = [f"<h1>multisvm report: {_esc(name)} ({_esc(folder.name)})</h1>",
+             "<h2>Results</h2>", table_html(header, rows),
+             f"<p class=\"note\">{_esc(_footnote(rows, results))}</p>"]
+    cd_diagram = figures_html(folder / "figures", FIGURE_KINDS[:1])
+    if results.get("ranking") or cd_diagram:
+        parts.append("<h2>Ranking of the schemes over datasets</h2>")
+    if results.get("ranking"):
+        parts.append(f"<pre>{_esc(ranking_text(results['ranking']))}</pre>")
+    parts += cd_diagram + figures_html(folder / "figures", FIGURE_KINDS[1:])
+    if (folder / "config.yaml").is_file():
+        parts += ["<h2>Config</h2>",
+                  f"<pre>{_esc((folder / 'config.yaml').read_text(encoding='utf-8'))}</pre>"]
+    if (folder / "run.json").is_file():
+        parts += ["<h2>Provenance (run.json)</h2>", provenance_html(_read_json(folder / "run.json"))]
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<title>multisvm report: {_esc(name)}</title>\n<style>{CSS}</style>\n</head>\n"
+            "<body>\n" + "\n".join(parts) + "\n</body>\n</html>\n")
+
+
+def read_table(folder: Path, results: dict) -> tuple[list, list]:
+    """The report table as (column keys, rows of strings exactly as in table.csv); from
+    results.json's "table" when the run has no table.csv."""
+    path = folder / "table.csv"
+    if path.is_file():
+        with path.open(newline="", encoding="utf-8") as stream:
+            reader = csv.DictReader(stream)
+            return list(reader.fieldnames or []), list(reader)
+    table = results.get("table")
+    if not table:
+        raise MultisvmError(f"{folder} has no table.csv and no table in results.json; run "
+                            "`multisvm reproduce-table` to completion first")
+    header = list(dict.fromkeys(key for row in table for key in row))
+    return header, [{k: "" if row.get(k) is None else str(row[k]) for k in header}
+                    for row in table]
+
+
+def table_html(header, rows) -> str:
+    """The table, each number shown as table.md shows it, its exact table.csv value in the
+    cell's title (shown on hover)."""
+    head = "".join(f"<th>{_esc(TITLES.get(key, key))}</th>" for key in header)
+    body = []
+    for row in rows:
+        cells = []
+        for key in header:
+            exact = row.get(key) or ""
+            shown = _display(key, _parse(exact))
+            kind = "" if _is_number(exact) else " class=\"text\""
+            title = f" title=\"{_esc(exact)}\"" if shown != exact else ""
+            cells.append(f"<td{kind}{title}>{_esc(shown)}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return (f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n" + "\n".join(body)
+            + "\n</tbody>\n</table>")
+
+
+def figures_html(figures: Path, kinds=FIGURE_KINDS) -> list[str]:
+    """One section per kind of figure (``kinds``: prefix, title or None, caption), each PNG
+    embedded with its caption."""
+    pngs = sorted(figures.glob("*.png")) if figures.is_dir() else []
+    parts = []
+    for prefix, title, caption in kinds:
+        mine = [p for p in pngs if p.name.startswith(prefix)]
+        if not mine:
+            continue
+        figures_of_kind = "\n".join(_figure(p, caption) for p in mine)
+        if title:
+            parts.append(f"<h2>{_esc(title)}</h2>")
+        if prefix == "grid-":  # many small maps: folded, opened by a click
+            figures_of_kind = (f"<details><summary>{len(mine)} grid maps</summary>\n"
+                               f"{figures_of_kind}\n</details>")
+        parts.append(figures_of_kind)
+    return parts
+
+
+def _figure(path: Path, caption: str) -> str:
+    data = path.read_bytes()
+    if not data.startswith(PNG_SIGNATURE):
+        return f"<p class=\"note\">{_esc(path.name)} is not a PNG file; left out.</p>"
+    uri = "data:image/png;base64," + base64.b64encode(data).decode("ascii")
+    return (f"<figure><img src=\"{uri}\" alt=\"{_esc(path.stem)}\">"
+            f"<figcaption><b>{_esc(path.name)}</b>: {_esc(caption)}</figcaption></figure>")
+
+
+def provenance_html(meta: dict) -> str:
+    """run.json as a two-column table; nested values as compact JSON."""
+    rows = "\n".join(
+        f"<tr><th>{_esc(key)}</th><td class=\"text\">"
+        f"{_esc(value if isinstance(value, str) else json.dumps(value))}</td></tr>"
+        for key, value in meta.items())
+    return f"<table>\n{rows}\n</table>"
+
+
+def _footnote(rows, results) -> str:
+    compared = any(row.get("mcnemar_p") for row in rows)
+    return footnote(results.get("compare_to") or "dag", None, compared)
+
+
+def _read_json(path: Path) -> dict:
+    if not path.is_file():
+        return {}
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise MultisvmError(f"{path} is not valid JSON ({exc}); the run may have been cut "
+                            "off: rerun it") from None
+    if not isinstance(value, dict):
+        raise MultisvmError(f"{path} does not hold a JSON object; rerun the run")
+    return value
+
+
+def _parse(text: str):
+    """A table.csv cell as a value: None, bool, int, float or the text itself."""
+    if text == "":
+        return None
+    if text in ("True", "False"):
+        return text == "True"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            continue
+    return text
+
+
+def _is_number(text: str) -> bool:
+    return isinstance(_parse(text), (int, float)) and not isinstance(_parse(text), bool)
+
+
+def _esc(text) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _atomic_write(path: Path, text: str) -> Path:
+    handle, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path

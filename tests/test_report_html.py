@@ -1,0 +1,123 @@
+"""report.html: one self-contained file from a run folder's saved files."""
+
+import base64
+import csv
+import json
+import re
+from html.parser import HTMLParser
+
+import pandas as pd
+import pytest
+
+from multisvm_cli import report_figures as rf
+from multisvm_cli.errors import MultisvmError
+from multisvm_cli.ranking import rank_schemes
+from multisvm_cli.report import render
+from multisvm_cli.report_html import write_report
+
+VOID = {"meta", "img", "br", "hr", "link", "input"}
+ROWS = [
+    {"dataset": "iris", "scheme": "ovr", "kernel": "gaussian sigma=2", "C": 10.0,
+     "error_pct": 4.444444444444445, "kernel_evaluations": 52.0, "cpu_time": 0.0123,
+     "size_k": 0.912, "selection_time": 0.5, "evaluation_time": 0.002, "mcnemar_p": 0.617,
+     "mcnemar_test": "exact", "significant": False},
+    {"dataset": "iris", "scheme": "dag", "kernel": "gaussian sigma=4", "C": 100.0,
+     "error_pct": 2.2222222222222223, "kernel_evaluations": 21.5, "cpu_time": 0.0101,
+     "size_k": 0.75, "selection_time": 0.4, "evaluation_time": 0.001},
+    {"dataset": "wine", "scheme": "ovr", "kernel": "linear", "C": 1.0, "error_pct": 0.0,
+     "kernel_evaluations": 40.0, "cpu_time": 0.02, "size_k": 1.5, "selection_time": 0.3,
+     "evaluation_time": 0.003, "mcnemar_p": 1.0, "mcnemar_test": "exact", "significant": False},
+    {"dataset": "wine", "scheme": "dag", "kernel": "linear", "C": 1.0,
+     "error_pct": 1.8518518518518519, "kernel_evaluations": 30.0, "cpu_time": 0.03,
+     "size_k": 1.2, "selection_time": 0.2, "evaluation_time": 0.004},
+]
+
+
+class StrictParser(HTMLParser):
+    """Records the tag structure; fails on a closing tag that does not match."""
+
+    def __init__(self):
+        super().__init__()
+        self.stack, self.images, self.errors = [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "img":
+            self.images.append(dict(attrs)["src"])
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack.pop() != tag:
+            self.errors.append(tag)
+
+
+def fake_run(folder, with_csv=True):
+    folder.mkdir(parents=True)
+    if with_csv:
+        (folder / "table.csv").write_text(render(ROWS, "csv"), encoding="utf-8")
+    ranking = rank_schemes(pd.DataFrame({"ovr": [4.4, 0.0], "dag": [2.2, 1.9]},
+                                        index=["iris", "wine"]))
+    (folder / "results.json").write_text(json.dumps(
+        {"config": "quickstart", "compare_to": "dag", "table": ROWS, "ranking": ranking}))
+    (folder / "config.yaml").write_text("name: quickstart\n# see http://example.org <b>\n"
+                                        "C: [1, 100]\n")
+    (folder / "run.json").write_text(json.dumps(
+        {"multisvm": "0.1.0", "git_commit": "abc123", "status": "done",
+         "libraries": {"numpy": "2.0"}}))
+    rf.cd_diagram(ranking, folder / "figures" / "cd-diagram.png")
+    rf.dag_orders_histogram([1.0, 2.0, 2.0], [3.0, 4.0, 3.0], 2.0,
+                            folder / "figures" / "dag-orders-iris.png", dataset="iris")
+    return folder
+
+
+def test_report_is_one_self_contained_valid_file(tmp_path):
+    run = fake_run(tmp_path / "results" / "quickstart" / "20240101-000000")
+    path = write_report(run)
+    assert path == run / "report.html"
+    text = path.read_text(encoding="utf-8")
+    parser = StrictParser()
+    parser.feed(text)
+    parser.close()
+    assert parser.errors == [] and parser.stack == []
+    # every number of table.csv is in the page (its exact value in the cell's title)
+    with (run / "table.csv").open(newline="") as stream:
+        for row in csv.DictReader(stream):
+            for key, value in row.items():
+                if value and key not in ("scheme", "significant"):
+                    assert f'"{value}"' in text or f">{value}<" in text, (key, value)
+    assert ">4.44<" in text and 'title="4.444444444444445"' in text and ">DAGSVM<" in text
+    # both figures, embedded as PNG data URIs identical to the files
+    expected = {base64.b64encode((run / "figures" / n).read_bytes()).decode()
+                for n in ("cd-diagram.png", "dag-orders-iris.png")}
+    assert {src.removeprefix("data:image/png;base64,") for src in parser.images} == expected
+    # no reference to the network or to a script; URLs only as escaped text
+    assert "<script" not in text.lower()
+    assert not re.search(r"(src|href)\s*=\s*\"?https?:", text)
+    assert "http://example.org &lt;b&gt;" in text  # config text, escaped
+    assert "Average rank over 2 datasets" in text and "Wilcoxon signed-rank" in text
+    assert "abc123" in text and "{&quot;numpy&quot;: &quot;2.0&quot;}" in text
+    assert "Critical-difference diagram" in text and "natural order" in text
+    assert not list(run.glob(".*tmp"))
+
+
+def test_table_from_results_json_and_no_figures(tmp_path):
+    run = fake_run(tmp_path / "run", with_csv=False)
+    for png in (run / "figures").glob("*.png"):
+        png.unlink()
+    (run / "figures" / "grid-iris-ovr-gaussian.png").write_bytes(b"not a png")
+    text = write_report(run).read_text()
+    assert ">1.85<" in text and 'title="1.8518518518518519"' in text
+    assert "<img" not in text and "is not a PNG file; left out" in text
+
+
+def test_bad_run_folders_fail_with_one_line(tmp_path):
+    with pytest.raises(MultisvmError, match="no run folder at"):
+        write_report(tmp_path / "missing")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(MultisvmError, match="no table.csv and no table in results.json"):
+        write_report(empty)
+    (empty / "results.json").write_text("{cut off")
+    with pytest.raises(MultisvmError, match="results.json is not valid JSON"):
+        write_report(empty)
+    assert not (empty / "report.html").exists()

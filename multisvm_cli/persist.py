@@ -714,7 +714,8 @@ def check_training_metadata(metadata, path):
     train_fraction in (0, 1), seed} or {method: kfold, k >= 2, seed}; scaling: one of
     ``scaling.METHODS``; params: {kernel, C > 0, sigma > 0, degree >= 1, homogeneous} (the
     selected grid point, some keys optional); validation_error in [0, 1]; classes: a list of at
-    least two distinct labels (numbers or strings).
+    least two distinct labels (numbers or strings).  A model trained on local data files also has
+    ``local`` (see :func:`_local_metadata`), and its dataset is a folder-safe name.
     """
     from . import data
     from .scaling import METHODS
@@ -738,7 +739,13 @@ def check_training_metadata(metadata, path):
         checked[key] = get(key)
     checked["scheme"] = _choice(get("scheme"), tuple(SCHEMES)) or fail("scheme", f"one of {', '.join(SCHEMES)}")
     names = tuple(data.names())
-    checked["dataset"] = _choice(get("dataset"), names) or fail("dataset", f"one of {', '.join(names)}")
+    if "local" in metadata:
+        checked["local"] = _local_metadata(metadata["local"], where)
+        checked["dataset"] = (get("dataset") if isinstance(get("dataset"), str)
+                              and LOCAL_NAME.fullmatch(get("dataset"))
+                              else fail("dataset", "a folder-safe dataset name"))
+    else:
+        checked["dataset"] = _choice(get("dataset"), names) or fail("dataset", f"one of {', '.join(names)}")
     checksums = get("checksums")
     if not (isinstance(checksums, dict) and all(isinstance(f, str) and f and isinstance(d, str)
                                                 and HEX64.fullmatch(d) for f, d in checksums.items())):
@@ -759,6 +766,34 @@ def check_training_metadata(metadata, path):
         fail("classes", "a list of at least two distinct labels, all numbers or all strings")
     checked["classes"] = list(classes)
     return checked
+
+
+LOCAL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+
+
+def _local_metadata(value, where):
+    """A local dataset's record: ``entry`` (its config entry: ``path``, ``format`` and the read
+    options, as ``data.LocalSpec.from_entry`` reads it) and ``files`` ({name: {part, path,
+    sha256, size}}), plus how it was read; ModelFormatError naming what is wrong."""
+    from .data.local import FORMATS
+
+    entry = value.get("entry") if isinstance(value, dict) else None
+    files = value.get("files") if isinstance(value, dict) else None
+    if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)
+            and entry.get("format") in FORMATS
+            and isinstance(entry.get("test_path", ""), str)
+            and isinstance(entry.get("label", 0), (str, int))
+            and isinstance(entry.get("header", False), (bool, type(None)))
+            and isinstance(entry.get("zero_based", False), bool)):
+        raise ModelFormatError(f"{where}: local.entry must be a local dataset entry (path, "
+                               f"format: {', '.join(FORMATS)}, read options), got {_short(entry)}")
+    if not (isinstance(files, dict) and files and all(
+            isinstance(f, dict) and isinstance(f.get("path"), str) and _is_int(f.get("size"))
+            and isinstance(f.get("sha256"), str) and HEX64.fullmatch(f["sha256"])
+            for f in files.values())):
+        raise ModelFormatError(f"{where}: local.files must be {{name: {{part, path, sha256, "
+                               f"size}}}}, got {_short(files)}")
+    return dict(value)
 
 
 def _short(value):

@@ -137,7 +137,7 @@ class Scaler(TransformerMixin, BaseEstimator):
         """Rebuild a fitted scaler from ``get_state()``; ``method`` must be the stored one
         (or ``paper``, which the state resolves).  ValueError (one line) unless the state is
         exactly: ``method`` a text scalar naming a resolved method (none | minmax | standard |
-        standard-continuous); ``n_features`` an integer scalar >= 1; ``columns`` distinct integer
+        standard-continuous | maxabs); ``n_features`` an integer scalar >= 1; ``columns`` distinct integer
         column indices in [0, n_features) (none for ``none``); ``offset`` and ``scale`` finite
         numbers, one per column, scale > 0.
         """

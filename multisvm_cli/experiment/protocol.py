@@ -98,7 +98,7 @@ def shared_gram(group, params, options, X, seed, cpu_clock):
     (None, 0, 0)."""
     if group[0] not in GRAM_SCHEMES:
         return None, 0.0, 0.0
-    if not gram_fits(len(X), make_estimator(group[0], params, options, 1, seed).memory_mb):
+    if not gram_fits(X.shape[0], make_estimator(group[0], params, options, 1, seed).memory_mb):
         return None, 0.0, 0.0
     watch, cpu = Stopwatch(), cpu_clock()
     kernel = Kernel.from_params(**{key: params[key] for key in KERNEL_PARAMS if key in params})

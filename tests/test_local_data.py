@@ -18,21 +18,6 @@ from multisvm_cli.experiment import Settings, load_config, reproduce
 TIMES = ("cpu_time", "selection_time", "evaluation_time")
 
 
-def estimators_take_csr():
-    """Whether multisvm_cli.estimators accepts scipy CSR (branch h-sparse)."""
-    from multisvm_cli.estimators import OneVsRestSVC
-
-    try:
-        OneVsRestSVC(kernel="linear").fit(sp.csr_matrix(np.eye(4)), [0, 1, 0, 1])
-    except (TypeError, ValueError):
-        return False
-    return True
-
-
-needs_sparse_estimators = pytest.mark.skipif(
-    not estimators_take_csr(), reason="multisvm_cli.estimators does not take CSR yet (h-sparse)")
-
-
 @pytest.fixture(autouse=True)
 def no_network(monkeypatch):
     monkeypatch.setenv("MULTISVM_URL_BASE", "http://127.0.0.1:9")
@@ -100,10 +85,35 @@ def test_digits_as_csv_and_npz_give_the_registry_digits_table(tmp_path, capsys):
                           "  - {name: mynpz, path: digits.npz}", ["mycsv", "mynpz"])
 
 
-@needs_sparse_estimators
 def test_digits_as_svmlight_gives_the_registry_digits_table(tmp_path, capsys):
     same_table_as_registry_digits(tmp_path, capsys, "  - {name: mysvm, path: digits.svm}",
                                   ["mysvm"])
+
+
+def test_a_model_trained_on_svmlight_data_evaluates_on_it_sparse(tmp_path, capsys):
+    write_digits(tmp_path)
+    config = tmp_path / "mine.yaml"
+    config.write_text(CONFIG.format(name="mine", entries="").replace(
+        "  - digits\n", "  - {name: mysvm, path: digits.svm}\n"))
+    code, out, err = run_cli(capsys, "train", config, "--scheme", "ovr", "-o", tmp_path / "m",
+                             "--out", tmp_path / "out", "--quiet")
+    assert code == 0, err
+    assert out.startswith("trained ovr on mysvm: gaussian sigma=1, C=1, validation error 0.79%")
+    code, out, err = run_cli(capsys, "evaluate", tmp_path / "m")
+    assert code == 0, err
+    # the test part of the same split: 3 errors of 540, as 1-v-r in the digits table
+    assert "data: mysvm test, 540 points" in out and "error rate: 0.56% (3 errors)" in out
+
+
+def test_dna_runs_end_to_end_as_sparse_data(mirror, data_home, tmp_path):
+    config = tmp_path / "dna.yaml"
+    config.write_text("dataset: dna\nkernels: [{type: gaussian, sigma: 4}]\nC: [1]\n"
+                      "schemes: [ovr]\n")
+    run = reproduce(load_config(config), Settings(out=str(tmp_path / "out"), quiet=True))
+    (row,) = run.rows
+    assert row["kernel"] == "gaussian sigma=4" and 0 < row["error_pct"] < 10
+    results = json.loads((run.folder / "results.json").read_text())
+    assert results["results"][0]["n_test"] == 1186
 
 
 def test_local_files_load_like_the_registry_digits(tmp_path):

@@ -224,9 +224,10 @@ def footnote(compare_to="dag", reference_source=None, compared=True, resampled=F
                      "J - 1 df; McNemar's test would be unsound here, as each point is tested "
                      "once per repeat and those tests are not independent.")
     elif compared:
-        lines.append(f"McNemar (Dietterich 1998) vs {against}, on the test points pooled over "
-                     "the folds (each tested once, by its fold's model): chi2 = "
-                     "continuity-corrected chi-square on the discordant counts, exact = "
+        lines.append(f"McNemar (Dietterich 1998) vs {against} on the test points (with k "
+                     "folds, pooled over the folds: each point is tested once, by its fold's "
+                     "model): chi2 = continuity-corrected chi-square on the discordant counts, "
+                     "exact = "
                      f"two-sided binomial test (used when fewer than {EXACT_BELOW} discordant "
                      "points).")
     if reference_source:

@@ -303,7 +303,8 @@ def tradeoff_figure(dataset, rows) -> Figure:
         _paper_point(ax, row, color, marker)
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
-    ax.xaxis.set_minor_formatter(FuncFormatter(_minor_tick))
+    ax.xaxis.set_minor_formatter(FuncFormatter(_minor_tick if _spans_a_decade(rows)
+                                               else lambda value, _: f"{value:g}"))
     ax.tick_params(axis="x", which="minor", labelsize=7)
     ax.set_xlabel("kernel evaluations per test point (log scale)")
     ax.set_ylabel("test error (%)")
@@ -314,6 +315,14 @@ def tradeoff_figure(dataset, rows) -> Figure:
                  f"(lower left is better{bars}{paper})", fontsize=10)
     ax.legend(fontsize=8, loc="best")
     return fig
+
+
+def _spans_a_decade(rows) -> bool:
+    """Whether the plotted kernel evaluations (ours and the paper's) span a factor of 10 or
+    more; within less, the axis may hold no power of ten and every minor tick is labelled."""
+    values = [v for r in rows for v in (r.get("kernel_evaluations"),
+                                        r.get("paper_kernel_evaluations")) if v and v > 0]
+    return bool(values) and max(values) >= 10 * min(values)
 
 
 def _minor_tick(value, _) -> str:

@@ -39,6 +39,7 @@ FIGURE_KINDS = [  # (file name prefix, section title, how to read the figure)
      "the red line at the natural order's error. Right: kernel evaluations per test point of "
      "the same orders. A narrow histogram means the class order matters little."),
     ("grid-", "Model selection grids",
+     "One figure per dataset and kernel type, one panel per scheme on a shared colour scale. "
      "Mean validation error (%) at each grid point, averaged over folds and repeats: rows are "
      "the kernel parameter (sigma, gamma or degree), columns the penalty C; greener is lower. "
      "The blue frame is the point selected most often. A minimum on the edge of the grid "

@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.image import imread
 from matplotlib.patches import Rectangle
 
@@ -205,3 +206,18 @@ def test_bad_grid_rows_fail_with_one_line(tmp_path):
     with pytest.raises(MultisvmError, match="unknown kernel_type sigmoid"):
         rf.grid_heatmaps(grid_frame().assign(kernel_type="sigmoid"), {}, tmp_path)
     assert not list(tmp_path.iterdir())
+
+
+def test_tradeoff_within_a_decade_labels_every_tick():
+    rows = [{"dataset": "vehicle", "scheme": s, "error_pct": e, "error_sd": 4.0,
+             "kernel_evaluations": k}
+            for s, e, k in (("dag", 16.8, 210.0), ("maxwins", 16.6, 358.0), ("ovr", 15.1, 421.0))]
+    fig = rf.tradeoff_figure("vehicle", rows)
+    FigureCanvasAgg(fig).draw()
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_xticklabels(minor=True) if t.get_text()]
+    assert "300" in labels and "400" in labels  # no power of ten in 210..421
+    wide = rf.tradeoff_figure("digits", [{**rows[0], "kernel_evaluations": 30.0}, rows[2]])
+    FigureCanvasAgg(wide).draw()
+    minor = [t.get_text() for t in wide.axes[0].get_xticklabels(minor=True) if t.get_text()]
+    assert "300" not in minor and "200" in minor  # a decade or more: 2 and 5 only

@@ -84,7 +84,8 @@ def reproduce_table(configs, fmt, force, n_jobs, seed, backend, scheduler, out, 
     """Select, train and test every scheme of each CONFIG; print the Table-1 report.
 
     Each run writes results/<config-name>/<timestamp>/ (config.original.yaml, config.yaml,
-    grid.csv, table.csv, table.md, results.json, run.json, run.log); finished grid points are
+    grid.csv, table.csv, table.md, results.json, run.json, run.log, figures/, report.html;
+    'multisvm report' redraws the last two); finished grid points are
     cached and skipped when the same config runs again. The run folder is printed after the
     table ("results: ..."), and with --format json it is each row's "run_folder". With several
     CONFIGs, csv and json print one document whose rows start with a "config" column; table and
@@ -93,7 +94,8 @@ def reproduce_table(configs, fmt, force, n_jobs, seed, backend, scheduler, out, 
     Example: multisvm reproduce-table quickstart --n-jobs 2
     """
     from .experiment import load_config, reproduce
-    from .report import render
+    from .ranking import ranking_text
+    from .report import dag_orders_text, render
 
     loaded = [load_config(path, seed) for path in configs]
     settings = _settings(n_jobs, backend, scheduler, out, quiet, mirror, data_home, force)
@@ -107,7 +109,12 @@ def reproduce_table(configs, fmt, force, n_jobs, seed, backend, scheduler, out, 
         else:
             click.echo(render(run.rows, fmt, config.reference.get("source"),
                               config.compare_to).rstrip("\n"))
+            if run.ranking:
+                click.echo("\n" + ranking_text(run.ranking))
+            if run.dag_orders:
+                click.echo("\n" + dag_orders_text(run.dag_orders))
             click.echo(f"results: {run.folder}")
+            click.echo(f"report: {run.folder / 'report.html'}")
     if fmt in ("csv", "json"):
         if len(loaded) == 1:
             rows = [{k: v for k, v in row.items() if k != "config"} for row in rows]
@@ -180,6 +187,21 @@ def validate(config_path, mirror, data_home):
     config, notes = validate_config(config_path, mirror, data_home)
     click.echo(config.resolved_text().rstrip())
     click.echo("\n".join([*notes, summary(config)]))
+
+
+@cli.command("report")
+@click.argument("run_dir", type=click.Path(file_okay=False))
+def report_command(run_dir):
+    """Redraw RUN_DIR's figures/ and rewrite its report.html from the files the run saved
+    (grid.csv, results.json, config.yaml, run.json), without re-running anything.
+
+    Example: multisvm report results/quickstart/20240101-120000
+    """
+    from .experiment import rebuild_report
+
+    paths = rebuild_report(run_dir)
+    click.echo(f"{len(paths) - 1} figures in {paths[-1].parent / 'figures'}")
+    click.echo(f"report: {paths[-1]}")
 
 
 @cli.command("configs")

@@ -1,9 +1,19 @@
 """The Table-1 report (Platt, Cristianini, Shawe-Taylor 1999) and McNemar's test.
 
 One row per dataset x scheme: kernel, C, error rate, kernel evaluations per test point, training
-CPU time, classifier size, then model-selection time, evaluation time and McNemar's test of the
+CPU time, classifier size, then model-selection time, evaluation time and a paired test of the
 scheme against the comparison scheme (DAGSVM unless the config says otherwise). A config's
 reference numbers (the paper's) are shown beside ours, in columns prefixed ``paper``.
+
+The paired test (the "McNemar" columns) depends on how often a test point is tested:
+
+- one repeat (a single test part, or k folds in which every point is tested exactly once, by
+  the model of its fold): McNemar's test on the pooled predictions (:func:`mcnemar`);
+- several repeats: a point is tested once per repeat, so the pooled predictions are not
+  independent and McNemar's test would be far too liberal. Nadeau and Bengio's (2003)
+  corrected resampled t-test on the J = folds x repeats paired split errors is used instead
+  (:func:`corrected_resampled_ttest`; Bouckaert and Frank 2004 recommend it for repeated
+  cross-validation): its variance term accounts for the overlap of the training sets.
 """
 
 from __future__ import annotations
@@ -11,6 +21,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 
 import numpy as np
 from scipy import stats
@@ -23,12 +34,13 @@ FORMATS = ("table", "markdown", "csv", "json")
 EXACT_BELOW = 25
 COLUMNS = [
     ("dataset", "dataset"), ("scheme", "scheme"), ("kernel", "kernel"), ("C", "C"),
-    ("error_pct", "error %"), ("kernel_evaluations", "kernel evals"),
+    ("error_pct", "error %"), ("error_sd", "error SD %"), ("kernel_evaluations", "kernel evals"),
     ("cpu_time", "train CPU s"), ("size_k", "size K"), ("selection_time", "select s"),
     ("evaluation_time", "eval s"), ("mcnemar_p", "McNemar p"), ("mcnemar_test", "test"),
     ("significant", "sig 0.05"),
 ]
 MCNEMAR_KEYS = ("mcnemar_p", "mcnemar_test", "significant")
+RESAMPLED = "corrected-t"  # the mcnemar_test value of the corrected resampled t-test
 PAPER_COLUMNS = [
     ("paper_kernel", "paper kernel"), ("paper_C", "paper C"), ("paper_error_pct", "paper err %"),
     ("paper_kernel_evaluations", "paper k-evals"), ("paper_cpu_time", "paper CPU s"),
@@ -62,13 +74,56 @@ def mcnemar(correct_a, correct_b) -> dict:
     return {"n01": n01, "n10": n10, "p_value": float(p_value), "test": test}
 
 
+def corrected_resampled_ttest(errors_a, errors_b, test_train_ratio) -> dict:
+    """Nadeau and Bengio's (2003) corrected resampled t-test of two classifiers tested on the
+    same J splits (outer folds x repeats).
+
+    With d_j the difference of the two test errors on split j, mean m and sample variance s^2
+    (ddof = 1), the statistic is ``t = m / sqrt((1/J + n_test/n_train) s^2)``, Student's t with
+    J - 1 degrees of freedom, two-sided; ``test_train_ratio`` is n_test/n_train (averaged over
+    the splits). The term n_test/n_train corrects the variance for the overlap of the training
+    sets, which makes the plain paired t-test too liberal. When every d_j is equal the
+    statistic is 0 (p = 1) for d = 0 and infinite (p = 0) otherwise.
+    """
+    a = np.asarray(errors_a, dtype=float)
+    b = np.asarray(errors_b, dtype=float)
+    if a.shape != b.shape or a.ndim != 1 or len(a) < 2:
+        raise ValueError("the corrected resampled t-test needs both classifiers' errors on "
+                         "the same 2 or more splits")
+    if not test_train_ratio > 0:
+        raise ValueError(f"n_test/n_train must be > 0, got {test_train_ratio}")
+    d = a - b
+    J = len(d)
+    variance = float(np.var(d, ddof=1))
+    if variance == 0.0:
+        statistic = 0.0 if np.all(d == 0) else math.copysign(math.inf, d.mean())
+    else:
+        statistic = float(d.mean() / math.sqrt((1.0 / J + test_train_ratio) * variance))
+    p_value = 1.0 if statistic == 0 else float(2.0 * stats.t.sf(abs(statistic), J - 1))
+    return {"statistic": statistic, "df": J - 1, "p_value": p_value, "test": RESAMPLED}
+
+
+def paired_test(result, base) -> dict:
+    """The test of ``result`` against ``base`` (two protocol results of one dataset): McNemar's
+    test on the pooled predictions for a single repeat, else the corrected resampled t-test on
+    the per-split errors (the splits in the same order for both)."""
+    if result.get("repeats", 1) <= 1:
+        return mcnemar(result["correct"], base["correct"])
+    splits, others = result["splits"], base["splits"]
+    ratio = float(np.mean([s["n_test"] / s["n_train"] for s in splits]))
+    return corrected_resampled_ttest([s["error_pct"] for s in splits],
+                                     [s["error_pct"] for s in others], ratio)
+
+
 def table_rows(results, reference=None, compare_to="dag") -> list[dict]:
     """The report's rows (machine-readable values) from the protocol's per-scheme results.
 
     ``results``: dicts with dataset, scheme, kernel, C, n_errors, n_test, kernel_evaluations,
     cpu_time, size, selection_time, evaluation_time and ``correct`` (bool per test point, in the
-    same point order for every scheme of a dataset). Reference rows of schemes we did not run
-    (the paper's baselines) are appended with only the paper columns filled.
+    same point order for every scheme of a dataset); optionally ``error_sd``, ``repeats`` and
+    ``splits`` (per split: n_test, n_train, error_pct; see :func:`paired_test`). Reference rows
+    of schemes we did not run (the paper's baselines) are appended with only the paper columns
+    filled.
     """
     reference = reference or {}
     by_key = {(r["dataset"], r["scheme"]): r for r in results}
@@ -77,7 +132,7 @@ def table_rows(results, reference=None, compare_to="dag") -> list[dict]:
         row = _our_numbers(result)
         base = by_key.get((result["dataset"], compare_to))
         if base is not None and result["scheme"] != compare_to:
-            test = mcnemar(result["correct"], base["correct"])
+            test = paired_test(result, base)
             row.update(mcnemar_p=test["p_value"], mcnemar_test=test["test"],
                        significant=test["p_value"] < 0.05)
         row.update(_paper_numbers(reference.get(result["dataset"], {}).get(result["scheme"])))
@@ -95,6 +150,7 @@ def _our_numbers(result) -> dict:
     return {
         "dataset": result["dataset"], "scheme": result["scheme"], "kernel": result["kernel"],
         "C": result["C"], "error_pct": 100.0 * result["n_errors"] / result["n_test"],
+        "error_sd": result.get("error_sd"),
         "kernel_evaluations": result["kernel_evaluations"], "cpu_time": result["cpu_time"],
         "size_k": result["size"] / 1000.0, "selection_time": result["selection_time"],
         "evaluation_time": result["evaluation_time"],
@@ -140,24 +196,38 @@ def render(rows, fmt="table", reference_source=None, compare_to="dag") -> str:
     compared = any(row.get("mcnemar_p") is not None for row in rows)
     if not compared:  # no comparison scheme among the rows: no empty McNemar columns
         columns = [(key, title) for key, title in columns if key not in MCNEMAR_KEYS]
+    if not any(row.get("error_sd") is not None for row in rows):  # single splits: no SD
+        columns = [(key, title) for key, title in columns if key != "error_sd"]
     body = [[_display(key, row.get(key)) for key, _ in columns] for row in rows]
     table = tabulate(body, headers=[title for _, title in columns],
                      tablefmt="github" if fmt == "markdown" else "simple", disable_numparse=True)
-    return table + "\n\n" + footnote(compare_to, reference_source, compared)
+    resampled = any(row.get("mcnemar_test") == RESAMPLED for row in rows)
+    return table + "\n\n" + footnote(compare_to, reference_source, compared, resampled)
 
 
-def footnote(compare_to="dag", reference_source=None, compared=True) -> str:
+def footnote(compare_to="dag", reference_source=None, compared=True, resampled=False) -> str:
     """What the columns mean, printed under the table; the McNemar line only when some row was
-    ``compared`` with the comparison scheme."""
+    ``compared`` with the comparison scheme, and the corrected resampled t-test's line when
+    some row was tested with it (``resampled``: several repeats)."""
     lines = [
-        "error % on the test part (pooled over folds for k-fold); kernel evals: per test point; "
-        "size K: thousands of parameters; train CPU s: final fit; select s: wall seconds summed "
-        "over the scheme's grid points (shared Max Wins/DAG fits counted for both); eval s: "
-        "wall seconds to predict the test part.",
+        "error % on the test part (pooled over folds and repeats); error SD %: sample standard "
+        "deviation of the test error over folds x repeats (blank for a single split); kernel "
+        "evals: per test point; size K: thousands of parameters; train CPU s: final fit; "
+        "select s: wall seconds summed over the scheme's grid points (shared Max Wins/DAG fits "
+        "counted for both); eval s: wall seconds to predict the test part.",
     ]
-    if compared:
-        lines.append(f"McNemar (Dietterich 1998) vs {SCHEME_LABELS.get(compare_to, compare_to)}: "
-                     "chi2 = continuity-corrected chi-square on the discordant counts, exact = "
+    against = SCHEME_LABELS.get(compare_to, compare_to)
+    if compared and resampled:
+        lines.append(f"Test vs {against} with repeats: corrected-t = corrected resampled "
+                     "t-test (Nadeau & Bengio 2003) on the paired test errors of the J = folds "
+                     "x repeats splits, t = mean(d) / sqrt((1/J + n_test/n_train) var(d)) with "
+                     "J - 1 df; McNemar's test would be unsound here, as each point is tested "
+                     "once per repeat and those tests are not independent.")
+    elif compared:
+        lines.append(f"McNemar (Dietterich 1998) vs {against} on the test points (with k "
+                     "folds, pooled over the folds: each point is tested once, by its fold's "
+                     "model): chi2 = continuity-corrected chi-square on the discordant counts, "
+                     "exact = "
                      f"two-sided binomial test (used when fewer than {EXACT_BELOW} discordant "
                      "points).")
     if reference_source:
@@ -174,6 +244,8 @@ def _display(key, value) -> str:
         return "yes" if value else "no"
     if key == "mcnemar_p":
         return f"{value:.3g}"
+    if key == "error_sd":
+        return f"{value:.2f}"
     if key in ("error_pct", "paper_error_pct"):
         return f"{value:.2f}" if key == "error_pct" else f"{value:g}"
     if key in ("kernel_evaluations", "paper_kernel_evaluations"):
@@ -213,4 +285,19 @@ def evaluation_text(meta, dataset, part, y_true, y_pred, seconds, kernel_evaluat
         body = [[label, *row] for label, row in zip(labels, np.asarray(confusion).tolist())]
         lines += ["", "confusion matrix (rows: true class, columns: predicted class):",
                   tabulate(body, headers=["", *labels], tablefmt="simple")]
+    return "\n".join(lines)
+
+
+def dag_orders_text(studies) -> str:
+    """The DAG order study's lines printed below the table: per dataset, the test error and
+    kernel evaluations per test point over the N random class orders (min / mean / max)."""
+    lines = []
+    for dataset, study in studies.items():
+        errors, evaluations = study["errors_pct"], study["kernel_evaluations"]
+        lines.append(
+            f"DAGSVM class orders on {dataset} ({len(errors)} random orders, same machines): "
+            f"test error % min {min(errors):.2f} / mean {sum(errors) / len(errors):.2f} / "
+            f"max {max(errors):.2f} (the run's order: {study['selected_error']:.2f}); "
+            f"kernel evals min {min(evaluations):.1f} / mean "
+            f"{sum(evaluations) / len(evaluations):.1f} / max {max(evaluations):.1f}.")
     return "\n".join(lines)

@@ -4,7 +4,7 @@
 "table"; results.json's "ranking"; figures/*.png; config.yaml; run.json) and writes
 ``run_folder/report.html``: PNG figures embedded as base64 ``data:`` URIs, inline CSS, no script
 and no network reference, every piece of text escaped. The file is written to a temporary name
-and renamed, so a reader never sees half of it.
+and renamed (``storage.atomic_write``), so a reader never sees half of it.
 """
 
 from __future__ import annotations
@@ -13,13 +13,12 @@ import base64
 import csv
 import html
 import json
-import os
-import tempfile
 from pathlib import Path
 
 from .errors import MultisvmError
 from .ranking import ranking_text
-from .report import COLUMNS, PAPER_COLUMNS, _display, footnote
+from .report import COLUMNS, PAPER_COLUMNS, RESAMPLED, _display, dag_orders_text, footnote
+from .storage import atomic_write
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 TITLES = dict(COLUMNS + PAPER_COLUMNS, error_sd="error SD %", n_support_vectors="SVs")
@@ -40,6 +39,7 @@ FIGURE_KINDS = [  # (file name prefix, section title, how to read the figure)
      "the red line at the natural order's error. Right: kernel evaluations per test point of "
      "the same orders. A narrow histogram means the class order matters little."),
     ("grid-", "Model selection grids",
+     "One figure per dataset and kernel type, one panel per scheme on a shared colour scale. "
      "Mean validation error (%) at each grid point, averaged over folds and repeats: rows are "
      "the kernel parameter (sigma, gamma or degree), columns the penalty C; greener is lower. "
      "The blue frame is the point selected most often. A minimum on the edge of the grid "
@@ -61,7 +61,7 @@ def write_report(run_folder) -> Path:
     """Write ``run_folder/report.html`` from the run's saved files; returns its path."""
     folder = Path(run_folder)
     text = render_report(folder)
-    return _atomic_write(folder / "report.html", text)
+    return atomic_write(folder / "report.html", text)
 
 
 def render_report(folder: Path) -> str:
@@ -75,6 +75,8 @@ def render_report(folder: Path) -> str:
     parts = [f"<h1>multisvm report: {_esc(name)} ({_esc(folder.name)})</h1>",
              "<h2>Results</h2>", table_html(header, rows),
              f"<p class=\"note\">{_esc(_footnote(rows, results))}</p>"]
+    if results.get("dag_orders"):
+        parts.append(f"<pre>{_esc(dag_orders_text(results['dag_orders']))}</pre>")
     cd_diagram = figures_html(folder / "figures", FIGURE_KINDS[:1])
     if results.get("ranking") or cd_diagram:
         parts.append("<h2>Ranking of the schemes over datasets</h2>")
@@ -165,7 +167,8 @@ def provenance_html(meta: dict) -> str:
 
 def _footnote(rows, results) -> str:
     compared = any(row.get("mcnemar_p") for row in rows)
-    return footnote(results.get("compare_to") or "dag", None, compared)
+    resampled = any(row.get("mcnemar_test") == RESAMPLED for row in rows)
+    return footnote(results.get("compare_to") or "dag", None, compared, resampled)
 
 
 def _read_json(path: Path) -> dict:
@@ -201,15 +204,3 @@ def _is_number(text: str) -> bool:
 
 def _esc(text) -> str:
     return html.escape(str(text), quote=True)
-
-
-def _atomic_write(path: Path, text: str) -> Path:
-    handle, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path

@@ -132,3 +132,22 @@ def test_bad_order_is_a_clear_error(order):
     X, y = rng.normal(size=(30, 2)), np.arange(30) % 3
     with pytest.raises(ValueError, match="order must list every class exactly once"):
         DAGSVC(order=order).fit(X, y)
+
+
+def test_with_order_walks_the_same_machines_in_another_order():
+    from sklearn.datasets import load_iris
+
+    from multisvm_cli.estimators import DAGSVC, MaxWinsSVC
+
+    X, y = load_iris(return_X_y=True)
+    machines = MaxWinsSVC(sigma=1.0, C=10.0).fit(X, y)
+    natural = DAGSVC.from_maxwins(machines)
+    other = natural.with_order([2, 0, 1])
+    assert other.machines_ is natural.machines_ and list(other.order_) == [2, 0, 1]
+    assert list(natural.order_) == [0, 1, 2] and natural.order is None  # left as it was
+    expected = DAGSVC.from_maxwins(machines, order=[2, 0, 1])
+    assert np.array_equal(other.predict(X), expected.predict(X))
+    assert other.kernel_evaluations(X) == expected.kernel_evaluations(X)
+    assert other.n_parameters_ == natural.n_parameters_
+    with pytest.raises(ValueError, match="order must list every class exactly once"):
+        natural.with_order([0, 1, 1])

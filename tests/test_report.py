@@ -112,3 +112,65 @@ def test_evaluation_text_with_confusion():
     assert "kernel evaluations per test point: 12.0" in text
     assert "classifier size: 3.5K parameters" in text and "DAGSVM" in text
     assert "confusion matrix" in text
+
+
+def test_corrected_resampled_ttest_by_hand():
+    from multisvm_cli.report import corrected_resampled_ttest
+
+    a, b = [5.0, 4.0, 6.0, 5.0], [3.0, 4.0, 3.0, 4.0]  # d = 2, 0, 3, 1: mean 1.5, var 5/3
+    test = corrected_resampled_ttest(a, b, 0.5)
+    t = 1.5 / math.sqrt((1 / 4 + 0.5) * 5 / 3)
+    assert test["statistic"] == pytest.approx(t) and test["df"] == 3
+    assert test["test"] == "corrected-t"
+    # Student's t with 3 df, two-sided, from its closed-form CDF
+    x = 3 / (3 + t * t)
+    from scipy.special import betainc
+    assert test["p_value"] == pytest.approx(betainc(1.5, 0.5, x))
+    # the correction only widens: the plain paired t-test (ratio 0) gives a smaller p
+    assert corrected_resampled_ttest(a, b, 1e-12)["p_value"] < test["p_value"]
+    assert corrected_resampled_ttest(a, a, 0.5)["p_value"] == 1.0
+    assert corrected_resampled_ttest([2.0, 2.0], [1.0, 1.0], 0.5)["p_value"] == 0.0
+    with pytest.raises(ValueError, match="same 2 or more splits"):
+        corrected_resampled_ttest([1.0], [2.0], 0.5)
+    with pytest.raises(ValueError, match="same 2 or more splits"):
+        corrected_resampled_ttest([1.0, 2.0], [2.0], 0.5)
+    with pytest.raises(ValueError, match="n_test/n_train must be > 0"):
+        corrected_resampled_ttest([1.0, 2.0], [2.0, 2.0], 0)
+
+
+def test_repeats_use_the_corrected_t_test_and_show_the_spread():
+    def splits(errors):
+        return [{"n_test": 50, "n_train": 100, "error_pct": e} for e in errors]
+
+    a, b = outcomes(170, 18, 4, 8)
+    rows = table_rows([result("ovr", a, repeats=2, error_sd=1.29,
+                              splits=splits([5.0, 4.0, 6.0, 5.0])),
+                       result("dag", b, repeats=2, error_sd=0.58,
+                              splits=splits([3.0, 4.0, 3.0, 4.0]))], {}, compare_to="dag")
+    assert rows[0]["mcnemar_test"] == "corrected-t" and rows[0]["error_sd"] == 1.29
+    t = 1.5 / math.sqrt((1 / 4 + 0.5) * 5 / 3)
+    assert rows[0]["mcnemar_p"] == pytest.approx(
+        corrected_t_p(t, 3)) and rows[0]["significant"] is False
+    text = render(rows, "table")
+    assert "error SD %" in text and "1.29" in text and "Nadeau & Bengio 2003" in text
+    assert "McNemar (Dietterich" not in text
+    # a single split: no SD column in the printed table, McNemar's footnote
+    assert "error SD %" not in render(make_rows(), "table").splitlines()[0]
+    assert "error_sd" in render(make_rows(), "csv").splitlines()[0]
+
+
+def corrected_t_p(t, df):
+    from scipy import stats
+
+    return 2 * stats.t.sf(abs(t), df)
+
+
+def test_dag_orders_text():
+    from multisvm_cli.report import dag_orders_text
+
+    text = dag_orders_text({"iris": {"errors_pct": [2.0, 4.0, 3.0],
+                                     "kernel_evaluations": [20.0, 30.0, 25.0],
+                                     "selected_error": 3.0}})
+    assert text == ("DAGSVM class orders on iris (3 random orders, same machines): test error % "
+                    "min 2.00 / mean 3.00 / max 4.00 (the run's order: 3.00); kernel evals min "
+                    "20.0 / mean 25.0 / max 30.0.")

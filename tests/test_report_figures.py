@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.image import imread
 from matplotlib.patches import Rectangle
 
@@ -41,17 +42,35 @@ def png_shape(path):
     return imread(path).shape[:2]
 
 
-def test_grid_heatmaps_write_one_png_per_scheme_and_kernel(tmp_path):
+def test_grid_heatmaps_write_one_png_per_kernel_with_a_panel_per_scheme(tmp_path):
     chosen = {("iris", "ovr"): {"kernel": "gaussian", "sigma": 2.0, "C": 100.0},
               ("iris", "dag"): {"kernel": "linear", "C": 10.0}}
     paths = rf.grid_heatmaps(grid_frame(), chosen, tmp_path / "figures")
     assert sorted(p.name for p in paths) == sorted(
-        f"grid-iris-{s}-{k}.png" for s in ("ovr", "dag")
-        for k in ("gaussian", "polynomial", "linear"))  # NB has a single point: no map
-    # 3 C x 3 sigma: figsize (max(6, 1.1*3 + 3), max(3.2, 0.55*3 + 2.2)) = (6.3, 3.85) at 100 dpi
-    assert png_shape(tmp_path / "figures" / "grid-iris-ovr-gaussian.png") == (385, 630)
-    assert png_shape(tmp_path / "figures" / "grid-iris-dag-linear.png") == (320, 630)
+        f"grid-iris-{k}.png" for k in ("gaussian", "polynomial", "linear"))
+    # 2 panels (ovr, dag; NB has a single point: no panel) of 3 C x 3 sigma, 1-character ticks:
+    # panel 2.2 x 1.3 in; width 0.615 + 2 x 2.2 + gap 0.315 + 1.0 = 6.33 in, height
+    # 0.85 + 1.3 + 0.75 = 2.9 in, at 100 dpi
+    assert png_shape(tmp_path / "figures" / "grid-iris-gaussian.png") == (290, 633)
+    # polynomial rows "d=2 hom" ... (9 characters): wider margins, 4 rows of 0.3 in
+    assert png_shape(tmp_path / "figures" / "grid-iris-polynomial.png") == (
+        round(100 * (0.85 + 1.6 + 0.75)), round(100 * (1.135 + 2 * 2.2 + 0.835 + 1.0)))
     assert not list((tmp_path / "figures").glob(".*tmp"))  # no temporary file left behind
+
+
+def test_one_figure_holds_every_scheme_on_one_colour_scale():
+    rows = grid_frame()
+    gaussian = rows[rows.kernel_type == "gaussian"]
+    panels = [(s, rf.heatmap_cells(gaussian[gaussian.scheme == s]), None)
+              for s in ("ovr", "dag")]
+    panels[1] = ("dag", panels[1][1] + 10.0, {"kernel": "gaussian", "sigma": 4.0, "C": 1.0})
+    fig = rf.heatmaps_figure(panels, "iris", "gaussian", n_splits=4)
+    maps = [ax for ax in fig.axes if ax.images]
+    assert [ax.get_title() for ax in maps] == ["1-v-r", "DAGSVM"]
+    limits = [ax.images[0].get_clim() for ax in maps]
+    assert limits[0] == limits[1] == (pytest.approx(0.5), pytest.approx(18.5))  # 0.5..8.5+10
+    assert fig.selected_cells == {"ovr": None, "dag": (2, 0)}
+    assert len(fig.axes) == 3  # two maps and one shared colour bar
 
 
 def test_heatmap_cells_average_folds_and_repeats_and_mark_the_choice():
@@ -68,7 +87,7 @@ def test_heatmap_cells_average_folds_and_repeats_and_mark_the_choice():
     frames = [p for p in ax.patches if isinstance(p, Rectangle) and "selected" in p.get_label()]
     assert len(frames) == 1 and frames[0].get_xy() == (1.5, 0.5)
     assert "sigma" in ax.get_ylabel() and "C" in ax.get_xlabel()
-    assert "mean of 4 folds x repeats" in ax.get_title()
+    assert ax.get_title() == "1-v-r" and "mean of 4 folds x repeats" in fig.texts[0].get_text()
     texts = [t.get_text() for t in ax.texts]
     assert "5.5" in texts and len(texts) == 9  # every cell annotated
 
@@ -94,7 +113,8 @@ def test_gamma_polynomial_and_linear_axes(tmp_path):
     fig = rf.heatmap_figure(linear, "iris", "ovr", "linear", {"kernel": "gaussian", "C": 1.0})
     assert fig.selected_cell is None
     path = rf.save_figure(fig, tmp_path / "linear.png")
-    assert png_shape(path) == (320, 630)
+    # one panel, 3 C, tick "linear" (6 characters): 0.94 + 2.2 + 1.0 in wide, 2.9 in high
+    assert png_shape(path) == (290, 414)
 
 
 def table_rows():
@@ -177,7 +197,7 @@ def test_draw_all_names_the_files(tmp_path):
     paths = rf.draw_all(tmp_path, rows, chosen, table_rows()[:4], ranking, study)
     assert sorted(p.relative_to(tmp_path).as_posix() for p in paths) == [
         "figures/cd-diagram.png", "figures/dag-orders-iris.png",
-        "figures/grid-iris-ovr-gaussian.png", "figures/tradeoff-iris.png"]
+        "figures/grid-iris-gaussian.png", "figures/tradeoff-iris.png"]
 
 
 def test_bad_grid_rows_fail_with_one_line(tmp_path):
@@ -186,3 +206,18 @@ def test_bad_grid_rows_fail_with_one_line(tmp_path):
     with pytest.raises(MultisvmError, match="unknown kernel_type sigmoid"):
         rf.grid_heatmaps(grid_frame().assign(kernel_type="sigmoid"), {}, tmp_path)
     assert not list(tmp_path.iterdir())
+
+
+def test_tradeoff_within_a_decade_labels_every_tick():
+    rows = [{"dataset": "vehicle", "scheme": s, "error_pct": e, "error_sd": 4.0,
+             "kernel_evaluations": k}
+            for s, e, k in (("dag", 16.8, 210.0), ("maxwins", 16.6, 358.0), ("ovr", 15.1, 421.0))]
+    fig = rf.tradeoff_figure("vehicle", rows)
+    FigureCanvasAgg(fig).draw()
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_xticklabels(minor=True) if t.get_text()]
+    assert "300" in labels and "400" in labels  # no power of ten in 210..421
+    wide = rf.tradeoff_figure("digits", [{**rows[0], "kernel_evaluations": 30.0}, rows[2]])
+    FigureCanvasAgg(wide).draw()
+    minor = [t.get_text() for t in wide.axes[0].get_xticklabels(minor=True) if t.get_text()]
+    assert "300" not in minor and "200" in minor  # a decade or more: 2 and 5 only

@@ -77,6 +77,27 @@ REFUSED = {
     "max_grid_points below the grid": (("C: [1, 10]", "C: [1, 10]\nmax_grid_points: 3"), 4,
                                        "kernels: the grid has 4 points, more than "
                                        "max_grid_points = 3"),
+    "no repeat": (("schemes: [ovr, maxwins, dag]", "schemes: [ovr, maxwins, dag]\nrepeats: 0"),
+                  8, "repeats: must be > 0, got 0"),
+    "repeats not an integer": (("schemes: [ovr, maxwins, dag]",
+                                "schemes: [ovr, maxwins, dag]\nrepeats: 2.5"),
+                               8, "repeats: expected an integer, got 2.5"),
+    "repeats past the largest seed": (("schemes: [ovr, maxwins, dag]",
+                                       "schemes: [ovr, maxwins, dag]\nseed: 4294967295\n"
+                                       "repeats: 2"),
+                                      9, "repeats: iris: seed 4294967295 + 1 repeats passes the "
+                                         "largest seed 4294967295"),
+    "repeats of a split without a seed": (("dataset: iris\nsplit: {test_fraction: 0.3, seed: 1}",
+                                           "dataset: covertype\nsplit: standard\n"
+                                           "validation: given\nrepeats: 3"),
+                                          5, "repeats: covertype: a standard split with given "
+                                             "validation has no seed"),
+    "dag_orders without dag": (("schemes: [ovr, maxwins, dag]",
+                                "schemes: [ovr, maxwins]\ndag_orders: 3"),
+                               8, "dag_orders: the DAG order study needs the dag scheme"),
+    "negative dag_orders": (("schemes: [ovr, maxwins, dag]",
+                             "schemes: [ovr, maxwins, dag]\ndag_orders: -1"),
+                            8, "dag_orders: must be an integer from 0 to 100000, got -1"),
 }
 
 

@@ -61,6 +61,18 @@ class DAGSVC(MulticlassSVM):
         dag._set_figures()
         return dag
 
+    def with_order(self, order):
+        """A fitted copy of this DAG that walks its classes in ``order`` (a permutation of
+        ``classes_``, or None for the sorted order): the same pairwise machines, no refit.
+        ValueError when ``order`` does not list every class exactly once."""
+        check_is_fitted(self)
+        copy = DAGSVC(**{**self.get_params(), "order": order})
+        for name, value in vars(self).items():
+            if name.endswith("_") and name != "order_":
+                setattr(copy, name, value)
+        copy._set_order()
+        return copy
+
     def _set_order(self):
         """Class indices of the initial list: sorted classes, or ``order`` (a permutation)."""
         n_classes = len(self.classes_)

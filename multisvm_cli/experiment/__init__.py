@@ -7,11 +7,13 @@ prints); a Python user or a benchmark calls them the same way:
   :func:`validate` also checks it against the data it finds locally;
 - :func:`reproduce` (config, :class:`Settings`) -> :class:`Run` (run folder, report rows);
 - :func:`train` / :func:`evaluate`: saved models;
+- :func:`rebuild_report` (run folder): its figures and report.html again, from its files;
 - :func:`shipped_configs`: the configs that come with multisvm.
 """
 
 from .config import Config, ConfigError, GridPoint, summary
 from .models import Evaluation, Trained, evaluate, train
+from .run_report import rebuild_report
 from .runs import Run, reproduce
 from .settings import BACKENDS, Settings, workers
 from .shipped import config_path, describe, shipped_configs
@@ -52,5 +54,5 @@ def validate(path, mirror=None, data_home=None) -> tuple:
 
 
 __all__ = ["BACKENDS", "Config", "ConfigError", "Evaluation", "GridPoint", "Run", "Settings",
-           "Trained", "config_path", "describe", "evaluate", "load_config", "reproduce",
-           "shipped_configs", "summary", "train", "validate", "workers"]
+           "Trained", "config_path", "describe", "evaluate", "load_config", "rebuild_report",
+           "reproduce", "shipped_configs", "summary", "train", "validate", "workers"]

@@ -23,6 +23,10 @@ Format (defaults in brackets)::
     scheme_options: {graph: {threshold: 0.05}, dag: {order: natural}}
     compare_to: dag                 # [dag] the scheme McNemar's test compares the others with
     seed: 0                         # [0] default seed of split, validation and the estimators
+    repeats: 1                      # [1] run the whole protocol N times, repeat r with split and
+                                    #   validation seeds seed + r (error_sd: SD over folds x repeats)
+    dag_orders: 0                   # [0] test the selected DAGSVM's pairwise SVMs under N random
+                                    #   class orders (seeded by seed; no refit)
     reference:                      # optional: a paper's numbers, printed beside ours
       source: Platt et al. 1999, Table 1
       usps: {ovr: {sigma: 3.58, C: 100, error: 4.7, kernel_evaluations: 2936,
@@ -65,7 +69,8 @@ from ..scaling import METHODS as SCALINGS
 
 KERNEL_TYPES = KERNEL_NAMES
 TOP_KEYS = ("name", "dataset", "scaling", "split", "validation", "kernels", "C", "schemes",
-            "scheme_options", "compare_to", "seed", "reference", "max_grid_points")
+            "scheme_options", "compare_to", "seed", "reference", "max_grid_points", "repeats",
+            "dag_orders")
 DATASET_KEYS = ("name", "scaling", "split", "validation", "kernels", "C")
 LOCAL_KEYS = ("path", "test_path", "format", "label", "header", "zero_based")
 LOCAL_FORMAT_KEYS = {"label": "csv", "header": "csv", "zero_based": "svmlight"}
@@ -80,6 +85,8 @@ MAX_CONFIG_BYTES = 1 << 20      # a config is a page of YAML, not a megabyte
 MAX_YAML_NODES = 100_000        # values after expanding aliases (an alias bomb stops here)
 MAX_GRID_POINTS = 10_000        # per dataset; raise it on purpose with max_grid_points
 SEED_RANGE = (0, 2**32 - 1)     # what numpy and scikit-learn take as a random_state
+MAX_REPEATS = 1000              # repeats of the whole protocol
+MAX_DAG_ORDERS = 100_000        # random class orders of the DAG order study
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")  # a portable folder name
 
 
@@ -163,6 +170,8 @@ class Config:
     reference: dict
     resolved: dict = field(repr=False)
     original_text: str = field(default="", repr=False)
+    repeats: int = 1        # the whole protocol N times, split/validation seeds seed + r
+    dag_orders: int = 0     # random class orders of the DAG order study (0: none)
 
     def resolved_text(self) -> str:
         """The resolved config as YAML (a comment says where it comes from)."""
@@ -193,9 +202,10 @@ class Config:
         splits = plan.validation.get("k", 1)
         families = self.families()
         points = sum(1 if REGISTRY[f[0]].kernel_free else len(plan.grid) for f in families)
-        return {"outer_folds": folds, "validation_splits": splits, "families": len(families),
-                "points": points, "selection": folds * splits * points,
-                "final": folds * len(families)}
+        return {"repeats": self.repeats, "outer_folds": folds, "validation_splits": splits,
+                "families": len(families), "points": points,
+                "selection": self.repeats * folds * splits * points,
+                "final": self.repeats * folds * len(families)}
 
     def plan(self, dataset: str) -> DatasetPlan:
         """The plan of one dataset of this config (a clear error if the config lacks it)."""
@@ -215,7 +225,9 @@ def summary(config) -> str:
         total += fits["selection"] + fits["final"]
         families = " + ".join("/".join(REGISTRY[s].label for s in family)
                               for family in config.families())
-        lines.append(f"# {plan.name}: {len(plan.grid)} grid points; {fits['outer_folds']} outer "
+        repeats = f"{fits['repeats']} repeats x " if fits["repeats"] > 1 else ""
+        lines.append(f"# {plan.name}: {len(plan.grid)} grid points; {repeats}"
+                     f"{fits['outer_folds']} outer "
                      f"fold(s) x {fits['validation_splits']} validation split(s) x "
                      f"{fits['points']} points over {fits['families']} scheme families "
                      f"({families}) = {fits['selection']} selection fits, + {fits['final']} "
@@ -759,11 +771,51 @@ def load_config(path, seed=None) -> Config:
     for plan, (_, _, where) in zip(plans, entries):
         _check_order(doc, scheme_options, plan, ("scheme_options", "dag", "order"))
     reference = _reference(doc, raw.get("reference"), ("reference",), [p.name for p in plans])
+    repeats = _repeats(doc, raw, plans)
+    dag_orders = _dag_orders(doc, raw, schemes)
     resolved = _resolved(name, seed, schemes, compare_to, scheme_options, reference, plans,
                          raw.get("max_grid_points"))
+    resolved.update(repeats=repeats, dag_orders=dag_orders)
     return Config(path=path, name=name, datasets=plans, schemes=schemes,
                   scheme_options=scheme_options, compare_to=compare_to, seed=seed,
-                  reference=reference, resolved=resolved, original_text=doc.text)
+                  reference=reference, resolved=resolved, original_text=doc.text,
+                  repeats=repeats, dag_orders=dag_orders)
+
+
+def _repeats(doc, raw, plans):
+    """``repeats``: an integer in [1, MAX_REPEATS]; repeat r uses split and validation seeds
+    seed + r, so every seed must stay in SEED_RANGE and some dataset must have a seeded split
+    or validation (a standard split with given validation would repeat the same run)."""
+    if "repeats" not in raw:
+        return 1
+    path = ("repeats",)
+    repeats = _number(doc, raw["repeats"], path, integer=True, positive=True)
+    if repeats > MAX_REPEATS:
+        doc.fail(path, f"must be at most {MAX_REPEATS}, got {repeats}")
+    for plan in plans:
+        for section in (plan.split, plan.validation):
+            if "seed" in section and section["seed"] + repeats - 1 > SEED_RANGE[1]:
+                doc.fail(path, f"{plan.name}: seed {section['seed']} + {repeats - 1} repeats "
+                               f"passes the largest seed {SEED_RANGE[1]}; lower the seed")
+        if repeats > 1 and "seed" not in plan.split and "seed" not in plan.validation:
+            doc.fail(path, f"{plan.name}: a standard split with given validation has no seed, "
+                           f"so every repeat would be the same run; use repeats: 1 or a "
+                           f"holdout or k-fold validation")
+    return repeats
+
+
+def _dag_orders(doc, raw, schemes):
+    """``dag_orders``: an integer in [0, MAX_DAG_ORDERS]; more than 0 needs the dag scheme."""
+    if "dag_orders" not in raw:
+        return 0
+    path = ("dag_orders",)
+    orders = _number(doc, raw["dag_orders"], path, integer=True)
+    if not 0 <= orders <= MAX_DAG_ORDERS:
+        doc.fail(path, f"must be an integer from 0 to {MAX_DAG_ORDERS}, got {orders}")
+    if orders and "dag" not in schemes:
+        doc.fail(path, f"the DAG order study needs the dag scheme; add dag to schemes "
+                       f"({_allowed(schemes)}) or set dag_orders: 0")
+    return orders
 
 
 def _compare_to(doc, raw, schemes):

@@ -17,6 +17,17 @@ the few kernel columns SMO visits (measured on USPS).  Tasks are dispatched thro
 ``joblib.Parallel`` (threads unless told otherwise: libsvm and BLAS release the GIL), so
 ``joblib.parallel_config`` (loky, threading, dask) decides where they run; each finished task's
 points are written to the resume cache at once.
+
+Repeats (``Config.repeats``): repeat r runs the whole protocol again with the split's and the
+validation's seeds increased by r (:func:`repeat_plan`); every outer fold of every repeat is one
+*split* whose test error results.json keeps. A scheme's ``error_pct`` pools the test points of
+all splits; ``error_sd`` is the sample standard deviation (ddof = 1) of the splits' test errors
+(None for a single split).
+
+The DAG order study (``Config.dag_orders`` = N): the selected DAGSVM of every final fit is
+tested again under N random class orders, the same N orders (seeded by the config's seed) on
+every split, without refitting (:meth:`DAGSVC.with_order`); each order's test error is pooled
+over the splits like ``error_pct``.
 """
 
 from __future__ import annotations
@@ -26,6 +37,7 @@ import warnings
 from collections import Counter
 from contextlib import nullcontext
 from dataclasses import replace
+from statistics import stdev
 
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
@@ -129,7 +141,8 @@ def score_points(group, points, options, splits, seed):
     the task's own (:func:`task_cpu_clock`), even while other tasks run beside it.
     """
     results = [{s: {"n_errors": 0, "n_validation": 0, "fit_cpu": 0.0, "fit_wall": 0.0,
-                    "predict_wall": 0.0, "notes": []} for s in group} for _ in points]
+                    "predict_wall": 0.0, "n_support_vectors": 0.0, "kernel_evaluations": 0.0,
+                    "size": 0.0, "notes": []} for s in group} for _ in points]
     cpu_clock = task_cpu_clock()
     for X_fit, y_fit, X_score, y_score in splits:
         gram, gram_wall, gram_cpu = shared_gram(group, points[0], options, X_fit, seed,
@@ -151,10 +164,22 @@ def score_points(group, points, options, splits, seed):
                 entry["fit_wall"] += fit_wall
                 entry["predict_wall"] += watch.wall
                 entry["notes"] = sorted(set(entry["notes"]) | set(notes))
+                _add_figures(entry, estimator, X_score, len(splits))
     for point_results in results:
         for entry in point_results.values():
             entry["validation_error"] = entry["n_errors"] / entry["n_validation"]
+            entry["kernel_evaluations"] /= entry["n_validation"]
     return results
+
+
+def _add_figures(entry, estimator, X_score, n_splits):
+    """Add one split's model figures to a point's result: support vectors and classifier size
+    averaged over the ``n_splits`` validation splits, kernel evaluations per validation point
+    (Platt's definition, ``kernel_evaluations``) summed here, weighted by the split's points
+    (:func:`score_points` divides by all the points scored)."""
+    entry["n_support_vectors"] += estimator.n_support_vectors_ / n_splits
+    entry["size"] += estimator.n_parameters_ / n_splits
+    entry["kernel_evaluations"] += estimator.kernel_evaluations(X_score) * len(X_score)
 
 
 # --------------------------------------------------------------------------- the grid search
@@ -186,6 +211,7 @@ def software_versions() -> dict:
 
 RESULT_COUNTS = ("n_errors", "n_validation")
 RESULT_TIMES = ("fit_cpu", "fit_wall", "predict_wall")
+RESULT_FIGURES = ("n_support_vectors", "kernel_evaluations", "size")
 
 
 def check_point_result(result):
@@ -199,7 +225,7 @@ def check_point_result(result):
     n_errors, n_validation = counts
     if not 0 <= n_errors <= n_validation or n_validation < 1:
         raise ValueError("need 0 <= n_errors <= n_validation and n_validation >= 1")
-    for key in RESULT_TIMES:
+    for key in RESULT_TIMES + RESULT_FIGURES:
         value = result.get(key)
         if not isinstance(value, (int, float)) or isinstance(value, bool) or not value >= 0:
             raise ValueError(f"{key} must be a number >= 0")
@@ -289,6 +315,8 @@ def _grid_row(dataset, fold, point, scheme, scored, cached):
             "validation_error": scored["validation_error"], "n_errors": scored["n_errors"],
             "n_validation": scored["n_validation"], "fit_cpu": scored["fit_cpu"],
             "fit_wall": scored["fit_wall"], "predict_wall": scored["predict_wall"],
+            "n_support_vectors": scored["n_support_vectors"],
+            "kernel_evaluations": scored["kernel_evaluations"], "size": scored["size"],
             "notes": "; ".join(scored["notes"]), "cached": cached}
 
 
@@ -308,6 +336,15 @@ def final_fits(folds, plan, rows, schemes, options, seed, n_jobs=1):
     errors, per-point correctness (for McNemar), kernel evaluations per test point, final-fit
     CPU time, classifier size, model-selection and evaluation time.
     """
+    tests = fold_tests(folds, plan, rows, schemes, options, seed, n_jobs)
+    return [_pool(plan.name, s, tests[s], rows) for s in schemes]
+
+
+def fold_tests(folds, plan, rows, schemes, options, seed, n_jobs=1, repeat=0, dag_orders=0):
+    """{scheme: [one test per fold]}: each fold's selected point retrained on its training
+    part and tested once (see :func:`_test`); with ``dag_orders`` = N, the DAG's tests also
+    hold its N random class orders' wrong counts and kernel evaluations
+    (:func:`dag_order_study`)."""
     per_scheme = {s: [] for s in schemes}
     for fold in folds:
         chosen = {s: select(rows, plan, s, fold.index) for s in schemes}
@@ -316,8 +353,35 @@ def final_fits(folds, plan, rows, schemes, options, seed, n_jobs=1):
             fitted, notes, _ = fit_group(group, point.params(), options, fold.X_train,
                                          fold.y_train, n_jobs, seed)
             for scheme, estimator in fitted.items():
-                per_scheme[scheme].append(_test(estimator, fold, chosen[scheme], notes))
-    return [_pool(plan.name, s, per_scheme[s], rows) for s in schemes]
+                test = _test(estimator, fold, chosen[scheme], notes)
+                test.update(repeat=repeat, fold=fold.index, n_train=len(fold.y_train))
+                if scheme == "dag" and dag_orders:
+                    test["orders"] = dag_order_study(estimator, fold.X_test, fold.y_test,
+                                                     random_orders(estimator.classes_,
+                                                                   dag_orders, seed))
+                per_scheme[scheme].append(test)
+    return per_scheme
+
+
+def random_orders(classes, n, seed) -> list:
+    """``n`` random orders of ``classes`` (uniform permutations, numpy's default generator
+    seeded by ``seed``): the same orders for the same classes and seed."""
+    rng = np.random.default_rng(seed)
+    return [rng.permutation(np.asarray(classes)) for _ in range(n)]
+
+
+def dag_order_study(dag, X_test, y_test, orders) -> dict:
+    """The fitted DAG ``dag`` tested under each class order of ``orders`` (same machines, no
+    refit): {"orders": [...], "n_wrong": [...], "kernel_evaluations": [...]} (per order: its
+    class list, wrong test points, kernel evaluations per test point)."""
+    wrong, evaluations = [], []
+    for order in orders:
+        walked = dag.with_order(order)
+        wrong.append(int(np.sum(walked.predict(X_test) != y_test)))
+        evaluations.append(float(walked.kernel_evaluations(X_test)))
+    return {"orders": [[c.item() if hasattr(c, "item") else c for c in order]
+                       for order in orders],
+            "n_wrong": wrong, "kernel_evaluations": evaluations}
 
 
 def _final_groups(schemes, chosen):
@@ -343,21 +407,25 @@ def _test(estimator, fold, chosen, notes):
 
 
 def _pool(dataset, scheme, tests, rows):
-    """One Table-1 row for a scheme from its per-fold tests."""
+    """One Table-1 row for a scheme from its per-split tests (outer folds x repeats)."""
     counts = Counter(t["point"] for t in tests)
     point, n_folds = counts.most_common(1)[0]
     kernel = point.kernel_label() if not kernel_free(scheme) else "-"
+    repeats = len({t.get("repeat", 0) for t in tests})
     if len(tests) > 1 and n_folds < len(tests):
-        kernel += f" ({n_folds}/{len(tests)} folds)"
+        kernel += f" ({n_folds}/{len(tests)} {'splits' if repeats > 1 else 'folds'})"
     correct = np.concatenate([t["correct"] for t in tests])
     n_test = np.array([len(t["correct"]) for t in tests], dtype=float)
     mine = [r for r in rows if r["scheme"] == scheme]
-    return {
+    splits = [_split_record(t) for t in tests]
+    pooled = {
         "dataset": dataset, "scheme": scheme, "kernel": kernel,
         "C": point.C if not kernel_free(scheme) else None,
         "params": point.params(), "selected": [t["point"].params() for t in tests],
         "validation_error": float(np.mean([t["validation_error"] for t in tests])),
         "n_errors": int(np.sum(~correct)), "n_test": int(len(correct)), "correct": correct,
+        "error_sd": stdev(s["error_pct"] for s in splits) if len(splits) > 1 else None,
+        "repeats": repeats, "splits": splits,
         "kernel_evaluations": float(np.average([t["kernel_evaluations"] for t in tests],
                                                weights=n_test)),
         "cpu_time": float(np.mean([t["cpu_time"] for t in tests])),
@@ -367,6 +435,37 @@ def _pool(dataset, scheme, tests, rows):
         "evaluation_time": float(sum(t["evaluation_time"] for t in tests)),
         "notes": sorted({n for t in tests for n in t["notes"]}),
     }
+    if any("orders" in t for t in tests):
+        pooled["dag_orders"] = _pool_orders(tests, correct)
+    return pooled
+
+
+def _split_record(test) -> dict:
+    """What results.json keeps of one split (outer fold of one repeat): its choice, counts,
+    test error (%) and figures."""
+    n_test = int(len(test["correct"]))
+    n_errors = int(np.sum(~test["correct"]))
+    return {"repeat": test.get("repeat", 0), "fold": test.get("fold", 0),
+            "params": test["point"].params(), "validation_error": test["validation_error"],
+            "n_train": test.get("n_train"), "n_test": n_test, "n_errors": n_errors,
+            "error_pct": 100.0 * n_errors / n_test,
+            "kernel_evaluations": test["kernel_evaluations"], "size": test["size"],
+            "n_support_vectors": test["n_support_vectors"], "cpu_time": test["cpu_time"]}
+
+
+def _pool_orders(tests, correct) -> dict:
+    """The DAG order study pooled over the splits: per order, test error (%) over every split's
+    test points and kernel evaluations per test point (weighted by the splits' sizes)."""
+    n_test = np.array([len(t["correct"]) for t in tests], dtype=float)
+    wrong = np.sum([t["orders"]["n_wrong"] for t in tests], axis=0)
+    evaluations = np.average([t["orders"]["kernel_evaluations"] for t in tests], axis=0,
+                             weights=n_test)
+    errors = 100.0 * wrong / n_test.sum()
+    return {"n": int(len(errors)), "orders": tests[0]["orders"]["orders"],
+            "errors_pct": errors.tolist(), "kernel_evaluations": evaluations.tolist(),
+            "selected_error": 100.0 * float(np.mean(~correct)),
+            "min": float(errors.min()), "mean": float(errors.mean()),
+            "max": float(errors.max())}
 
 
 # --------------------------------------------------------------------------- a whole config
@@ -397,32 +496,57 @@ def load_plan_data(plan, parts=None, mirror=None, data_home=None, quiet=False):
 
 def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, fit_jobs=None):
     """Run the protocol for every dataset x scheme of ``config`` on ``datasets`` (name ->
-    Dataset, from :func:`load_datasets`).
+    Dataset, from :func:`load_datasets`), ``config.repeats`` times (:func:`repeat_plan`).
 
     ``n_jobs`` grid points run at once; the final fits' estimators get ``fit_jobs`` (default
     ``n_jobs``).
 
-    Returns (results, grid rows, {dataset: checksums}); ``progress`` is called once with the
-    total number of grid points x schemes and must return a bar with ``update(n)``.
+    Returns (results, grid rows, {dataset: checksums}); each grid row carries its ``repeat``;
+    ``progress`` is called once with the total number of grid points x schemes and must return
+    a bar with ``update(n)``.
     """
-    loaded = [(plan, datasets[plan.name], scaled_folds(datasets[plan.name], plan))
-              for plan in config.datasets]
-    total = sum(len(folds) * sum(len(group) for _, group in grid_tasks(plan, config.schemes))
-                for plan, _, folds in loaded)
+    repeats = config.repeats
+    loaded = [(plan, datasets[plan.name]) for plan in config.datasets]
+    total = repeats * sum(plan.split.get("k", 1) * sum(len(group) for _, group
+                                                       in grid_tasks(plan, config.schemes))
+                          for plan in config.datasets)
     bar = progress(total) if progress else None
     results, grid_rows = [], []
     try:
-        for plan, dataset, folds in loaded:
-            rows = grid_search(dataset, plan, folds, config.schemes, config.scheme_options,
-                               config.seed, cache, n_jobs=n_jobs, progress=bar)
-            results += final_fits(folds, plan, rows, config.schemes, config.scheme_options,
-                                  config.seed, n_jobs=fit_jobs or n_jobs)
-            grid_rows += rows
+        for plan, dataset in loaded:
+            tests = {s: [] for s in config.schemes}
+            rows_of_plan = []
+            for r in range(repeats):
+                planned = repeat_plan(plan, r)
+                folds = scaled_folds(dataset, planned)  # one repeat's folds in memory at once
+                rows = grid_search(dataset, planned, folds, config.schemes,
+                                   config.scheme_options, config.seed, cache, n_jobs=n_jobs,
+                                   progress=bar)
+                for row in rows:
+                    row["repeat"] = r
+                found = fold_tests(folds, planned, rows, config.schemes,
+                                   config.scheme_options, config.seed, fit_jobs or n_jobs,
+                                   repeat=r, dag_orders=config.dag_orders)
+                for scheme in config.schemes:
+                    tests[scheme] += found[scheme]
+                rows_of_plan += rows
+            results += [_pool(plan.name, s, tests[s], rows_of_plan) for s in config.schemes]
+            grid_rows += rows_of_plan
     finally:
         if bar is not None:
             bar.close()
-    checksums = {dataset.name: dict(dataset.checksums) for _, dataset, _ in loaded}
+    checksums = {dataset.name: dict(dataset.checksums) for _, dataset in loaded}
     return results, grid_rows, checksums
+
+
+def repeat_plan(plan, repeat):
+    """``plan`` for repeat ``repeat`` (0, 1, ...): the split's and the validation's seeds (where
+    they have one) increased by ``repeat``; repeat 0 is ``plan`` itself."""
+    if repeat == 0:
+        return plan
+    def shifted(section):
+        return {**section, "seed": section["seed"] + repeat} if "seed" in section else section
+    return replace(plan, split=shifted(plan.split), validation=shifted(plan.validation))
 
 
 def parts_needed(plan):

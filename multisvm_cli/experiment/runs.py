@@ -9,9 +9,16 @@ Layout under the results root (``Settings.out``, default ``results/``)::
             config.yaml            the resolved config: every default filled in, every grid
                                    point explicit; ``multisvm validate`` accepts it and
                                    ``multisvm reproduce-table`` runs it to the same table
-            grid.csv               every grid point: validation error, times (long format)
+            grid.csv               every grid point of every fold and repeat: validation error,
+                                   support vectors, kernel evaluations per validation point,
+                                   classifier size, times (long format)
             table.csv, table.md    the Table-1 report
-            results.json           everything the report is made from
+            results.json           everything the report is made from: per scheme every
+                                   split's (fold x repeat) choice, counts and test error; the
+                                   ranking over datasets; the DAG order study
+            figures/*.png          grid maps, error against kernel evaluations, CD diagram,
+                                   DAG orders (:mod:`.run_report`)
+            report.html            all of it in one self-contained page
             run.json               argv, versions, host, BLAS, CPU, memory, n_jobs, seed, git
                                    commit, start/end, status, warnings
             run.log                what happened, one line each (start, warnings, end)
@@ -31,11 +38,13 @@ from ..storage import PointCache, atomic_write, new_run_dir, write_json
 from .progress import progress_bar
 from .protocol import Stopwatch, check_point_result, load_datasets, run_protocol
 from .provenance import now_iso, run_metadata
+from .run_report import write_figures
 from .settings import Settings, workers
 
-GRID_COLUMNS = ["dataset", "fold", "scheme", "kernel", "kernel_type", "C", "sigma", "degree",
-                "homogeneous", "validation_error", "n_errors", "n_validation", "fit_cpu",
-                "fit_wall", "predict_wall", "cached", "notes"]
+GRID_COLUMNS = ["dataset", "repeat", "fold", "scheme", "kernel", "kernel_type", "C", "sigma",
+                "degree", "homogeneous", "validation_error", "n_errors", "n_validation",
+                "n_support_vectors", "kernel_evaluations", "size", "fit_cpu", "fit_wall",
+                "predict_wall", "cached", "notes"]
 
 
 @dataclass
@@ -44,6 +53,8 @@ class Run:
 
     folder: Path
     rows: list
+    ranking: dict | None = None     # ranking.rank_schemes over the datasets (2 or more)
+    dag_orders: dict | None = None  # {dataset: the DAG order study} when asked for
 
 
 def point_cache(config, settings: Settings) -> PointCache:
@@ -71,6 +82,7 @@ def reproduce(config, settings: Settings = Settings()) -> Run:
 def _run(config, settings, jobs, datasets, folder, log) -> Run:
     """The run itself, in its new folder; run.json and run.log are written however it ends."""
     from ..report import table_rows
+    from ..report_html import write_report
 
     atomic_write(folder / "config.original.yaml", config.original_text)
     atomic_write(folder / "config.yaml", config.resolved_text())
@@ -88,7 +100,11 @@ def _run(config, settings, jobs, datasets, folder, log) -> Run:
             progress=lambda total: progress_bar(total, f"{config.name}: grid points",
                                                 settings.quiet))
         rows = table_rows(results, config.reference, config.compare_to)
-        write_outputs(folder, config, results, grid_rows, rows, checksums)
+        ranking = rank_over_datasets(rows)
+        write_outputs(folder, config, results, grid_rows, rows, checksums, ranking)
+        figures = Stopwatch()
+        write_figures(folder)
+        log.add(f"figures in {figures.wall:.2f} s")
     except BaseException as exc:
         status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
         meta.update(ended=now_iso(), status=status, error=" ".join(str(exc).split()),
@@ -102,7 +118,8 @@ def _run(config, settings, jobs, datasets, folder, log) -> Run:
                              "computed": len(grid_rows) - cached}, warnings=log.warnings)
     log.add(f"done in {watch.wall:.1f} s: {len(grid_rows)} grid points, {cached} from the cache")
     _close(folder, meta, log)
-    return Run(folder, rows)
+    write_report(folder)  # last: the page shows the final run.json
+    return Run(folder, rows, ranking, dag_order_studies(results) or None)
 
 
 def _close(folder, meta, log):
@@ -144,7 +161,23 @@ class RunLog:
             yield self
 
 
-def write_outputs(folder, config, results, grid_rows, rows, checksums):
+def rank_over_datasets(rows):
+    """``ranking.rank_schemes`` of the report rows' test errors when there are 2 or more
+    datasets and schemes to rank (else None)."""
+    from ..ranking import errors_table, rank_schemes
+
+    ours = [row for row in rows if row.get("error_pct") is not None]
+    if len({r["dataset"] for r in ours}) < 2 or len({r["scheme"] for r in ours}) < 2:
+        return None
+    return rank_schemes(errors_table(ours))
+
+
+def dag_order_studies(results) -> dict:
+    """{dataset: DAG order study} of the protocol's results (see protocol.dag_order_study)."""
+    return {r["dataset"]: r["dag_orders"] for r in results if r.get("dag_orders")}
+
+
+def write_outputs(folder, config, results, grid_rows, rows, checksums, ranking=None):
     """grid.csv, table.csv, table.md and results.json, each written atomically."""
     import pandas as pd
 
@@ -155,7 +188,12 @@ def write_outputs(folder, config, results, grid_rows, rows, checksums):
     source = config.reference.get("source")
     atomic_write(folder / "table.csv", render(rows, "csv"))
     atomic_write(folder / "table.md", render(rows, "markdown", source, config.compare_to) + "\n")
-    public = [{k: v for k, v in r.items() if k not in ("correct",)} for r in results]
-    write_json(folder / "results.json", {"config": config.name, "checksums": checksums,
-                                         "compare_to": config.compare_to,
-                                         "results": public, "table": rows})
+    public = [{k: v for k, v in r.items() if k not in ("correct", "dag_orders")}
+              for r in results]
+    saved = {"config": config.name, "checksums": checksums, "compare_to": config.compare_to,
+             "repeats": config.repeats, "results": public, "table": rows}
+    if ranking is not None:
+        saved["ranking"] = ranking
+    if dag_order_studies(results):
+        saved["dag_orders"] = dag_order_studies(results)
+    write_json(folder / "results.json", saved)

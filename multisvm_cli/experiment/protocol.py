@@ -179,7 +179,7 @@ def _add_figures(entry, estimator, X_score, n_splits):
     (:func:`score_points` divides by all the points scored)."""
     entry["n_support_vectors"] += estimator.n_support_vectors_ / n_splits
     entry["size"] += estimator.n_parameters_ / n_splits
-    entry["kernel_evaluations"] += estimator.kernel_evaluations(X_score) * len(X_score)
+    entry["kernel_evaluations"] += estimator.kernel_evaluations(X_score) * X_score.shape[0]
 
 
 # --------------------------------------------------------------------------- the grid search

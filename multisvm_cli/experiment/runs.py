@@ -33,9 +33,9 @@ from .protocol import Stopwatch, check_point_result, load_datasets, run_protocol
 from .provenance import now_iso, run_metadata
 from .settings import Settings, workers
 
-GRID_COLUMNS = ["dataset", "fold", "scheme", "kernel", "kernel_type", "C", "sigma", "degree",
-                "homogeneous", "validation_error", "n_errors", "n_validation", "fit_cpu",
-                "fit_wall", "predict_wall", "cached", "notes"]
+GRID_COLUMNS = ["dataset", "estimate", "fold", "scheme", "kernel", "kernel_type", "C", "sigma",
+                "gamma", "degree", "homogeneous", "validation_error", "n_errors", "n_validation",
+                "fit_cpu", "fit_wall", "predict_wall", "smo_iterations", "cached", "notes"]
 
 
 @dataclass

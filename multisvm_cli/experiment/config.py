@@ -213,7 +213,8 @@ class Config:
         return {"outer_folds": folds, "validation_splits": splits, "families": len(families),
                 "points": points, "selection": folds * splits * points if nested else 0,
                 "final": folds * len(families) if nested else 0,
-                "cv_best": folds * points if "cv-best" in plan.estimate else 0}
+                "cv_best": (folds * points + folds * len(families)
+                            if "cv-best" in plan.estimate else 0)}
 
     def plan(self, dataset: str) -> DatasetPlan:
         """The plan of one dataset of this config (a clear error if the config lacks it)."""
@@ -240,7 +241,8 @@ def summary(config) -> str:
                          f"points over {fits['families']} scheme families ({families}) = "
                          f"{fits['selection']} selection fits, + {fits['final']} final fits")
         if "cv-best" in plan.estimate:
-            parts.append(f"cv-best: {fits['outer_folds']} folds x {fits['points']} points = "
+            parts.append(f"cv-best: {fits['outer_folds']} folds x {fits['points']} points + "
+                         f"{fits['outer_folds'] * fits['families']} fits at the chosen points = "
                          f"{fits['cv_best']} fits (chosen and reported on the same folds)")
         lines.append(f"# {plan.name}: {len(plan.grid)} grid points; " + "; ".join(parts))
     lines.append("# ties on validation error go to the simpler model whatever the grid's order: "

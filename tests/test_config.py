@@ -104,8 +104,9 @@ MALFORMED = {
     "unknown kernel type": (("type: gaussian", "type: rbf"),
                             "kernels[0].type: 'rbf' is not a valid kernel type; allowed: gaussian, "
                             "polynomial, linear", 5),
-    "unknown kernel key": (("{type: gaussian, sigma: [1, 2]}", "{type: gaussian, gamma: 1}"),
-                           "kernels[0].gamma: unknown key 'gamma'; allowed keys: type, sigma, C",
+    "unknown kernel key": (("{type: gaussian, sigma: [1, 2]}", "{type: gaussian, width: 1}"),
+                           "kernels[0].width: unknown key 'width'; allowed keys: type, sigma, "
+                           "gamma, C",
                            5),
     "fractional degree": (("degree: [2, 3]", "degree: [2, 2.5]"),
                           "kernels[1].degree[1]: expected an integer, got 2.5", 6),

@@ -168,10 +168,10 @@ def test_a_full_disk_is_one_line_and_run_json_says_failed(tmp_path, capsys, monk
     config.write_text(GOOD)
     real = storage.atomic_write
 
-    def full_disk(path, data):
+    def full_disk(path, data, **options):
         if Path(path).name == "grid.csv":
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
-        return real(path, data)
+        return real(path, data, **options)
 
     monkeypatch.setattr(storage, "atomic_write", full_disk)
     monkeypatch.setattr("multisvm_cli.experiment.runs.atomic_write", full_disk)

@@ -76,7 +76,15 @@ def same_table_as_registry_digits(tmp_path, capsys, entries, names):
     assert [r["error_pct"] for r in tables["digits"]] == pytest.approx([300 / 540, 600 / 540,
                                                                         600 / 540])
     for name in names:
-        assert tables[name] == tables["digits"], name
+        # libsvm's sparse solver sums kernel products in another order than its dense one, so
+        # its SMO may take an iteration more or less; every other number is the same
+        def without_steps(rows):
+            return [{k: v for k, v in r.items() if k != "smo_iterations"} for r in rows]
+
+        steps = [(r["smo_iterations"], d["smo_iterations"])
+                 for r, d in zip(tables[name], tables["digits"])]
+        assert without_steps(tables[name]) == without_steps(tables["digits"]), name
+        assert all(abs(a - b) <= 1e-3 * b for a, b in steps), (name, steps)
 
 
 def test_digits_as_csv_and_npz_give_the_registry_digits_table(tmp_path, capsys):

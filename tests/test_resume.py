@@ -152,3 +152,15 @@ def test_run_dirs_never_overwritten_and_atomic_write(tmp_path):
     assert first.name == "20240102-030405" and second.name == "20240102-030405-2"
     target = atomic_write(first / "a.txt", "hello")
     assert target.read_text() == "hello" and os.listdir(first) == ["a.txt"]
+
+
+def test_cache_entries_skip_fsync_and_a_torn_entry_is_a_miss(tmp_path, monkeypatch):
+    synced = []
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd))
+    cache = PointCache(tmp_path)
+    cache.put({"a": 1}, {"n": 2})
+    assert synced == [] and cache.get({"a": 1}) == {"n": 2}
+    cache.path({"a": 1}).write_text('{"key": {"a": 1}, "res')  # what a crash may leave
+    assert cache.get({"a": 1}) is None
+    atomic_write(tmp_path / "run.json", "{}")  # run files are still synced
+    assert len(synced) == 1

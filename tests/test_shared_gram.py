@@ -114,3 +114,26 @@ def test_grid_fit_cpu_counts_only_its_own_task_when_tasks_run_side_by_side(tmp_p
     grid = pd.read_csv(next((tmp_path / "out" / "digits-cpu").glob("2*")) / "grid.csv")
     assert len(grid) == 24 and (grid.fit_cpu > 0).all()
     assert (grid.fit_cpu <= grid.fit_wall * 1.02 + 0.002).all(), grid[["fit_cpu", "fit_wall"]]
+
+
+@pytest.mark.parametrize("kernel", [Kernel.from_params("gaussian", gamma=0.25),
+                                    Kernel.from_params("polynomial", degree=3),
+                                    Kernel.from_params("linear"), "precomputed"])
+def test_libsvm_fit_gives_the_machine_svc_gives(kernel):
+    from multisvm_cli.estimators._machines import TrainSettings, libsvm_fit
+
+    X, y = standardized(load_iris)
+    positive = y == 1
+    gaussian = Kernel.from_params("gaussian", gamma=0.25)
+    settings = TrainSettings(gaussian if kernel == "precomputed" else kernel, 10.0, 1e-3, 200,
+                             2048)
+    if kernel == "precomputed":
+        data, params = gaussian.gram(X), {"kernel": "precomputed"}
+    else:
+        data, params = X, kernel.svc_params()
+    support, dual_coef, intercept, n_iter = libsvm_fit(data, positive, settings, params)
+    svc = SVC(C=10.0, **({"gamma": 1.0} if kernel == "precomputed" else {}), **params).fit(
+        data, positive.astype(int))
+    np.testing.assert_array_equal(support, svc.support_)
+    np.testing.assert_array_equal(dual_coef, svc.dual_coef_[0])
+    assert intercept == svc.intercept_[0] and n_iter == svc.n_iter_[0] > 0

@@ -14,11 +14,15 @@ Format (defaults in brackets)::
                                     #   {method: kfold, k: 10, seed: 0}  k-fold: every point tested once
     validation: {method: holdout, train_fraction: 0.7, seed: 0}   # [this] or {method: given}
                                     #   (the dataset's validation part) or {method: kfold, k: 10}
+    estimate: nested                # [nested] nested | cv-best | [nested, cv-best] (see below)
     kernels:                        # every combination below is a grid point
-      - {type: gaussian, sigma: [2, 4, 8]}
+      - {type: gaussian, sigma: [2, 4, 8]}   # or gamma: [...] (exactly one; gamma = 1/(2 sigma^2))
       - {type: polynomial, degree: [1, 2, 3], homogeneous: [true, false]}
       - {type: linear}
     C: [1, 10, 100]                 # a kernel entry may carry its own C list
+    # C, sigma and gamma may be a range {base: 2, from: -2, to: 12[, step: 1]}: base**e for e
+    # from ``from`` towards ``to`` by ``step`` (default 1 or -1), in that order; the resolved
+    # config shows it expanded
     schemes: [ovr, maxwins, dag]    # ovr | maxwins | dag | udt | graph | hier | nb
     scheme_options: {graph: {threshold: 0.05}, dag: {order: natural}}
     compare_to: dag                 # [dag] the scheme McNemar's test compares the others with
@@ -33,7 +37,18 @@ Format (defaults in brackets)::
                    cpu_time: 3532, size_k: 760}}
 
 A ``dataset`` list item may be a mapping ``{name: letter, split: ..., validation: ...,
-scaling: ..., kernels: ..., C: ...}`` overriding the top-level values for that dataset.
+scaling: ..., estimate: ..., kernels: ..., C: ...}`` overriding the top-level values for that
+dataset.
+
+``estimate`` says how the error is measured: ``nested`` (each outer fold's point is chosen on
+that fold's training part only and tested once on its test part: an honest estimate), or
+``cv-best`` (Hsu & Lin 2002, as the UDT paper reports: every grid point's k-fold
+cross-validation error on the outer folds, pooled; the lowest one is both chosen and reported,
+optimistic by construction; needs ``split: {method: kfold}``), or both as a list.
+
+Ties on validation error go to the simpler model, whatever the grid's order (see
+``GridPoint.simplicity``): smaller C, then a linear before a polynomial before a Gaussian
+kernel, then the lower degree (homogeneous first), then the wider Gaussian (smaller gamma).
 
 A mapping with ``path`` names a local data file instead of a registry dataset (see
 :mod:`multisvm_cli.data.local`)::
@@ -70,11 +85,14 @@ from ..scaling import METHODS as SCALINGS
 KERNEL_TYPES = KERNEL_NAMES
 TOP_KEYS = ("name", "dataset", "scaling", "split", "validation", "kernels", "C", "schemes",
             "scheme_options", "compare_to", "seed", "reference", "max_grid_points", "repeats",
-            "dag_orders")
-DATASET_KEYS = ("name", "scaling", "split", "validation", "kernels", "C")
+            "dag_orders", "estimate")
+DATASET_KEYS = ("name", "scaling", "split", "validation", "estimate", "kernels", "C")
 LOCAL_KEYS = ("path", "test_path", "format", "label", "header", "zero_based")
 LOCAL_FORMAT_KEYS = {"label": "csv", "header": "csv", "zero_based": "svmlight"}
-KERNEL_KEYS = {"gaussian": ("type", "sigma", "C"),
+ESTIMATES = ("nested", "cv-best")
+RANGE_KEYS = ("base", "from", "to", "step")
+KERNEL_ORDER = {"linear": 0, "polynomial": 1, "gaussian": 2}  # simpler first (ties)
+KERNEL_KEYS = {"gaussian": ("type", "sigma", "gamma", "C"),
                "polynomial": ("type", "degree", "homogeneous", "C"),
                "linear": ("type", "C")}
 SPLIT_FORMS = {"standard": {}, "holdout": {"test_fraction": 0.25}, "kfold": {"k": 10}}
@@ -103,12 +121,15 @@ class GridPoint:
     sigma: float | None = None
     degree: int | None = None
     homogeneous: bool | None = None
+    gamma: float | None = None  # a Gaussian given by gamma (then sigma is None)
 
     def params(self) -> dict:
-        """The estimator keyword arguments of this point (only those the kernel uses)."""
+        """The estimator keyword arguments of this point (only those the kernel uses), in the
+        user's terms: ``sigma`` or ``gamma`` as the config gave it."""
         params = {"kernel": self.kernel, "C": self.C}
         if self.kernel == "gaussian":
-            params["sigma"] = self.sigma
+            params.update({"gamma": self.gamma} if self.gamma is not None
+                          else {"sigma": self.sigma})
         if self.kernel == "polynomial":
             params.update(degree=self.degree, homogeneous=self.homogeneous)
         return params
@@ -116,11 +137,24 @@ class GridPoint:
     def kernel_label(self) -> str:
         """How Table 1 names the kernel: ``gaussian sigma=4``, ``polynomial d=3 homogeneous``."""
         if self.kernel == "gaussian":
+            if self.gamma is not None:
+                return f"gaussian gamma={self.gamma:g}"
             return f"gaussian sigma={self.sigma:g}"
         if self.kernel == "polynomial":
             kind = "homogeneous" if self.homogeneous else "inhomogeneous"
             return f"polynomial d={self.degree} {kind}"
         return "linear"
+
+    def simplicity(self) -> tuple:
+        """The tie-break key (smaller is simpler), independent of the grid's order: smaller C,
+        then linear < polynomial < Gaussian, then the lower degree (homogeneous before
+        inhomogeneous), then the wider Gaussian (smaller gamma = 1/(2 sigma^2), i.e. larger
+        sigma)."""
+        gamma = 0.0
+        if self.kernel == "gaussian":
+            gamma = self.gamma if self.gamma is not None else 1.0 / (2.0 * self.sigma ** 2)
+        return (self.C, KERNEL_ORDER[self.kernel], self.degree or 0, not self.homogeneous,
+                gamma)
 
 
 @dataclass(frozen=True)
@@ -145,6 +179,7 @@ class DatasetPlan:
     split: dict
     validation: dict
     grid: tuple
+    estimate: tuple = ("nested",)  # nested and/or cv-best, as in ESTIMATES
     # where each section was written: key -> (file, line, key path), for errors found later
     where: dict = field(default_factory=dict, compare=False, repr=False)
     # a local data file's data.LocalSpec (None: a registry dataset)
@@ -202,10 +237,13 @@ class Config:
         splits = plan.validation.get("k", 1)
         families = self.families()
         points = sum(1 if REGISTRY[f[0]].kernel_free else len(plan.grid) for f in families)
+        nested = "nested" in plan.estimate
+        cv_best = folds * points + folds * len(families) if "cv-best" in plan.estimate else 0
         return {"repeats": self.repeats, "outer_folds": folds, "validation_splits": splits,
                 "families": len(families), "points": points,
-                "selection": self.repeats * folds * splits * points,
-                "final": self.repeats * folds * len(families)}
+                "selection": self.repeats * folds * splits * points if nested else 0,
+                "final": self.repeats * folds * len(families) if nested else 0,
+                "cv_best": self.repeats * cv_best}
 
     def plan(self, dataset: str) -> DatasetPlan:
         """The plan of one dataset of this config (a clear error if the config lacks it)."""
@@ -222,16 +260,24 @@ def summary(config) -> str:
     lines, total = [], 0
     for plan in config.datasets:
         fits = config.fits(plan)
-        total += fits["selection"] + fits["final"]
+        total += fits["selection"] + fits["final"] + fits["cv_best"]
         families = " + ".join("/".join(REGISTRY[s].label for s in family)
                               for family in config.families())
         repeats = f"{fits['repeats']} repeats x " if fits["repeats"] > 1 else ""
-        lines.append(f"# {plan.name}: {len(plan.grid)} grid points; {repeats}"
-                     f"{fits['outer_folds']} outer "
-                     f"fold(s) x {fits['validation_splits']} validation split(s) x "
-                     f"{fits['points']} points over {fits['families']} scheme families "
-                     f"({families}) = {fits['selection']} selection fits, + {fits['final']} "
-                     f"final fits")
+        parts = []
+        if "nested" in plan.estimate:
+            parts.append(f"{repeats}{fits['outer_folds']} outer fold(s) x "
+                         f"{fits['validation_splits']} validation split(s) x {fits['points']} "
+                         f"points over {fits['families']} scheme families ({families}) = "
+                         f"{fits['selection']} selection fits, + {fits['final']} final fits")
+        if "cv-best" in plan.estimate:
+            parts.append(f"cv-best: {repeats}{fits['outer_folds']} folds x {fits['points']} "
+                         f"points + {fits['outer_folds'] * fits['families']} fits at the chosen "
+                         f"points = {fits['cv_best']} fits (chosen and reported on the same folds)")
+        lines.append(f"# {plan.name}: {len(plan.grid)} grid points; " + "; ".join(parts))
+    lines.append("# ties on validation error go to the simpler model whatever the grid's order: "
+                 "smaller C, then linear < polynomial < gaussian, lower degree, wider gaussian "
+                 "(smaller gamma); results.json counts the tied points of every selection")
     lines.append(f"# {config.path}: valid; {config.grid_size()} grid points x schemes per "
                  f"outer fold; {total} fits in all")
     return "\n".join(lines)
@@ -398,6 +444,8 @@ def _number(doc, value, path, *, positive=False, integer=False, low=None, high=N
 
 def _list(doc, value, path, check):
     """A non-empty list (a scalar counts as a list of one) whose items pass ``check``."""
+    if isinstance(value, dict) and value.keys() & {"base", "from", "to"}:
+        value = _range(doc, value, path)
     items = value if isinstance(value, list) else [value]
     if isinstance(value, dict) or value is None:
         doc.fail(path, f"expected a value or a list of values, got {_show(value)}")
@@ -408,6 +456,45 @@ def _list(doc, value, path, check):
     if len(set(map(repr, checked))) != len(checked):
         doc.fail(path, f"has a repeated value: {_show(value)}")
     return checked
+
+
+def _range(doc, value, path) -> list:
+    """The values of a range ``{base: B, from: E0, to: E1, step: S}``: B**e for e = E0, E0 + S,
+    ... while e has not passed E1 (S defaults to 1, or -1 when E1 < E0), in that order.  Refused
+    when empty (S pointing away from E1), when S is 0, or when a value is not a finite number
+    > 0 (base <= 0, or an overflow)."""
+    _mapping(doc, value, path, RANGE_KEYS)
+    for key in ("base", "from", "to"):
+        if key not in value:
+            doc.fail(path, f"a range needs base, from and to, e.g. {{base: 2, from: -2, to: 12}}; "
+                           f"missing {key!r}")
+    base = _number(doc, value["base"], path + ("base",), positive=True)
+    start = _number(doc, value["from"], path + ("from",))
+    stop = _number(doc, value["to"], path + ("to",))
+    step = _number(doc, value.get("step", 1 if stop >= start else -1), path + ("step",))
+    count = _range_count(start, stop, step)
+    if step == 0 or count < 1:
+        doc.fail(path, f"the range from {start} to {stop} by step {step} is empty")
+    if count > MAX_GRID_POINTS:
+        doc.fail(path, f"the range has {count} values, more than {MAX_GRID_POINTS}")
+    values = []
+    for i in range(count):
+        try:
+            number = float(base) ** (start + i * step)
+        except OverflowError:
+            number = math.inf
+        if not math.isfinite(number) or number <= 0:
+            doc.fail(path, f"{base} ** {start + i * step} is not a finite number > 0; "
+                           f"narrow the range")
+        values.append(number)
+    return values
+
+
+def _range_count(start, stop, step) -> int:
+    """How many exponents a range has (0 when empty or step is 0)."""
+    if not step or (stop - start) / step < 0:
+        return 0
+    return int(math.floor((stop - start) / step + 1e-9)) + 1
 
 
 def _show(value) -> str:
@@ -498,12 +585,22 @@ def _kernels(doc, value, path, C_values, max_points):
 def _check_grid_size(doc, entries, path, C_values, max_points):
     """Refuse a grid of more than ``max_points`` points before building it."""
     def count(value):
+        if isinstance(value, dict):  # a range: its size if well formed (checked later)
+            numbers = [value.get(k) for k in ("from", "to", "step")]
+            numbers[2] = numbers[2] if numbers[2] is not None else 1
+            if all(isinstance(n, (int, float)) and not isinstance(n, bool)
+                   and math.isfinite(n) for n in numbers):
+                start, stop, step = numbers
+                return _range_count(start, stop, step if value.get("step") is not None
+                                    else (1 if stop >= start else -1))
+            return 1
         return len(value) if isinstance(value, list) else 1
 
     total = 0
     for entry in entries:
         if isinstance(entry, dict):
-            values = [count(entry.get(key, 1)) for key in ("sigma", "degree", "homogeneous")]
+            values = [count(entry.get(key, 1))
+                      for key in ("sigma", "gamma", "degree", "homogeneous")]
             total += math.prod(values) * count(entry.get("C", C_values or []))
     if total > max_points:
         doc.fail(path, f"the grid has {total} points, more than max_grid_points = {max_points}; "
@@ -515,7 +612,7 @@ def _kernel_points(doc, entry, where, kind):
     check the estimators run: a value that would overflow the kernel is refused here)."""
     points = _kernel_values(doc, entry, where, kind)
     for point in points:
-        key = next((k for k in ("sigma", "degree") if k in point), "type")
+        key = next((k for k in ("sigma", "gamma", "degree") if k in point), "type")
         try:
             Kernel.from_params(**point)
         except ValueError as exc:
@@ -525,11 +622,14 @@ def _kernel_points(doc, entry, where, kind):
 
 def _kernel_values(doc, entry, where, kind):
     if kind == "gaussian":
-        if "sigma" not in entry:
-            doc.fail(where, "a gaussian kernel needs sigma (a number > 0 or a list)")
-        sigmas = _list(doc, entry["sigma"], where + ("sigma",),
+        given = [key for key in ("sigma", "gamma") if key in entry]
+        if len(given) != 1:
+            doc.fail(where, "a gaussian kernel needs exactly one of sigma or gamma (a number > 0, "
+                            "a list or a range; gamma = 1/(2 sigma^2))")
+        key = given[0]
+        values = _list(doc, entry[key], where + (key,),
                        lambda v, p: float(_number(doc, v, p, positive=True)))
-        return [{"kernel": kind, "sigma": s} for s in sigmas]
+        return [{"kernel": kind, key: v} for v in values]
     if kind == "polynomial":
         if "degree" not in entry:
             doc.fail(where, "a polynomial kernel needs degree (an integer >= 1 or a list)")
@@ -760,8 +860,8 @@ def load_config(path, seed=None) -> Config:
     compare_to = _compare_to(doc, raw, schemes)
     max_points = (_number(doc, raw["max_grid_points"], ("max_grid_points",), integer=True,
                           positive=True) if "max_grid_points" in raw else MAX_GRID_POINTS)
-    defaults = {key: raw[key] for key in ("scaling", "split", "validation", "kernels", "C")
-                if key in raw}
+    defaults = {key: raw[key] for key in ("scaling", "split", "validation", "kernels", "C",
+                                          "estimate") if key in raw}
     entries = _dataset_names(doc, raw["dataset"], ("dataset",), data.names())
     if "kernels" not in raw and any("kernels" not in overrides for _, overrides, _ in entries):
         doc.fail((), "missing key 'kernels'; required keys: dataset, kernels, C, schemes")
@@ -847,6 +947,8 @@ def _plan(doc, name, overrides, where, defaults, seed, max_points):
     validation, path = pick("validation")
     validation = _validation(doc, validation if validation is not None else "holdout", path, seed)
     written["validation"] = path
+    estimate, path = pick("estimate")
+    estimate = _estimate(doc, estimate if estimate is not None else "nested", path, split)
     C_values, C_path = pick("C")
     C_values = None if C_values is None else _C_list(doc, C_values, C_path)
     kernels, path = pick("kernels")
@@ -854,7 +956,17 @@ def _plan(doc, name, overrides, where, defaults, seed, max_points):
     _check_parts(doc, name, split, validation, where, local.parts if local else None)
     located = {key: Location(doc.path, doc.line(at), _key_name(at)) for key, at in written.items()}
     return DatasetPlan(name=name, scaling=scaling, split=split, validation=validation, grid=grid,
-                       where=located, local=local)
+                       estimate=estimate, where=located, local=local)
+
+
+def _estimate(doc, value, path, split):
+    """``estimate``: nested, cv-best or a list of both, as a tuple in ESTIMATES order; cv-best
+    needs a k-fold outer split (it is a k-fold cross-validation error)."""
+    chosen = _list(doc, value, path, lambda v, p: _choice(doc, v, p, ESTIMATES, "estimate"))
+    if "cv-best" in chosen and split["method"] != "kfold":
+        doc.fail(path, f"estimate cv-best is a k-fold cross-validation error: it needs split: "
+                       f"{{method: kfold, k: K}}, not {split['method']}")
+    return tuple(e for e in ESTIMATES if e in chosen)
 
 
 def _resolved(name, seed, schemes, compare_to, scheme_options, reference, plans, max_points):
@@ -901,6 +1013,7 @@ def _plan_dict(plan: DatasetPlan) -> dict:
             kernels[-1]["C"].append(point.C)
         else:
             kernels.append({**entry, "C": [point.C]})
+    estimate = list(plan.estimate) if len(plan.estimate) > 1 else plan.estimate[0]
     local = plan.local.entry() if plan.local is not None else {}
     return {"name": plan.name, **local, "scaling": plan.scaling, "split": plan.split,
-            "validation": plan.validation, "kernels": kernels}
+            "validation": plan.validation, "estimate": estimate, "kernels": kernels}

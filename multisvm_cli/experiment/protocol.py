@@ -5,8 +5,21 @@ holdout test part, or k folds), the scaler is fitted on the training part only. 
 scheme, every (kernel, C) grid point is trained on the validation-training rows (70% of the
 training part, stratified and seeded; or the dataset's own validation part with ``given``; or
 k-fold) and scored by the combined multiclass error on the held-out rows. Each scheme selects
-its own point (lowest validation error; ties go to the earlier grid point in config order),
-which is retrained on the whole training part and tested once on the test part.
+its own point (lowest validation error; ties go to the simpler model, ``GridPoint.simplicity``:
+smaller C, then the simpler kernel, then the wider Gaussian, whatever the grid's order; the
+number of tied points is kept), which is retrained on the whole training part and tested once
+on the test part: the ``nested`` estimate.
+
+The ``cv-best`` estimate (Hsu & Lin 2002, reported by the UDT paper) scores every grid point on
+the outer folds themselves: trained on each fold's training part, tested on its test part, the
+errors pooled over the k folds; the point with the lowest pooled error is chosen and that error
+reported (optimistic: chosen on the folds it is reported on).  What the two estimates share:
+the outer folds and their scaling; the cv-best fits at a point are the fits the nested estimate
+makes when it selects that point (the final fits are redone rather than keeping every grid
+point's model: they are 1/len(grid) of the work); and both estimates' grid tasks run in one
+pool, so the slow ones of either keep both cores busy.  They share no validation fits: the
+nested estimate's grid is trained on a 70/30 (or k-fold) split of each training part, the
+cv-best one on the whole training part.
 
 Max Wins and DAGSVM share their pairwise machines: at each grid point the pairwise SVMs are
 trained once and both schemes are scored from them (``DAGSVC.from_maxwins``), as in Table 1.
@@ -142,7 +155,8 @@ def score_points(group, points, options, splits, seed):
     """
     results = [{s: {"n_errors": 0, "n_validation": 0, "fit_cpu": 0.0, "fit_wall": 0.0,
                     "predict_wall": 0.0, "n_support_vectors": 0.0, "kernel_evaluations": 0.0,
-                    "size": 0.0, "notes": []} for s in group} for _ in points]
+                    "size": 0.0, "smo_iterations": 0, "notes": []} for s in group}
+               for _ in points]
     cpu_clock = task_cpu_clock()
     for X_fit, y_fit, X_score, y_score in splits:
         gram, gram_wall, gram_cpu = shared_gram(group, points[0], options, X_fit, seed,
@@ -163,6 +177,7 @@ def score_points(group, points, options, splits, seed):
                 entry["fit_cpu"] += fit_cpu
                 entry["fit_wall"] += fit_wall
                 entry["predict_wall"] += watch.wall
+                entry["smo_iterations"] += int(estimator.smo_iterations_)
                 entry["notes"] = sorted(set(entry["notes"]) | set(notes))
                 _add_figures(entry, estimator, X_score, len(splits))
     for point_results in results:
@@ -229,6 +244,10 @@ def check_point_result(result):
         value = result.get(key)
         if not isinstance(value, (int, float)) or isinstance(value, bool) or not value >= 0:
             raise ValueError(f"{key} must be a number >= 0")
+    iterations = result.get("smo_iterations")  # absent in entries cached before it was kept
+    if iterations is not None and (not isinstance(iterations, int) or isinstance(iterations, bool)
+                                   or iterations < 0):
+        raise ValueError("smo_iterations must be an integer >= 0")
     if result.get("validation_error") != n_errors / n_validation:
         raise ValueError("validation_error must be n_errors / n_validation")
     if not isinstance(result.get("notes"), list) or not all(isinstance(n, str)
@@ -236,26 +255,36 @@ def check_point_result(result):
         raise ValueError("notes must be a list of texts")
 
 
-def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache, n_jobs=1,
-                progress=None):
-    """Score every grid point of every scheme on every outer fold.
+def estimate_plan(plan, estimate):
+    """The plan whose validation scores ``estimate``'s grid: the plan itself for ``nested``;
+    for ``cv-best`` the outer fold's own test part (validation method ``test``)."""
+    return plan if estimate == "nested" else replace(plan, validation={"method": "test"})
 
-    Returns the long-format grid rows (one per fold x point x scheme, with ``cached`` telling
-    whether it came from the resume cache). Points missing from the cache are scored in tasks
-    of points that share a kernel (:func:`same_kernel_tasks`) through ``joblib.Parallel``, and
-    cached as soon as each task finishes.
+
+def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache, n_jobs=1,
+                progress=None, estimates=("nested",)):
+    """Score every grid point of every scheme on every outer fold, for each of ``estimates``
+    (``nested``: on the fold's validation split(s); ``cv-best``: on the fold's test part).
+
+    Returns the long-format grid rows (one per estimate x fold x point x scheme, with
+    ``estimate``, and ``cached`` telling whether it came from the resume cache). Points missing
+    from the cache are scored in tasks of points that share a kernel (:func:`same_kernel_tasks`)
+    through one ``joblib.Parallel`` for all estimates, and cached as soon as each task finishes.
     """
     rows, todo = [], []
-    for fold in folds:
-        for point, group in grid_tasks(plan, schemes):
-            keys = {s: point_key(dataset, plan, fold, point, s, options, seed) for s in group}
-            stored = {s: cache.get(k) for s, k in keys.items()}
-            if all(v is not None for v in stored.values()):
-                rows.extend(_grid_row(dataset.name, fold, point, s, stored[s], True)
-                            for s in group)
-                _advance(progress, len(group))
-            else:
-                todo.append((fold, point, group, keys))
+    for estimate in estimates:
+        scored = estimate_plan(plan, estimate)
+        for fold in folds:
+            for point, group in grid_tasks(plan, schemes):
+                keys = {s: point_key(dataset, scored, fold, point, s, options, seed)
+                        for s in group}
+                stored = {s: cache.get(k) for s, k in keys.items()}
+                if all(v is not None for v in stored.values()):
+                    rows.extend(_grid_row(dataset.name, fold, point, s, stored[s], True,
+                                          estimate) for s in group)
+                    _advance(progress, len(group))
+                else:
+                    todo.append((fold, point, group, keys, estimate))
     if not todo:
         return rows
     tasks = same_kernel_tasks(todo)
@@ -264,19 +293,20 @@ def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache,
     outer_jobs = resolve_n_jobs(n_jobs, limit=len(tasks), capacity=effective_n_jobs(-1))
     run = Parallel(n_jobs=outer_jobs, prefer="threads", return_as="generator_unordered")
     with named_warnings(dataset.name):
-        splits = {fold.index: validation_splits(fold, plan.validation) for fold in folds}
-    calls = (delayed(_task)(i, task[0][2], [point.params() for _, point, _, _ in task], options,
-                            splits[task[0][0].index], seed)
+        splits = {(e, fold.index): validation_splits(fold, estimate_plan(plan, e).validation)
+                  for e in estimates for fold in folds}
+    calls = (delayed(_task)(i, task[0][2], [entry[1].params() for entry in task], options,
+                            splits[task[0][4], task[0][0].index], seed)
              for i, task in enumerate(tasks))
     # Tasks side by side in threads each get one BLAS thread: BLAS threads of their own would
     # spin between the many small products and take the cores from the other tasks' libsvm.
     with single_threaded_blas() if outer_jobs > 1 else nullcontext():
         for i, scored in run(calls):
-            for (fold, point, group, keys), point_scores in zip(tasks[i], scored):
+            for (fold, point, group, keys, estimate), point_scores in zip(tasks[i], scored):
                 for scheme in group:
                     cache.put(keys[scheme], point_scores[scheme])
                     rows.append(_grid_row(dataset.name, fold, point, scheme,
-                                          point_scores[scheme], False))
+                                          point_scores[scheme], False, estimate))
                 _advance(progress, len(group))
     return rows
 
@@ -288,13 +318,15 @@ def grid_tasks(plan, schemes):
 
 
 def same_kernel_tasks(todo):
-    """``todo``'s (fold, point, group, keys) entries grouped into tasks of one fold, one scheme
-    group and one kernel (points differing only in C), in grid order."""
+    """``todo``'s (fold, point, group, keys[, estimate]) entries grouped into tasks of one
+    estimate, one fold, one scheme group and one kernel (points differing only in C), in grid
+    order."""
     tasks = {}
     for entry in todo:
-        fold, point, group, _ = entry
+        fold, point, group = entry[:3]
+        estimate = entry[4] if len(entry) > 4 else "nested"
         kernel = tuple((key, value) for key, value in point.params().items() if key != "C")
-        tasks.setdefault((fold.index, group, kernel), []).append(entry)
+        tasks.setdefault((estimate, fold.index, group, kernel), []).append(entry)
     return list(tasks.values())
 
 
@@ -307,9 +339,9 @@ def _advance(progress, n):
         progress.update(n)
 
 
-def _grid_row(dataset, fold, point, scheme, scored, cached):
+def _grid_row(dataset, fold, point, scheme, scored, cached, estimate="nested"):
     params = point.params()
-    return {"dataset": dataset, "fold": fold.index, "scheme": scheme,
+    return {"dataset": dataset, "estimate": estimate, "fold": fold.index, "scheme": scheme,
             "kernel_type": params.pop("kernel"), **params, "kernel": point.kernel_label(),
             "point": point,
             "validation_error": scored["validation_error"], "n_errors": scored["n_errors"],
@@ -317,37 +349,83 @@ def _grid_row(dataset, fold, point, scheme, scored, cached):
             "fit_wall": scored["fit_wall"], "predict_wall": scored["predict_wall"],
             "n_support_vectors": scored["n_support_vectors"],
             "kernel_evaluations": scored["kernel_evaluations"], "size": scored["size"],
-            "notes": "; ".join(scored["notes"]), "cached": cached}
+            "smo_iterations": scored.get("smo_iterations"), "notes": "; ".join(scored["notes"]),
+            "cached": cached}
 
 
-def select(rows, plan, scheme, fold_index):
-    """The grid point with the lowest validation error (the first one in grid order on ties)."""
+def select(rows, plan, scheme, fold_index, estimate="nested"):
+    """The grid row with the lowest validation error on one fold, with ``ties``: how many grid
+    points share that error.  Ties go to the simpler model (``GridPoint.simplicity``: smaller
+    C, then the simpler kernel, then the wider Gaussian), whatever the grid's order."""
+    mine = [r for r in rows if r["scheme"] == scheme and r["fold"] == fold_index
+            and r.get("estimate", "nested") == estimate]
+    return _simplest_best(mine, plan)
+
+
+def select_cv_best(rows, plan, scheme):
+    """The ``cv-best`` choice: the grid point with the lowest k-fold cross-validation error on
+    the outer folds (errors pooled over the folds' test parts), as a row whose
+    ``validation_error`` is that pooled error, with ``ties`` as in :func:`select`."""
+    pooled = {}
+    for row in rows:
+        if row["scheme"] == scheme and row.get("estimate") == "cv-best":
+            entry = pooled.setdefault(row["point"], {"point": row["point"], "n_errors": 0,
+                                                     "n_validation": 0, "smo_iterations": 0})
+            entry["n_errors"] += row["n_errors"]
+            entry["n_validation"] += row["n_validation"]
+            entry["smo_iterations"] += row.get("smo_iterations") or 0
+    chosen = _simplest_best(list(pooled.values()), plan)
+    chosen["validation_error"] = chosen["n_errors"] / chosen["n_validation"]
+    return chosen
+
+
+def _simplest_best(rows, plan):
+    """The row of lowest error (n_errors / n_validation), the simplest point on ties; a copy
+    with ``ties`` = the number of rows at that error."""
     order = {point: i for i, point in enumerate(plan.grid)}
-    mine = [r for r in rows if r["scheme"] == scheme and r["fold"] == fold_index]
-    return min(mine, key=lambda r: (r["n_errors"] / r["n_validation"], order[r["point"]]))
+
+    def error(row):
+        return row["n_errors"] / row["n_validation"]
+
+    best = min(rows, key=lambda r: (error(r), r["point"].simplicity(), order[r["point"]]))
+    return {**best, "ties": sum(error(r) == error(best) for r in rows)}
 
 
 # --------------------------------------------------------------------------- final fit and test
 
-def final_fits(folds, plan, rows, schemes, options, seed, n_jobs=1):
+def final_fits(folds, plan, rows, schemes, options, seed, n_jobs=1, estimate="nested"):
     """Retrain each scheme's selected point on each fold's training part and test it once.
+
+    ``estimate``: ``nested`` selects on each fold's own validation rows; ``cv-best`` fits the
+    one point of lowest pooled cross-validation error on every fold (its pooled test error is
+    then exactly that cross-validation error).
 
     Returns one result per scheme (pooled over the outer folds): selected kernel and C, test
     errors, per-point correctness (for McNemar), kernel evaluations per test point, final-fit
-    CPU time, classifier size, model-selection and evaluation time.
+    CPU time and SMO iterations, classifier size, model-selection and evaluation time, and the
+    selections with their ``ties``.
     """
-    tests = fold_tests(folds, plan, rows, schemes, options, seed, n_jobs)
-    return [_pool(plan.name, s, tests[s], rows) for s in schemes]
+    tests = fold_tests(folds, plan, rows, schemes, options, seed, n_jobs, estimate=estimate)
+    return [_pool(plan.name, s, tests[s], _of_estimate(rows, estimate)) for s in schemes]
 
 
-def fold_tests(folds, plan, rows, schemes, options, seed, n_jobs=1, repeat=0, dag_orders=0):
+def _of_estimate(rows, estimate):
+    """The grid rows scored for ``estimate`` (rows without one are the nested estimate's)."""
+    return [r for r in rows if r.get("estimate", "nested") == estimate]
+
+
+def fold_tests(folds, plan, rows, schemes, options, seed, n_jobs=1, repeat=0, dag_orders=0,
+               estimate="nested"):
     """{scheme: [one test per fold]}: each fold's selected point retrained on its training
-    part and tested once (see :func:`_test`); with ``dag_orders`` = N, the DAG's tests also
-    hold its N random class orders' wrong counts and kernel evaluations
-    (:func:`dag_order_study`)."""
+    part and tested once (see :func:`_test`); ``estimate`` as in :func:`final_fits`. With
+    ``dag_orders`` = N, the DAG's tests also hold its N random class orders' wrong counts and
+    kernel evaluations (:func:`dag_order_study`)."""
     per_scheme = {s: [] for s in schemes}
+    best = ({s: select_cv_best(rows, plan, s) for s in schemes} if estimate == "cv-best"
+            else None)
+    rows = _of_estimate(rows, estimate)
     for fold in folds:
-        chosen = {s: select(rows, plan, s, fold.index) for s in schemes}
+        chosen = best or {s: select(rows, plan, s, fold.index) for s in schemes}
         for group in _final_groups(schemes, chosen):
             point = chosen[group[0]]["point"]
             fitted, notes, _ = fit_group(group, point.params(), options, fold.X_train,
@@ -398,6 +476,7 @@ def _test(estimator, fold, chosen, notes):
     predicted = estimator.predict(fold.X_test)
     evaluation_time = watch.wall
     return {"point": chosen["point"], "validation_error": chosen["validation_error"],
+            "ties": int(chosen["ties"]), "smo_iterations": int(estimator.smo_iterations_),
             "correct": predicted == fold.y_test, "predicted": predicted,
             "kernel_evaluations": float(estimator.kernel_evaluations(fold.X_test)),
             "cpu_time": float(estimator.fit_cpu_time_),
@@ -422,6 +501,11 @@ def _pool(dataset, scheme, tests, rows):
         "dataset": dataset, "scheme": scheme, "kernel": kernel,
         "C": point.C if not kernel_free(scheme) else None,
         "params": point.params(), "selected": [t["point"].params() for t in tests],
+        "selections": [{"fold": i, "params": t["point"].params(),
+                        "validation_error": t["validation_error"], "ties": t["ties"]}
+                       for i, t in enumerate(tests)],
+        "ties": float(np.mean([t["ties"] for t in tests])),
+        "smo_iterations": float(np.mean([t["smo_iterations"] for t in tests])),
         "validation_error": float(np.mean([t["validation_error"] for t in tests])),
         "n_errors": int(np.sum(~correct)), "n_test": int(len(correct)), "correct": correct,
         "error_sd": stdev(s["error_pct"] for s in splits) if len(splits) > 1 else None,
@@ -507,30 +591,36 @@ def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, f
     """
     repeats = config.repeats
     loaded = [(plan, datasets[plan.name]) for plan in config.datasets]
-    total = repeats * sum(plan.split.get("k", 1) * sum(len(group) for _, group
-                                                       in grid_tasks(plan, config.schemes))
+    total = repeats * sum(len(plan.estimate) * plan.split.get("k", 1)
+                          * sum(len(group) for _, group in grid_tasks(plan, config.schemes))
                           for plan in config.datasets)
     bar = progress(total) if progress else None
     results, grid_rows = [], []
     try:
         for plan, dataset in loaded:
-            tests = {s: [] for s in config.schemes}
+            tests = {e: {s: [] for s in config.schemes} for e in plan.estimate}
             rows_of_plan = []
             for r in range(repeats):
                 planned = repeat_plan(plan, r)
                 folds = scaled_folds(dataset, planned)  # one repeat's folds in memory at once
                 rows = grid_search(dataset, planned, folds, config.schemes,
                                    config.scheme_options, config.seed, cache, n_jobs=n_jobs,
-                                   progress=bar)
+                                   progress=bar, estimates=plan.estimate)
                 for row in rows:
                     row["repeat"] = r
-                found = fold_tests(folds, planned, rows, config.schemes,
-                                   config.scheme_options, config.seed, fit_jobs or n_jobs,
-                                   repeat=r, dag_orders=config.dag_orders)
-                for scheme in config.schemes:
-                    tests[scheme] += found[scheme]
+                for estimate in plan.estimate:
+                    found = fold_tests(folds, planned, rows, config.schemes,
+                                       config.scheme_options, config.seed, fit_jobs or n_jobs,
+                                       repeat=r, estimate=estimate,
+                                       dag_orders=config.dag_orders if estimate == "nested" else 0)
+                    for scheme in config.schemes:
+                        tests[estimate][scheme] += found[scheme]
                 rows_of_plan += rows
-            results += [_pool(plan.name, s, tests[s], rows_of_plan) for s in config.schemes]
+            per_estimate = {estimate: [_pool(plan.name, s, tests[estimate][s],
+                                             _of_estimate(rows_of_plan, estimate))
+                                       for s in config.schemes]
+                            for estimate in plan.estimate}
+            results += combine_estimates(per_estimate)
             grid_rows += rows_of_plan
     finally:
         if bar is not None:
@@ -547,6 +637,24 @@ def repeat_plan(plan, repeat):
     def shifted(section):
         return {**section, "seed": section["seed"] + repeat} if "seed" in section else section
     return replace(plan, split=shifted(plan.split), validation=shifted(plan.validation))
+
+
+def combine_estimates(per_estimate):
+    """One result per scheme from {estimate: final_fits results}: the nested result when there
+    is one (McNemar reads its ``correct``), carrying the cv-best one's error, point and ties
+    under ``cv_best``; the cv-best result alone otherwise (without ``correct``: McNemar applies
+    to the nested estimate only).  Each result says its ``estimate``."""
+    nested, cv_best = per_estimate.get("nested"), per_estimate.get("cv-best")
+    if cv_best is None:
+        return [{**r, "estimate": "nested"} for r in nested]
+    summaries = [{"kernel": r["kernel"], "C": r["C"], "params": r["params"],
+                  "n_errors": r["n_errors"], "n_test": r["n_test"],
+                  "error_pct": 100.0 * r["n_errors"] / r["n_test"],
+                  "ties": r["selections"][0]["ties"]} for r in cv_best]
+    if nested is None:
+        return [{**{k: v for k, v in r.items() if k != "correct"}, "estimate": "cv-best",
+                 "cv_best": s} for r, s in zip(cv_best, summaries)]
+    return [{**r, "estimate": "nested", "cv_best": s} for r, s in zip(nested, summaries)]
 
 
 def parts_needed(plan):

@@ -41,10 +41,10 @@ from .provenance import now_iso, run_metadata
 from .run_report import write_figures
 from .settings import Settings, workers
 
-GRID_COLUMNS = ["dataset", "repeat", "fold", "scheme", "kernel", "kernel_type", "C", "sigma",
-                "degree", "homogeneous", "validation_error", "n_errors", "n_validation",
-                "n_support_vectors", "kernel_evaluations", "size", "fit_cpu", "fit_wall",
-                "predict_wall", "cached", "notes"]
+GRID_COLUMNS = ["dataset", "repeat", "estimate", "fold", "scheme", "kernel", "kernel_type", "C",
+                "sigma", "gamma", "degree", "homogeneous", "validation_error", "n_errors",
+                "n_validation", "n_support_vectors", "kernel_evaluations", "size", "fit_cpu",
+                "fit_wall", "predict_wall", "smo_iterations", "cached", "notes"]
 
 
 @dataclass

@@ -118,6 +118,8 @@ def validation_splits(fold, validation):
     X, y = fold.X_train, fold.y_train
     if validation["method"] == "given":
         return [(X, y, fold.X_val, fold.y_val)]
+    if validation["method"] == "test":  # the cv-best estimate: scored on the outer test part
+        return [(X, y, fold.X_test, fold.y_test)]
     return [(X[a], y[a], X[b], y[b]) for a, b in validation_index_splits(y, validation)]
 
 

@@ -74,9 +74,9 @@ def test_shipped_configs_are_valid():
     assert sizes["platt1999-letter-gaussian"] == 6 * 4 * 3
     assert sizes["hsu-lin-2002-rbf"] == 15 * 15 * 3 * 6  # gamma x C x schemes x datasets
     hsu_lin = load_config(REPO / "configs" / "hsu-lin-2002-rbf.yaml")
-    sigmas = sorted({point.sigma for point in hsu_lin.plan("dna").grid})
-    np.testing.assert_allclose([1 / (2 * s**2) for s in sigmas], 2.0 ** np.arange(4, -11, -1),
-                               rtol=1e-14)
+    gammas = sorted({point.gamma for point in hsu_lin.plan("dna").grid}, reverse=True)
+    assert gammas == list(2.0 ** np.arange(4, -11, -1))  # Hsu & Lin's grid, exactly
+    assert sorted({point.C for point in hsu_lin.plan("dna").grid}) == list(2.0 ** np.arange(-2, 13))
     assert {"quickstart", "platt1999-letter", "ramanan-linear", "ramanan-rbf",
             "godbole-graphsvm"} <= set(sizes)
 

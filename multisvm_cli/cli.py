@@ -40,15 +40,14 @@ def _data_options(command):
 
 def _run_options(command):
     """--n-jobs, --seed, --backend, --scheduler, --out, --quiet, shared by the running commands."""
-    from .experiment import BACKENDS
-
     options = [
         click.option("--n-jobs", "-j", type=int, default=None,
                      help="Grid points and binary SVMs run at once [1; -1 = every core; more "
                           "than the cores is lowered to them; 0 is refused]."),
         click.option("--seed", type=int, default=None,
                      help="Replaces the config's seed (splits, validation, estimators)."),
-        click.option("--backend", type=click.Choice(BACKENDS), default=None,
+        click.option("--backend", default=None, metavar="loky|threading|dask",  # checked by
+                     # experiment.settings.workers (importing it here would slow every command)
                      help="joblib backend the work runs on [threads in this process]; dask "
                           "needs multisvm[dask]."),
         click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",

@@ -51,7 +51,7 @@ h1 { font-size: 1.5em; } h2 { font-size: 1.2em; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; }
 th { background: #f0f0f0; } td.text { text-align: left; }
-pre { background: #f7f7f7; padding: 0.8em; overflow-x: auto; font-size: 0.85em; }
+pre { background: #f7f7f7; padding: 0.8em; overflow-x: auto; white-space: pre-wrap; font-size: 0.85em; }
 figure { margin: 1em 0; } img { max-width: 100%; border: 1px solid #eee; }
 figcaption, p.note { font-size: 0.9em; color: #444; }
 """

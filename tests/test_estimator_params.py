@@ -1,7 +1,6 @@
 """Estimator parameters: unusable ranges refused before libsvm, gamma as the alternative to sigma,
 and ``smo_iterations_`` (libsvm's SMO iterations over every binary SVM a fit trains)."""
 
-import json
 
 import numpy as np
 import pytest
@@ -10,7 +9,7 @@ from sklearn.svm import SVC
 
 from multisvm_cli.estimators import SCHEMES, DAGSVC, MaxWinsSVC, OneVsRestSVC
 from multisvm_cli.estimators import _machines, _pairwise, udt
-from multisvm_cli.estimators._base import MAX_C, check_C
+from multisvm_cli.estimators.options import MAX_C, check_C
 from multisvm_cli.kernels import Kernel
 from multisvm_cli.persist import load_model, save_model
 

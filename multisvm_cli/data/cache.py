@@ -17,14 +17,15 @@ to a temporary name and renamed; reading uses ``allow_pickle=False``.
 """
 
 import hashlib
+import io
 import json
-import os
-import tempfile
 import zipfile
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
+
+from ..storage import atomic_write
 
 FORMAT_VERSION = 2
 CSR_KEYS = ("X_data", "X_indices", "X_indptr", "X_shape")
@@ -135,9 +136,10 @@ def write_part(path, X, y, record):
                   X={"shape": list(X.shape), "dtype": X.dtype.str,
                      **({"sparse": "csr", "nnz": int(X.nnz)} if sp.issparse(X) else {})},
                   y={"shape": list(y.shape), "dtype": y.dtype.str})
-    _write_atomically(path, lambda sink: np.savez(sink, **_arrays_to_store(X, y)))
-    _write_atomically(record_path(path),
-                      lambda sink: sink.write(json.dumps(record, indent=1).encode()))
+    arrays = io.BytesIO()
+    np.savez(arrays, **_arrays_to_store(X, y))
+    atomic_write(path, arrays.getvalue())
+    atomic_write(record_path(path), json.dumps(record, indent=1))
 
 
 def discard(path):
@@ -147,17 +149,6 @@ def discard(path):
             file.unlink(missing_ok=True)
         except OSError:
             pass
-
-
-def _write_atomically(path, write):
-    handle, temp_name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as sink:
-            write(sink)
-        os.replace(temp_name, path)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
 
 
 def _first_line(exc):

@@ -15,7 +15,6 @@ Labels: ``label_type`` int (integral values, plus ``label_offset``) or str (whit
 ``values`` names a fixed transform of the features (see ``VALUE_TRANSFORMS``).
 """
 
-import gzip
 import math
 
 import numpy as np

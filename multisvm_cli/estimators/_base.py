@@ -19,7 +19,6 @@ input is accepted everywhere and never densified whole): schemes count rows with
 
 import time
 from dataclasses import replace
-from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
@@ -34,8 +33,7 @@ from ..kernels import DEFAULT_SIGMA, Kernel, as_float_rows, rows_per_chunk
 from ..parallel import check_n_jobs
 from ._machines import (BLOCK_MB, TrainSettings, foreign_cpu_seconds, row_slices,
                         smo_iterations)
-from .options import (MAX_C, NB_NAMES, check_C, check_choice,  # noqa: F401 (re-exported)
-                      check_options, check_positive, check_share)
+from .options import NB_NAMES, SHARED_OPTIONS, check_C, check_choice, check_options
 
 NB_MODELS = {"gaussian": GaussianNB, "multinomial": MultinomialNB}
 assert tuple(NB_MODELS) == NB_NAMES
@@ -234,9 +232,7 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         """Validate the shared parameters and return the binary problems' TrainSettings."""
         kernel = Kernel.from_params(self.kernel, self.sigma, self.degree, self.homogeneous, self.gamma)
         check_C(self.C)
-        check_positive("tol", self.tol)
-        check_positive("cache_size", self.cache_size)
-        check_positive("memory_mb", self.memory_mb)
+        check_options(self, SHARED_OPTIONS)  # tol, cache_size, memory_mb: as the config checks them
         check_n_jobs(self.n_jobs)
         check_random_state(self.random_state)
         return TrainSettings(kernel, float(self.C), float(self.tol), float(self.cache_size),

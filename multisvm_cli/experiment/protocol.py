@@ -557,7 +557,6 @@ def _pool_orders(tests, correct) -> dict:
 def load_datasets(config, mirror=None, data_home=None, quiet=False) -> dict:
     """Every dataset of ``config`` (name -> Dataset), only the parts its plan needs, checked
     against the plan (:func:`.validation.check_plan`) before anything is computed."""
-    from .. import data
     from .validation import check_plan
 
     loaded = {}

@@ -58,6 +58,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .errors import MultisvmError
+from .storage import file_mode, folder_mode
 from .estimators import SCHEMES
 
 FORMAT_VERSION = 2
@@ -263,11 +264,9 @@ def _write_arrays(npz_path, arrays):
 def _follow_umask(folder):
     """Give the staging folder and its files the modes the user's umask asks for (mkdtemp makes
     them 0700)."""
-    mask = os.umask(0)
-    os.umask(mask)
     for child in folder.iterdir():
-        os.chmod(child, 0o666 & ~mask)
-    os.chmod(folder, 0o777 & ~mask)
+        os.chmod(child, file_mode())
+    os.chmod(folder, folder_mode())
 
 
 @contextmanager

@@ -77,7 +77,6 @@ MAX_MANIFEST_BYTES = 1 << 20
 MAX_DEPTH = 32
 ARRAY_KINDS = "biufU"  # bool, integers, floats, unicode: never objects, bytes or records
 FLOAT, INT = np.dtype(np.float64), np.dtype(np.int64)
-SVM_ARRAYS = ("vectors", "coef_data", "coef_indices", "coef_indptr", "intercept", "groups")
 NB_ARRAYS = {"gaussian": ("theta", "var", "class_prior", "class_count", "classes"),
              "multinomial": ("feature_log_prob", "class_log_prior", "class_count", "feature_count",
                              "classes")}

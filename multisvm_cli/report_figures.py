@@ -188,15 +188,6 @@ def heatmaps_figure(panels, dataset, kernel_type, n_splits=1) -> Figure:
     return fig
 
 
-def heatmap_figure(cells: pd.DataFrame, dataset, scheme, kernel_type, chosen=None,
-                   n_splits=1) -> Figure:
-    """One scheme's heatmap (:func:`heatmaps_figure` with one panel); the framed cell is
-    ``fig.selected_cell`` as (row, column) or None."""
-    fig = heatmaps_figure([(scheme, cells, chosen)], dataset, kernel_type, n_splits)
-    fig.selected_cell = fig.selected_cells[scheme]
-    return fig
-
-
 def _annotate_cells(ax, image, values):
     for (i, j), value in np.ndenumerate(values):
         if np.isnan(value):

@@ -80,9 +80,9 @@ def test_heatmap_cells_average_folds_and_repeats_and_mark_the_choice():
     assert list(cells.index) == [1.0, 2.0, 4.0] and list(cells.columns) == [1.0, 10.0, 100.0]
     # point i = 5 is sigma=2, C=100: 100 * (0.05 + mean fold offset 0.005) = 5.5 %
     assert cells.loc[2.0, 100.0] == pytest.approx(5.5)
-    fig = rf.heatmap_figure(cells, "iris", "ovr", "gaussian",
-                            {"kernel": "gaussian", "sigma": 2.0, "C": 100.0}, n_splits=4)
-    assert fig.selected_cell == (1, 2)
+    chosen = {"kernel": "gaussian", "sigma": 2.0, "C": 100.0}
+    fig = rf.heatmaps_figure([("ovr", cells, chosen)], "iris", "gaussian", n_splits=4)
+    assert fig.selected_cells["ovr"] == (1, 2)
     ax = fig.axes[0]
     frames = [p for p in ax.patches if isinstance(p, Rectangle) and "selected" in p.get_label()]
     assert len(frames) == 1 and frames[0].get_xy() == (1.5, 0.5)
@@ -97,21 +97,23 @@ def test_gamma_polynomial_and_linear_axes(tmp_path):
     ovr = rows[rows.scheme == "ovr"]
     gaussian = rf.heatmap_cells(ovr[ovr.kernel_type == "gaussian"])
     assert gaussian.attrs["axis"] == "gamma"
-    fig = rf.heatmap_figure(gaussian, "iris", "ovr", "gaussian",
-                            {"kernel": "gaussian", "gamma": 4.0, "C": 1.0})
-    assert fig.selected_cell == (2, 0) and "gamma" in fig.axes[0].get_ylabel()
+    chosen = {"kernel": "gaussian", "gamma": 4.0, "C": 1.0}
+    fig = rf.heatmaps_figure([("ovr", gaussian, chosen)], "iris", "gaussian")
+    assert fig.selected_cells["ovr"] == (2, 0) and "gamma" in fig.axes[0].get_ylabel()
     poly = rf.heatmap_cells(ovr[ovr.kernel_type == "polynomial"])
     assert list(poly.index) == ["d=2 hom", "d=2 inhom", "d=3 hom", "d=3 inhom"]
-    fig = rf.heatmap_figure(poly, "iris", "ovr", "polynomial",
-                            {"kernel": "polynomial", "degree": 3, "homogeneous": False, "C": 10})
-    assert fig.selected_cell == (3, 1)
+    chosen = {"kernel": "polynomial", "degree": 3, "homogeneous": False, "C": 10}
+    fig = rf.heatmaps_figure([("ovr", poly, chosen)], "iris", "polynomial")
+    assert fig.selected_cells["ovr"] == (3, 1)
     linear = rf.heatmap_cells(ovr[ovr.kernel_type == "linear"])
     assert linear.shape == (1, 3)
-    fig = rf.heatmap_figure(linear, "iris", "ovr", "linear", {"kernel": "linear", "C": 100.0})
-    assert fig.selected_cell == (0, 2)
+    chosen = {"kernel": "linear", "C": 100.0}
+    fig = rf.heatmaps_figure([("ovr", linear, chosen)], "iris", "linear")
+    assert fig.selected_cells["ovr"] == (0, 2)
     # a choice on another kernel is not marked on this one
-    fig = rf.heatmap_figure(linear, "iris", "ovr", "linear", {"kernel": "gaussian", "C": 1.0})
-    assert fig.selected_cell is None
+    chosen = {"kernel": "gaussian", "C": 1.0}
+    fig = rf.heatmaps_figure([("ovr", linear, chosen)], "iris", "linear")
+    assert fig.selected_cells["ovr"] is None
     path = rf.save_figure(fig, tmp_path / "linear.png")
     # one panel, 3 C, tick "linear" (6 characters): 0.94 + 2.2 + 1.0 in wide, 2.9 in high
     assert png_shape(path) == (290, 414)

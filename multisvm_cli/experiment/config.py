@@ -839,7 +839,7 @@ def load_config(path, seed=None) -> Config:
     """Read and validate a config file; ``seed`` (the CLI's ``--seed``) replaces its ``seed``.
 
     Raises :class:`ConfigError` (one line: file, line, key, allowed values) on any problem.
-    These are all the checks that need no data; :func:`.validation.check_against_data` adds
+    These are all the checks that need no data; :func:`.validation.check_plan` adds
     those that need the dataset's labels (split sizes against class counts).
     """
     from .. import data

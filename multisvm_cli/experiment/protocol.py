@@ -393,22 +393,6 @@ def _simplest_best(rows, plan):
 
 # --------------------------------------------------------------------------- final fit and test
 
-def final_fits(folds, plan, rows, schemes, options, seed, n_jobs=1, estimate="nested"):
-    """Retrain each scheme's selected point on each fold's training part and test it once.
-
-    ``estimate``: ``nested`` selects on each fold's own validation rows; ``cv-best`` fits the
-    one point of lowest pooled cross-validation error on every fold (its pooled test error is
-    then exactly that cross-validation error).
-
-    Returns one result per scheme (pooled over the outer folds): selected kernel and C, test
-    errors, per-point correctness (for McNemar), kernel evaluations per test point, final-fit
-    CPU time and SMO iterations, classifier size, model-selection and evaluation time, and the
-    selections with their ``ties``.
-    """
-    tests = fold_tests(folds, plan, rows, schemes, options, seed, n_jobs, estimate=estimate)
-    return [_pool(plan.name, s, tests[s], _of_estimate(rows, estimate)) for s in schemes]
-
-
 def _of_estimate(rows, estimate):
     """The grid rows scored for ``estimate`` (rows without one are the nested estimate's)."""
     return [r for r in rows if r.get("estimate", "nested") == estimate]
@@ -417,9 +401,13 @@ def _of_estimate(rows, estimate):
 def fold_tests(folds, plan, rows, schemes, options, seed, n_jobs=1, repeat=0, dag_orders=0,
                estimate="nested"):
     """{scheme: [one test per fold]}: each fold's selected point retrained on its training
-    part and tested once (see :func:`_test`); ``estimate`` as in :func:`final_fits`. With
-    ``dag_orders`` = N, the DAG's tests also hold its N random class orders' wrong counts and
-    kernel evaluations (:func:`dag_order_study`)."""
+    part and tested once (see :func:`_test`; :func:`_pool` makes one Table-1 result of them).
+
+    ``estimate``: ``nested`` selects on each fold's own validation rows; ``cv-best`` fits the
+    one point of lowest pooled cross-validation error on every fold (its pooled test error is
+    then exactly that cross-validation error). With ``dag_orders`` = N, the DAG's tests also
+    hold its N random class orders' wrong counts and kernel evaluations
+    (:func:`dag_order_study`)."""
     per_scheme = {s: [] for s in schemes}
     best = ({s: select_cv_best(rows, plan, s) for s in schemes} if estimate == "cv-best"
             else None)
@@ -639,7 +627,7 @@ def repeat_plan(plan, repeat):
 
 
 def combine_estimates(per_estimate):
-    """One result per scheme from {estimate: final_fits results}: the nested result when there
+    """One result per scheme from {estimate: pooled results}: the nested result when there
     is one (McNemar reads its ``correct``), carrying the cv-best one's error, point and ties
     under ``cv_best``; the cv-best result alone otherwise (without ``correct``: McNemar applies
     to the nested estimate only).  Each result says its ``estimate``."""

@@ -17,13 +17,6 @@ import numpy as np
 from .splits import named_warnings, outer_index_folds, validation_index_splits
 
 
-def check_against_data(config, datasets) -> None:
-    """Check every plan of ``config`` whose dataset is in ``datasets`` (name -> Dataset)."""
-    for plan in config.datasets:
-        if plan.name in datasets:
-            check_plan(plan, datasets[plan.name])
-
-
 def check_plan(plan, dataset) -> None:
     """ConfigError (naming the split or validation key) when ``plan``'s splits cannot be made
     on ``dataset``'s labels, or leave a training part with fewer than two classes."""
@@ -62,7 +55,7 @@ def _training_labels(plan, dataset):
 
 
 def _check_classes(plan, key, labels, what):
-    classes, counts = np.unique(labels, return_counts=True)
+    classes = np.unique(labels)
     if len(classes) < 2:
         raise plan.where[key].error(f"{plan.name}: {what} has {len(labels)} rows of "
                                     f"{len(classes)} class; a multiclass SVM needs at least two")

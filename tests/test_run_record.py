@@ -155,11 +155,12 @@ def test_an_invalid_cache_entry_is_recomputed_not_used(small, tmp_path):
     ({"n_errors": 5, "n_validation": 4}, "0 <= n_errors <= n_validation"),
     ({"n_errors": 1.5}, "must be integers"),
     ({"validation_error": 0.9}, "validation_error must be n_errors / n_validation"),
-    ({"fit_cpu": -1}, "fit_cpu must be a number >= 0"),
+    ({"fit_cpu": -1}, "fit_cpu must be a finite number >= 0"),
+    ({"kernel_evaluations": float("inf")}, "kernel_evaluations must be a finite number >= 0"),
     ({"notes": "x"}, "notes must be a list of texts"),
-    ({"n_support_vectors": -1}, "n_support_vectors must be a number >= 0"),
-    ({"kernel_evaluations": None}, "kernel_evaluations must be a number >= 0"),
-    ({"size": float("nan")}, "size must be a number >= 0"),
+    ({"n_support_vectors": -1}, "n_support_vectors must be a finite number >= 0"),
+    ({"kernel_evaluations": None}, "kernel_evaluations must be a finite number >= 0"),
+    ({"size": float("nan")}, "size must be a finite number >= 0"),
 ])
 def test_check_point_result_refuses_bad_entries(change, message):
     good = {"n_errors": 1, "n_validation": 4, "validation_error": 0.25, "fit_cpu": 0.1,

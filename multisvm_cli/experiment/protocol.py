@@ -45,6 +45,7 @@ over the splits like ``error_pct``.
 
 from __future__ import annotations
 
+import math
 import time
 import warnings
 from collections import Counter
@@ -242,8 +243,9 @@ def check_point_result(result):
         raise ValueError("need 0 <= n_errors <= n_validation and n_validation >= 1")
     for key in RESULT_TIMES + RESULT_FIGURES:
         value = result.get(key)
-        if not isinstance(value, (int, float)) or isinstance(value, bool) or not value >= 0:
-            raise ValueError(f"{key} must be a number >= 0")
+        if (not isinstance(value, (int, float)) or isinstance(value, bool)
+                or not 0 <= value < math.inf):
+            raise ValueError(f"{key} must be a finite number >= 0")
     iterations = result.get("smo_iterations")  # absent in entries cached before it was kept
     if iterations is not None and (not isinstance(iterations, int) or isinstance(iterations, bool)
                                    or iterations < 0):

@@ -209,12 +209,23 @@ def test_multisvm_report_restores_figures_and_html(run, tmp_path):
     assert (copy / "report.html").read_text() == html
 
 
+def edit_table(folder, **values):
+    """Change the first report row saved in results.json (as someone editing it by hand)."""
+    path = folder / "results.json"
+    saved = json.loads(path.read_text())
+    saved["table"][0].update(values)
+    path.write_text(json.dumps(saved))
+
+
 @pytest.mark.parametrize("damage, message", [
     (lambda f: (f / "grid.csv").unlink(), "lacks grid.csv: it is not a finished run folder"),
     (lambda f: (f / "results.json").write_text("{cut"), "results.json is malformed (not JSON"),
     (lambda f: (f / "results.json").write_text('{"results": [], "table": []}'),
      "'results' must be a list of rows"),
     (lambda f: (f / "grid.csv").write_text("a,b\n1,2\n"), "grid.csv lacks the column(s) dataset"),
+    (lambda f: edit_table(f, error_pct="abc"), "row's error_pct is not a finite number"),
+    (lambda f: edit_table(f, kernel_evaluations=float("inf")),
+     "row's kernel_evaluations is not a finite number"),
 ])
 def test_report_refuses_a_damaged_run_folder_with_one_line(run, tmp_path, capsys, damage,
                                                             message):

@@ -11,6 +11,7 @@ a run writes, is refused with one line (:class:`~multisvm_cli.errors.MultisvmErr
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 from ..errors import MultisvmError
@@ -18,6 +19,9 @@ from ..errors import MultisvmError
 NEEDED = ("results.json", "grid.csv")
 RESULT_KEYS = ("dataset", "scheme", "params")
 TABLE_KEYS = ("dataset", "scheme")
+# the report rows' numbers the figures and report.html read: each a finite number or empty
+TABLE_NUMBERS = ("C", "error_pct", "error_sd", "kernel_evaluations", "cpu_time",
+                 "smo_iterations", "size_k", "selection_time", "evaluation_time", "mcnemar_p")
 
 
 def rebuild_report(folder) -> list[Path]:
@@ -80,16 +84,27 @@ def _results(path: Path) -> dict:
             raise bad(f"{key!r} must be a list of rows with {', '.join(needs)}")
     if not all(isinstance(r["params"], dict) for r in results["results"]):
         raise bad("a result's params is not a mapping")
+    for row in results["table"]:
+        wrong = [key for key in TABLE_NUMBERS if row.get(key) is not None
+                 and not _finite_number(row[key])]
+        if wrong:
+            raise bad(f"the {row['dataset']} {row['scheme']} row's {', '.join(wrong)} is not a "
+                      "finite number")
     if results.get("ranking") is not None and not _ranking_ok(results["ranking"]):
         raise bad("'ranking' is not a ranking of the schemes")
     studies = results.get("dag_orders") or {}
     if not isinstance(studies, dict) or not all(
             isinstance(s, dict) and isinstance(s.get("errors_pct"), list) and s["errors_pct"]
             and isinstance(s.get("kernel_evaluations"), list)
-            and isinstance(s.get("selected_error"), (int, float)) for s in studies.values()):
+            and all(map(_finite_number, s["errors_pct"] + s["kernel_evaluations"]))
+            and _finite_number(s.get("selected_error")) for s in studies.values()):
         raise bad("'dag_orders' must map each dataset to its errors_pct, kernel_evaluations "
                   "and selected_error")
     return results
+
+
+def _finite_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _ranking_ok(ranking) -> bool:

@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 
 from multisvm_cli.errors import MultisvmError
-from multisvm_cli.report.ranking import critical_difference, errors_table, rank_schemes, ranking_text
+from multisvm_cli.report.ranking import (critical_difference, errors_table, rank_schemes,
+                                         ranking_text)
 
 # Demsar (2006), Table 6: AUC of four C4.5 variants on 14 UCI datasets (higher is better).
 NAMES = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]

@@ -300,10 +300,12 @@ def test_report_refuses_a_damaged_run_folder_with_one_line(run, tmp_path, capsys
     copy = tmp_path / "copy"
     shutil.copytree(folder, copy)
     damage(copy)
+    html = (copy / "report.html").read_bytes()
     with pytest.raises(SystemExit) as exited:
         main(["report", str(copy)])
     err = capsys.readouterr().err
     assert exited.value.code == 2 and err.count("\n") == 1 and message in err, err
+    assert (copy / "report.html").read_bytes() == html  # refused before anything is rewritten
     with pytest.raises(SystemExit):
         main(["report", str(tmp_path / "missing")])
     assert "no run folder at" in capsys.readouterr().err

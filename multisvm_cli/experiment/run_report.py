@@ -14,8 +14,11 @@ from pathlib import Path
 
 def rebuild_report(folder) -> list[Path]:
     """Redraw ``folder/figures/`` and rewrite ``folder/report.html`` from the run's saved
-    files; returns the paths written (the figures, then report.html)."""
+    files; returns the paths written (the figures, then report.html). A folder whose files
+    fail the checked reader is refused before anything is rewritten."""
     from ..report.figures import write_figures
     from ..report.html import write_report
+    from ..report.run_folder import check_run
 
+    check_run(folder)
     return write_figures(folder) + [write_report(folder)]

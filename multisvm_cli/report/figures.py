@@ -39,8 +39,8 @@ def tradeoff(table_rows, folder) -> list[Path]:
 
     One marker per scheme with error bars of +-``error_sd`` (the SD over folds x repeats; none
     for a single split); the paper's numbers, when the rows carry them, as hollow markers of the
-    same colour. A scheme without kernel evaluations (NB) is a dashed horizontal line at its
-    error. Files go to ``folder/tradeoff-<dataset>.png``.
+    same colour. A scheme without kernel evaluations (naive Bayes) is a dashed horizontal line
+    at its error. Files go to ``folder/tradeoff-<dataset>.png``.
     """
     rows = [r for r in table_rows if r.get("error_pct") is not None]
     paths = []

@@ -28,8 +28,8 @@ def grid_heatmaps(grid: pd.DataFrame, chosen: dict, folder) -> list[Path]:
     ``grid``: grid.csv rows (validation_error is a fraction; averaged over folds and repeats).
     ``chosen[(dataset, scheme)]``: the selected point's params (``kernel``, ``C``, ``sigma`` or
     ``gamma``, ``degree``, ``homogeneous``), the most frequent choice over folds; it is framed.
-    Schemes with a single grid point (kernel-free schemes such as NB) have no panel. Files go
-    to ``folder/grid-<dataset>-<kernel_type>.png``.
+    Schemes with a single grid point (kernel-free schemes such as naive Bayes) have no panel.
+    Files go to ``folder/grid-<dataset>-<kernel_type>.png``.
     """
     _check_grid(grid)
     paths = []

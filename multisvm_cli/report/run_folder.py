@@ -4,10 +4,11 @@ The run (``experiment.runs``) writes grid.csv, table.csv, table.md and results.j
 :func:`write_tables` and run.json with :func:`write_meta`; the figures (:mod:`.figures`),
 report.html (:mod:`.html`) and ``multisvm report`` read them back only through
 :func:`read_results`, :func:`read_grid`, :func:`read_table`, :func:`read_meta` and
-:func:`read_config_text`. Every file is read through :mod:`multisvm_cli.readers` (bounded; JSON
-strict: no NaN or Infinity, no duplicate key) and every value passed on is checked with
-:mod:`multisvm_cli.numbers`, so a file that is not what a run writes (cut off, edited by hand)
-is refused with one line naming it, never a traceback from matplotlib or pandas.
+:func:`read_config_text` (:func:`check_run`: all of them). Every file is read through
+:mod:`multisvm_cli.readers` (bounded; JSON strict: no NaN or Infinity, no duplicate key) and
+every value passed on is checked with :mod:`multisvm_cli.numbers`, so a file that is not what
+a run writes (cut off, edited by hand) is refused with one line naming it, never a traceback
+from matplotlib or pandas.
 """
 
 from __future__ import annotations
@@ -260,6 +261,16 @@ def read_config_text(folder) -> str | None:
     """config.yaml's text (None when the folder has none)."""
     path = Path(folder) / "config.yaml"
     return read_text(path, SMALL_LIMIT, what="config.yaml") if path.is_file() else None
+
+
+def check_run(folder) -> None:
+    """Read and check every record file of a finished run folder (results.json, grid.csv,
+    table.csv, run.json, config.yaml): ``multisvm report`` refuses a damaged folder before it
+    rewrites anything."""
+    read_table(folder, read_results(folder))
+    read_grid(folder)
+    read_meta(folder)
+    read_config_text(folder)
 
 
 def read_figure_data(folder) -> dict:

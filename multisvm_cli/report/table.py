@@ -169,8 +169,9 @@ def footnote(compare_to="dag", reference_source=None, compared=True, resampled=F
         "deviation of the test error over folds x repeats (blank for a single split); kernel "
         "evals: per test point; size K: thousands of parameters; train CPU s: final fit; SMO "
         "iters: libsvm's SMO iterations summed over the final fit's binary SVMs (mean over "
-        "folds); select s: wall seconds summed over the scheme's grid points (shared Max "
-        "Wins/DAG fits counted for both); eval s: wall seconds to predict the test part; ties: "
+        "folds); select s: wall seconds summed over the scheme's grid points (shared "
+        f"{label('maxwins')}/DAG fits counted for both); eval s: wall seconds to predict the test "
+        "part; ties: "
         "grid points tied at the lowest validation error (mean over folds), broken towards "
         "smaller C, then the simpler kernel, then the wider gaussian.",
     ]

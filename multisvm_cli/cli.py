@@ -93,8 +93,8 @@ def reproduce_table(configs, fmt, force, n_jobs, seed, backend, scheduler, out, 
     Example: multisvm reproduce-table quickstart --n-jobs 2
     """
     from .experiment import load_config, reproduce
-    from .ranking import ranking_text
-    from .report import dag_orders_text, render
+    from .report.ranking import ranking_text
+    from .report.table import dag_orders_text, render
 
     loaded = [load_config(path, seed) for path in configs]
     settings = _settings(n_jobs, backend, scheduler, out, quiet, mirror, data_home, force)
@@ -162,7 +162,7 @@ def evaluate(model_dir, dataset, part, confusion, mirror, data_home):
     Example: multisvm evaluate models/wine-dag --confusion
     """
     from .experiment import evaluate as evaluate_model
-    from .report import evaluation_text
+    from .report.table import evaluation_text
 
     result = evaluate_model(model_dir, dataset, part, confusion, mirror, data_home)
     click.echo(evaluation_text(result.metadata, result.dataset, result.part, result.y_true,

@@ -14,7 +14,7 @@ from multisvm_cli.experiment.config import ConfigError, GridPoint, load_config
 from multisvm_cli.experiment.protocol import (load_datasets, run_protocol, score_points, select,
                                               select_cv_best)
 from multisvm_cli.experiment.splits import pooled
-from multisvm_cli.report import render, table_rows
+from multisvm_cli.report.table import render, table_rows
 from multisvm_cli.storage import PointCache
 
 IRIS = """\

@@ -175,6 +175,7 @@ def test_a_full_disk_is_one_line_and_run_json_says_failed(tmp_path, capsys, monk
 
     monkeypatch.setattr(storage, "atomic_write", full_disk)
     monkeypatch.setattr("multisvm_cli.experiment.runs.atomic_write", full_disk)
+    monkeypatch.setattr("multisvm_cli.report.run_folder.atomic_write", full_disk)
     code, _, err = run_cli(capsys, "reproduce-table", str(config), "--out",
                            str(tmp_path / "out"), "-q")
     assert code == 2 and err.count("\n") == 1, err

@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 
 from multisvm_cli.errors import MultisvmError
-from multisvm_cli.ranking import critical_difference, errors_table, rank_schemes, ranking_text
+from multisvm_cli.report.ranking import (critical_difference, errors_table, rank_schemes,
+                                         ranking_text)
 
 # Demsar (2006), Table 6: AUC of four C4.5 variants on 14 UCI datasets (higher is better).
 NAMES = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
@@ -81,6 +82,18 @@ def test_exact_small_example_without_ties():
     text = ranking_text(ranking)
     assert "Max Wins 1.75" in text and "DAGSVM 1.50" in text and "1-v-r 2.75" in text
     assert "Friedman chi-square = 3.5 (2 df)" in text and "no pair at alpha = 0.05" in text
+
+
+def test_same_order_on_every_dataset_saves_an_infinite_f_as_none():
+    # 3 schemes ranked alike on 3 datasets: chi2_F = N(k-1) = 6, so F_F's denominator is 0;
+    # the statistic is saved as None (results.json is strict JSON) and printed as inf
+    errors = pd.DataFrame({"ovr": [1.0, 2.0, 3.0], "maxwins": [2.0, 3.0, 4.0],
+                           "dag": [3.0, 4.0, 5.0]}, index=["a", "b", "c"])
+    ranking = rank_schemes(errors)
+    assert ranking["friedman"]["statistic"] == pytest.approx(6.0)
+    assert ranking["iman_davenport"] == {"statistic": None, "p_value": 0.0}
+    json.dumps(ranking, allow_nan=False)
+    assert "Iman-Davenport F = inf, p = 0." in ranking_text(ranking)
 
 
 def test_critical_difference_is_demsars_table_5():

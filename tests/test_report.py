@@ -8,7 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from multisvm_cli.report import evaluation_text, mcnemar, render, table_rows
+from multisvm_cli.report.paired import mcnemar
+from multisvm_cli.report.table import evaluation_text, render, table_rows
 
 
 def outcomes(n_both, n01, n10, n_neither):
@@ -115,7 +116,7 @@ def test_evaluation_text_with_confusion():
 
 
 def test_corrected_resampled_ttest_by_hand():
-    from multisvm_cli.report import corrected_resampled_ttest
+    from multisvm_cli.report.paired import corrected_resampled_ttest
 
     a, b = [5.0, 4.0, 6.0, 5.0], [3.0, 4.0, 3.0, 4.0]  # d = 2, 0, 3, 1: mean 1.5, var 5/3
     test = corrected_resampled_ttest(a, b, 0.5)
@@ -166,7 +167,7 @@ def corrected_t_p(t, df):
 
 
 def test_dag_orders_text():
-    from multisvm_cli.report import dag_orders_text
+    from multisvm_cli.report.table import dag_orders_text
 
     text = dag_orders_text({"iris": {"errors_pct": [2.0, 4.0, 3.0],
                                      "kernel_evaluations": [20.0, 30.0, 25.0],

@@ -7,9 +7,11 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.image import imread
 from matplotlib.patches import Rectangle
 
-from multisvm_cli import report_figures as rf
+from multisvm_cli.report import drawing
+from multisvm_cli.report import figures as rf
+from multisvm_cli.report import heatmaps as hm
 from multisvm_cli.errors import MultisvmError
-from multisvm_cli.ranking import rank_schemes
+from multisvm_cli.report.ranking import rank_schemes
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -45,7 +47,7 @@ def png_shape(path):
 def test_grid_heatmaps_write_one_png_per_kernel_with_a_panel_per_scheme(tmp_path):
     chosen = {("iris", "ovr"): {"kernel": "gaussian", "sigma": 2.0, "C": 100.0},
               ("iris", "dag"): {"kernel": "linear", "C": 10.0}}
-    paths = rf.grid_heatmaps(grid_frame(), chosen, tmp_path / "figures")
+    paths = hm.grid_heatmaps(grid_frame(), chosen, tmp_path / "figures")
     assert sorted(p.name for p in paths) == sorted(
         f"grid-iris-{k}.png" for k in ("gaussian", "polynomial", "linear"))
     # 2 panels (ovr, dag; NB has a single point: no panel) of 3 C x 3 sigma, 1-character ticks:
@@ -61,10 +63,10 @@ def test_grid_heatmaps_write_one_png_per_kernel_with_a_panel_per_scheme(tmp_path
 def test_one_figure_holds_every_scheme_on_one_colour_scale():
     rows = grid_frame()
     gaussian = rows[rows.kernel_type == "gaussian"]
-    panels = [(s, rf.heatmap_cells(gaussian[gaussian.scheme == s]), None)
+    panels = [(s, hm.heatmap_cells(gaussian[gaussian.scheme == s]), None)
               for s in ("ovr", "dag")]
     panels[1] = ("dag", panels[1][1] + 10.0, {"kernel": "gaussian", "sigma": 4.0, "C": 1.0})
-    fig = rf.heatmaps_figure(panels, "iris", "gaussian", n_splits=4)
+    fig = hm.heatmaps_figure(panels, "iris", "gaussian", n_splits=4)
     maps = [ax for ax in fig.axes if ax.images]
     assert [ax.get_title() for ax in maps] == ["1-v-r", "DAGSVM"]
     limits = [ax.images[0].get_clim() for ax in maps]
@@ -76,12 +78,12 @@ def test_one_figure_holds_every_scheme_on_one_colour_scale():
 def test_heatmap_cells_average_folds_and_repeats_and_mark_the_choice():
     rows = grid_frame()
     gaussian = rows[(rows.scheme == "ovr") & (rows.kernel_type == "gaussian")]
-    cells = rf.heatmap_cells(gaussian)
+    cells = hm.heatmap_cells(gaussian)
     assert list(cells.index) == [1.0, 2.0, 4.0] and list(cells.columns) == [1.0, 10.0, 100.0]
     # point i = 5 is sigma=2, C=100: 100 * (0.05 + mean fold offset 0.005) = 5.5 %
     assert cells.loc[2.0, 100.0] == pytest.approx(5.5)
     chosen = {"kernel": "gaussian", "sigma": 2.0, "C": 100.0}
-    fig = rf.heatmaps_figure([("ovr", cells, chosen)], "iris", "gaussian", n_splits=4)
+    fig = hm.heatmaps_figure([("ovr", cells, chosen)], "iris", "gaussian", n_splits=4)
     assert fig.selected_cells["ovr"] == (1, 2)
     ax = fig.axes[0]
     frames = [p for p in ax.patches if isinstance(p, Rectangle) and "selected" in p.get_label()]
@@ -95,26 +97,26 @@ def test_heatmap_cells_average_folds_and_repeats_and_mark_the_choice():
 def test_gamma_polynomial_and_linear_axes(tmp_path):
     rows = grid_frame(gamma=True)
     ovr = rows[rows.scheme == "ovr"]
-    gaussian = rf.heatmap_cells(ovr[ovr.kernel_type == "gaussian"])
+    gaussian = hm.heatmap_cells(ovr[ovr.kernel_type == "gaussian"])
     assert gaussian.attrs["axis"] == "gamma"
     chosen = {"kernel": "gaussian", "gamma": 4.0, "C": 1.0}
-    fig = rf.heatmaps_figure([("ovr", gaussian, chosen)], "iris", "gaussian")
+    fig = hm.heatmaps_figure([("ovr", gaussian, chosen)], "iris", "gaussian")
     assert fig.selected_cells["ovr"] == (2, 0) and "gamma" in fig.axes[0].get_ylabel()
-    poly = rf.heatmap_cells(ovr[ovr.kernel_type == "polynomial"])
+    poly = hm.heatmap_cells(ovr[ovr.kernel_type == "polynomial"])
     assert list(poly.index) == ["d=2 hom", "d=2 inhom", "d=3 hom", "d=3 inhom"]
     chosen = {"kernel": "polynomial", "degree": 3, "homogeneous": False, "C": 10}
-    fig = rf.heatmaps_figure([("ovr", poly, chosen)], "iris", "polynomial")
+    fig = hm.heatmaps_figure([("ovr", poly, chosen)], "iris", "polynomial")
     assert fig.selected_cells["ovr"] == (3, 1)
-    linear = rf.heatmap_cells(ovr[ovr.kernel_type == "linear"])
+    linear = hm.heatmap_cells(ovr[ovr.kernel_type == "linear"])
     assert linear.shape == (1, 3)
     chosen = {"kernel": "linear", "C": 100.0}
-    fig = rf.heatmaps_figure([("ovr", linear, chosen)], "iris", "linear")
+    fig = hm.heatmaps_figure([("ovr", linear, chosen)], "iris", "linear")
     assert fig.selected_cells["ovr"] == (0, 2)
     # a choice on another kernel is not marked on this one
     chosen = {"kernel": "gaussian", "C": 1.0}
-    fig = rf.heatmaps_figure([("ovr", linear, chosen)], "iris", "linear")
+    fig = hm.heatmaps_figure([("ovr", linear, chosen)], "iris", "linear")
     assert fig.selected_cells["ovr"] is None
-    path = rf.save_figure(fig, tmp_path / "linear.png")
+    path = drawing.save_figure(fig, tmp_path / "linear.png")
     # one panel, 3 C, tick "linear" (6 characters): 0.94 + 2.2 + 1.0 in wide, 2.9 in high
     assert png_shape(path) == (290, 414)
 
@@ -204,9 +206,9 @@ def test_draw_all_names_the_files(tmp_path):
 
 def test_bad_grid_rows_fail_with_one_line(tmp_path):
     with pytest.raises(MultisvmError, match="lack the column.s. validation_error"):
-        rf.grid_heatmaps(grid_frame().drop(columns="validation_error"), {}, tmp_path)
+        hm.grid_heatmaps(grid_frame().drop(columns="validation_error"), {}, tmp_path)
     with pytest.raises(MultisvmError, match="unknown kernel_type sigmoid"):
-        rf.grid_heatmaps(grid_frame().assign(kernel_type="sigmoid"), {}, tmp_path)
+        hm.grid_heatmaps(grid_frame().assign(kernel_type="sigmoid"), {}, tmp_path)
     assert not list(tmp_path.iterdir())
 
 

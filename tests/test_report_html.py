@@ -9,11 +9,11 @@ from html.parser import HTMLParser
 import pandas as pd
 import pytest
 
-from multisvm_cli import report_figures as rf
+from multisvm_cli.report import figures as rf
 from multisvm_cli.errors import MultisvmError
-from multisvm_cli.ranking import rank_schemes
-from multisvm_cli.report import render
-from multisvm_cli.report_html import write_report
+from multisvm_cli.report.html import write_report
+from multisvm_cli.report.ranking import rank_schemes
+from multisvm_cli.report.table import render
 
 VOID = {"meta", "img", "br", "hr", "link", "input"}
 ROWS = [
@@ -57,8 +57,11 @@ def fake_run(folder, with_csv=True):
         (folder / "table.csv").write_text(render(ROWS, "csv"), encoding="utf-8")
     ranking = rank_schemes(pd.DataFrame({"ovr": [4.4, 0.0], "dag": [2.2, 1.9]},
                                         index=["iris", "wine"]))
+    results = [{"dataset": r["dataset"], "scheme": r["scheme"], "params": {"C": r["C"]}}
+               for r in ROWS]
     (folder / "results.json").write_text(json.dumps(
-        {"config": "quickstart", "compare_to": "dag", "table": ROWS, "ranking": ranking}))
+        {"config": "quickstart", "compare_to": "dag", "results": results, "table": ROWS,
+         "ranking": ranking}))
     (folder / "config.yaml").write_text("name: quickstart\n# see http://example.org <b>\n"
                                         "C: [1, 100]\n")
     (folder / "run.json").write_text(json.dumps(
@@ -115,9 +118,9 @@ def test_bad_run_folders_fail_with_one_line(tmp_path):
         write_report(tmp_path / "missing")
     empty = tmp_path / "empty"
     empty.mkdir()
-    with pytest.raises(MultisvmError, match="no table.csv and no table in results.json"):
+    with pytest.raises(MultisvmError, match="lacks results.json: it is not a finished run"):
         write_report(empty)
     (empty / "results.json").write_text("{cut off")
-    with pytest.raises(MultisvmError, match="results.json is not valid JSON"):
+    with pytest.raises(MultisvmError, match="results.json: not valid JSON"):
         write_report(empty)
     assert not (empty / "report.html").exists()

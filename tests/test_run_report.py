@@ -209,34 +209,103 @@ def test_multisvm_report_restores_figures_and_html(run, tmp_path):
     assert (copy / "report.html").read_text() == html
 
 
-def edit_table(folder, **values):
-    """Change the first report row saved in results.json (as someone editing it by hand)."""
+def edit_results(folder, change):
+    """Apply ``change`` to results.json's document (as someone editing it by hand)."""
     path = folder / "results.json"
     saved = json.loads(path.read_text())
-    saved["table"][0].update(values)
+    change(saved)
     path.write_text(json.dumps(saved))
 
 
-@pytest.mark.parametrize("damage, message", [
+def edit_table(folder, **values):
+    """Change the first report row saved in results.json."""
+    edit_results(folder, lambda saved: saved["table"][0].update(values))
+
+
+def edit_csv(folder, name, column, value):
+    """Set ``column`` of the first data row of the CSV file ``name`` to the text ``value``."""
+    with (folder / name).open(newline="") as stream:
+        rows = list(csv.reader(stream))
+    rows[1][rows[0].index(column)] = value
+    with (folder / name).open("w", newline="") as stream:
+        csv.writer(stream, lineterminator="\n").writerows(rows)
+
+
+def cut_mid_row(path):
+    """Cut ``path`` off in the middle of its last row (a run killed while writing it)."""
+    text = path.read_text()
+    last_row = text.rstrip("\n").rfind("\n") + 1
+    path.write_text(text[:last_row + 15])
+
+
+# each damaged file must be refused by `multisvm report` with one line naming the file
+DAMAGE = [
     (lambda f: (f / "grid.csv").unlink(), "lacks grid.csv: it is not a finished run folder"),
-    (lambda f: (f / "results.json").write_text("{cut"), "results.json is malformed (not JSON"),
+    (lambda f: cut_mid_row(f / "grid.csv"), "grid.csv is malformed (empty or cut off mid-row"),
+    (lambda f: (f / "grid.csv").write_text("a,b\n1,2\n"),
+     "grid.csv is malformed (it lacks the column(s) dataset"),
+    (lambda f: (f / "grid.csv").write_text("dataset,scheme\niris\n"),
+     "grid.csv is malformed (row 2 has 1 fields, the header 2"),
+    (lambda f: edit_csv(f, "grid.csv", "validation_error", "nan"),
+     "grid.csv is malformed (a row's validation_error is not a finite number"),
+    (lambda f: edit_csv(f, "grid.csv", "validation_error", ""),
+     "grid.csv is malformed (a row's validation_error is not a finite number"),
+    (lambda f: edit_csv(f, "grid.csv", "C", "inf"),
+     "grid.csv is malformed (a row's C is not a finite number"),
+    (lambda f: edit_csv(f, "grid.csv", "C", "ten"),
+     "grid.csv is malformed (a row's C is not a finite number"),
+    (lambda f: (f / "results.json").write_text("{cut"), "results.json: not valid JSON"),
+    (lambda f: (f / "results.json").write_text('{"a": 1, "a": 2}'),
+     "results.json: not valid JSON (duplicate key 'a')"),
+    (lambda f: (f / "results.json").write_text("[1]"),
+     "results.json is malformed (not a JSON object"),
     (lambda f: (f / "results.json").write_text('{"results": [], "table": []}'),
      "'results' must be a list of rows"),
-    (lambda f: (f / "grid.csv").write_text("a,b\n1,2\n"), "grid.csv lacks the column(s) dataset"),
+    (lambda f: edit_results(f, lambda saved: saved["results"][0].update(params={})),
+     "results.json is malformed (the iris ovr result's params is not a mapping with a finite C"),
+    (lambda f: edit_results(f, lambda saved: saved["results"][0]["params"].update(C="10")),
+     "result's params is not a mapping with a finite C"),
+    (lambda f: edit_results(f, lambda saved: saved["results"][0].update(dataset=["iris"])),
+     "results.json is malformed (a 'results' row's dataset or scheme is not a name"),
+    (lambda f: edit_table(f, scheme=7), "a 'table' row's dataset or scheme is not a name"),
     (lambda f: edit_table(f, error_pct="abc"), "row's error_pct is not a finite number"),
+    (lambda f: edit_table(f, mcnemar_p=True), "row's mcnemar_p is not a finite number"),
     (lambda f: edit_table(f, kernel_evaluations=float("inf")),
-     "row's kernel_evaluations is not a finite number"),
-])
+     "results.json: not valid JSON (Infinity is not a number JSON allows"),
+    (lambda f: edit_results(f, lambda saved: saved["ranking"].update(friedman={"chi2": "abc"})),
+     "'ranking' is not a ranking of the schemes: friedman is not a test"),
+    (lambda f: edit_results(f, lambda saved: saved["ranking"]["average_ranks"].popitem()),
+     "average_ranks is not a number per scheme"),
+    (lambda f: edit_results(f, lambda saved: saved["ranking"].update(
+        different_pairs=[["ovr", "svm"]])), "different_pairs is not a list of pairs"),
+    (lambda f: edit_results(f, lambda saved: saved["dag_orders"]["iris"].update(
+        selected_error="1.3")), "'dag_orders' must map each dataset"),
+    (lambda f: edit_results(f, lambda saved: saved.update(config=["spread"])),
+     "results.json is malformed ('config' is not a name"),
+    (lambda f: edit_csv(f, "table.csv", "error_pct", "abc"),
+     "table.csv is malformed (the iris ovr row's error_pct is not a finite number"),
+    (lambda f: edit_csv(f, "table.csv", "error_sd", "nan"),
+     "table.csv is malformed (the iris ovr row's error_sd is not a finite number"),
+    (lambda f: cut_mid_row(f / "table.csv"), "table.csv is malformed (empty or cut off mid-row"),
+    (lambda f: (f / "run.json").write_text('"done"'), "run.json is malformed (not a JSON object"),
+    (lambda f: (f / "run.json").write_text('{"status": NaN}'),
+     "run.json: not valid JSON (NaN is not a number JSON allows"),
+]
+
+
+@pytest.mark.parametrize("damage, message", DAMAGE)
 def test_report_refuses_a_damaged_run_folder_with_one_line(run, tmp_path, capsys, damage,
                                                             message):
     folder, _, _ = run
     copy = tmp_path / "copy"
     shutil.copytree(folder, copy)
     damage(copy)
+    html = (copy / "report.html").read_bytes()
     with pytest.raises(SystemExit) as exited:
         main(["report", str(copy)])
     err = capsys.readouterr().err
     assert exited.value.code == 2 and err.count("\n") == 1 and message in err, err
+    assert (copy / "report.html").read_bytes() == html  # refused before anything is rewritten
     with pytest.raises(SystemExit):
         main(["report", str(tmp_path / "missing")])
     assert "no run folder at" in capsys.readouterr().err

@@ -17,13 +17,15 @@ Layout under the results root (``Settings.out``, default ``results/``)::
                                    split's (fold x repeat) choice, counts and test error; the
                                    ranking over datasets; the DAG order study
             figures/*.png          grid maps, error against kernel evaluations, CD diagram,
-                                   DAG orders (:mod:`.run_report`)
+                                   DAG orders (:mod:`multisvm_cli.report.figures`)
             report.html            all of it in one self-contained page
             run.json               argv, versions, host, BLAS, CPU, memory, n_jobs, seed, git
                                    commit, start/end, status, warnings
             run.log                what happened, one line each (start, warnings, end)
 
-Every file is written atomically (:mod:`multisvm_cli.storage`); run.json says ``running``
+grid.csv, table.csv, table.md, results.json and run.json are written, and read back, by
+:mod:`multisvm_cli.report.run_folder` alone. Every file is written atomically
+(:mod:`multisvm_cli.storage`); run.json says ``running``
 while the run goes on and ``done``, ``failed`` or ``interrupted`` at the end.
 """
 
@@ -34,17 +36,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..storage import PointCache, atomic_write, new_run_dir, write_json
+from ..storage import PointCache, atomic_write, new_run_dir
 from .progress import progress_bar
 from .protocol import Stopwatch, check_point_result, load_datasets, run_protocol
 from .provenance import now_iso, run_metadata
-from .run_report import write_figures
 from .settings import Settings, workers
-
-GRID_COLUMNS = ["dataset", "repeat", "estimate", "fold", "scheme", "kernel", "kernel_type", "C",
-                "sigma", "gamma", "degree", "homogeneous", "validation_error", "n_errors",
-                "n_validation", "n_support_vectors", "kernel_evaluations", "size", "fit_cpu",
-                "fit_wall", "predict_wall", "smo_iterations", "cached", "notes"]
 
 
 @dataclass
@@ -53,7 +49,7 @@ class Run:
 
     folder: Path
     rows: list
-    ranking: dict | None = None     # ranking.rank_schemes over the datasets (2 or more)
+    ranking: dict | None = None     # report.ranking.rank_schemes over the datasets (2 or more)
     dag_orders: dict | None = None  # {dataset: the DAG order study} when asked for
 
 
@@ -81,8 +77,10 @@ def reproduce(config, settings: Settings = Settings()) -> Run:
 
 def _run(config, settings, jobs, datasets, folder, log) -> Run:
     """The run itself, in its new folder; run.json and run.log are written however it ends."""
-    from ..report import table_rows
-    from ..report_html import write_report
+    from ..report.figures import write_figures
+    from ..report.html import write_report
+    from ..report.run_folder import write_meta, write_tables
+    from ..report.table import table_rows
 
     atomic_write(folder / "config.original.yaml", config.original_text)
     atomic_write(folder / "config.yaml", config.resolved_text())
@@ -91,7 +89,7 @@ def _run(config, settings, jobs, datasets, folder, log) -> Run:
              if dataset.provenance}
     if local:  # each local file's path, SHA-256 and size, and how it was read
         meta["local_data"] = local
-    write_json(folder / "run.json", meta)
+    write_meta(folder, meta)
     log.add(f"started {config.name} ({config.path}) in {folder}")
     watch = Stopwatch()
     try:
@@ -101,7 +99,10 @@ def _run(config, settings, jobs, datasets, folder, log) -> Run:
                                                 settings.quiet))
         rows = table_rows(results, config.reference, config.compare_to)
         ranking = rank_over_datasets(rows)
-        write_outputs(folder, config, results, grid_rows, rows, checksums, ranking)
+        write_tables(folder, config.name, results, grid_rows, rows, checksums,
+                     compare_to=config.compare_to, repeats=config.repeats,
+                     source=config.reference.get("source"), ranking=ranking,
+                     dag_orders=dag_order_studies(results))
         figures = Stopwatch()
         write_figures(folder)
         log.add(f"figures in {figures.wall:.2f} s")
@@ -124,8 +125,10 @@ def _run(config, settings, jobs, datasets, folder, log) -> Run:
 
 def _close(folder, meta, log):
     """Write the final run.json and run.log; an I/O error here must not hide the run's own."""
+    from ..report.run_folder import write_meta
+
     try:
-        write_json(folder / "run.json", meta)
+        write_meta(folder, meta)
         log.write(folder / "run.log")
     except OSError:
         pass
@@ -162,9 +165,9 @@ class RunLog:
 
 
 def rank_over_datasets(rows):
-    """``ranking.rank_schemes`` of the report rows' test errors when there are 2 or more
+    """``report.ranking.rank_schemes`` of the report rows' test errors when there are 2 or more
     datasets and schemes to rank (else None)."""
-    from ..ranking import errors_table, rank_schemes
+    from ..report.ranking import errors_table, rank_schemes
 
     ours = [row for row in rows if row.get("error_pct") is not None]
     if len({r["dataset"] for r in ours}) < 2 or len({r["scheme"] for r in ours}) < 2:
@@ -175,25 +178,3 @@ def rank_over_datasets(rows):
 def dag_order_studies(results) -> dict:
     """{dataset: DAG order study} of the protocol's results (see protocol.dag_order_study)."""
     return {r["dataset"]: r["dag_orders"] for r in results if r.get("dag_orders")}
-
-
-def write_outputs(folder, config, results, grid_rows, rows, checksums, ranking=None):
-    """grid.csv, table.csv, table.md and results.json, each written atomically."""
-    import pandas as pd
-
-    from ..report import render
-
-    grid = pd.DataFrame(grid_rows).reindex(columns=GRID_COLUMNS)
-    atomic_write(folder / "grid.csv", grid.to_csv(index=False))
-    source = config.reference.get("source")
-    atomic_write(folder / "table.csv", render(rows, "csv"))
-    atomic_write(folder / "table.md", render(rows, "markdown", source, config.compare_to) + "\n")
-    public = [{k: v for k, v in r.items() if k not in ("correct", "dag_orders")}
-              for r in results]
-    saved = {"config": config.name, "checksums": checksums, "compare_to": config.compare_to,
-             "repeats": config.repeats, "results": public, "table": rows}
-    if ranking is not None:
-        saved["ranking"] = ranking
-    if dag_order_studies(results):
-        saved["dag_orders"] = dag_order_studies(results)
-    write_json(folder / "results.json", saved)

@@ -1,22 +1,14 @@
-"""The Table-1 report (Platt, Cristianini, Shawe-Taylor 1999) and McNemar's test.
+"""The Table-1 report (Platt, Cristianini, Shawe-Taylor 1999): its rows, text and footnote.
 
 One row per dataset x scheme: kernel, C, error rate, kernel evaluations per test point, training
 CPU time, libsvm's SMO iterations of the final fit (a training cost that no implementation
 speed-up blurs), classifier size, then model-selection time, evaluation time and a paired test
-of the scheme against the comparison scheme (DAGSVM unless the config says otherwise).  Where a
-dataset asked for both estimates, ``error %`` is the nested one and ``cv-best err %`` the
+of the scheme against the comparison scheme (the DAG scheme unless the config says otherwise).
+Where a dataset asked for both estimates, ``error %`` is the nested one and ``cv-best err %`` the
 optimistic one of Hsu & Lin (2002), with their difference (``optimism``). A config's
 reference numbers (the paper's) are shown beside ours, in columns prefixed ``paper``.
 
-The paired test (the "McNemar" columns) depends on how often a test point is tested:
-
-- one repeat (a single test part, or k folds in which every point is tested exactly once, by
-  the model of its fold): McNemar's test on the pooled predictions (:func:`mcnemar`);
-- several repeats: a point is tested once per repeat, so the pooled predictions are not
-  independent and McNemar's test would be far too liberal. Nadeau and Bengio's (2003)
-  corrected resampled t-test on the J = folds x repeats paired split errors is used instead
-  (:func:`corrected_resampled_ttest`; Bouckaert and Frank 2004 recommend it for repeated
-  cross-validation): its variance term accounts for the overlap of the training sets.
+The paired test (the "McNemar" columns) is :func:`.paired.paired_test`.
 """
 
 from __future__ import annotations
@@ -24,17 +16,14 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
 
 import numpy as np
-from scipy import stats
 from tabulate import tabulate
 
-from .estimators.registry import REGISTRY
+from ..estimators.registry import label
+from .paired import EXACT_BELOW, RESAMPLED, paired_test
 
-SCHEME_LABELS = {name: scheme.label for name, scheme in REGISTRY.items()}  # the registry's
 FORMATS = ("table", "markdown", "csv", "json")
-EXACT_BELOW = 25
 COLUMNS = [
     ("dataset", "dataset"), ("scheme", "scheme"), ("kernel", "kernel"), ("C", "C"),
     ("error_pct", "error %"), ("error_sd", "error SD %"), ("kernel_evaluations", "kernel evals"),
@@ -49,79 +38,11 @@ CV_BEST_COLUMNS = [  # shown when some row carries the cv-best estimate beside t
     ("cv_best_ties", "cv-best ties"),
 ]
 MCNEMAR_KEYS = ("mcnemar_p", "mcnemar_test", "significant")
-RESAMPLED = "corrected-t"  # the mcnemar_test value of the corrected resampled t-test
 PAPER_COLUMNS = [
     ("paper_kernel", "paper kernel"), ("paper_C", "paper C"), ("paper_error_pct", "paper err %"),
     ("paper_kernel_evaluations", "paper k-evals"), ("paper_cpu_time", "paper CPU s"),
     ("paper_size_k", "paper size K"),
 ]
-
-
-def mcnemar(correct_a, correct_b) -> dict:
-    """McNemar's test (Dietterich 1998) of two classifiers tested on the same points.
-
-    With n01 the points ``a`` gets wrong and ``b`` right, and n10 the reverse, the statistic is
-    the continuity-corrected chi-square ``(|n01 - n10| - 1)^2 / (n01 + n10)`` with one degree of
-    freedom (``test = "chi2"``). When the discordant counts are few (n01 + n10 < 25), the
-    chi-square approximation is poor and the exact two-sided binomial test of n01 out of
-    n01 + n10 with p = 1/2 is used instead (``test = "exact"``). No discordant point: p = 1.
-    """
-    correct_a = np.asarray(correct_a, dtype=bool)
-    correct_b = np.asarray(correct_b, dtype=bool)
-    if correct_a.shape != correct_b.shape:
-        raise ValueError("McNemar's test needs both classifiers' results on the same points")
-    n01 = int(np.sum(~correct_a & correct_b))
-    n10 = int(np.sum(correct_a & ~correct_b))
-    discordant = n01 + n10
-    if discordant < EXACT_BELOW:
-        p_value = stats.binomtest(n01, discordant, 0.5).pvalue if discordant else 1.0
-        test = "exact"
-    else:
-        statistic = (abs(n01 - n10) - 1) ** 2 / discordant
-        p_value = float(stats.chi2.sf(statistic, df=1))
-        test = "chi2"
-    return {"n01": n01, "n10": n10, "p_value": float(p_value), "test": test}
-
-
-def corrected_resampled_ttest(errors_a, errors_b, test_train_ratio) -> dict:
-    """Nadeau and Bengio's (2003) corrected resampled t-test of two classifiers tested on the
-    same J splits (outer folds x repeats).
-
-    With d_j the difference of the two test errors on split j, mean m and sample variance s^2
-    (ddof = 1), the statistic is ``t = m / sqrt((1/J + n_test/n_train) s^2)``, Student's t with
-    J - 1 degrees of freedom, two-sided; ``test_train_ratio`` is n_test/n_train (averaged over
-    the splits). The term n_test/n_train corrects the variance for the overlap of the training
-    sets, which makes the plain paired t-test too liberal. When every d_j is equal the
-    statistic is 0 (p = 1) for d = 0 and infinite (p = 0) otherwise.
-    """
-    a = np.asarray(errors_a, dtype=float)
-    b = np.asarray(errors_b, dtype=float)
-    if a.shape != b.shape or a.ndim != 1 or len(a) < 2:
-        raise ValueError("the corrected resampled t-test needs both classifiers' errors on "
-                         "the same 2 or more splits")
-    if not test_train_ratio > 0:
-        raise ValueError(f"n_test/n_train must be > 0, got {test_train_ratio}")
-    d = a - b
-    J = len(d)
-    variance = float(np.var(d, ddof=1))
-    if variance == 0.0:
-        statistic = 0.0 if np.all(d == 0) else math.copysign(math.inf, d.mean())
-    else:
-        statistic = float(d.mean() / math.sqrt((1.0 / J + test_train_ratio) * variance))
-    p_value = 1.0 if statistic == 0 else float(2.0 * stats.t.sf(abs(statistic), J - 1))
-    return {"statistic": statistic, "df": J - 1, "p_value": p_value, "test": RESAMPLED}
-
-
-def paired_test(result, base) -> dict:
-    """The test of ``result`` against ``base`` (two protocol results of one dataset): McNemar's
-    test on the pooled predictions for a single repeat, else the corrected resampled t-test on
-    the per-split errors (the splits in the same order for both)."""
-    if result.get("repeats", 1) <= 1:
-        return mcnemar(result["correct"], base["correct"])
-    splits, others = result["splits"], base["splits"]
-    ratio = float(np.mean([s["n_test"] / s["n_train"] for s in splits]))
-    return corrected_resampled_ttest([s["error_pct"] for s in splits],
-                                     [s["error_pct"] for s in others], ratio)
 
 
 def table_rows(results, reference=None, compare_to="dag") -> list[dict]:
@@ -225,7 +146,7 @@ def render(rows, fmt="table", reference_source=None, compare_to="dag") -> str:
         columns = [(key, title) for key, title in columns if key not in MCNEMAR_KEYS]
     if not any(row.get("error_sd") is not None for row in rows):  # single splits: no SD
         columns = [(key, title) for key, title in columns if key != "error_sd"]
-    body = [[_display(key, row.get(key)) for key, _ in columns] for row in rows]
+    body = [[display(key, row.get(key)) for key, _ in columns] for row in rows]
     table = tabulate(body, headers=[title for _, title in columns],
                      tablefmt="github" if fmt == "markdown" else "simple", disable_numparse=True)
     resampled = any(row.get("mcnemar_test") == RESAMPLED for row in rows)
@@ -248,8 +169,9 @@ def footnote(compare_to="dag", reference_source=None, compared=True, resampled=F
         "deviation of the test error over folds x repeats (blank for a single split); kernel "
         "evals: per test point; size K: thousands of parameters; train CPU s: final fit; SMO "
         "iters: libsvm's SMO iterations summed over the final fit's binary SVMs (mean over "
-        "folds); select s: wall seconds summed over the scheme's grid points (shared Max "
-        "Wins/DAG fits counted for both); eval s: wall seconds to predict the test part; ties: "
+        "folds); select s: wall seconds summed over the scheme's grid points (shared "
+        f"{label('maxwins')}/DAG fits counted for both); eval s: wall seconds to predict the test "
+        "part; ties: "
         "grid points tied at the lowest validation error (mean over folds), broken towards "
         "smaller C, then the simpler kernel, then the wider gaussian.",
     ]
@@ -263,7 +185,7 @@ def footnote(compare_to="dag", reference_source=None, compared=True, resampled=F
         lines.append("error % of cv-best rows is Hsu & Lin's (2002) estimate: the grid point of "
                      "lowest k-fold cross-validation error, chosen and reported on the same folds "
                      "(optimistic by construction; no paired test).")
-    against = SCHEME_LABELS.get(compare_to, compare_to)
+    against = label(compare_to)
     if compared and resampled:
         lines.append(f"Test vs {against} with repeats: corrected-t = corrected resampled "
                      "t-test (Nadeau & Bengio 2003) on the paired test errors of the J = folds "
@@ -282,11 +204,12 @@ def footnote(compare_to="dag", reference_source=None, compared=True, resampled=F
     return "\n".join(lines)
 
 
-def _display(key, value) -> str:
+def display(key, value) -> str:
+    """A report value as table.md and report.html show it (the scheme by its registry label)."""
     if value is None:
         return ""
     if key == "scheme":
-        return SCHEME_LABELS.get(value, value)
+        return label(value)
     if key == "significant":
         return "yes" if value else "no"
     if key == "mcnemar_p":
@@ -321,7 +244,7 @@ def evaluation_text(meta, dataset, part, y_true, y_pred, seconds, kernel_evaluat
     """What ``multisvm evaluate`` prints: error, kernel evaluations, time, size (+ confusion)."""
     y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
     errors = int(np.sum(y_true != y_pred))
-    scheme = SCHEME_LABELS.get(meta.get("scheme"), meta.get("scheme"))
+    scheme = label(meta.get("scheme"))
     lines = [
         f"model: {scheme}, {meta.get('kernel')}, C={meta.get('params', {}).get('C', 0):g} "
         f"(trained on {meta.get('dataset')})",
@@ -332,10 +255,10 @@ def evaluation_text(meta, dataset, part, y_true, y_pred, seconds, kernel_evaluat
         f"classifier size: {n_parameters / 1000:.1f}K parameters",
     ]
     if confusion is not None:
-        labels = [str(c) for c in classes]
-        body = [[label, *row] for label, row in zip(labels, np.asarray(confusion).tolist())]
+        names = [str(c) for c in classes]
+        body = [[name, *row] for name, row in zip(names, np.asarray(confusion).tolist())]
         lines += ["", "confusion matrix (rows: true class, columns: predicted class):",
-                  tabulate(body, headers=["", *labels], tablefmt="simple")]
+                  tabulate(body, headers=["", *names], tablefmt="simple")]
     return "\n".join(lines)
 
 
@@ -346,7 +269,8 @@ def dag_orders_text(studies) -> str:
     for dataset, study in studies.items():
         errors, evaluations = study["errors_pct"], study["kernel_evaluations"]
         lines.append(
-            f"DAGSVM class orders on {dataset} ({len(errors)} random orders, same machines): "
+            f"{label('dag')} class orders on {dataset} ({len(errors)} random orders, same "
+            "machines): "
             f"test error % min {min(errors):.2f} / mean {sum(errors) / len(errors):.2f} / "
             f"max {max(errors):.2f} (the run's order: {study['selected_error']:.2f}); "
             f"kernel evals min {min(evaluations):.1f} / mean "

@@ -1,7 +1,8 @@
 """One self-contained HTML report of a run folder: table, ranking, figures, config, provenance.
 
-``write_report(run_folder)`` reads only the files a run saved (table.csv, or results.json's
-"table"; results.json's "ranking"; figures/*.png; config.yaml; run.json) and writes
+``write_report(run_folder)`` reads only the files a run saved, through the checked reader of
+:mod:`.run_folder` (table.csv, or results.json's "table"; results.json's "ranking"; config.yaml;
+run.json) and figures/*.png, and writes
 ``run_folder/report.html``: PNG figures embedded as base64 ``data:`` URIs, inline CSS, no script
 and no network reference, every piece of text escaped. The file is written to a temporary name
 and renamed (``storage.atomic_write``), so a reader never sees half of it.
@@ -10,17 +11,21 @@ and renamed (``storage.atomic_write``), so a reader never sees half of it.
 from __future__ import annotations
 
 import base64
-import csv
 import html
 import json
 from pathlib import Path
 
-from .errors import MultisvmError
+from ..estimators.registry import label
+from ..numbers import is_number
+from ..readers import read_bytes
+from ..storage import atomic_write
+from .paired import RESAMPLED
 from .ranking import ranking_text
-from .report import COLUMNS, PAPER_COLUMNS, RESAMPLED, _display, dag_orders_text, footnote
-from .storage import atomic_write
+from .run_folder import read_config_text, read_meta, read_results, read_table
+from .table import COLUMNS, PAPER_COLUMNS, dag_orders_text, display, footnote
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+PNG_LIMIT = 64 << 20  # bytes of one figure
 TITLES = dict(COLUMNS + PAPER_COLUMNS, error_sd="error SD %", n_support_vectors="SVs")
 FIGURE_KINDS = [  # (file name prefix, section title, how to read the figure)
     ("cd-diagram", None,
@@ -34,10 +39,10 @@ FIGURE_KINDS = [  # (file name prefix, section title, how to read the figure)
      "scheme: lower left is better (fewer errors for less work at test time). Error bars: "
      "+-1 standard deviation over folds x repeats; hollow markers: the paper's numbers; a "
      "dashed line: a scheme that evaluates no kernel."),
-    ("dag-orders-", "DAGSVM class orders",
-     "Left: histogram of DAGSVM's test error over random orders of the classes in the DAG, "
-     "the red line at the natural order's error. Right: kernel evaluations per test point of "
-     "the same orders. A narrow histogram means the class order matters little."),
+    ("dag-orders-", f"{label('dag')} class orders",
+     f"Left: histogram of {label('dag')}'s test error over random orders of the classes in the "
+     "DAG, the red line at the natural order's error. Right: kernel evaluations per test point "
+     "of the same orders. A narrow histogram means the class order matters little."),
     ("grid-", "Model selection grids",
      "One figure per dataset and kernel type, one panel per scheme on a shared colour scale. "
      "Mean validation error (%) at each grid point, averaged over folds and repeats: rows are "
@@ -66,10 +71,7 @@ def write_report(run_folder) -> Path:
 
 def render_report(folder: Path) -> str:
     """The report's HTML text."""
-    if not folder.is_dir():
-        raise MultisvmError(f"no run folder at {folder}; give a folder a run wrote "
-                            "(results/<config>/<timestamp>)")
-    results = _read_json(folder / "results.json")
+    results = read_results(folder)
     header, rows = read_table(folder, results)
     name = results.get("config") or folder.parent.name
     parts = [f"<h1>multisvm report: {_esc(name)} ({_esc(folder.name)})</h1>",
@@ -83,31 +85,15 @@ def render_report(folder: Path) -> str:
     if results.get("ranking"):
         parts.append(f"<pre>{_esc(ranking_text(results['ranking']))}</pre>")
     parts += cd_diagram + figures_html(folder / "figures", FIGURE_KINDS[1:])
-    if (folder / "config.yaml").is_file():
-        parts += ["<h2>Config</h2>",
-                  f"<pre>{_esc((folder / 'config.yaml').read_text(encoding='utf-8'))}</pre>"]
-    if (folder / "run.json").is_file():
-        parts += ["<h2>Provenance (run.json)</h2>", provenance_html(_read_json(folder / "run.json"))]
+    config_text = read_config_text(folder)
+    if config_text is not None:
+        parts += ["<h2>Config</h2>", f"<pre>{_esc(config_text)}</pre>"]
+    meta = read_meta(folder)
+    if meta:
+        parts += ["<h2>Provenance (run.json)</h2>", provenance_html(meta)]
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<title>multisvm report: {_esc(name)}</title>\n<style>{CSS}</style>\n</head>\n"
             "<body>\n" + "\n".join(parts) + "\n</body>\n</html>\n")
-
-
-def read_table(folder: Path, results: dict) -> tuple[list, list]:
-    """The report table as (column keys, rows of strings exactly as in table.csv); from
-    results.json's "table" when the run has no table.csv."""
-    path = folder / "table.csv"
-    if path.is_file():
-        with path.open(newline="", encoding="utf-8") as stream:
-            reader = csv.DictReader(stream)
-            return list(reader.fieldnames or []), list(reader)
-    table = results.get("table")
-    if not table:
-        raise MultisvmError(f"{folder} has no table.csv and no table in results.json; run "
-                            "`multisvm reproduce-table` to completion first")
-    header = list(dict.fromkeys(key for row in table for key in row))
-    return header, [{k: "" if row.get(k) is None else str(row[k]) for k in header}
-                    for row in table]
 
 
 def table_html(header, rows) -> str:
@@ -119,8 +105,8 @@ def table_html(header, rows) -> str:
         cells = []
         for key in header:
             exact = row.get(key) or ""
-            shown = _display(key, _parse(exact))
-            kind = "" if _is_number(exact) else " class=\"text\""
+            shown = display(key, _parse(exact))
+            kind = "" if is_number(_parse(exact)) else " class=\"text\""
             title = f" title=\"{_esc(exact)}\"" if shown != exact else ""
             cells.append(f"<td{kind}{title}>{_esc(shown)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
@@ -148,7 +134,7 @@ def figures_html(figures: Path, kinds=FIGURE_KINDS) -> list[str]:
 
 
 def _figure(path: Path, caption: str) -> str:
-    data = path.read_bytes()
+    data = read_bytes(path, PNG_LIMIT, what="figure")
     if not data.startswith(PNG_SIGNATURE):
         return f"<p class=\"note\">{_esc(path.name)} is not a PNG file; left out.</p>"
     uri = "data:image/png;base64," + base64.b64encode(data).decode("ascii")
@@ -171,19 +157,6 @@ def _footnote(rows, results) -> str:
     return footnote(results.get("compare_to") or "dag", None, compared, resampled)
 
 
-def _read_json(path: Path) -> dict:
-    if not path.is_file():
-        return {}
-    try:
-        value = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise MultisvmError(f"{path} is not valid JSON ({exc}); the run may have been cut "
-                            "off: rerun it") from None
-    if not isinstance(value, dict):
-        raise MultisvmError(f"{path} does not hold a JSON object; rerun the run")
-    return value
-
-
 def _parse(text: str):
     """A table.csv cell as a value: None, bool, int, float or the text itself."""
     if text == "":
@@ -196,10 +169,6 @@ def _parse(text: str):
         except ValueError:
             continue
     return text
-
-
-def _is_number(text: str) -> bool:
-    return isinstance(_parse(text), (int, float)) and not isinstance(_parse(text), bool)
 
 
 def _esc(text) -> str:

@@ -27,12 +27,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .errors import MultisvmError
-from .report import SCHEME_LABELS
+from ..errors import MultisvmError
+from ..estimators.registry import label
 
 
 def errors_table(rows) -> pd.DataFrame:
-    """Datasets x schemes test error (%) from report rows (``report.table_rows``); rows without
+    """Datasets x schemes test error (%) from report rows (``table.table_rows``); rows without
     our own ``error_pct`` (the paper's baselines) are left out."""
     ours = [r for r in rows if r.get("error_pct") is not None]
     if not ours:
@@ -48,10 +48,11 @@ def rank_schemes(errors: pd.DataFrame, alpha: float = 0.05) -> dict:
     Returns plain data (JSON-ready): ``schemes``, ``average_ranks`` {scheme: rank},
     ``n_datasets``, ``alpha``, ``friedman`` {test, statistic, p_value} (the Wilcoxon signed-rank
     test when there are only 2 schemes; ``test`` says which), ``iman_davenport``
-    {statistic, p_value} (None for 2 schemes), ``critical_difference`` (Nemenyi, None for 2
-    schemes), ``nemenyi_p`` {a: {b: p}} (None for 2 schemes) and ``different_pairs``: [a, b]
-    pairs whose average ranks differ by more than the CD (for 2 schemes: the pair when the
-    Wilcoxon p-value is below ``alpha``), the better-ranked scheme first.
+    {statistic (None when infinite), p_value} (None for 2 schemes), ``critical_difference``
+    (Nemenyi, None for 2 schemes), ``nemenyi_p`` {a: {b: p}} (None for 2 schemes) and
+    ``different_pairs``: [a, b] pairs whose average ranks differ by more than the CD (for 2
+    schemes: the pair when the Wilcoxon p-value is below ``alpha``), the better-ranked scheme
+    first.
     """
     values = _check(errors, alpha)
     schemes = [str(s) for s in errors.columns]
@@ -106,8 +107,8 @@ def _friedman(values) -> dict:
 def _iman_davenport(chi2, n, k) -> dict:
     """F_F = (N-1) chi2_F / (N(k-1) - chi2_F) with k-1 and (k-1)(N-1) degrees of freedom."""
     denominator = n * (k - 1) - chi2
-    if denominator <= 0:  # every dataset ranks the schemes the same way
-        return {"statistic": math.inf, "p_value": 0.0}
+    if denominator <= 0:  # every dataset ranks the schemes alike: F is infinite (saved as None:
+        return {"statistic": None, "p_value": 0.0}  # results.json is strict JSON)
     f_f = (n - 1) * chi2 / denominator
     return {"statistic": float(f_f),
             "p_value": float(stats.f.sf(f_f, k - 1, (k - 1) * (n - 1)))}
@@ -151,7 +152,7 @@ def ranking_text(ranking: dict) -> str:
     test = ranking["friedman"]
     lines = [f"Average rank over {ranking['n_datasets']} datasets (1 = lowest test error; "
              "ties share the average rank): "
-             + ", ".join(f"{_label(s)} {ranks[s]:.2f}" for s in order)]
+             + ", ".join(f"{label(s)} {ranks[s]:.2f}" for s in order)]
     k = len(ranking["schemes"])
     if ranking.get("critical_difference") is None:
         lines.append(f"{test['test']} test (Demsar 2006, two schemes): "
@@ -161,16 +162,14 @@ def ranking_text(ranking: dict) -> str:
                 f"p = {test['p_value']:.3g}")
         if ranking.get("iman_davenport"):
             iman = ranking["iman_davenport"]
-            line += f"; Iman-Davenport F = {iman['statistic']:.4g}, p = {iman['p_value']:.3g}"
+            statistic = math.inf if iman["statistic"] is None else iman["statistic"]
+            line += f"; Iman-Davenport F = {statistic:.4g}, p = {iman['p_value']:.3g}"
         lines.append(line + ".")
         lines.append(f"Nemenyi critical difference at alpha = {ranking['alpha']:g}: "
                      f"CD = {ranking['critical_difference']:.3f} ranks (Demsar 2006).")
     pairs = ranking["different_pairs"]
     lines.append("Significantly different: " + ("; ".join(
-        f"{_label(a)} better than {_label(b)}" for a, b in pairs) if pairs else
+        f"{label(a)} better than {label(b)}" for a, b in pairs) if pairs else
         f"no pair at alpha = {ranking['alpha']:g}") + ".")
     return "\n".join(lines)
 
-
-def _label(scheme) -> str:
-    return SCHEME_LABELS.get(scheme, scheme)

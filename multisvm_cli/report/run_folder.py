@@ -1,0 +1,287 @@
+"""A run folder's record files: the one writer and the one checked reader of each of them.
+
+The run (``experiment.runs``) writes grid.csv, table.csv, table.md and results.json with
+:func:`write_tables` and run.json with :func:`write_meta`; the figures (:mod:`.figures`),
+report.html (:mod:`.html`) and ``multisvm report`` read them back only through
+:func:`read_results`, :func:`read_grid`, :func:`read_table`, :func:`read_meta` and
+:func:`read_config_text` (:func:`check_run`: all of them). Every file is read through
+:mod:`multisvm_cli.readers` (bounded; JSON strict: no NaN or Infinity, no duplicate key) and
+every value passed on is checked with :mod:`multisvm_cli.numbers`, so a file that is not what
+a run writes (cut off, edited by hand) is refused with one line naming it, never a traceback
+from matplotlib or pandas.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from ..errors import MultisvmError
+from ..numbers import is_count, is_number
+from ..readers import read_json, read_text
+from ..storage import atomic_write, to_json, write_json
+from .table import render
+
+GRID_COLUMNS = ["dataset", "repeat", "estimate", "fold", "scheme", "kernel", "kernel_type", "C",
+                "sigma", "gamma", "degree", "homogeneous", "validation_error", "n_errors",
+                "n_validation", "n_support_vectors", "kernel_evaluations", "size", "fit_cpu",
+                "fit_wall", "predict_wall", "smo_iterations", "cached", "notes"]
+GRID_NEEDS = ("dataset", "scheme", "kernel_type", "C", "validation_error")
+GRID_NUMBERS = ("C", "validation_error")  # what the heatmaps draw: finite in every row
+RESULT_KEYS = ("dataset", "scheme", "params")
+TABLE_KEYS = ("dataset", "scheme")
+# the report rows' numbers the figures and report.html read: each a finite number or empty
+TABLE_NUMBERS = ("C", "error_pct", "error_sd", "kernel_evaluations", "cpu_time",
+                 "smo_iterations", "size_k", "selection_time", "evaluation_time", "mcnemar_p")
+LIMIT = 1 << 30          # bytes of grid.csv, table.csv or results.json
+SMALL_LIMIT = 16 << 20   # bytes of run.json or config.yaml
+
+
+# --------------------------------------------------------------------------- writing
+
+def write_tables(folder, name, results, grid_rows, rows, checksums, *, compare_to, repeats,
+                 source=None, ranking=None, dag_orders=None):
+    """grid.csv, table.csv, table.md and results.json of a run, each written atomically.
+
+    ``results``: the protocol's per-scheme results (their per-point ``correct`` and the DAG
+    order studies are left out: the studies are ``dag_orders``); ``rows``: the report rows;
+    ``source``: the reference numbers' source (table.md's footnote). results.json is strict
+    JSON (a non-finite number is refused here, as the reader would refuse it)."""
+    import pandas as pd
+
+    folder = Path(folder)
+    grid = pd.DataFrame(grid_rows).reindex(columns=GRID_COLUMNS)
+    atomic_write(folder / "grid.csv", grid.to_csv(index=False))
+    atomic_write(folder / "table.csv", render(rows, "csv"))
+    atomic_write(folder / "table.md", render(rows, "markdown", source, compare_to) + "\n")
+    public = [{k: v for k, v in r.items() if k not in ("correct", "dag_orders")}
+              for r in results]
+    saved = {"config": name, "checksums": checksums, "compare_to": compare_to,
+             "repeats": repeats, "results": public, "table": rows}
+    if ranking is not None:
+        saved["ranking"] = ranking
+    if dag_orders:
+        saved["dag_orders"] = dag_orders
+    atomic_write(folder / "results.json", to_json(saved, indent=2, allow_nan=False) + "\n")
+
+
+def write_meta(folder, meta: dict) -> Path:
+    """run.json (argv, versions, host, status, ...), written atomically."""
+    return write_json(Path(folder) / "run.json", meta)
+
+
+# --------------------------------------------------------------------------- reading
+
+def run_file(folder, name) -> Path:
+    """``folder/name``, refused with one line when the folder or the file is missing."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise MultisvmError(f"no run folder at {folder}; give a folder that `multisvm "
+                            "reproduce-table` wrote (results/<config>/<timestamp>)")
+    path = folder / name
+    if not path.is_file():
+        raise MultisvmError(f"{folder} lacks {name}: it is not a finished run folder; give one "
+                            "that `multisvm reproduce-table` wrote to the end")
+    return path
+
+
+def _malformed(path, what) -> MultisvmError:
+    return MultisvmError(f"{path} is malformed ({what}); it was not written by a finished run: "
+                         "rerun the config")
+
+
+def read_results(folder) -> dict:
+    """results.json, checked: the results' and report rows' names and numbers, the ranking and
+    the DAG order studies (every field the figures and report.html read)."""
+    path = run_file(folder, "results.json")
+    results = read_json(path, LIMIT, what="results.json")
+    problem = results_problem(results)
+    if problem:
+        raise _malformed(path, problem)
+    return results
+
+
+def results_problem(results) -> str | None:
+    """What is wrong with a results.json document, or None."""
+    if not isinstance(results, dict):
+        return "not a JSON object"
+    for key, needs in (("results", RESULT_KEYS), ("table", TABLE_KEYS)):
+        rows = results.get(key)
+        if not isinstance(rows, list) or not rows or not all(
+                isinstance(r, dict) and all(k in r for k in needs) for r in rows):
+            return f"{key!r} must be a list of rows with {', '.join(needs)}"
+        if not all(isinstance(r["dataset"], str) and isinstance(r["scheme"], str)
+                   for r in rows):
+            return f"a {key!r} row's dataset or scheme is not a name"
+    for row in results["results"]:
+        params = row["params"]
+        if not isinstance(params, dict) or not params or not is_number(params.get("C", 1.0)):
+            return (f"the {row['dataset']} {row['scheme']} result's params is not a mapping "
+                    "with a finite C")
+    for row in results["table"]:
+        wrong = [k for k in TABLE_NUMBERS if row.get(k) is not None and not is_number(row[k])]
+        if wrong:
+            return (f"the {row['dataset']} {row['scheme']} row's {', '.join(wrong)} is not a "
+                    "finite number")
+    for key in ("config", "compare_to"):
+        if results.get(key) is not None and not isinstance(results[key], str):
+            return f"{key!r} is not a name"
+    if results.get("ranking") is not None and ranking_problem(results["ranking"]):
+        return f"'ranking' is not a ranking of the schemes: {ranking_problem(results['ranking'])}"
+    if not _studies_ok(results.get("dag_orders") or {}):
+        return ("'dag_orders' must map each dataset to its errors_pct, kernel_evaluations and "
+                "selected_error")
+    return None
+
+
+def ranking_problem(ranking) -> str | None:
+    """What is wrong with a saved ranking (``ranking.rank_schemes``), or None."""
+    if not isinstance(ranking, dict):
+        return "not an object"
+    schemes, ranks = ranking.get("schemes"), ranking.get("average_ranks")
+    if not isinstance(schemes, list) or not all(isinstance(s, str) for s in schemes):
+        return "schemes is not a list of names"
+    if not isinstance(ranks, dict) or set(ranks) != set(schemes) or not all(
+            map(is_number, ranks.values())):
+        return "average_ranks is not a number per scheme"
+    if not is_count(ranking.get("n_datasets"), 1) or not is_number(ranking.get("alpha")):
+        return "n_datasets or alpha is not a number"
+    if not _test_ok(ranking.get("friedman"), named=True):
+        return "friedman is not a test with a statistic and a p_value"
+    if ranking.get("iman_davenport") is not None and not _test_ok(ranking["iman_davenport"]):
+        return "iman_davenport is not a statistic and a p_value"
+    if ranking.get("critical_difference") is not None and not is_number(
+            ranking["critical_difference"]):
+        return "critical_difference is not a number"
+    pairs = ranking.get("different_pairs")
+    if not isinstance(pairs, list) or not all(
+            isinstance(p, list) and len(p) == 2 and set(p) <= set(schemes) for p in pairs):
+        return "different_pairs is not a list of pairs of its schemes"
+    return None
+
+
+def _test_ok(test, named=False) -> bool:
+    """A test's saved result: a finite p_value, a finite statistic (None: infinite), and its
+    name when ``named``."""
+    return (isinstance(test, dict) and is_number(test.get("p_value"))
+            and (test.get("statistic") is None or is_number(test["statistic"]))
+            and (not named or (isinstance(test.get("test"), str)
+                               and is_number(test.get("statistic")))))
+
+
+def _studies_ok(studies) -> bool:
+    return isinstance(studies, dict) and all(
+        isinstance(s, dict) and isinstance(s.get("errors_pct"), list) and s["errors_pct"]
+        and isinstance(s.get("kernel_evaluations"), list) and s["kernel_evaluations"]
+        and all(map(is_number, s["errors_pct"] + s["kernel_evaluations"]))
+        and is_number(s.get("selected_error")) for s in studies.values())
+
+
+def read_grid(folder):
+    """grid.csv as a DataFrame, checked: whole rows only, the columns the heatmaps need, a
+    finite C and validation error in every row."""
+    import pandas as pd
+
+    path = run_file(folder, "grid.csv")
+    text = read_text(path, LIMIT, what="grid.csv")
+    header = _whole_rows(path, text)
+    missing = [column for column in GRID_NEEDS if column not in header]
+    if missing:
+        raise _malformed(path, f"it lacks the column(s) {', '.join(missing)}")
+    try:
+        grid = pd.read_csv(io.StringIO(text))
+    except (ValueError, pd.errors.ParserError) as exc:
+        raise _malformed(path, f"not CSV: {' '.join(str(exc).split())}") from None
+    for column in GRID_NUMBERS:
+        if not all(map(is_number, grid[column].tolist())):
+            raise _malformed(path, f"a row's {column} is not a finite number")
+    return grid
+
+
+def _whole_rows(path, text) -> list:
+    """The CSV header of ``text``, once every row is known to have one field per column and
+    the file to end with its last row's newline (a file cut off mid-row is refused)."""
+    try:
+        rows = list(csv.reader(io.StringIO(text)))
+    except csv.Error as exc:
+        raise _malformed(path, f"not CSV: {exc}") from None
+    if not rows or not text.endswith("\n"):
+        raise _malformed(path, "empty or cut off mid-row")
+    short = next((n for n, row in enumerate(rows[1:], 2) if len(row) != len(rows[0])), None)
+    if short is not None:
+        raise _malformed(path, f"row {short} has {len(rows[short - 1])} fields, the header "
+                               f"{len(rows[0])}")
+    return rows[0]
+
+
+def read_table(folder, results: dict) -> tuple[list, list]:
+    """The report table as (column keys, rows of strings exactly as in table.csv); from
+    results.json's "table" (``results``, as :func:`read_results` returns it) when the run has
+    no table.csv. Every number column holds a finite number or nothing."""
+    path = Path(folder) / "table.csv"
+    if not path.is_file():
+        table = results["table"]
+        header = list(dict.fromkeys(key for row in table for key in row))
+        return header, [{k: "" if row.get(k) is None else str(row[k]) for k in header}
+                        for row in table]
+    text = read_text(path, LIMIT, what="table.csv")
+    header = _whole_rows(path, text)
+    missing = [key for key in TABLE_KEYS if key not in header]
+    if missing:
+        raise _malformed(path, f"it lacks the column(s) {', '.join(missing)}")
+    rows = list(csv.DictReader(io.StringIO(text)))
+    for row in rows:
+        wrong = [k for k in TABLE_NUMBERS if row.get(k) and not _number_text(row[k])]
+        if wrong:
+            raise _malformed(path, f"the {row['dataset']} {row['scheme']} row's "
+                                   f"{', '.join(wrong)} is not a finite number")
+    return header, rows
+
+
+def _number_text(text: str) -> bool:
+    try:
+        return is_number(float(text))
+    except ValueError:
+        return False
+
+
+def read_meta(folder) -> dict:
+    """run.json as a mapping ({} when the folder has none)."""
+    path = Path(folder) / "run.json"
+    if not path.is_file():
+        return {}
+    meta = read_json(path, SMALL_LIMIT, what="run.json")
+    if not isinstance(meta, dict):
+        raise _malformed(path, "not a JSON object")
+    return meta
+
+
+def read_config_text(folder) -> str | None:
+    """config.yaml's text (None when the folder has none)."""
+    path = Path(folder) / "config.yaml"
+    return read_text(path, SMALL_LIMIT, what="config.yaml") if path.is_file() else None
+
+
+def check_run(folder) -> None:
+    """Read and check every record file of a finished run folder (results.json, grid.csv,
+    table.csv, run.json, config.yaml): ``multisvm report`` refuses a damaged folder before it
+    rewrites anything."""
+    read_table(folder, read_results(folder))
+    read_grid(folder)
+    read_meta(folder)
+    read_config_text(folder)
+
+
+def read_figure_data(folder) -> dict:
+    """What the figures are drawn from (the arguments of ``figures.draw_all``): grid.csv as a
+    DataFrame, the chosen point of each dataset x scheme, the report rows, the ranking and the
+    DAG order studies."""
+    results = read_results(folder)
+    return {"grid": read_grid(folder),
+            "chosen": {(r["dataset"], r["scheme"]): r["params"] for r in results["results"]},
+            "table_rows": results["table"], "ranking": results.get("ranking"),
+            "dag_orders": {dataset: {"errors_pct": study["errors_pct"],
+                                     "kernel_evaluations": study["kernel_evaluations"],
+                                     "selected_error": study["selected_error"]}
+                           for dataset, study in (results.get("dag_orders") or {}).items()}}

@@ -32,7 +32,10 @@ import scipy.sparse as sp
 from sklearn.utils.extmath import row_norms
 from threadpoolctl import ThreadpoolController
 
-KERNEL_NAMES = ("gaussian", "polynomial", "linear")
+# Each kernel's own parameters, as estimators, configs and saved models name them: the one table
+# of them (a Gaussian's width is sigma or gamma; the polynomial's degree and homogeneous).
+KERNEL_PARAMS = {"gaussian": ("sigma", "gamma"), "polynomial": ("degree", "homogeneous"), "linear": ()}
+KERNEL_NAMES = tuple(KERNEL_PARAMS)
 BYTES_PER_VALUE = 8  # kernel blocks are float64
 ELEMENTWISE_SLICE_MB = 2  # row slices of a block stay in cache through the element-wise steps
 # Gram tiles of 256 x 256 (512 KB) stay in cache from the product through the element-wise steps
@@ -110,7 +113,7 @@ def _sigma_for_gamma(kernel, sigma, sigma_gamma, gamma):
     if value is None or not in_gamma_range(value):
         raise ValueError(f"gamma must be None or a number in [{GAMMA_RANGE[0]:.3g}, {GAMMA_RANGE[1]:.3g}], "
                          f"got {gamma!r}")
-    if kernel != "gaussian":
+    if "gamma" not in KERNEL_PARAMS[kernel]:
         raise ValueError(f"gamma applies to the gaussian kernel only; leave it None for the {kernel} kernel "
                          f"(got gamma={gamma!r})")
     if sigma == DEFAULT_SIGMA:

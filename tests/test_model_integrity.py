@@ -8,6 +8,7 @@ manifest must catch it, and again without resealing, when the manifest must.
 
 import io
 import json
+import re
 import tracemalloc
 import zipfile
 from dataclasses import dataclass
@@ -16,9 +17,12 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_iris
 
+from multisvm_cli.data import Dataset
 from multisvm_cli.estimators import DAGSVC, GraphSVC, HierSVC, NBClassifier, OneVsRestSVC, UDTSVC
-from multisvm_cli.persist import (ModelFormatError, check_training_metadata, load_model,
-                                  load_trained_model, save_model)
+from multisvm_cli.experiment import load_config
+from multisvm_cli.experiment.trained_model import (check_training_metadata, load_trained_model,
+                                                   save_trained_model, training_metadata)
+from multisvm_cli.persist import ModelFormatError, load_model
 from multisvm_cli.scaling import Scaler
 
 from model_files import edit_arrays, edit_json, reseal, sync_specs
@@ -44,15 +48,26 @@ def features(name):
     return X_RAW if name == "nb-multinomial" else X
 
 
-def training_metadata(scheme):
-    """The metadata `multisvm train` writes (see _train in cli.py) for a model of ``scheme``."""
-    return {"multisvm_version": "0.1.0", "created": "2026-01-01T00:00:00+00:00", "config": "iris-models",
-            "scheme": scheme, "dataset": "iris", "checksums": {"iris.data": "0123456789abcdef" * 4},
-            "split": {"method": "holdout", "test_fraction": 0.5, "seed": 0},
-            "validation": {"method": "holdout", "train_fraction": 0.7, "seed": 0},
-            "scaling": "standard", "kernel": "gaussian sigma=1",
-            "params": {"kernel": "gaussian", "C": 10.0, "sigma": 1.0}, "validation_error": 0.04,
-            "classes": [0, 1, 2]}
+CONFIG = """\
+name: iris-models
+dataset: iris
+scaling: standard
+split: {test_fraction: 0.5, seed: 0}
+validation: {method: holdout, train_fraction: 0.7, seed: 0}
+kernels: [{type: gaussian, sigma: 1}]
+C: 10
+schemes: [ovr, dag, udt, graph, hier, nb]
+"""
+# the raw files' checksums as `multisvm train` records them (the data itself is sklearn's iris)
+IRIS = Dataset("iris", card=None, parts={}, checksums={"iris.data": "0123456789abcdef" * 4},
+               sources={}, source_id="uci")
+
+
+@pytest.fixture(scope="module")
+def config(tmp_path_factory):
+    path = tmp_path_factory.mktemp("config") / "iris-models.yaml"
+    path.write_text(CONFIG)
+    return load_config(path)
 
 
 @pytest.fixture(scope="module")
@@ -62,13 +77,19 @@ def fitted():
     return models
 
 
+@pytest.fixture(scope="module")
+def metadata(config, fitted):
+    """name -> the metadata `multisvm train` writes for that model (its writer's output)."""
+    plan = config.datasets[0]
+    return {name: training_metadata(config.name, plan, plan.grid[0], 0.04, IRIS, model)
+            for name, model in fitted.items()}
+
+
 @pytest.fixture
-def save(tmp_path, fitted):
+def save(tmp_path, fitted, metadata):
     def saving(name):
         path = tmp_path / name
-        scheme = name.split("-")[0]
-        extras = {"scaler_" + k: v for k, v in SCALER.get_state().items()}
-        save_model(path, fitted[name], metadata=training_metadata(scheme), extra_arrays=extras)
+        save_trained_model(path, fitted[name], SCALER, metadata[name])
         return path
     return saving
 
@@ -329,22 +350,38 @@ def test_garbage_manifest_is_refused(save):
 
 
 @pytest.mark.parametrize("name", sorted(ESTIMATORS))
-def test_trained_models_load_with_their_checked_metadata_and_scaler(save, fitted, name):
+def test_trained_models_load_with_their_checked_metadata_and_scaler(save, fitted, metadata, name):
     path = save(name)
     trained = load_trained_model(path)
     test = features(name)[1::2]
     np.testing.assert_array_equal(trained.estimator.predict(test), fitted[name].predict(test))
     np.testing.assert_allclose(trained.scaler.transform(X_RAW[1::2]), X[1::2])
-    assert trained.metadata == training_metadata(name.split("-")[0]) and trained.extra_arrays == {}
+    assert trained.metadata == metadata[name] and trained.extra_arrays == {}
+    assert metadata[name]["scheme"] == name.split("-")[0] and metadata[name]["classes"] == [0, 1, 2]
 
 
-def test_check_training_metadata_returns_only_its_fields():
-    metadata = {**training_metadata("dag"), "note": "kept out"}
-    assert check_training_metadata(metadata, "m") == training_metadata("dag")
+def test_check_training_metadata_returns_only_its_fields(metadata):
+    written = metadata["dag"]
+    assert written["params"] == {"kernel": "gaussian", "C": 10.0, "sigma": 1.0}
+    assert check_training_metadata({**written, "note": "kept out"}, "m") == written
     with pytest.raises(ModelFormatError, match=r"^m: model.json metadata: classes must be a list of at least two"):
-        check_training_metadata({**metadata, "classes": [1, 1]}, "m")
+        check_training_metadata({**written, "classes": [1, 1]}, "m")
     with pytest.raises(ModelFormatError, match="split with method holdout must hold exactly method, seed, "
                                                "test_fraction"):
-        check_training_metadata({**metadata, "split": {"method": "holdout", "test_fraction": 0.3}}, "m")
-    with pytest.raises(ModelFormatError, match="params.C must be a finite number > 0"):
-        check_training_metadata({**metadata, "params": {"kernel": "gaussian", "C": -1}}, "m")
+        check_training_metadata({**written, "split": {"method": "holdout", "test_fraction": 0.3}}, "m")
+    with pytest.raises(ModelFormatError, match=r"params.C must be a number in \(0, "):
+        check_training_metadata({**written, "params": {"kernel": "gaussian", "C": -1}}, "m")
+
+
+@pytest.mark.parametrize("params, fragment", [
+    ({"kernel": "gaussian", "C": 1.0, "gamma": 0.0}, "params.gamma must be None or a number in"),
+    ({"kernel": "gaussian", "C": 1.0, "sigma": 0.0}, "params.sigma must be a number in"),
+    ({"kernel": "polynomial", "C": 1.0, "gamma": 0.5}, "params of a polynomial kernel must hold kernel, "
+                                                      "C and optionally degree, homogeneous"),
+    ({"kernel": "linear", "C": 1.0, "sigma": 2.0}, "params of a linear kernel must hold kernel, C, got"),
+    ({"kernel": "polynomial", "C": 1.0, "degree": 1.5}, "params.degree must be an integer in"),
+    ({"kernel": "rbf", "C": 1.0}, "params must be an object whose kernel is gaussian | polynomial | linear"),
+])
+def test_training_metadata_params_are_checked_per_kernel(metadata, params, fragment):
+    with pytest.raises(ModelFormatError, match=re.escape(fragment)):
+        check_training_metadata({**metadata["dag"], "params": params}, "m")

@@ -164,6 +164,15 @@ def test_not_json_and_pickles_are_refused(saved):
         load_model(saved)
 
 
+@pytest.mark.parametrize("limit, name", [("MAX_JSON_BYTES", "model.json"),
+                                         ("MAX_MANIFEST_BYTES", "manifest.json")])
+def test_json_files_over_their_limit_are_refused(saved, monkeypatch, limit, name):
+    monkeypatch.setattr(f"multisvm_cli.persist.load.{limit}", 100)
+    with pytest.raises(ModelFormatError, match=rf"{name}: larger than 100 bytes; too large for a saved "
+                                               rf"model's JSON file$"):
+        load_model(saved)
+
+
 def test_object_arrays_inside_the_npz_are_never_unpickled(saved):
     edit_arrays(saved, lambda arrays: arrays.update(classes=np.array([{"a": 1}, None, "x"], dtype=object)))
     edit_json(saved, lambda d: d["arrays"]["classes"].update(dtype="|O"))

@@ -1,10 +1,10 @@
 """Saved models: ``train`` (select on the config's protocol, fit on the whole training part,
 save) and ``evaluate`` (load, predict a dataset part, measure).
 
-A model folder (see :mod:`multisvm_cli.persist`) holds the fitted estimator, the scaler's
-state (arrays ``scaler_*``) and the metadata below, so that ``evaluate`` can rebuild exactly
-the inputs the model was trained on: dataset, split, scaling, the raw files' checksums, the
-selected kernel and C and its validation error.
+A model folder (written and read by :mod:`.trained_model`) holds the fitted estimator, the
+scaler's state and the metadata ``evaluate`` needs to rebuild exactly the inputs the model was
+trained on: dataset, split, scaling, the raw files' checksums, the selected kernel and C and
+its validation error.
 """
 
 from __future__ import annotations
@@ -15,14 +15,13 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import __version__
 from ..errors import MultisvmError
 from .progress import progress_bar
 from .protocol import Stopwatch, fit_selected
-from .provenance import now_iso
 from .runs import point_cache
 from .settings import Settings, workers
 from .splits import part_arrays
+from .trained_model import load_trained_model, save_trained_model, training_metadata
 
 
 @dataclass
@@ -63,21 +62,10 @@ def train(config, scheme, dataset=None, output=None, settings: Settings = Settin
             quiet=settings.quiet,
             progress=lambda total: progress_bar(
                 total, f"{config.name}/{plan.name}/{scheme}: grid points", settings.quiet))
-    _save(output, estimator, scaler, _metadata(config, plan, scheme, chosen, dataset), force)
+    metadata = training_metadata(config.name, plan, chosen["point"], chosen["validation_error"],
+                                 dataset, estimator)
+    save_trained_model(output, estimator, scaler, metadata, overwrite=force)
     return Trained(output, scheme, dataset.name, estimator, chosen)
-
-
-def _metadata(config, plan, scheme, chosen, dataset) -> dict:
-    meta = {
-        "multisvm_version": __version__, "created": now_iso(), "config": config.name,
-        "scheme": scheme, "dataset": dataset.name, "checksums": dict(dataset.checksums),
-        "split": plan.split, "validation": plan.validation, "scaling": plan.scaling,
-        "kernel": chosen["kernel"], "params": chosen["point"].params(),
-        "validation_error": chosen["validation_error"],
-    }
-    if plan.local is not None:  # where to read it again, and each file's SHA-256 and size
-        meta["local"] = {"entry": plan.local.entry(), **dataset.provenance}
-    return meta
 
 
 def _load_own_data(meta, part, own_part, mirror, data_home):
@@ -89,16 +77,6 @@ def _load_own_data(meta, part, own_part, mirror, data_home):
         return data.load_local(spec)
     return data.load(meta["dataset"], parts=[part] if own_part else None, mirror=mirror,
                      data_home=data_home)
-
-
-def _save(output, estimator, scaler, metadata, force):
-    """The estimator, its classes in the metadata and the scaler's state as arrays; an
-    existing model folder is replaced only with ``force``."""
-    from ..persist import SCALER_PREFIX, save_model
-
-    metadata["classes"] = [c.item() if hasattr(c, "item") else c for c in estimator.classes_]
-    arrays = {SCALER_PREFIX + k: np.asarray(v) for k, v in scaler.get_state().items()}
-    save_model(output, estimator, metadata=metadata, extra_arrays=arrays, overwrite=force)
 
 
 @dataclass
@@ -127,9 +105,8 @@ def evaluate(model_dir, dataset=None, part="test", confusion=False, mirror=None,
     from sklearn.metrics import confusion_matrix
 
     from .. import data
-    from ..persist import load_trained_model
 
-    model = load_trained_model(model_dir)  # every field checked: see persist
+    model = load_trained_model(model_dir)  # every field checked: see trained_model
     meta = model.metadata
     name = dataset or meta["dataset"]
     split = meta["split"] if name == meta["dataset"] else {"method": "standard"}

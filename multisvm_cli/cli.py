@@ -151,8 +151,9 @@ def train(config_path, scheme, dataset, output, force, n_jobs, seed, backend, sc
 @cli.command()
 @click.argument("model_dir", type=click.Path(file_okay=False))
 @click.option("--dataset", default=None, help="Dataset to evaluate on [the model's own].")
-@click.option("--part", default="test", show_default=True,
-              help="Part of the dataset: test, train, validation or all.")
+@click.option("--part", default=None,
+              help="Part of the dataset: test, train, validation or all [test where the model's "
+                   "split held rows out; all, with a warning, after a k-fold or all split].")
 @click.option("--confusion", is_flag=True, help="Also print the confusion matrix.")
 @_data_options
 def evaluate(model_dir, dataset, part, confusion, mirror, data_home):

@@ -148,3 +148,22 @@ def test_covertype_trains_from_the_partial_copy(mirror, data_home, tmp_path, cap
         in text
     code, _, err = run(capsys, "evaluate", str(model))  # the test part needs the full UCI file
     assert code == 2 and "covtype.data.gz" in err and err.count("\n") == 1
+
+
+def test_a_shipped_kfold_config_trains_and_evaluates_on_every_row(tmp_path, capsys, data_home):
+    """ramanan-rbf-quick (10-fold, Gaussian given by gamma) trains a model that `evaluate`
+    measures without options: on every row, with a warning that it is a training error."""
+    model = tmp_path / "m"
+    code, said, err = run(capsys, "train", "ramanan-rbf-quick", "--scheme", "dag", "--dataset",
+                          "iris", "-o", str(model), "--out", str(tmp_path / "results"), "-q")
+    assert code == 0, err
+    assert said.startswith("trained dag on iris: gaussian gamma=")
+    with pytest.warns(UserWarning, match="training error, not a test estimate"):
+        code, text, err = run(capsys, "evaluate", str(model))
+    assert code == 0, err
+    assert "data: iris all, 150 points" in text
+    errors = int(re.search(r"error rate: [0-9.]+% \((\d+) errors?\)", text).group(1))
+    code, named, err = run(capsys, "evaluate", str(model), "--part", "all")
+    assert code == 0 and f"({errors} error" in named
+    code, _, err = run(capsys, "evaluate", str(model), "--part", "test")
+    assert code == 2 and err.startswith("error: part 'test' is not defined for a kfold split")

@@ -95,12 +95,21 @@ class Evaluation:
     confusion: np.ndarray | None = None
 
 
-def evaluate(model_dir, dataset=None, part="test", confusion=False, mirror=None,
+def default_part(split) -> str:
+    """The part ``evaluate`` measures when none is named: ``test`` where the model's split
+    holds rows out (a standard or holdout split), else ``all`` (k-fold and ``all`` splits fit
+    the saved model on every row, so no row was held out)."""
+    return "test" if split["method"] in ("standard", "holdout") else "all"
+
+
+def evaluate(model_dir, dataset=None, part=None, confusion=False, mirror=None,
              data_home=None) -> Evaluation:
     """Load a saved model, predict a part of ``dataset`` (default: the model's own, with the
-    split it was trained under) and measure error, kernel evaluations, time and size.
+    split it was trained under; part default: :func:`default_part`) and measure error, kernel
+    evaluations, time and size.
 
-    Warns when the dataset's raw files differ from those the model was trained on.
+    Warns when the dataset's raw files differ from those the model was trained on, and when
+    the default part is every row (the model was fitted on them: a training error).
     """
     from sklearn.metrics import confusion_matrix
 
@@ -110,6 +119,13 @@ def evaluate(model_dir, dataset=None, part="test", confusion=False, mirror=None,
     meta = model.metadata
     name = dataset or meta["dataset"]
     split = meta["split"] if name == meta["dataset"] else {"method": "standard"}
+    if part is None:
+        part = default_part(split)
+        if part == "all":
+            warnings.warn(f"the model was trained on every row of {name} ({split['method']} "
+                          f"split), so evaluating on all of them gives a training error, not a "
+                          f"test estimate; name another dataset with --dataset for one",
+                          UserWarning, stacklevel=2)
     own_part = split["method"] == "standard" and part != "all"
     if name == meta["dataset"]:
         loaded = _load_own_data(meta, part, own_part, mirror, data_home)

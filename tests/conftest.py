@@ -1,16 +1,23 @@
-"""Shared test set-up: the dataset mirror is ../shared/datasets (as in .ci/run)."""
+"""Shared test set-up: the dataset mirror (../shared/datasets, as in .ci/run), a fresh data
+home, no network, the in-process command line, and the base config (see configs.py)."""
 
 import os
 import sys
+import urllib.error
+import urllib.request
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
+from click.testing import CliRunner
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_MIRROR = REPO.parent / "shared" / "datasets"
 MIRROR = Path(os.environ.get("MULTISVM_MIRROR", DEFAULT_MIRROR))
 # The benchmark scripts live outside the package; their tests import them as modules.
 sys.path.insert(0, str(REPO / "benchmarks"))
+
+from configs import write_config as _write_config  # noqa: E402  (tests/ is on sys.path)
 
 
 @pytest.fixture(scope="session")
@@ -29,3 +36,67 @@ def data_home(tmp_path, monkeypatch):
     home = tmp_path / "data-home"
     monkeypatch.setenv("MULTISVM_DATA_HOME", str(home))
     return home
+
+
+@pytest.fixture(autouse=True)
+def no_user_cards():
+    """No user cards folder: ``--cards`` sets ``MULTISVM_CARDS`` for the whole process, so a
+    test that passes it would otherwise change the dataset list of every later test."""
+    saved = os.environ.pop("MULTISVM_CARDS", None)
+    yield
+    os.environ.pop("MULTISVM_CARDS", None)
+    if saved is not None:
+        os.environ["MULTISVM_CARDS"] = saved
+
+
+@pytest.fixture
+def no_network(monkeypatch):
+    """No test reaches the network: in this process ``urlopen`` fails at once as a refused
+    connection would (tests of a failed download rely on that) and records the URL in the list
+    this fixture gives, so a test can assert that nothing was tried; a child process gets
+    ``MULTISVM_URL_BASE`` pointing at a closed local port."""
+    tried = []
+
+    def refuse(url, *args, **kwargs):
+        tried.append(getattr(url, "full_url", url))
+        raise urllib.error.URLError(ConnectionRefusedError(111, "no network in tests"))
+
+    monkeypatch.setattr(urllib.request, "urlopen", refuse)
+    monkeypatch.setenv("MULTISVM_URL_BASE", "http://127.0.0.1:9")
+    return tried
+
+
+class CliResult(NamedTuple):
+    """What one run of the command line gave."""
+
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def run_multisvm():
+    """``run_multisvm(*args)``: ``multisvm ARGS`` run in-process (``multisvm_cli.cli:main``,
+    click's CliRunner capturing the streams), as ``CliResult(code, out, err)``."""
+    from multisvm_cli.cli import main
+
+    runner = CliRunner()
+
+    def run(*args):
+        with runner.isolation() as (out, err, _):
+            try:
+                main([str(arg) for arg in args])
+                code = 0
+            except SystemExit as exited:
+                code = exited.code
+        return CliResult(code, out.getvalue().decode(), err.getvalue().decode())
+
+    return run
+
+
+@pytest.fixture
+def write_config(tmp_path):
+    """``write_config(filename="config.yaml", **overrides)``: the base config (configs.py) with
+    ``overrides``, written into the test's folder; its path."""
+    return lambda filename="config.yaml", **overrides: _write_config(tmp_path, filename,
+                                                                     **overrides)

@@ -12,8 +12,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @pytest.fixture(autouse=True)
-def no_network(monkeypatch):
-    monkeypatch.setenv("MULTISVM_URL_BASE", "http://127.0.0.1:9")
+def offline_without_mirror(monkeypatch, no_network):
+    """No download (conftest.no_network) and no mirror unless a test names one."""
     monkeypatch.delenv("MULTISVM_MIRROR", raising=False)
 
 

@@ -1,7 +1,11 @@
 """multisvm_cli.cli.main: exit codes reach the shell."""
 
-import click, pytest
+import click
+import pytest
+from configs import GLASS_TEN_FOLDS
+
 from multisvm_cli import cli as cli_module
+
 
 def test_ctx_exit_code_reaches_the_shell(monkeypatch):
     @cli_module.cli.command("exit-three")
@@ -16,17 +20,7 @@ def test_ctx_exit_code_reaches_the_shell(monkeypatch):
         cli_module.cli.commands.pop("exit-three")
 
 
-GLASS_TEN_FOLDS = """\
-name: glass-folds
-dataset: glass
-split: {method: kfold, k: 10, seed: 0}
-kernels: [{type: linear}]
-C: [1]
-schemes: [ovr]
-"""
-
-
-def test_warnings_are_one_line_naming_the_dataset(mirror, data_home, tmp_path):
+def test_warnings_are_one_line_naming_the_dataset(mirror, data_home, tmp_path, write_config):
     # glass's smallest class has 9 rows: scikit-learn warns that 10 stratified folds cannot
     # each hold one of them.
     import os
@@ -34,8 +28,7 @@ def test_warnings_are_one_line_naming_the_dataset(mirror, data_home, tmp_path):
     import sys
     from pathlib import Path
 
-    config = tmp_path / "glass-folds.yaml"
-    config.write_text(GLASS_TEN_FOLDS)
+    config = write_config("glass-folds.yaml", **{**GLASS_TEN_FOLDS, "name": "glass-folds"})
     done = subprocess.run(
         [sys.executable, "-m", "multisvm_cli", "reproduce-table", str(config), "--quiet",
          "--out", str(tmp_path / "out"), "--mirror", str(mirror)],

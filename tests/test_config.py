@@ -8,22 +8,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from configs import config_text
 
 from multisvm_cli.cli import main
 from multisvm_cli.experiment.config import ConfigError, GridPoint, load_config
 
 REPO = Path(__file__).resolve().parents[1]
 
-VALID = """\
-name: small
-dataset: iris
-split: {test_fraction: 0.3, seed: 1}
-kernels:
-  - {type: gaussian, sigma: [1, 2]}
-  - {type: polynomial, degree: [2, 3], homogeneous: [true, false]}
-C: [1, 10]
-schemes: [ovr, maxwins, dag]
-"""
+VALID = config_text(kernels=[
+    {"type": "gaussian", "sigma": [1, 2]},
+    {"type": "polynomial", "degree": [2, 3], "homogeneous": [True, False]}])
 
 
 def write(tmp_path, text, name="config.yaml"):
@@ -168,7 +162,7 @@ def test_malformed_config_one_line_error(case, tmp_path, capsys):
 
 
 def test_missing_file_and_empty_file(tmp_path):
-    with pytest.raises(ConfigError, match=r"config file .*nope\.yaml does not exist"):
+    with pytest.raises(ConfigError, match=r"nope\.yaml: no such config file"):
         load_config(tmp_path / "nope.yaml")
     with pytest.raises(ConfigError, match=r"empty\.yaml:1: \(top level\): expected a mapping"):
         load_config(write(tmp_path, "", "empty.yaml"))
@@ -177,7 +171,7 @@ def test_missing_file_and_empty_file(tmp_path):
 @pytest.mark.parametrize("case", ["unknown scheme", "YAML syntax error", "sigma zero", None])
 def test_malformed_config_real_subprocess(case, tmp_path):
     if case is None:
-        path, fragment = tmp_path / "missing.yaml", "does not exist"
+        path, fragment = tmp_path / "missing.yaml", "no such config file"
     else:
         (old, new), fragment, _ = MALFORMED[case]
         path = write(tmp_path, VALID.replace(old, new))

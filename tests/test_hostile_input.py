@@ -16,20 +16,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from configs import config_text
 
 from multisvm_cli.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 
-GOOD = """\
-name: good
-dataset: iris
-split: {test_fraction: 0.3, seed: 1}
-kernels:
-  - {type: gaussian, sigma: [1, 2]}
-C: [1, 10]
-schemes: [ovr, dag, maxwins]
-"""
+GOOD = config_text(name="good", schemes=["ovr", "dag", "maxwins"])
 
 
 def bomb(levels=8):
@@ -112,7 +105,7 @@ def test_hostile_configs_are_refused_in_one_line(case, tmp_path, capsys, monkeyp
 
 def test_an_endless_config_file_is_refused(capsys):
     code, out, err = run_cli(capsys, "validate", "/dev/zero")
-    assert code == 2 and err == "error: config /dev/zero is not a regular file\n"
+    assert code == 2 and err == "error: /dev/zero: not a regular file; a config file must be one\n"
 
 
 def test_a_thousand_workers_are_lowered_with_one_warning(tmp_path, capsys):

@@ -18,10 +18,7 @@ from multisvm_cli.experiment import Settings, load_config, reproduce
 TIMES = ("cpu_time", "selection_time", "evaluation_time")
 
 
-@pytest.fixture(autouse=True)
-def no_network(monkeypatch):
-    monkeypatch.setenv("MULTISVM_URL_BASE", "http://127.0.0.1:9")
-    monkeypatch.delenv("MULTISVM_CARDS", raising=False)
+pytestmark = pytest.mark.usefixtures("no_network")
 
 
 def run_cli(capsys, *args):

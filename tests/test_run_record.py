@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from configs import GLASS_TEN_FOLDS
 
 from multisvm_cli.cli import main
 from multisvm_cli.experiment import Settings, load_config, reproduce
@@ -68,10 +69,8 @@ def test_quickstart_run_folder_replays_to_the_same_table(tmp_path, capsys):
 
 
 def test_run_json_and_run_log_record_argv_host_memory_versions_and_warnings(
-        mirror, data_home, tmp_path, capsys, monkeypatch):
-    path = tmp_path / "glass.yaml"
-    path.write_text("dataset: glass\nsplit: {method: kfold, k: 10, seed: 0}\n"
-                    "kernels: [{type: linear}]\nC: [1]\nschemes: [ovr]\n")
+        mirror, data_home, tmp_path, capsys, monkeypatch, write_config):
+    path = write_config("glass.yaml", **{**GLASS_TEN_FOLDS, "name": None})
     monkeypatch.chdir(tmp_path)
     with pytest.warns(UserWarning, match="glass: The least populated class"):
         code, out, err = run_cli(capsys, "reproduce-table", str(path), "--out", "out")

@@ -9,9 +9,7 @@ from multisvm_cli import data
 from multisvm_cli.scaling import METHODS, Scaler, make_scaler
 
 
-@pytest.fixture(autouse=True)
-def no_network(monkeypatch):
-    monkeypatch.setenv("MULTISVM_URL_BASE", "http://127.0.0.1:9")
+pytestmark = pytest.mark.usefixtures("no_network")
 
 
 @pytest.fixture(scope="module")

@@ -95,18 +95,18 @@ def test_score_points_equals_one_fit_per_point():
         assert len(set(errors)) > 1  # the C values really gave different models
 
 
-def test_grid_fit_cpu_counts_only_its_own_task_when_tasks_run_side_by_side(tmp_path, capsys,
-                                                                            data_home):
+def test_grid_fit_cpu_counts_only_its_own_task_when_tasks_run_side_by_side(
+        tmp_path, capsys, data_home, write_config):
     # Two grid threads: a point's fit CPU is its own thread's work, never more than its wall
     # time (the process's clock would count the neighbouring task's fits too).
     import pandas as pd
 
     from multisvm_cli.cli import main
 
-    config = tmp_path / "digits-cpu.yaml"
-    config.write_text("name: digits-cpu\ndataset: digits\nsplit: {test_fraction: 0.3, seed: 0}\n"
-                      "kernels: [{type: gaussian, sigma: [3, 5, 8, 13]}]\nC: [1, 10, 100]\n"
-                      "schemes: [ovr, maxwins]\n")
+    config = write_config(name="digits-cpu", dataset="digits",
+                          split={"test_fraction": 0.3, "seed": 0},
+                          kernels=[{"type": "gaussian", "sigma": [3, 5, 8, 13]}], C=[1, 10, 100],
+                          schemes=["ovr", "maxwins"])
     with pytest.raises(SystemExit) as exited:
         main(["reproduce-table", str(config), "--out", str(tmp_path / "out"), "--quiet",
               "-j", "2"])

@@ -14,9 +14,7 @@ from multisvm_cli.data import cache
 from multisvm_cli.scaling import Scaler, make_scaler
 
 
-@pytest.fixture(autouse=True)
-def no_network(monkeypatch):
-    monkeypatch.setenv("MULTISVM_URL_BASE", "http://127.0.0.1:9")
+pytestmark = pytest.mark.usefixtures("no_network")
 
 
 def counts(y):

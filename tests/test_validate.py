@@ -7,18 +7,11 @@ validate and fail later, or to pass silently with a wrong meaning)."""
 import textwrap
 
 import pytest
+from configs import GLASS_TEN_FOLDS, config_text
 
 from multisvm_cli.cli import main
 
-BASE = """\
-name: small
-dataset: iris
-split: {test_fraction: 0.3, seed: 1}
-kernels:
-  - {type: gaussian, sigma: [1, 2]}
-C: [1, 10]
-schemes: [ovr, maxwins, dag]
-"""
+BASE = config_text()
 
 # name -> (replace this, by that) in BASE, expected line, fragment of the message
 REFUSED = {
@@ -108,16 +101,14 @@ def write(tmp_path, text, name="config.yaml"):
 
 
 @pytest.mark.parametrize("case", sorted(REFUSED), ids=lambda c: c.replace(" ", "-"))
-def test_validate_refuses_what_a_run_would_refuse(case, tmp_path, capsys, monkeypatch):
+def test_validate_refuses_what_a_run_would_refuse(case, tmp_path, run_multisvm, monkeypatch):
     (old, new), line, fragment = REFUSED[case]
     assert old in BASE
     path = write(tmp_path, BASE.replace(old, new))
     monkeypatch.chdir(tmp_path)
-    for command in (["validate", str(path)], ["reproduce-table", str(path), "--out", "out"]):
-        with pytest.raises(SystemExit) as exited:
-            main(command)
-        err = capsys.readouterr().err
-        assert exited.value.code == 2, (command, err)
+    for command in (["validate", path], ["reproduce-table", path, "--out", "out"]):
+        code, _, err = run_multisvm(*command)
+        assert code == 2, (command, err)
         lines = [x for x in err.splitlines() if not x.startswith("warning: ")]
         assert len(lines) == 1 and lines[0].startswith(f"error: {path}:{line}: "), err
         assert fragment in lines[0], err
@@ -133,29 +124,23 @@ ACCEPTED = {
 
 
 @pytest.mark.parametrize("case", sorted(ACCEPTED), ids=lambda c: c.replace(" ", "-"))
-def test_what_validate_accepts_runs(case, tmp_path, capsys, monkeypatch):
+def test_what_validate_accepts_runs(case, tmp_path, run_multisvm, monkeypatch):
     from multisvm_cli.experiment import load_config
 
     (old, new), Cs = ACCEPTED[case]
     path = write(tmp_path, BASE.replace(old, new))
     assert sorted({p.C for p in load_config(path).datasets[0].grid}) == sorted(Cs)
     monkeypatch.chdir(tmp_path)
-    for command in (["validate", str(path)], ["reproduce-table", str(path), "--out", "out"]):
-        with pytest.raises(SystemExit) as exited:
-            main(command)
-        assert exited.value.code == 0, capsys.readouterr().err
+    for command in (["validate", path], ["reproduce-table", path, "--out", "out"]):
+        code, _, err = run_multisvm(*command)
+        assert code == 0, err
     assert len(list((tmp_path / "out" / "small").glob("2*"))) == 1
 
 
-def test_glass_ten_folds_is_valid_with_its_warning_and_the_true_fit_count(mirror, data_home,
-                                                                          tmp_path, capsys):
-    path = write(tmp_path, """\
-        dataset: glass
-        split: {method: kfold, k: 10, seed: 0}
-        kernels: [{type: linear}, {type: gaussian, sigma: [1, 2, 4]}]
-        C: [1, 10]
-        schemes: [ovr]
-        """)
+def test_glass_ten_folds_is_valid_with_its_warning_and_the_true_fit_count(
+        mirror, data_home, capsys, write_config):
+    path = write_config(**{**GLASS_TEN_FOLDS, "name": None, "C": [1, 10], "kernels": [
+        {"type": "linear"}, {"type": "gaussian", "sigma": [1, 2, 4]}]})
     with pytest.raises(SystemExit) as exited, pytest.warns(
             UserWarning, match="glass: The least populated class in y has only 9 members"):
         main(["validate", str(path), "--mirror", str(mirror)])
@@ -184,7 +169,7 @@ def test_configs_that_would_exhaust_memory_or_the_stack_are_refused(text, fragme
 
 def test_a_config_that_is_not_a_regular_file_or_too_large_is_refused(tmp_path, capsys):
     big = write(tmp_path, "# " + "x" * (1 << 20) + "\n", "big.yaml")
-    for path, fragment in (("/dev/zero", "is not a regular file"), (big, "larger than 1024 KB")):
+    for path, fragment in (("/dev/zero", "not a regular file"), (big, "larger than 1 MiB")):
         with pytest.raises(SystemExit) as exited:
             main(["validate", str(path)])
         err = capsys.readouterr().err

@@ -11,14 +11,14 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
+from ..yaml_loader import read_yaml
 from . import locations
 from .errors import DatasetError
 
 SPLITS = ("fixed", "none")
 FORMATS = ("text", "hdf5", "sklearn", "svmlight")
 SCALINGS = ("none", "minmax", "standard", "standard-continuous", "maxabs")
+MAX_CARD_BYTES = 1 << 20        # a card is a page of YAML (read through the bounded loader)
 
 
 @dataclass(frozen=True)
@@ -162,10 +162,10 @@ def get_card(name):
 @functools.lru_cache(maxsize=None)
 def _read_card(path, origin, stamp):
     """The card at ``path`` (cached per file version: ``stamp`` is its modification time)."""
+    raw = read_yaml(path, MAX_CARD_BYTES, DatasetError, "dataset card")
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
         return _card(raw, path, origin)
-    except (yaml.YAMLError, KeyError, TypeError, ValueError, AttributeError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         message = " ".join(str(exc).split())
         raise DatasetError(f"malformed dataset card {path}: {message}") from None
 

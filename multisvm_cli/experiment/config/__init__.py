@@ -1,0 +1,173 @@
+"""Experiment configs: a YAML file naming datasets, scaling, split, validation, kernel grid, C grid
+and schemes, validated into a :class:`Config` with one-line errors.
+
+The package splits the work by idea: :mod:`.document` (the YAML with line numbers and the error),
+:mod:`.values` (value checks), :mod:`.grid` (kernels and C), :mod:`.sections` (split,
+validation, estimate, schemes, options, repeats, reference), :mod:`.datasets` (registry names and
+local files) and :mod:`.resolved` (the Config and its resolved document); :func:`load_config`
+here puts them together.
+
+Every error is a :class:`ConfigError` whose message names the file, the line, the key and the
+allowed values, e.g. ``configs/x.yaml:7: schemes[2]: 'svm' is not a scheme; allowed: ovr, ...``.
+
+Format (defaults in brackets)::
+
+    name: platt1999-usps            # [the file's stem] names the results folder
+    dataset: usps                   # a registry name, or a list of names / {name: ..., overrides}
+    scaling: paper                  # [paper] none | minmax | standard | standard-continuous | paper
+    split: standard                 # [standard] the dataset's own train/test parts, or
+                                    #   {test_fraction: 0.25, seed: 0}  stratified holdout test part
+                                    #   {method: kfold, k: 10, seed: 0}  k-fold: every point tested once
+    validation: {method: holdout, train_fraction: 0.7, seed: 0}   # [this] or {method: given}
+                                    #   (the dataset's validation part) or {method: kfold, k: 10}
+    estimate: nested                # [nested] nested | cv-best | [nested, cv-best] (see below)
+    kernels:                        # every combination below is a grid point
+      - {type: gaussian, sigma: [2, 4, 8]}   # or gamma: [...] (exactly one; gamma = 1/(2 sigma^2))
+      - {type: polynomial, degree: [1, 2, 3], homogeneous: [true, false]}
+      - {type: linear}
+    C: [1, 10, 100]                 # a kernel entry may carry its own C list
+    # C, sigma and gamma may be a range {base: 2, from: -2, to: 12[, step: 1]}: base**e for e
+    # from ``from`` towards ``to`` by ``step`` (default 1 or -1), in that order; the resolved
+    # config shows it expanded
+    schemes: [ovr, maxwins, dag]    # ovr | maxwins | dag | udt | graph | hier | nb
+    scheme_options: {graph: {threshold: 0.05}, dag: {order: natural}}
+    compare_to: dag                 # [dag] the scheme McNemar's test compares the others with
+    seed: 0                         # [0] default seed of split, validation and the estimators
+    repeats: 1                      # [1] run the whole protocol N times, repeat r with split and
+                                    #   validation seeds seed + r (error_sd: SD over folds x repeats)
+    dag_orders: 0                   # [0] test the selected DAGSVM's pairwise SVMs under N random
+                                    #   class orders (seeded by seed; no refit)
+    reference:                      # optional: a paper's numbers, printed beside ours
+      source: Platt et al. 1999, Table 1
+      usps: {ovr: {sigma: 3.58, C: 100, error: 4.7, kernel_evaluations: 2936,
+                   cpu_time: 3532, size_k: 760}}
+
+A ``dataset`` list item may be a mapping ``{name: letter, split: ..., validation: ...,
+scaling: ..., estimate: ..., kernels: ..., C: ...}`` overriding the top-level values for that
+dataset.
+
+``estimate`` says how the error is measured: ``nested`` (each outer fold's point is chosen on
+that fold's training part only and tested once on its test part: an honest estimate), or
+``cv-best`` (Hsu & Lin 2002, as the UDT paper reports: every grid point's k-fold
+cross-validation error on the outer folds, pooled; the lowest one is both chosen and reported,
+optimistic by construction; needs ``split: {method: kfold}``), or both as a list.
+
+Ties on validation error go to the simpler model, whatever the grid's order (see
+``GridPoint.simplicity``): smaller C, then a linear before a polynomial before a Gaussian
+kernel, then the lower degree (homogeneous first), then the wider Gaussian (smaller gamma).
+
+A mapping with ``path`` names a local data file instead of a registry dataset (see
+:mod:`multisvm_cli.data.local`)::
+
+    dataset:
+      - {name: mydigits, path: data/digits.csv, label: target}      # csv: label name or index
+      - {name: pen, path: data/pendigits, test_path: data/pendigits.t, format: svmlight}
+
+``format`` is csv, svmlight or npz (from the extension when absent); ``label`` (csv: column
+name or 0-based index, default the last) and ``header`` (csv: true/false, detected when absent),
+``zero_based`` (svmlight, default false). Paths are relative to the config file; the resolved
+config writes them absolute. Without ``test_path`` there is no fixed split (use
+``split: {test_fraction: ...}`` or k-fold). ``scaling: paper`` means none for local data.
+Sparse data (svmlight files and cards) refuses the scalings that center (minmax, standard,
+standard-continuous): use maxabs or none.
+"""
+
+from __future__ import annotations
+
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...scaling import METHODS as SCALINGS
+from .datasets import (NAME_PATTERN, _check_parts, _check_sparse_scaling, _dataset_names,
+                       _local_spec)
+from .document import ConfigError, Location, _Document, _key_name
+from .grid import GridPoint, _C_list, _kernels
+from .resolved import Config, DatasetPlan, _resolved, summary
+from .sections import (_check_order, _compare_to, _dag_orders, _estimate, _reference, _repeats,
+                       _scheme_options, _schemes, _split, _validation)
+from .values import MAX_GRID_POINTS, _choice, _mapping, _number, _seed, _show
+
+TOP_KEYS = ("name", "dataset", "scaling", "split", "validation", "kernels", "C", "schemes",
+            "scheme_options", "compare_to", "seed", "reference", "max_grid_points", "repeats",
+            "dag_orders", "estimate")
+__all__ = ["Config", "ConfigError", "DatasetPlan", "GridPoint", "Location", "load_config",
+           "summary"]
+
+
+def load_config(path, seed=None) -> Config:
+    """Read and validate a config file; ``seed`` (the CLI's ``--seed``) replaces its ``seed``.
+
+    Raises :class:`ConfigError` (one line: file, line, key, allowed values) on any problem.
+    These are all the checks that need no data; :func:`.validation.check_plan` adds
+    those that need the dataset's labels (split sizes against class counts).
+    """
+    from ... import data
+
+    path = Path(path)
+    doc = _Document(path)
+    raw = doc.data
+    _mapping(doc, raw, (), TOP_KEYS)
+    for key in ("dataset", "schemes"):
+        if key not in raw:
+            doc.fail((), f"missing key {key!r}; required keys: dataset, kernels, C, schemes")
+    name = raw.get("name", path.stem)
+    if not isinstance(name, str) or not NAME_PATTERN.match(name):
+        doc.fail(("name",), f"expected a folder-safe name (letters, digits, '.', '_', '-', at "
+                            f"most 100, not starting with '.' or '-'), got {_show(name)}")
+    seed = _seed(doc, raw.get("seed", 0), ("seed",)) if seed is None else seed
+    schemes = _schemes(doc, raw["schemes"], ("schemes",))
+    compare_to = _compare_to(doc, raw, schemes)
+    max_points = (_number(doc, raw["max_grid_points"], ("max_grid_points",), integer=True,
+                          positive=True) if "max_grid_points" in raw else MAX_GRID_POINTS)
+    defaults = {key: raw[key] for key in ("scaling", "split", "validation", "kernels", "C",
+                                          "estimate") if key in raw}
+    entries = _dataset_names(doc, raw["dataset"], ("dataset",), data.names())
+    if "kernels" not in raw and any("kernels" not in overrides for _, overrides, _ in entries):
+        doc.fail((), "missing key 'kernels'; required keys: dataset, kernels, C, schemes")
+    plans = [_plan(doc, name_, overrides, where, defaults, seed, max_points)
+             for name_, overrides, where in entries]
+    scheme_options = _scheme_options(doc, raw.get("scheme_options"), ("scheme_options",), schemes)
+    for plan, (_, _, where) in zip(plans, entries):
+        _check_order(doc, scheme_options, plan, ("scheme_options", "dag", "order"))
+    reference = _reference(doc, raw.get("reference"), ("reference",), [p.name for p in plans])
+    repeats = _repeats(doc, raw, plans)
+    dag_orders = _dag_orders(doc, raw, schemes)
+    resolved = _resolved(name, seed, schemes, compare_to, scheme_options, reference, plans,
+                         raw.get("max_grid_points"))
+    resolved.update(repeats=repeats, dag_orders=dag_orders)
+    return Config(path=path, name=name, datasets=plans, schemes=schemes,
+                  scheme_options=scheme_options, compare_to=compare_to, seed=seed,
+                  reference=reference, resolved=resolved, original_text=doc.text,
+                  repeats=repeats, dag_orders=dag_orders)
+
+
+def _plan(doc, name, overrides, where, defaults, seed, max_points):
+    """One dataset's plan: its overrides on top of the top-level values."""
+    def pick(key):
+        if key in overrides:
+            return overrides[key], where + (key,)
+        return defaults.get(key), (key,)
+
+    local = _local_spec(doc, name, overrides, where) if "path" in overrides else None
+    scaling, path = pick("scaling")
+    scaling = _choice(doc, scaling if scaling is not None else "paper", path, SCALINGS, "scaling")
+    _check_sparse_scaling(doc, name, local, scaling, path)
+    split, path = pick("split")
+    split = _split(doc, split if split is not None else "standard", path, seed)
+    written = {"split": path}
+    validation, path = pick("validation")
+    validation = _validation(doc, validation if validation is not None else "holdout", path, seed)
+    written["validation"] = path
+    estimate, path = pick("estimate")
+    estimate = _estimate(doc, estimate if estimate is not None else "nested", path, split)
+    C_values, C_path = pick("C")
+    C_values = None if C_values is None else _C_list(doc, C_values, C_path)
+    kernels, path = pick("kernels")
+    grid = _kernels(doc, kernels, path, C_values, max_points)
+    _check_parts(doc, name, split, validation, where, local.parts if local else None)
+    located = {key: Location(doc.path, doc.line(at), _key_name(at)) for key, at in written.items()}
+    return DatasetPlan(name=name, scaling=scaling, split=split, validation=validation, grid=grid,
+                       estimate=estimate, where=located, local=local)
+

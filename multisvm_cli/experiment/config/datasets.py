@@ -1,0 +1,136 @@
+"""The datasets of a config: registry names, local data files and the parts each one has."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ...numbers import is_int
+from .values import _allowed, _choice, _mapping, _show
+
+DATASET_KEYS = ("name", "scaling", "split", "validation", "estimate", "kernels", "C")
+LOCAL_KEYS = ("path", "test_path", "format", "label", "header", "zero_based")
+LOCAL_FORMAT_KEYS = {"label": "csv", "header": "csv", "zero_based": "svmlight"}
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")  # a portable folder name
+
+
+def _dataset_names(doc, value, path, known):
+    """The dataset entries as (name, overrides dict, path) triples."""
+    items = value if isinstance(value, list) else [value]
+    if value is None or isinstance(value, list) and not value:
+        doc.fail(path, "name at least one dataset; known: " + _allowed(known))
+    entries = []
+    for i, item in enumerate(items):
+        where = path + (i,) if isinstance(value, list) else path
+        overrides = {}
+        if isinstance(item, dict):
+            overrides = _mapping(doc, item, where, DATASET_KEYS + LOCAL_KEYS)
+            if "path" in item:
+                entries.append((_local_name(doc, item, where, known), overrides, where))
+                continue
+            if "name" not in item:
+                doc.fail(where, "a dataset mapping needs a name (a registry dataset) or a path "
+                                "(a local data file)")
+            for key in LOCAL_KEYS:
+                if key in item:
+                    doc.fail(where + (key,), f"{key} is for a local data file: add path")
+            item, name_path = item["name"], where + ("name",)
+        else:
+            name_path = where
+        _choice(doc, item, name_path, known, "dataset")
+        entries.append((item, overrides, where))
+    names = [name for name, _, _ in entries]
+    if len(set(names)) != len(names):
+        doc.fail(path, f"a dataset is named twice: {_show(names)}")
+    return entries
+
+
+def _local_name(doc, item, where, known):
+    """A local dataset's name: as given (default: the file's stem), folder-safe, and not the
+    name of a registry or user-card dataset."""
+    path = item["path"]
+    name = item.get("name", Path(path).stem if isinstance(path, str) else None)
+    name_path = where + (("name",) if "name" in item else ("path",))
+    if not isinstance(name, str) or not NAME_PATTERN.match(name):
+        doc.fail(name_path, f"expected a folder-safe dataset name (letters, digits, '.', '_', "
+                            f"'-'), got {_show(name)}")
+    if name in known:
+        doc.fail(name_path, f"{name!r} is a registry dataset; give the local data another name")
+    return name
+
+
+def _local_spec(doc, name, entry, where):
+    """The data.LocalSpec of a local dataset entry: files exist (relative to the config's
+    folder), the format is known or inferred, the read options fit it."""
+    from ... import data
+    from ...data.local import FORMATS, infer_format
+
+    paths = {key: _local_file(doc, entry[key], where + (key,))
+             for key in ("path", "test_path") if key in entry}
+    if "format" in entry:
+        fmt = _choice(doc, entry["format"], where + ("format",), FORMATS, "format")
+    else:
+        fmt = infer_format(paths["path"])
+        if fmt is None:
+            doc.fail(where + ("path",), f"cannot tell the format of {paths['path'].name} from "
+                                        f"its extension; add format: {_allowed(FORMATS)}")
+    for key, needs in LOCAL_FORMAT_KEYS.items():
+        if key in entry and fmt != needs:
+            doc.fail(where + (key,), f"{key} is for {needs} files, not {fmt}")
+    label = entry.get("label")
+    if "label" in entry and not (isinstance(label, str) or is_int(label)):
+        doc.fail(where + ("label",), f"expected a column name or a 0-based index, got "
+                                     f"{_show(label)}")
+    for key in ("header", "zero_based"):
+        if key in entry and not isinstance(entry[key], bool):
+            doc.fail(where + (key,), f"expected true or false, got {_show(entry[key])}")
+    return data.LocalSpec(name=name, path=paths["path"], format=fmt,
+                          test_path=paths.get("test_path"), label=label,
+                          header=entry.get("header"),
+                          zero_based=bool(entry.get("zero_based", False)))
+
+
+def _local_file(doc, value, path):
+    """An existing file, relative to the config's folder; absolute."""
+    if not isinstance(value, str) or not value:
+        doc.fail(path, f"expected a file path, got {_show(value)}")
+    file = (doc.path.parent / Path(value).expanduser()).resolve()
+    if not file.is_file():
+        doc.fail(path, f"file {value} not found (looked for {file}; paths are relative to the "
+                       f"config's folder)")
+    return file
+
+
+def _check_sparse_scaling(doc, name, local, scaling, path):
+    """Sparse data (svmlight) cannot take a centering scaling: one line naming maxabs."""
+    from ... import data
+    from ...scaling import check_sparse, resolve
+
+    if local is not None:
+        sparse, resolved = local.sparse, "none" if scaling == "paper" else scaling
+    else:
+        card = data.get_card(name)
+        sparse = all(src.format == "svmlight" for src in card.sources)
+        resolved = resolve(scaling, card)
+    if sparse:
+        try:
+            check_sparse(resolved, f"{name} (svmlight)")
+        except ValueError as exc:
+            doc.fail(path, str(exc))
+
+
+def _check_parts(doc, name, split, validation, where, parts=None):
+    """The split and validation methods must fit the parts the dataset comes with (``parts``:
+    a local dataset's; default: the card's)."""
+    from ... import data
+
+    parts = set(parts or data.get_card(name).parts)
+    if split["method"] == "standard" and "test" not in parts:
+        doc.fail(where, f"dataset {name!r} has no test part of its own (parts: "
+                        f"{_allowed(sorted(parts))}); use split: {{test_fraction: 0.25}} or "
+                        f"{{method: kfold, k: 10}}")
+    if validation["method"] == "given" and ("validation" not in parts
+                                            or split["method"] != "standard"):
+        doc.fail(where, f"validation: given needs split: standard and a dataset with a "
+                        f"validation part; {name!r} has parts {_allowed(sorted(parts))}")
+

@@ -1,0 +1,160 @@
+"""A validated config: the :class:`Config`, its per-dataset plans, its fit counts, and the
+resolved document (every default filled in, every grid point explicit)."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from ...estimators.registry import REGISTRY
+from .document import ConfigError
+
+
+@dataclass(frozen=True)
+class DatasetPlan:
+    """What to run on one dataset: scaling, outer split, validation method and grid."""
+
+    name: str
+    scaling: str
+    split: dict
+    validation: dict
+    grid: tuple
+    estimate: tuple = ("nested",)  # nested and/or cv-best, as in ESTIMATES
+    # where each section was written: key -> (file, line, key path), for errors found later
+    where: dict = field(default_factory=dict, compare=False, repr=False)
+    # a local data file's data.LocalSpec (None: a registry dataset)
+    local: object = None
+
+
+@dataclass
+class Config:
+    """A validated experiment config.
+
+    ``original_text`` is the file as the user wrote it; ``resolved`` is the same experiment
+    with every default filled in and every grid point explicit, itself a valid config
+    (:meth:`resolved_text`): it validates and runs to the same table.
+    """
+
+    path: Path
+    name: str
+    datasets: list
+    schemes: list
+    scheme_options: dict
+    compare_to: str
+    seed: int
+    reference: dict
+    resolved: dict = field(repr=False)
+    original_text: str = field(default="", repr=False)
+    repeats: int = 1        # the whole protocol N times, split/validation seeds seed + r
+    dag_orders: int = 0     # random class orders of the DAG order study (0: none)
+
+    def resolved_text(self) -> str:
+        """The resolved config as YAML (a comment says where it comes from)."""
+        header = (f"# {self.name}: resolved from {self.path} (defaults filled in, every grid "
+                  f"point explicit)\n")
+        return header + yaml.safe_dump(self.resolved, sort_keys=False, default_flow_style=None)
+
+    def families(self) -> list:
+        """The schemes grouped by training: a scheme that reads another's machines (DAGSVM)
+        is trained with it when both are run."""
+        readers = {s for s in self.schemes if REGISTRY[s].trained_with in self.schemes}
+        return [[s] + [r for r in readers if REGISTRY[r].trained_with == s]
+                for s in self.schemes if s not in readers]
+
+    def points_per_fold(self, plan) -> int:
+        """Grid points x schemes of one dataset's outer fold (kernel-free schemes once)."""
+        return sum(1 if REGISTRY[s].kernel_free else len(plan.grid) for s in self.schemes)
+
+    def grid_size(self) -> int:
+        """Grid points x schemes, summed over datasets (one outer fold); naive Bayes counts once."""
+        return sum(self.points_per_fold(plan) for plan in self.datasets)
+
+    def fits(self, plan) -> dict:
+        """How many fits ``plan`` takes: outer folds x validation splits x (grid points of
+        each scheme family, once for kernel-free ones) for selection, and outer folds x
+        families for the final fits (Max Wins and DAGSVM count once: they share their fits)."""
+        folds = plan.split.get("k", 1)
+        splits = plan.validation.get("k", 1)
+        families = self.families()
+        points = sum(1 if REGISTRY[f[0]].kernel_free else len(plan.grid) for f in families)
+        nested = "nested" in plan.estimate
+        cv_best = folds * points + folds * len(families) if "cv-best" in plan.estimate else 0
+        return {"repeats": self.repeats, "outer_folds": folds, "validation_splits": splits,
+                "families": len(families), "points": points,
+                "selection": self.repeats * folds * splits * points if nested else 0,
+                "final": self.repeats * folds * len(families) if nested else 0,
+                "cv_best": self.repeats * cv_best}
+
+    def plan(self, dataset: str) -> DatasetPlan:
+        """The plan of one dataset of this config (a clear error if the config lacks it)."""
+        for plan in self.datasets:
+            if plan.name == dataset:
+                return plan
+        names = ", ".join(p.name for p in self.datasets)
+        raise ConfigError(f"{self.path}: dataset {dataset!r} is not in this config; it has: {names}")
+
+
+def summary(config) -> str:
+    """What ``multisvm validate`` prints under the resolved config: per dataset its grid and
+    its true number of fits, then the totals."""
+    lines, total = [], 0
+    for plan in config.datasets:
+        fits = config.fits(plan)
+        total += fits["selection"] + fits["final"] + fits["cv_best"]
+        families = " + ".join("/".join(REGISTRY[s].label for s in family)
+                              for family in config.families())
+        repeats = f"{fits['repeats']} repeats x " if fits["repeats"] > 1 else ""
+        parts = []
+        if "nested" in plan.estimate:
+            parts.append(f"{repeats}{fits['outer_folds']} outer fold(s) x "
+                         f"{fits['validation_splits']} validation split(s) x {fits['points']} "
+                         f"points over {fits['families']} scheme families ({families}) = "
+                         f"{fits['selection']} selection fits, + {fits['final']} final fits")
+        if "cv-best" in plan.estimate:
+            parts.append(f"cv-best: {repeats}{fits['outer_folds']} folds x {fits['points']} "
+                         f"points + {fits['outer_folds'] * fits['families']} fits at the chosen "
+                         f"points = {fits['cv_best']} fits (chosen and reported on the same folds)")
+        lines.append(f"# {plan.name}: {len(plan.grid)} grid points; " + "; ".join(parts))
+    lines.append("# ties on validation error go to the simpler model whatever the grid's order: "
+                 "smaller C, then linear < polynomial < gaussian, lower degree, wider gaussian "
+                 "(smaller gamma); results.json counts the tied points of every selection")
+    lines.append(f"# {config.path}: valid; {config.grid_size()} grid points x schemes per "
+                 f"outer fold; {total} fits in all")
+    return "\n".join(lines)
+
+
+def _resolved(name, seed, schemes, compare_to, scheme_options, reference, plans, max_points):
+    """The config with every default filled in and every grid point explicit: a valid config
+    document that gives the same experiment (same grid, same order, same seeds)."""
+    options = copy.deepcopy(scheme_options)
+    if "order" in options.get("dag", {}) and options["dag"]["order"] is None:
+        options["dag"]["order"] = "natural"
+    resolved = {"name": name, "seed": seed, "schemes": list(schemes), "compare_to": compare_to,
+                "scheme_options": options,
+                "dataset": [_plan_dict(plan) for plan in plans]}
+    if max_points is not None:
+        resolved["max_grid_points"] = max_points
+    if reference:
+        resolved["reference"] = reference
+    return resolved
+
+
+def _plan_dict(plan: DatasetPlan) -> dict:
+    """A dataset entry of the resolved config: its grid as one kernel entry per kernel (in grid
+    order), each with its own C list."""
+    kernels = []
+    for point in plan.grid:
+        params = point.params()
+        params.pop("C")
+        entry = {"type": params.pop("kernel"), **params}
+        if kernels and {k: v for k, v in kernels[-1].items() if k != "C"} == entry:
+            kernels[-1]["C"].append(point.C)
+        else:
+            kernels.append({**entry, "C": [point.C]})
+    estimate = list(plan.estimate) if len(plan.estimate) > 1 else plan.estimate[0]
+    local = plan.local.entry() if plan.local is not None else {}
+    return {"name": plan.name, **local, "scaling": plan.scaling, "split": plan.split,
+            "validation": plan.validation, "estimate": estimate, "kernels": kernels}

@@ -1,0 +1,181 @@
+"""The protocol sections of a config: split, validation, estimate, schemes and their options,
+compare_to, repeats, DAG order studies and the paper's reference numbers."""
+
+from __future__ import annotations
+
+from ...estimators.options import OPTIONS
+from ...estimators.registry import REGISTRY, SCHEME_NAMES
+from .values import (SEED_RANGE, _allowed, _choice, _folds, _list, _mapping, _number, _seed,
+                     _show)
+
+ESTIMATES = ("nested", "cv-best")
+SPLIT_FORMS = {"standard": {}, "holdout": {"test_fraction": 0.25}, "kfold": {"k": 10}}
+VALIDATION_FORMS = {"holdout": {"train_fraction": 0.7}, "given": {}, "kfold": {"k": 10}}
+REFERENCE_FIELDS = ("kernel", "sigma", "degree", "C", "error", "kernel_evaluations",
+                    "cpu_time", "size_k")
+MAX_REPEATS = 1000              # repeats of the whole protocol
+MAX_DAG_ORDERS = 100_000        # random class orders of the DAG order study
+
+
+def _split(doc, value, path, seed):
+    if isinstance(value, dict) and "method" not in value and "test_fraction" in value:
+        value = {"method": "holdout", **value}
+    return _section(doc, value, path, seed, SPLIT_FORMS, "split method",
+                    "standard, {test_fraction: F, seed: S} or {method: kfold, k: K}")
+
+
+def _validation(doc, value, path, seed):
+    return _section(doc, value, path, seed, VALIDATION_FORMS, "validation method",
+                    "{method: holdout|given|kfold, ...}")
+
+
+def _section(doc, value, path, seed, forms, what, expected):
+    """A ``{method: ..., own keys..., seed}`` mapping (or just the method's name)."""
+    if isinstance(value, str):
+        value = {"method": value}
+    if not isinstance(value, dict):
+        doc.fail(path, f"expected {expected}, got {_show(value)}")
+    method = _choice(doc, value.get("method"), path + ("method",), tuple(forms), what)
+    own = forms[method]
+    _mapping(doc, value, path, ("method", *own, *(("seed",) if own else ())))
+    section = {"method": method}
+    for key, default in own.items():
+        where = path + (key,)
+        given = value.get(key, default)
+        section[key] = (_folds(doc, given, where) if key == "k"
+                        else _number(doc, given, where, low=0, high=1))
+    if own:
+        section["seed"] = _seed(doc, value.get("seed", seed), path + ("seed",))
+    return section
+
+
+def _schemes(doc, value, path):
+    return _list(doc, value, path,
+                 lambda v, p: _choice(doc, v, p, SCHEME_NAMES, "scheme"))
+
+
+def _scheme_options(doc, value, path, schemes):
+    """``scheme_options`` as estimator keyword arguments, each value checked by the registry's
+    option table (the estimators' own check). A DAG ``order: natural`` becomes None."""
+    if value is None:
+        return {}
+    _mapping(doc, value, path, SCHEME_NAMES)
+    options = {}
+    for scheme, params in value.items():
+        where = path + (scheme,)
+        if scheme not in schemes:
+            doc.fail(where, f"scheme {scheme!r} is not in schemes ({_allowed(schemes)})")
+        options[scheme] = dict(_mapping(doc, params, where, REGISTRY[scheme].options))
+        for name, given in options[scheme].items():
+            if name == "order" and given == "natural":
+                options[scheme][name] = given = None
+            try:
+                OPTIONS[name].check(name, given)
+            except ValueError as exc:
+                doc.fail(where + (name,), f"{exc}; allowed: {OPTIONS[name].allowed}")
+    return options
+
+
+def _check_order(doc, options, plan, where):
+    """A DAG class order must list every class of the dataset exactly once."""
+    from ... import data
+
+    order = options.get("dag", {}).get("order")
+    if order is None or plan.local is not None:
+        return
+    classes = list(data.get_card(plan.name).classes)
+    if sorted(map(repr, order)) != sorted(map(repr, classes)):
+        doc.fail(where, f"order must list every class of {plan.name} once: {_show(classes)}")
+
+
+def _reference(doc, value, path, datasets):
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        doc.fail(path, f"expected a mapping dataset -> scheme -> numbers, got {_show(value)}")
+    reference = {}
+    for dataset, rows in value.items():
+        where = path + (dataset,)
+        if dataset == "source":
+            if not isinstance(rows, str):
+                doc.fail(where, f"expected a text, got {_show(rows)}")
+            reference["source"] = rows
+            continue
+        if dataset not in datasets:
+            doc.fail(where, f"dataset {dataset!r} is not in this config; allowed: "
+                            f"source, {_allowed(datasets)}")
+        if not isinstance(rows, dict):
+            doc.fail(where, f"expected a mapping scheme -> numbers, got {_show(rows)}")
+        reference[dataset] = {str(row): _reference_row(doc, numbers, where + (row,))
+                              for row, numbers in rows.items()}
+    return reference
+
+
+def _reference_row(doc, numbers, path):
+    _mapping(doc, numbers, path, REFERENCE_FIELDS)
+    row = {}
+    for key, number in numbers.items():
+        if key == "kernel":
+            row[key] = str(number)
+        else:
+            row[key] = _number(doc, number, path + (key,))
+    return row
+
+
+def _repeats(doc, raw, plans):
+    """``repeats``: an integer in [1, MAX_REPEATS]; repeat r uses split and validation seeds
+    seed + r, so every seed must stay in SEED_RANGE and some dataset must have a seeded split
+    or validation (a standard split with given validation would repeat the same run)."""
+    if "repeats" not in raw:
+        return 1
+    path = ("repeats",)
+    repeats = _number(doc, raw["repeats"], path, integer=True, positive=True)
+    if repeats > MAX_REPEATS:
+        doc.fail(path, f"must be at most {MAX_REPEATS}, got {repeats}")
+    for plan in plans:
+        for section in (plan.split, plan.validation):
+            if "seed" in section and section["seed"] + repeats - 1 > SEED_RANGE[1]:
+                doc.fail(path, f"{plan.name}: seed {section['seed']} + {repeats - 1} repeats "
+                               f"passes the largest seed {SEED_RANGE[1]}; lower the seed")
+        if repeats > 1 and "seed" not in plan.split and "seed" not in plan.validation:
+            doc.fail(path, f"{plan.name}: a standard split with given validation has no seed, "
+                           f"so every repeat would be the same run; use repeats: 1 or a "
+                           f"holdout or k-fold validation")
+    return repeats
+
+
+def _dag_orders(doc, raw, schemes):
+    """``dag_orders``: an integer in [0, MAX_DAG_ORDERS]; more than 0 needs the dag scheme."""
+    if "dag_orders" not in raw:
+        return 0
+    path = ("dag_orders",)
+    orders = _number(doc, raw["dag_orders"], path, integer=True)
+    if not 0 <= orders <= MAX_DAG_ORDERS:
+        doc.fail(path, f"must be an integer from 0 to {MAX_DAG_ORDERS}, got {orders}")
+    if orders and "dag" not in schemes:
+        doc.fail(path, f"the DAG order study needs the dag scheme; add dag to schemes "
+                       f"({_allowed(schemes)}) or set dag_orders: 0")
+    return orders
+
+
+def _compare_to(doc, raw, schemes):
+    """The scheme McNemar's test compares the others with: as given (it must be run), else
+    DAGSVM when it is run, else the first scheme."""
+    if "compare_to" not in raw:
+        return "dag" if "dag" in schemes else schemes[0]
+    compare_to = _choice(doc, raw["compare_to"], ("compare_to",), SCHEME_NAMES, "scheme")
+    if compare_to not in schemes:
+        doc.fail(("compare_to",), f"scheme {compare_to!r} is not run; choose one of the "
+                                  f"schemes: {_allowed(schemes)}")
+    return compare_to
+
+
+def _estimate(doc, value, path, split):
+    """``estimate``: nested, cv-best or a list of both, as a tuple in ESTIMATES order; cv-best
+    needs a k-fold outer split (it is a k-fold cross-validation error)."""
+    chosen = _list(doc, value, path, lambda v, p: _choice(doc, v, p, ESTIMATES, "estimate"))
+    if "cv-best" in chosen and split["method"] != "kfold":
+        doc.fail(path, f"estimate cv-best is a k-fold cross-validation error: it needs split: "
+                       f"{{method: kfold, k: K}}, not {split['method']}")
+    return tuple(e for e in ESTIMATES if e in chosen)
+

@@ -6,15 +6,15 @@ import math
 from dataclasses import dataclass
 
 from ...estimators.options import check_C
-from ...kernels import KERNEL_NAMES, Kernel
+from ...kernels import KERNEL_NAMES, KERNEL_PARAMS, Kernel
 from ...numbers import is_number
 from .values import _choice, _list, _mapping, _number, _range_count, _show
 
 KERNEL_TYPES = KERNEL_NAMES
 KERNEL_ORDER = {"linear": 0, "polynomial": 1, "gaussian": 2}  # simpler first (ties)
-KERNEL_KEYS = {"gaussian": ("type", "sigma", "gamma", "C"),
-               "polynomial": ("type", "degree", "homogeneous", "C"),
-               "linear": ("type", "C")}
+# a kernel entry's keys: its type, its parameters (the one table in kernels.py) and its own C
+KERNEL_KEYS = {kind: ("type", *names, "C") for kind, names in KERNEL_PARAMS.items()}
+ALL_PARAMS = tuple(dict.fromkeys(name for names in KERNEL_PARAMS.values() for name in names))
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,7 @@ def _check_grid_size(doc, entries, path, C_values, max_points):
     for entry in entries:
         if isinstance(entry, dict):
             values = [count(entry.get(key, 1))
-                      for key in ("sigma", "gamma", "degree", "homogeneous")]
+                      for key in ALL_PARAMS]
             total += math.prod(values) * count(entry.get("C", C_values or []))
     if total > max_points:
         doc.fail(path, f"the grid has {total} points, more than max_grid_points = {max_points}; "

@@ -18,3 +18,10 @@ def partial_mirror(mirror, tmp_path):
     kaggle = "kaggle-forest-cover-type-prediction-train.csv"
     (root / "covtype" / kaggle).symlink_to(Path(mirror) / "covtype" / kaggle)
     return root
+
+
+@pytest.fixture(scope="session")
+def shared_home(tmp_path_factory):
+    """One data home for a whole test session: a large dataset is parsed once, then read from
+    its parsed cache."""
+    return tmp_path_factory.mktemp("shared-data-home")

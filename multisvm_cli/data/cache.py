@@ -104,7 +104,8 @@ def _documents(utf8, ends):
 def _narrow_columns(X):
     """``{X_columns_<dtype>, X_where_<dtype>}`` of a dense X of whole numbers, each column in
     the narrowest exact integer dtype; None when X has other values or is not 2-d."""
-    if X.ndim != 2 or X.size == 0 or not np.array_equal(X, np.round(X)):
+    if X.ndim != 2 or X.size == 0 or not np.array_equal(X, np.round(X)) \
+            or np.signbit(X[X == 0]).any():  # -0.0 would come back as 0.0
         return None
     low, high = X.min(axis=0), X.max(axis=0)
     groups = {}

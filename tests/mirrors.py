@@ -25,3 +25,10 @@ def shared_home(tmp_path_factory):
     """One data home for a whole test session: a large dataset is parsed once, then read from
     its parsed cache."""
     return tmp_path_factory.mktemp("shared-data-home")
+
+
+@pytest.fixture(autouse=True)
+def no_network(monkeypatch):
+    """Any download attempt goes to a closed local port and fails at once (autouse where
+    imported)."""
+    monkeypatch.setenv("MULTISVM_URL_BASE", "http://127.0.0.1:9")

@@ -52,7 +52,8 @@ def test_a_leading_dot_slash_and_folders_do_not_change_the_digest(tmp_path):
 def test_a_tampered_member_is_refused(tmp_path):
     path = make_archive(tmp_path / "x.tar.gz", dict(FILES, **{"b/three": b"et\n"}))
     with pytest.raises(data.DatasetError, match=r"^t: x\.tar\.gz at .* has tree digest "
-                                                 r"[0-9a-f]{64}, expected [0-9a-f]{64}: .*refused"):
+                                                 r"[0-9a-f]{64}, expected [0-9a-f]{64}: "
+                                                 r".*refused"):
         archives.read_verified(path, spec(listing_digest(FILES)), "t")
     digest, members = archives.read_verified(make_archive(tmp_path / "y.tar.gz"),
                                              spec(listing_digest(FILES)), "t")

@@ -5,15 +5,10 @@ import collections
 import numpy as np
 import pytest
 
-from mirrors import shared_home  # noqa: F401  (a fixture)
+from mirrors import no_network, shared_home  # noqa: F401  (fixtures)
 from multisvm_cli import data
 
 ALL_ROWS = {1: 211840, 2: 283301, 3: 35754, 4: 2747, 5: 9493, 6: 17367, 7: 20510}
-
-
-@pytest.fixture(autouse=True)
-def no_network(monkeypatch):
-    monkeypatch.setenv("MULTISVM_URL_BASE", "http://127.0.0.1:9")
 
 
 @pytest.fixture

@@ -6,16 +6,11 @@ import numpy as np
 import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from mirrors import shared_home  # noqa: F401  (a fixture)
+from mirrors import no_network, shared_home  # noqa: F401  (fixtures)
 from multisvm_cli import data
 from multisvm_cli.cli import main
 from multisvm_cli.data import archives, text_features
 from multisvm_cli.data.text_features import TextFeatures, fit_transform_parts
-
-
-@pytest.fixture(autouse=True)
-def no_network(monkeypatch):
-    monkeypatch.setenv("MULTISVM_URL_BASE", "http://127.0.0.1:9")
 
 
 @pytest.fixture
@@ -167,3 +162,33 @@ def test_datasets_list_and_info_show_the_text_cards(capsys, mirror, shared_home)
 def test_documents_digest_separates_parts():
     assert text_features.documents_digest(["a", "b"], ["c"]) != \
         text_features.documents_digest(["a"], ["b", "c"])
+
+
+def write_folder(root, files):
+    for name, content in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(content)
+    return root
+
+
+def test_a_users_text_folder(tmp_path):
+    root = write_folder(tmp_path / "mine", {"spam/1.txt": b"buy now", "spam/2.txt": b"cheap \xe9",
+                                            "ham/a.txt": b"hello friend", "readme": b"ignored"})
+    mine = data.load_text_folder("mine", root)
+    X, y = mine.parts["all"]
+    assert list(y) == ["ham", "spam", "spam"] and list(X) == ["hello friend", "buy now",
+                                                              "cheap \xe9"]
+    assert mine.card.kind == "text" and mine.card.classes == ("ham", "spam")
+    assert mine.checksums == {str(root): archives.tree_digest(
+        {"ham/a.txt": b"hello friend", "spam/1.txt": b"buy now", "spam/2.txt": b"cheap \xe9"})}
+    with pytest.raises(data.DatasetError, match="more than 2 files"):
+        data.load_text_folder("mine", root, max_files=2)
+    with pytest.raises(data.DatasetError, match="too large for a text folder"):
+        data.load_text_folder("mine", root, max_bytes=20)
+    with pytest.raises(data.DatasetError, match="not utf-8 text"):
+        data.load_text_folder("mine", root, encoding="utf-8")
+    one = write_folder(tmp_path / "one", {"spam/1.txt": b"x"})
+    with pytest.raises(data.DatasetError, match="one class folder"):
+        data.load_text_folder("one", one)
+    with pytest.raises(data.DatasetError, match="not found"):
+        data.load_text_folder("none", tmp_path / "nothing")

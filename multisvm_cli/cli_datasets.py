@@ -141,7 +141,8 @@ def fetch_available_parts(name, where, no_progress):
 
 def report_fetched(dataset):
     sizes = ", ".join(f"{part} {len(y):,}" for part, (X, y) in dataset.parts.items())
-    files = ", ".join(f"{file} sha256 {digest[:16]}..."
+    trees = {spec.name for spec in dataset.card.files if spec.tree_sha256}
+    files = ", ".join(f"{file} {'tree digest' if file in trees else 'sha256'} {digest[:16]}..."
                       for file, digest in dataset.checksums.items())
     click.echo(f"{dataset.name}: {sizes} (source {dataset.source_id}: {files})")
 

@@ -30,11 +30,13 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
+from ..readers import read_json
 from ..storage import atomic_write
 
 FORMAT_VERSION = 2
 CSR_KEYS = ("X_data", "X_indices", "X_indptr", "X_shape")
 TEXT_KEYS = ("X_utf8", "X_ends")
+RECORD_BYTES = 1 << 20
 NARROW_DTYPES = (np.uint8, np.int8, np.uint16, np.int16, np.uint32, np.int32)
 
 
@@ -184,14 +186,9 @@ def read_part(path):
 
 
 def _read_record(record_file):
-    try:
-        record = json.loads(record_file.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise Mismatch(f"no record of its arrays' SHA-256 ({record_file.name} is missing)") \
-            from None
-    except (OSError, ValueError) as exc:
-        raise Mismatch(f"its record {record_file.name} is unreadable ({_first_line(exc)})") \
-            from None
+    if not record_file.exists():
+        raise Mismatch(f"no record of its arrays' SHA-256 ({record_file.name} is missing)")
+    record = read_json(record_file, RECORD_BYTES, error=Mismatch, what="parsed-cache record")
     if not isinstance(record, dict) or record.get("format") != FORMAT_VERSION:
         raise Mismatch(f"its record {record_file.name} is not of format {FORMAT_VERSION}")
     return record

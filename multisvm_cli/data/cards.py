@@ -36,6 +36,7 @@ class FileSpec:
     ``tree_sha256`` holds the accepted tree digests of an archive (``format: archive``; see
     :mod:`.archives`), checked instead of the archive's own bytes. ``gunzip``: ``url`` serves
     the file gzip-compressed, and the decompressed bytes are checked (size, SHA-256).
+    ``max_size``: a download of a file whose exact size is unknown stops past it (bytes).
     """
 
     name: str
@@ -47,6 +48,7 @@ class FileSpec:
     package: str | None
     tree_sha256: tuple = ()
     gunzip: bool = False
+    max_size: int | None = None
 
     @property
     def digests(self):
@@ -242,6 +244,7 @@ def _file(raw):
         package=raw.get("package"),
         tree_sha256=_digests(raw, "tree_sha256"),
         gunzip=raw.get("gunzip", False) is True,
+        max_size=(_sizes(raw.get("max_size"), raw["name"]) or (None,))[0],
     )
 
 

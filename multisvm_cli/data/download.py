@@ -41,11 +41,13 @@ class DataHomeError(DatasetError):
     """The data home cannot be written (read-only, no space): says which folder and what to do."""
 
 
-def download(url, target, sha256s=(), check=None, progress=True, timeout=TIMEOUT_S, sizes=()):
+def download(url, target, sha256s=(), check=None, progress=True, timeout=TIMEOUT_S, sizes=(),
+             max_size=None):
     """Download ``url`` to ``target`` (a Path) and return the file's SHA-256.
 
     ``sha256s``: accepted digests (empty: unknown). ``sizes``: accepted sizes in bytes (empty:
-    unknown); no more than ``max(sizes)`` bytes are ever written. ``check(temp_path)`` may
+    unknown); no more than ``max(sizes)`` (else ``max_size``, when given) bytes are ever
+    written. ``check(temp_path)`` may
     raise DatasetError to refuse the file (structure check). Raises DatasetError, leaving
     nothing behind, when the transfer fails or is cut short, or the file is refused;
     DataHomeError when the folder cannot be written.
@@ -55,7 +57,8 @@ def download(url, target, sha256s=(), check=None, progress=True, timeout=TIMEOUT
     try:
         try:
             with open(temp_path, "wb") as sink:
-                received = _stream(url, sink, target.name, progress, timeout, sizes)
+                received = _stream(url, sink, target.name, progress, timeout,
+                                   sizes or ((max_size,) if max_size else ()))
         except OSError as exc:  # the last buffered write, on a full disk
             raise DataHomeError(not_writable(target.parent, exc)) from None
         seen = sha256_file(temp_path)

@@ -324,7 +324,7 @@ def _fetch(card, src, spec, home, url_base, progress):
             return
         url = f"{url_base}/{card.folder}/{spec.name}" if url_base else spec.url
         download(url, folder / spec.name, spec.sha256, check=_download_check(card, src, spec),
-                 progress=progress, sizes=spec.size)
+                 progress=progress, sizes=spec.size, max_size=spec.max_size)
     except DataHomeError as exc:
         raise DataHomeError(f"{card.name}: {exc}") from None
     except DatasetError as exc:

@@ -192,3 +192,13 @@ def test_a_users_text_folder(tmp_path):
         data.load_text_folder("one", one)
     with pytest.raises(data.DatasetError, match="not found"):
         data.load_text_folder("none", tmp_path / "nothing")
+
+
+def test_settings_from_a_config_mapping():
+    settings = TextFeatures.from_mapping({"vectorizer": "binary", "ngram_range": [1, 2],
+                                          "min_df": 2, "max_df": 0.5})
+    assert settings.ngram_range == (1, 2) and settings.vectorizer == "binary"
+    with pytest.raises(data.DatasetError, match="unknown setting.*idf"):
+        TextFeatures.from_mapping({"idf": True})
+    with pytest.raises(data.DatasetError, match="ngram_range"):
+        TextFeatures.from_mapping({"ngram_range": 3})

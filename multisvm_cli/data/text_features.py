@@ -52,8 +52,21 @@ class TextFeatures:
     norm: str = "l2"
     ngram_range: tuple = (1, 1)
 
+    @classmethod
+    def from_mapping(cls, raw):
+        """Settings from a config's ``features:`` mapping; DatasetError for an unknown key."""
+        if not isinstance(raw, dict):
+            raise DatasetError(f"features: expected a mapping, got {type(raw).__name__}")
+        known = set(cls.__dataclass_fields__)
+        unknown = sorted(str(key) for key in raw if key not in known)
+        if unknown:
+            raise DatasetError(f"features: unknown setting(s) {', '.join(unknown)}; known: "
+                               f"{', '.join(sorted(known))}")
+        return cls(**raw)
+
     def __post_init__(self):
-        object.__setattr__(self, "ngram_range", tuple(self.ngram_range))
+        if isinstance(self.ngram_range, (list, tuple)):
+            object.__setattr__(self, "ngram_range", tuple(self.ngram_range))
         problem = _problem(self)
         if problem:
             raise DatasetError(f"features: {problem}")
@@ -71,8 +84,8 @@ class Features:
 
 def _problem(settings):
     """What is wrong with ``settings``, or None."""
-    low, high = (settings.ngram_range + (None, None))[:2] if len(settings.ngram_range) == 2 \
-        else (None, None)
+    ngrams = settings.ngram_range
+    low, high = ngrams if isinstance(ngrams, tuple) and len(ngrams) == 2 else (None, None)
     checks = [
         (settings.vectorizer in VECTORIZERS,
          f"vectorizer must be one of {', '.join(VECTORIZERS)}"),

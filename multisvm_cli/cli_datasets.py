@@ -70,7 +70,7 @@ def list_command(ctx, mirror, data_home):
     for name in data.names():
         card = data.get_card(name)
         cached = data.cached_parts(name, **where)
-        rows.append([name, card.n_classes, card.n_features, split_text(card),
+        rows.append([name, card.n_classes, features_text(card), split_text(card),
                      card.paper_scaling, cached_text(card, cached),
                      f"user card {card.path}" if card.origin == "user" else ""])
     click.echo(tabulate(rows, headers=["name", "classes", "features", "split", "paper scaling",
@@ -86,9 +86,10 @@ def info_command(ctx, name, mirror, data_home):
     where = settings(ctx, mirror, data_home)
     card = data.get_card(name)
     click.echo(f"{card.name}: {card.title}\n{card.description}")
-    click.echo(f"classes {card.n_classes}, features {card.n_features}, split "
-               f"{split_text(card)}, paper scaling {card.paper_scaling}, continuous columns "
-               f"{len(card.continuous_columns)} of {card.n_features}\n")
+    columns = "text documents (features from the config's features:)" if card.kind == "text" \
+        else f"continuous columns {len(card.continuous_columns)} of {card.n_features}"
+    click.echo(f"classes {card.n_classes}, features {features_text(card)}, split "
+               f"{split_text(card)}, paper scaling {card.paper_scaling}, {columns}\n")
     available = data.available_parts(name, **where)
     loaded = data.load(name, available, progress=False, **where) if available else None
     if loaded is not None:
@@ -140,9 +141,14 @@ def fetch_available_parts(name, where, no_progress):
 
 def report_fetched(dataset):
     sizes = ", ".join(f"{part} {len(y):,}" for part, (X, y) in dataset.parts.items())
-    files = ", ".join(f"{file} sha256 {digest[:16]}..."
+    trees = {spec.name for spec in dataset.card.files if spec.tree_sha256}
+    files = ", ".join(f"{file} {'tree digest' if file in trees else 'sha256'} {digest[:16]}..."
                       for file, digest in dataset.checksums.items())
     click.echo(f"{dataset.name}: {sizes} (source {dataset.source_id}: {files})")
+
+
+def features_text(card):
+    return "text" if card.kind == "text" else card.n_features
 
 
 def split_text(card):

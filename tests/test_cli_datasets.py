@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+from mirrors import partial_mirror  # noqa: F401  (a fixture)
 from multisvm_cli.cli import main
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -29,13 +30,13 @@ def row(table_text, name):
     return next(line.split() for line in table_text.splitlines() if line.startswith(name + " "))
 
 
-def test_list_shows_sizes_and_what_is_cached(capsys, mirror, data_home):
+def test_list_shows_sizes_and_what_is_cached(capsys, partial_mirror, data_home):
     code, out, err = run(capsys, "datasets", "list")
     assert code == 0 and err == ""
     assert row(out, "letter") == ["letter", "26", "16", "train", "16,000", "/", "test", "4,000",
                                   "minmax", "no"]
     assert row(out, "usps")[-2:] == ["none", "no"]
-    code, out, _ = run(capsys, "datasets", "--mirror", str(mirror), "fetch", "letter",
+    code, out, _ = run(capsys, "datasets", "--mirror", str(partial_mirror), "fetch", "letter",
                        "covertype")
     assert code == 2
     code, out, _ = run(capsys, "datasets", "list")
@@ -55,9 +56,10 @@ def test_fetch_copies_verified_files_into_the_data_home(capsys, mirror, data_hom
     assert copied.read_bytes() == (mirror / "letter" / "letter-recognition.data").read_bytes()
 
 
-def test_fetch_covertype_caches_the_partial_parts_and_explains_the_rest(capsys, mirror,
+def test_fetch_covertype_caches_the_partial_parts_and_explains_the_rest(capsys, partial_mirror,
                                                                         data_home):
-    code, out, err = run(capsys, "datasets", "fetch", "covertype", "--mirror", str(mirror))
+    code, out, err = run(capsys, "datasets", "fetch", "covertype", "--mirror",
+                         str(partial_mirror))
     assert code == 2
     assert out.startswith("covertype: train 11,340, validation 3,780 (source kaggle-partial")
     assert len(err.splitlines()) == 1
@@ -74,21 +76,22 @@ def test_info_prints_class_counts_and_checksums(capsys, mirror, data_home):
     assert row(out, "uci")[-2:] == ["ok", "(2b89f3602cf768d3...)"]
 
 
-def test_info_of_a_part_not_available_says_which_file(capsys, mirror, data_home):
-    code, out, _ = run(capsys, "datasets", "info", "covertype", "--mirror", str(mirror))
+def test_info_of_a_part_not_available_says_which_file(capsys, partial_mirror, data_home):
+    code, out, _ = run(capsys, "datasets", "info", "covertype", "--mirror", str(partial_mirror))
     assert code == 0
     assert row(out, "total") == ["total", "11340", "3780", "15120"]
-    assert "part test: not available locally (needs covtype.data.gz)" in out
-    assert row(out, "uci") == ["uci", "covtype.data.gz", "missing", "-"]
+    assert "part test: not available locally (needs covtype.data or covtype.data.gz)" in out
+    assert row(out, "uci") == ["uci", "covtype.data", "missing", "-"]
+    assert row(out, "uci-gz") == ["uci-gz", "covtype.data.gz", "missing", "-"]
 
 
 def test_unknown_missing_and_corrupt_datasets_are_one_line_with_exit_code_2(
         capsys, mirror, data_home, tmp_path):
     code, out, err = run(capsys, "datasets", "fetch", "mnist")
     assert (code, out) == (2, "")
-    assert err.splitlines() == ["error: unknown dataset 'mnist'; known datasets: covertype, "
-                                "digits, dna, glass, iris, letter, pendigits, segment, usps, "
-                                "vehicle, vowel, wine"]
+    assert err.splitlines() == ["error: unknown dataset 'mnist'; known datasets: 20newsgroups, "
+                                "covertype, digits, dna, glass, iris, letter, pendigits, "
+                                "reuters21578, segment, usps, vehicle, vowel, wine"]
     code, _, err = run(capsys, "datasets", "fetch", "segment", "--mirror", str(tmp_path))
     assert code == 2 and len(err.splitlines()) == 1
     assert err.startswith("error: segment: cannot download http://127.0.0.1:9/segment/segment.dat")
@@ -111,7 +114,8 @@ def test_real_subprocess(mirror, tmp_path):
     assert done.returncode == 2
     assert done.stdout.startswith("vowel: train 528, test 462 (source uci: vowel-context.data")
     assert done.stderr.splitlines() == ["error: unknown dataset 'nosuch'; known datasets: "
-                                        "covertype, digits, dna, glass, iris, letter, pendigits, segment, usps, "
+                                        "20newsgroups, covertype, digits, dna, glass, iris, "
+                                        "letter, pendigits, reuters21578, segment, usps, "
                                         "vehicle, vowel, wine"]
 
 

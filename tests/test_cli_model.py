@@ -7,6 +7,7 @@ import re
 import numpy as np
 import pytest
 
+from mirrors import partial_mirror  # noqa: F401  (a fixture)
 from multisvm_cli.cli import main
 
 CONFIG = """\
@@ -127,12 +128,13 @@ schemes: [dag]
 
 
 @pytest.mark.slow
-def test_covertype_trains_from_the_partial_copy(mirror, data_home, tmp_path, capsys,
+def test_covertype_trains_from_the_partial_copy(partial_mirror, data_home, tmp_path, capsys,
                                                 monkeypatch):
     """validation: given (Platt's Covertype protocol) needs only the train and validation
     parts, which the mirror's partial copy has; with one grid point the final model is the
     validation model, so evaluating it on the validation part gives the selection's error."""
-    monkeypatch.setenv("MULTISVM_MIRROR", str(mirror))
+    monkeypatch.setenv("MULTISVM_MIRROR", str(partial_mirror))
+    monkeypatch.setenv("MULTISVM_URL_BASE", "http://127.0.0.1:9")  # no network
     config = tmp_path / "covertype.yaml"
     config.write_text(COVERTYPE)
     model = tmp_path / "model"
@@ -147,7 +149,7 @@ def test_covertype_trains_from_the_partial_copy(mirror, data_home, tmp_path, cap
     assert f"error rate: {100 * validation_error:.2f}% ({round(validation_error * 3780)} errors)" \
         in text
     code, _, err = run(capsys, "evaluate", str(model))  # the test part needs the full UCI file
-    assert code == 2 and "covtype.data.gz" in err and err.count("\n") == 1
+    assert code == 2 and "covtype.data.gz" in err and err.count("\n") == 1  # its URL
 
 
 def test_a_shipped_kfold_config_trains_and_evaluates_on_every_row(tmp_path, capsys, data_home):

@@ -6,6 +6,7 @@ import shutil
 import numpy as np
 import pytest
 
+from mirrors import partial_mirror  # noqa: F401  (a fixture)
 from multisvm_cli import data
 from multisvm_cli.data import cache
 
@@ -27,8 +28,9 @@ def counts(y):
 
 
 def test_registry_names_and_cards():
-    assert data.names() == ["covertype", "digits", "dna", "glass", "iris", "letter",
-                            "pendigits", "segment", "usps", "vehicle", "vowel", "wine"]
+    assert data.names() == ["20newsgroups", "covertype", "digits", "dna", "glass", "iris",
+                            "letter", "pendigits", "reuters21578", "segment", "usps", "vehicle",
+                            "vowel", "wine"]
     letter = data.get_card("letter")
     assert (letter.n_classes, letter.n_features, letter.split) == (26, 16, "fixed")
     assert letter.parts == {"train": 16000, "test": 4000}
@@ -39,12 +41,16 @@ def test_registry_names_and_cards():
     assert data.get_card("vehicle").parts == {"all": 846}
 
 
-def test_covertype_card_uses_sklearns_checksum():
+def test_covertype_card_checks_the_decompressed_file_and_knows_sklearns_archive():
     from sklearn.datasets._covtype import ARCHIVE
 
-    spec = data.get_card("covertype").source("uci").files[0]
-    assert spec.name == ARCHIVE.filename
-    assert spec.sha256 == (ARCHIVE.checksum,)
+    card = data.get_card("covertype")
+    spec = card.source("uci").files[0]
+    assert (spec.name, spec.size, spec.gunzip) == ("covtype.data", (75169317,), True)
+    assert spec.sha256 == ("0a9371cef7c964b5475d6053cc3e0894a5aa6f65ad1ed3ecb01c45aa96217945",)
+    assert spec.url.endswith("/covtype/covtype.data.gz")
+    archive = card.source("uci-gz").files[0]
+    assert archive.name == ARCHIVE.filename and archive.sha256 == (ARCHIVE.checksum,)
 
 
 def test_unknown_name_and_part_are_one_line_errors():
@@ -101,8 +107,8 @@ def test_usps_train_part_needs_zip_train_for_the_esl_source(mirror, data_home):
         data.load("usps", parts=["train"], mirror=mirror, source="esl")
 
 
-def test_covertype_partial_source(mirror, data_home):
-    cover = data.load("covertype", parts=["train", "validation"], mirror=mirror)
+def test_covertype_partial_source(partial_mirror, data_home):
+    cover = data.load("covertype", parts=["train", "validation"], mirror=partial_mirror)
     assert cover.source_id == "kaggle-partial"
     (X_train, y_train), (X_val, y_val) = cover.parts["train"], cover.parts["validation"]
     assert X_train.shape == (11340, 54) and X_val.shape == (3780, 54)
@@ -114,12 +120,12 @@ def test_covertype_partial_source(mirror, data_home):
     assert set(np.unique(X_train[:, 10:])) == {0.0, 1.0}
 
 
-def test_covertype_test_part_without_the_full_file_says_what_to_get(mirror, data_home):
+def test_covertype_test_part_without_the_full_file_says_what_to_get(partial_mirror, data_home):
     with pytest.raises(data.DatasetError) as error:
-        data.load("covertype", mirror=mirror)
+        data.load("covertype", mirror=partial_mirror)
     message = str(error.value)
     assert "\n" not in message
-    assert "covtype.data.gz" in message
+    assert "get covtype.data from " in message
     assert "https://archive.ics.uci.edu/ml/machine-learning-databases/covtype/covtype.data.gz" \
         in message
     assert str(data_home / "covtype") in message

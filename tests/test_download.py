@@ -192,23 +192,33 @@ def test_file_that_cannot_be_downloaded_says_where_to_get_it(data_home, no_mirro
         data.load("usps", parts=["test"], source="esl", mirror=tmp_path)
 
 
-def test_covertype_goes_through_sklearns_fetcher(served, data_home, no_mirror, monkeypatch):
-    """Without a URL base, covtype.data.gz is fetched by scikit-learn's own fetcher (which
-    checks fetch_covtype's SHA-256); a file failing that check is refused and not kept."""
-    from sklearn.datasets import _covtype
-    from sklearn.datasets._base import RemoteFileMetadata
-
+def test_covertype_is_downloaded_as_gz_and_checked_decompressed(served, data_home, no_mirror):
+    """covtype.data is fetched as <base>/covtype/covtype.data.gz and refused (nothing kept)
+    when its decompressed bytes are not the card's."""
     folder, base = served
     serve(folder, "covtype", "covtype.data.gz", gzip.compress(b"2596,51,3,5\n"))
-    monkeypatch.delenv("MULTISVM_URL_BASE", raising=False)
-    monkeypatch.setattr(_covtype, "ARCHIVE", RemoteFileMetadata(
-        filename="covtype.data.gz", url=f"{base}/covtype/covtype.data.gz",
-        checksum=_covtype.ARCHIVE.checksum))
-    with pytest.raises(data.DatasetError, match=r"covertype: cannot download http://127\.0\.0\.1"
-                                                 r".*SHA256 checksum of covtype\.data\.gz .* "
-                                                 r"differs from expected .*put it in"):
-        data.load("covertype", parts=["test"], progress=False)
+    with pytest.raises(data.DatasetError, match=r"covertype: covtype\.data decompressed from "
+                                                 r"http://127\.0\.0\.1.*covtype\.data\.gz is 12 "
+                                                 r"bytes .*expected 75,169,317 bytes.*put it in"):
+        data.load("covertype", parts=["test"], url_base=base, progress=False)
     assert leftovers(data_home) == []
+
+
+def test_gunzipped_download_keeps_the_checked_content(served, tmp_path):
+    """The .gz's own bytes (its header's time) do not matter: the content is checked."""
+    folder, base = served
+    content = b"1,2,3\n" * 1000
+    digest = hashlib.sha256(content).hexdigest()
+    serve(folder, "d", "f.gz", gzip.compress(content, mtime=12345))
+    target = tmp_path / "home" / "f"
+    assert download_module.download_gunzipped(f"{base}/d/f.gz", target, (digest,),
+                                              (len(content),), progress=False) == digest
+    assert target.read_bytes() == content
+    assert sorted(p.name for p in target.parent.iterdir()) == ["f"]
+    with pytest.raises(data.DatasetError, match="decompresses to more than 100 bytes"):
+        download_module.download_gunzipped(f"{base}/d/f.gz", tmp_path / "home" / "g", (),
+                                           (100,), progress=False)
+    assert sorted(p.name for p in target.parent.iterdir()) == ["f"]
 
 
 VOWEL_SIZE = 73565

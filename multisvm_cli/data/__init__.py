@@ -4,15 +4,20 @@ Public API (see docs/architecture.md, "Data contract"): ``names()``, ``get_card(
 ``load(name, parts=None, mirror=None, data_home=None, progress=True)`` -> ``Dataset``,
 ``DatasetError``; ``load_local(LocalSpec)`` -> ``Dataset`` for a local data file; for the
 ``datasets`` commands: ``fetch``, ``cached_parts``,
-``available_parts``, ``file_status``.
+``available_parts``, ``file_status``. Text datasets (``card.kind == "text"``) give documents:
+``load_text_folder`` reads a user's folder of class subfolders; ``TextFeatures`` and
+``fit_transform_parts`` (:mod:`.text_features`) turn documents into CSR features, fitted on the
+training documents only.
 """
 
 from .cards import Card, FileSpec, Source, get_card, names
 from .errors import DatasetError
 from .inventory import available_parts, cached_parts, file_status
 from .loader import Dataset, fetch, load
-from .local import LocalSpec, load_local
+from .local import LocalSpec, load_local, load_text_folder
+from .text_features import Features, TextFeatures, documents_digest, fit_transform_parts
 
-__all__ = ["Card", "Dataset", "DatasetError", "FileSpec", "LocalSpec", "Source",
-           "available_parts", "cached_parts", "fetch", "file_status", "get_card", "load",
-           "load_local", "names"]
+__all__ = ["Card", "Dataset", "DatasetError", "Features", "FileSpec", "LocalSpec", "Source",
+           "TextFeatures", "available_parts", "cached_parts", "documents_digest", "fetch",
+           "file_status", "fit_transform_parts", "get_card", "load", "load_local",
+           "load_text_folder", "names"]

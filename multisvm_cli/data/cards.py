@@ -16,7 +16,9 @@ from . import locations
 from .errors import DatasetError
 
 SPLITS = ("fixed", "none")
-FORMATS = ("text", "hdf5", "sklearn", "svmlight")
+FORMATS = ("text", "hdf5", "sklearn", "svmlight", "archive")
+KINDS = ("numeric", "text")
+HEX = frozenset("0123456789abcdef")
 SCALINGS = ("none", "minmax", "standard", "standard-continuous", "maxabs")
 MAX_CARD_BYTES = 1 << 20        # a card is a page of YAML (read through the bounded loader)
 
@@ -31,6 +33,10 @@ class FileSpec:
     download stops at the first byte past the largest and a file of another size is refused.
     ``download`` says whether ``url`` is a direct download (False: a page needing a login, or
     a file to unpack by hand). ``package`` names an installed package that ships the file.
+    ``tree_sha256`` holds the accepted tree digests of an archive (``format: archive``; see
+    :mod:`.archives`), checked instead of the archive's own bytes. ``gunzip``: ``url`` serves
+    the file gzip-compressed, and the decompressed bytes are checked (size, SHA-256).
+    ``max_size``: a download of a file whose exact size is unknown stops past it (bytes).
     """
 
     name: str
@@ -40,6 +46,14 @@ class FileSpec:
     download: bool
     structure: tuple | None
     package: str | None
+    tree_sha256: tuple = ()
+    gunzip: bool = False
+    max_size: int | None = None
+
+    @property
+    def digests(self):
+        """The accepted digests: SHA-256 of the bytes, else the archive's tree digests."""
+        return self.sha256 or self.tree_sha256
 
 
 @dataclass(frozen=True)
@@ -77,7 +91,9 @@ class Card:
     ``folder`` is the dataset's subfolder in a mirror, in an HTTP mirror and in the data home
     (default: the name; ``covtype`` for covertype, as in ``../shared/datasets``). ``origin``
     says where the card comes from: ``registry`` (shipped), ``user`` (a ``--cards`` folder) or
-    ``local`` (built from a local data file, :mod:`.local`)."""
+    ``local`` (built from a local data file, :mod:`.local`). ``kind``: ``numeric`` (X is a
+    float64 array or CSR matrix) or ``text`` (X is an object array of str documents,
+    ``n_features`` 0; features come from :mod:`.text_features`)."""
 
     name: str
     title: str
@@ -93,6 +109,7 @@ class Card:
     path: Path
     folder: str
     origin: str = "registry"
+    kind: str = "numeric"
 
     @property
     def binary_columns(self):
@@ -186,6 +203,7 @@ def _card(raw, path, origin="registry"):
         path=path,
         folder=str(raw.get("folder", raw["name"])),
         origin=origin,
+        kind=_one_of(raw.get("kind", "numeric"), KINDS, "kind"),
     )
     if card.name != path.stem or len(card.classes) != card.n_classes:
         raise ValueError("name must match the file name and classes must have n_classes entries")
@@ -216,19 +234,33 @@ def _source(raw):
 
 
 def _file(raw):
-    digests = raw.get("sha256") or ()
-    digests = (digests,) if isinstance(digests, str) else tuple(digests)
-    if any(len(d) != 64 for d in digests):
-        raise ValueError(f"file {raw['name']}: sha256 must be 64 hex digits")
     return FileSpec(
         name=str(raw["name"]),
-        sha256=tuple(d.lower() for d in digests),
+        sha256=_digests(raw, "sha256"),
         size=_sizes(raw.get("size"), raw["name"]),
         url=raw.get("url"),
         download=bool(raw.get("download", raw.get("url") is not None)),
         structure=_structure(raw.get("structure")),
         package=raw.get("package"),
+        tree_sha256=_digests(raw, "tree_sha256"),
+        gunzip=raw.get("gunzip", False) is True,
+        max_size=(_sizes(raw.get("max_size"), raw["name"]) or (None,))[0],
     )
+
+
+def _digests(raw, field):
+    """``field: HEX`` or ``[HEX, ...]`` -> a tuple of lower-case 64-digit hex strings; () when
+    absent. Anything else (an unquoted 000...0 that YAML reads as the number 0, a short or
+    non-hex string) is refused, never taken as "no digest"."""
+    if field not in raw or raw[field] is None:
+        return ()
+    value = raw[field]
+    digests = tuple(value) if isinstance(value, list) else (value,)
+    if not digests or not all(isinstance(d, str) and len(d) == 64 and set(d.lower()) <= HEX
+                              for d in digests):
+        raise ValueError(f"file {raw['name']}: {field} must be a 64-digit hex string or a list "
+                         f"of them (quote it), not {value!r}")
+    return tuple(d.lower() for d in digests)
 
 
 def _sizes(raw, name):

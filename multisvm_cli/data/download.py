@@ -12,8 +12,8 @@ A file whose size the card records (``FileSpec.size``) is never written past tha
 transfer stops at the first byte beyond the largest accepted size, and a body announced larger
 (Content-Length) is refused before any byte is written.
 
-Covertype's ``covtype.data.gz`` is fetched by scikit-learn's own fetcher, which does the same and
-checks the SHA-256 that ``fetch_covtype`` uses.
+A file served gzip-compressed (Covertype's ``covtype.data.gz``) is kept decompressed and checked
+by its decompressed size and SHA-256 (:func:`download_gunzipped`).
 """
 
 import os
@@ -41,11 +41,13 @@ class DataHomeError(DatasetError):
     """The data home cannot be written (read-only, no space): says which folder and what to do."""
 
 
-def download(url, target, sha256s=(), check=None, progress=True, timeout=TIMEOUT_S, sizes=()):
+def download(url, target, sha256s=(), check=None, progress=True, timeout=TIMEOUT_S, sizes=(),
+             max_size=None):
     """Download ``url`` to ``target`` (a Path) and return the file's SHA-256.
 
     ``sha256s``: accepted digests (empty: unknown). ``sizes``: accepted sizes in bytes (empty:
-    unknown); no more than ``max(sizes)`` bytes are ever written. ``check(temp_path)`` may
+    unknown); no more than ``max(sizes)`` (else ``max_size``, when given) bytes are ever
+    written. ``check(temp_path)`` may
     raise DatasetError to refuse the file (structure check). Raises DatasetError, leaving
     nothing behind, when the transfer fails or is cut short, or the file is refused;
     DataHomeError when the folder cannot be written.
@@ -55,7 +57,8 @@ def download(url, target, sha256s=(), check=None, progress=True, timeout=TIMEOUT
     try:
         try:
             with open(temp_path, "wb") as sink:
-                received = _stream(url, sink, target.name, progress, timeout, sizes)
+                received = _stream(url, sink, target.name, progress, timeout,
+                                   sizes or ((max_size,) if max_size else ()))
         except OSError as exc:  # the last buffered write, on a full disk
             raise DataHomeError(not_writable(target.parent, exc)) from None
         seen = sha256_file(temp_path)
@@ -182,16 +185,52 @@ def _size_note(received, sizes):
         if sizes and received not in sizes else ""
 
 
-def fetch_covtype_archive(folder):
-    """Fetch ``covtype.data.gz`` into ``folder`` with scikit-learn's fetcher (the file and
-    SHA-256 ``sklearn.datasets.fetch_covtype`` uses; temporary file, verified, then renamed).
-    Returns the path."""
-    from sklearn.datasets._base import _fetch_remote
-    from sklearn.datasets._covtype import ARCHIVE
-
-    folder = writable_folder(folder)
+def download_gunzipped(url, target, sha256s=(), sizes=(), progress=True, timeout=TIMEOUT_S):
+    """Download the gzip file at ``url`` and keep its decompressed content as ``target``,
+    checked by the decompressed size and SHA-256 (a .gz's own bytes differ between copies: its
+    header holds a time). Both stages go through ``.part-<pid>-`` files; returns the SHA-256."""
+    target = Path(target)
+    packed = _temp_file(target.with_name(f"{target.name}.gz"))
+    limit = max(sizes) if sizes else None
     try:
-        return Path(_fetch_remote(ARCHIVE, dirname=folder, n_retries=0, delay=1.0))
-    except Exception as exc:
-        message = " ".join(str(getattr(exc, "reason", None) or exc).split())
-        raise DatasetError(f"cannot download {ARCHIVE.url}: {message}") from None
+        try:
+            with open(packed, "wb") as sink:  # the .gz is never larger than its content here
+                _stream(url, sink, f"{target.name}.gz", progress, timeout, sizes)
+        except OSError as exc:
+            raise DataHomeError(not_writable(target.parent, exc)) from None
+        temp_path = _temp_file(target)
+        try:
+            received = _gunzip(packed, temp_path, limit, url)
+            seen = sha256_file(temp_path)
+            if (sizes and received not in sizes) or (sha256s and seen not in sha256s):
+                raise DatasetError(f"{target.name} decompressed from {url} is {received:,} bytes "
+                                   f"with sha256 {seen[:16]}..., expected "
+                                   f"{_sizes_text(sizes) if sizes else 'any size'} and "
+                                   f"{sha256s[0][:16] if sha256s else 'any'}...: refused, "
+                                   "not cached")
+            os.replace(temp_path, target)
+            return seen
+        except BaseException:
+            temp_path.unlink(missing_ok=True)
+            raise
+    finally:
+        packed.unlink(missing_ok=True)
+
+
+def _gunzip(packed, target, limit, url):
+    """Decompress ``packed`` into ``target``; stops past ``limit`` bytes. Returns the size."""
+    import gzip
+    import zlib
+
+    written = 0
+    try:
+        with gzip.open(packed, "rb") as source, open(target, "wb") as sink:
+            for chunk in iter(lambda: source.read(CHUNK_BYTES), b""):
+                written += len(chunk)
+                if limit is not None and written > limit:
+                    raise DatasetError(f"{url} decompresses to more than {limit:,} bytes: "
+                                       "refused, not cached")
+                _write(sink, chunk)
+    except (gzip.BadGzipFile, zlib.error, EOFError) as exc:
+        raise DatasetError(f"{url} is not a complete gzip file ({exc}): refused") from None
+    return written

@@ -1,7 +1,8 @@
 """What is where, without parsing: cached parts, parts available locally, file checksums."""
 
-from . import cache, locations
+from . import archives, cache, locations
 from .cards import get_card
+from .errors import DatasetError
 from .loader import locate, part_key
 from .verify import sha256_file
 
@@ -52,6 +53,8 @@ def file_status(name, mirror=None, data_home=None):
 def _checksum_status(spec, located):
     if located is None:
         return "-"
+    if spec.tree_sha256:
+        return _tree_status(spec, located)
     seen = sha256_file(located.path)
     if not spec.sha256:
         return f"{seen[:16]}... (no canonical digest: structure checked)"
@@ -59,3 +62,13 @@ def _checksum_status(spec, located):
         return f"ok ({seen[:16]}...)"
     return f"MISMATCH: {seen[:16]}..., expected {spec.sha256[0][:16]}..."
 
+
+
+def _tree_status(spec, located):
+    try:
+        seen = archives.tree_digest(archives.read_members(located.path, spec.name))
+    except DatasetError:
+        return "UNREADABLE archive"
+    if seen in spec.tree_sha256:
+        return f"tree ok ({seen[:16]}...)"
+    return f"TREE MISMATCH: {seen[:16]}..., expected {spec.tree_sha256[0][:16]}..."

@@ -23,10 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import cache, locations, parsers
+from . import archives, cache, locations, parsers, text_sources
 from .cards import get_card
-from .download import (DataHomeError, download, fetch_covtype_archive, not_writable,
-                       remove_stale_parts)
+from .download import DataHomeError, download, download_gunzipped, not_writable, remove_stale_parts
 from .errors import DatasetError
 from .verify import check_part, check_sha256, check_structure, sha256_file
 
@@ -35,7 +34,8 @@ from .verify import check_part, check_sha256, check_structure, sha256_file
 class Dataset:
     """Loaded parts of a dataset.
 
-    ``parts`` maps part name -> (X float64 of shape (n, n_features), y labels); ``checksums``
+    ``parts`` maps part name -> (X, y labels), X float64 of shape (n, n_features) (or CSR), or
+    for a text card (``card.kind == "text"``) an object array of n str documents; ``checksums``
     maps each raw file used -> the SHA-256 it had; ``sources`` maps it -> where it was read
     from; ``source_id`` names the card's source (distribution) used. ``provenance`` is empty
     for a registry dataset; a local one (:mod:`.local`) records how it was read and each file's
@@ -101,12 +101,12 @@ def part_key(src, part, found):
 
 
 def _accepted_digests(src, part, found):
-    """Per raw file of ``part``: the card's accepted SHA-256 (a list), or the SHA-256 of the
-    local file where the card knows none; None when such a file is absent."""
+    """Per raw file of ``part``: the card's accepted SHA-256 or tree digests (a list), or the
+    SHA-256 of the local file where the card knows none; None when such a file is absent."""
     digests = []
     for spec in src.files_for(part):
-        if spec.sha256:
-            digests.append(list(spec.sha256))
+        if spec.digests:
+            digests.append(list(spec.digests))
         elif found.get(spec.name):
             digests.append(sha256_file(found[spec.name].path))
         else:
@@ -200,9 +200,9 @@ def _parse(card, src, wanted, found, home):
     readable = [part for part in src.parts
                 if all(found.get(spec.name) for spec in src.files_for(part))]
     used = {spec.name: spec for part in readable for spec in src.files_for(part)}
-    seen = {name: _verify(card, spec, found[name]) for name, spec in used.items()}
-    origins = {name: f"{found[name].origin} {found[name].path}" for name in used}
     tables = {}
+    seen = {name: _verify(card, spec, found[name], tables) for name, spec in used.items()}
+    origins = {name: f"{found[name].origin} {found[name].path}" for name in used}
     loaded = {}
     unwritable = None
     for part in readable:
@@ -231,16 +231,32 @@ def _parse(card, src, wanted, found, home):
                    src.id)
 
 
-def _verify(card, spec, located):
-    """SHA-256 of a located file, checked against the card where the card knows it."""
+def _verify(card, spec, located, tables):
+    """SHA-256 (an archive's: tree digest) of a located file, checked against the card where
+    the card knows it; a verified archive's members go into ``tables``."""
     if located.origin == "package":
         return sha256_file(located.path)
+    if spec.tree_sha256:
+        digest, tables[spec.name] = archives.read_verified(located.path, spec, card.name)
+        return digest
     return check_sha256(located.path, spec, card.name)
+
+
+def check_file(card, spec, path):
+    """Check a raw file by its SHA-256, or an archive by its tree digest; returns the digest."""
+    if spec.tree_sha256:
+        return archives.read_verified(path, spec, card.name)[0]
+    return check_sha256(path, spec, card.name)
 
 
 def _read_part(card, src, part, found, tables):
     """(X, y) of one part; ``tables`` memoises parsed text files across parts."""
     cut, options, specs = src.parts[part], src.options, src.files_for(part)
+    if src.format == "archive":
+        key = ("text parts", specs[0].name)
+        if key not in tables:
+            tables[key] = text_sources.read_text_parts(tables[specs[0].name], src, card.name)
+        return tables[key][part]
     if src.format == "text":
         for spec in specs:
             if spec.name not in tables:
@@ -295,20 +311,20 @@ def _download_and_parse(card, candidates, wanted, home, mirror_dir, url_base, pr
 
 
 def _downloadable(src, spec, url_base):
-    return (spec.download and spec.url) or (src.fetcher == "sklearn-covtype" and not url_base)
+    return bool(spec.download and spec.url)
 
 
 def _fetch(card, src, spec, home, url_base, progress):
     """Download one raw file into ``<home>/<dataset>/``, checked before it is renamed."""
     folder = Path(home) / card.folder
     try:
-        if src.fetcher == "sklearn-covtype" and not url_base:
-            fetch_covtype_archive(folder)
+        if spec.gunzip:
+            url = f"{url_base}/{card.folder}/{spec.name}.gz" if url_base else spec.url
+            download_gunzipped(url, folder / spec.name, spec.sha256, spec.size, progress)
             return
         url = f"{url_base}/{card.folder}/{spec.name}" if url_base else spec.url
-        check = None if spec.sha256 else _structure_check(card, src, spec)
-        download(url, folder / spec.name, spec.sha256, check=check, progress=progress,
-                 sizes=spec.size)
+        download(url, folder / spec.name, spec.sha256, check=_download_check(card, src, spec),
+                 progress=progress, sizes=spec.size, max_size=spec.max_size)
     except DataHomeError as exc:
         raise DataHomeError(f"{card.name}: {exc}") from None
     except DatasetError as exc:
@@ -316,8 +332,14 @@ def _fetch(card, src, spec, home, url_base, progress):
                            f"{folder}/ (or in <mirror>/{card.folder}/ with --mirror)") from None
 
 
-def _structure_check(card, src, spec):
-    """A check for a downloaded file without known SHA-256: its rows, columns and labels."""
+def _download_check(card, src, spec):
+    """A check for a downloaded file: an archive's tree digest; for a file without known
+    SHA-256, its rows, columns and labels; None when the SHA-256 is the check."""
+    if spec.tree_sha256:
+        return lambda path: archives.read_verified(path, spec, card.name)
+    if spec.sha256:
+        return None
+
     def check(path):
         table = parsers.read_table(path, src.options, card.name)
         check_structure(spec, table, card.name)
@@ -374,7 +396,7 @@ def _copy_verified(card, spec, origin, target):
         target.parent.mkdir(parents=True, exist_ok=True)
         remove_stale_parts(target.parent)
         shutil.copyfile(origin, temp)
-        check_sha256(temp, spec, card.name)
+        check_file(card, spec, temp)
         os.replace(temp, target)
     except OSError as exc:
         if exc.filename == str(origin):

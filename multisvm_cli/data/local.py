@@ -20,6 +20,9 @@ Formats (``format``, else from the extension: ``.csv``; ``.svm``, ``.svmlight``,
 - ``npz``: numpy arrays ``X`` (2-d, numbers) and ``y`` (1-d), read with
   ``allow_pickle=False`` (object arrays are refused, never unpickled).
 
+A text folder (:func:`load_text_folder`) holds one subfolder per class, one document per file,
+as ``sklearn.datasets.load_files`` reads it; it loads as a text dataset (documents and labels).
+
 Every problem is one :class:`DatasetError` line naming the file and the line (``FILE:LINE:``;
 ``FILE: row N`` for npz): a ragged row, a value that is not a number, NaN or inf, a missing
 label column, one class only, an svmlight line that does not parse, a repeated index, index 0
@@ -36,13 +39,16 @@ from pathlib import Path
 
 import numpy as np
 
-from . import parsers
+from . import archives, parsers
 from .cards import Card
 from .errors import DatasetError
 from .loader import Dataset
+from .text_sources import documents
 from .verify import sha256_file
 
 FORMATS = ("csv", "svmlight", "npz")
+MAX_TEXT_FILES = 100_000
+MAX_TEXT_BYTES = 1 << 30
 EXTENSIONS = {".csv": "csv", ".svm": "svmlight", ".svmlight": "svmlight",
               ".libsvm": "svmlight", ".npz": "npz"}
 
@@ -176,6 +182,57 @@ def _card(spec, parts) -> Card:
                 parts={part: len(y) for part, (_, y) in parts.items()}, paper_scaling="none",
                 continuous_columns=tuple(range(n_features)), sources=(), path=spec.path,
                 folder=spec.name, origin="local")
+
+
+def load_text_folder(name, path, test_path=None, encoding="latin-1",
+                     max_files=MAX_TEXT_FILES, max_bytes=MAX_TEXT_BYTES) -> Dataset:
+    """A text dataset from the folder ``path`` (part ``all``; with ``test_path``, parts
+    ``train`` and ``test``): each subfolder is a class, each file in it a document decoded as
+    ``encoding``. Its checksum is the folder's tree digest (as an archive's, :mod:`.archives`).
+    DatasetError for a missing folder, fewer than two classes, a file that does not decode,
+    more than ``max_files`` files or ``max_bytes`` bytes in all."""
+    folders = {"train": Path(path), "test": Path(test_path)} if test_path else \
+        {"all": Path(path)}
+    loaded, checksums = {}, {}
+    for part, folder in folders.items():
+        members = _text_members(folder, max_files, max_bytes)
+        try:
+            texts = [members[key].decode(encoding) for key in sorted(members)]
+        except (UnicodeDecodeError, LookupError) as exc:
+            raise DatasetError(f"{folder}: a document is not {encoding} text ({exc})") from None
+        labels = np.asarray([key.split("/", 1)[0] for key in sorted(members)], dtype=str)
+        if len(set(labels.tolist())) < 2:
+            raise DatasetError(f"{folder}: one class folder with documents; a classifier needs "
+                               "two or more")
+        loaded[part] = (documents(texts), labels)
+        checksums[str(folder)] = archives.tree_digest(members)
+    classes = tuple(sorted(set().union(*(set(y.tolist()) for _, y in loaded.values()))))
+    card = Card(name=name, title=f"local text folder {path}", description=f"Text folder {path}.",
+                n_classes=len(classes), n_features=0, classes=classes,
+                split="fixed" if test_path else "none",
+                parts={part: len(y) for part, (_, y) in loaded.items()}, paper_scaling="none",
+                continuous_columns=(), sources=(), path=Path(path), folder=name, origin="local",
+                kind="text")
+    return Dataset(name=name, card=card, parts=loaded, checksums=checksums,
+                   sources={key: f"local {key}" for key in checksums}, source_id="local",
+                   provenance={"format": "text-folder", "encoding": encoding,
+                               "files": {key: {"part": part, "tree_sha256": checksums[key]}
+                                         for part, key in zip(folders, checksums)}})
+
+
+def _text_members(folder, max_files, max_bytes):
+    """``{"<class>/<file>": bytes}`` of the files in ``folder``'s subfolders, bounded."""
+    if not folder.is_dir():
+        raise DatasetError(f"{folder}: local text folder not found (one subfolder per class)")
+    members, total = {}, 0
+    for class_folder in sorted(p for p in folder.iterdir() if p.is_dir()):
+        for file in sorted(p for p in class_folder.iterdir() if p.is_file()):
+            total += file.stat().st_size
+            if len(members) >= max_files or total > max_bytes:
+                raise DatasetError(f"{folder}: more than {max_files:,} files or "
+                                   f"{max_bytes:,} bytes; too large for a text folder")
+            members[f"{class_folder.name}/{file.name}"] = file.read_bytes()
+    return members
 
 
 def _check_classes(path, arrays):

@@ -50,15 +50,33 @@ def check_structure(spec, table, dataset):
 
 
 def check_part(card, part, X, y, source_id):
-    """The part's shape, finiteness and label set must be what the card declares."""
+    """The part's shape, finiteness (numeric) or documents (text) and label set must be what
+    the card declares."""
     where = f"{card.name} {part} part (source {source_id})"
-    expected = (card.parts[part], card.n_features)
-    if X.shape != expected:
-        raise DatasetError(f"{where}: shape {X.shape}, expected {expected}")
-    if not np.isfinite(X.data if sp.issparse(X) else X).all():
-        raise DatasetError(f"{where}: contains missing or non-finite values")
+    if card.kind == "text":
+        _check_documents(card, part, X, where)
+    else:
+        _check_numbers(card, part, X, where)
+    if len(y) != card.parts[part]:
+        raise DatasetError(f"{where}: {len(y)} labels, expected {card.parts[part]}")
     unknown = set(y.tolist()) - set(card.classes)
     if unknown:
         shown = ", ".join(sorted(map(str, unknown))[:5])
         raise DatasetError(f"{where}: labels not in the card's classes: {shown}")
 
+
+
+def _check_numbers(card, part, X, where):
+    expected = (card.parts[part], card.n_features)
+    if X.shape != expected:
+        raise DatasetError(f"{where}: shape {X.shape}, expected {expected}")
+    if not np.isfinite(X.data if sp.issparse(X) else X).all():
+        raise DatasetError(f"{where}: contains missing or non-finite values")
+
+
+def _check_documents(card, part, X, where):
+    if not isinstance(X, np.ndarray) or X.dtype != object or X.shape != (card.parts[part],):
+        raise DatasetError(f"{where}: expected {card.parts[part]:,} documents, got "
+                           f"{getattr(X, 'shape', type(X).__name__)}")
+    if not all(isinstance(text, str) for text in X):
+        raise DatasetError(f"{where}: a document is not text")

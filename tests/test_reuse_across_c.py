@@ -3,10 +3,14 @@ machine of every C >= C', so a MachineReuse store hands it out instead of retrai
 
 How close is "the same machine"?  The reused machine and a fresh libsvm fit at the larger C both
 meet libsvm's stopping rule (maximal KKT violation <= tol) for the same problem; they are two
-tol-accurate solutions, not bit-identical in general.  Measured on iris, wine, glass, vowel and
-segment over gamma 2^-4..2^4, C 2^-2..2^12, their outputs on the training points differ by at
-most 2.4 tol, and the difference shrinks with tol (1e-3 -> 1e-6: 1.5e-3 -> 2.4e-6), i.e. it is
-the solver's tolerance, not an approximation.  The tests assert |difference| <= 5 tol.
+tol-accurate solutions, not bit-identical in general (most often they are: SMO takes the same
+steps when no alpha ever reaches the bound).  Their difference is proportional to tol, with a
+factor that grows with the problem's conditioning: on the training points, over gamma
+2^-4..2^4 and C 2^-2..2^12 on iris, wine, glass, vowel and segment, at most 2.4 tol (tol 1e-3 ->
+1e-6: 1.5e-3 -> 2.4e-6), so the tests at gamma 2 assert 5 tol; at gamma 2^-7, C >= 2^11 on vowel
+(alphas ~1000) it reaches 16 tol, and there the reused machine is about as close to a
+tol = 1e-9 fit as the fresh fit is (training points: 8.5e-3 and 8.0e-3; test points: 1.3e-2
+both): it is the solver's tolerance, not an approximation.
 """
 
 from types import SimpleNamespace
@@ -80,6 +84,21 @@ def test_the_difference_is_libsvms_tolerance(mirror, data_home):
         worst[tol] = max(np.abs(machine_values(r, X) - machine_values(f, X)).max() for r, f in fits)
         assert worst[tol] <= 5 * tol
     assert worst[1e-3] > 1e-4 and worst[1e-6] < worst[1e-3] / 100
+
+
+def test_a_reused_machine_is_as_accurate_as_a_fresh_fit(mirror, data_home):
+    # vowel's worst-conditioned corner of the grid: small gamma, large C, alphas ~1000.
+    X, y = scaled("vowel", mirror)
+    store, errors = MachineReuse(), {"reused": 0.0, "fresh": 0.0}
+    for C in 2.0 ** np.arange(-2, 13):
+        reused = MaxWinsSVC(C=C, gamma=2.0**-7).fit(X, y, reuse=store)
+        if reused.n_reused_machines_ and C >= 2**11:
+            accurate = machine_values(MaxWinsSVC(C=C, gamma=2.0**-7, tol=1e-9).fit(X, y), X)
+            fresh = MaxWinsSVC(C=C, gamma=2.0**-7).fit(X, y)
+            for name, model in (("reused", reused), ("fresh", fresh)):
+                errors[name] = max(errors[name], np.abs(machine_values(model, X) - accurate).max())
+    assert 5 * TOL < errors["fresh"] < 50 * TOL  # libsvm's own tol-accuracy here
+    assert errors["reused"] <= errors["fresh"] + TOL
 
 
 def three_clusters():
@@ -220,3 +239,14 @@ def test_without_a_store_nothing_changes():
     assert NBClassifier().fit(X, y, reuse=MachineReuse()).n_reused_machines_ == 0
     with pytest.raises(TypeError, match="reuse must be a MachineReuse store or None, got dict"):
         OneVsRestSVC().fit(X, y, reuse={})
+
+
+def test_the_benchmark_counts_every_binary_fit(mirror, data_home):
+    import reuse_across_c as bench
+
+    train, test = bench.load("vowel", mirror, rows=None)
+    fits, reused, share, cpu_without, cpu_with, smo_without, smo_with, agree, worst = bench.measure(
+        "maxwins", 2.0**2, train, test)
+    assert fits == 15 * 55 and reused == 634 and share == pytest.approx(634 / 825)
+    assert smo_with < smo_without / 3 and 0 <= cpu_with and 0 < cpu_without  # CPU: not timed here
+    assert agree and worst < 5

@@ -34,6 +34,7 @@ from ..parallel import check_n_jobs
 from ._machines import (BLOCK_MB, TrainSettings, foreign_cpu_seconds, row_slices,
                         smo_iterations)
 from .options import NB_NAMES, SHARED_OPTIONS, check_C, check_choice, check_options
+from .reuse import MachineReuse
 
 NB_MODELS = {"gaussian": GaussianNB, "multinomial": MultinomialNB}
 assert tuple(NB_MODELS) == NB_NAMES
@@ -65,6 +66,16 @@ def check_gram(gram, n_samples):
     if not np.isfinite(gram).all():
         raise ValueError("gram contains NaN or infinity")
     return gram
+
+
+def bind_reuse(reuse, X):
+    """``reuse`` (a MachineReuse, or None) bound to the validated training ``X``; TypeError
+    for anything else."""
+    if reuse is None:
+        return None
+    if not isinstance(reuse, MachineReuse):
+        raise TypeError(f"reuse must be a MachineReuse store or None, got {type(reuse).__name__}")
+    return reuse.bind(X)
 
 
 def make_nb(nb):
@@ -210,7 +221,8 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
     included) and ``fit_wall_time_``; ``smo_iterations_``: libsvm's SMO iterations summed over
     every binary SVM the fit trained (``SVC.n_iter_``; trained-and-discarded candidates
     included), a measure of training cost that a shared Gram matrix does not blur (0 for naive
-    Bayes; None for a model saved before it was recorded).
+    Bayes; None for a model saved before it was recorded); ``n_reused_machines_``: how many of
+    those binary SVMs a ``reuse`` store gave instead of libsvm (0 without one; not saved).
     """
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=DEFAULT_SIGMA, gamma=None, degree=3,
@@ -250,20 +262,25 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         """Validate the scheme's own parameters (``_options``) with ``options.OPTIONS``."""
         check_options(self, self._options)
 
-    def fit(self, X, y, gram=None):
+    def fit(self, X, y, gram=None, reuse=None):
         """Train the scheme on ``X`` (n_samples, n_features) and labels ``y`` (any sortable
         labels, at least two classes); records the fit's CPU and wall time.
 
         ``gram``: optionally K(X, X) under this estimator's kernel, computed once and shared by
         fits that differ only in C (the protocol does so); every binary SVM then reads its kernel
         values from it.  Only its shape is checked: it must be that very matrix.
+
+        ``reuse``: optionally a :class:`.reuse.MachineReuse` store shared by fits on this same X
+        and kernel at ascending C (one kernel task of the grid): a binary SVM it holds that
+        solves a problem at this C (trained at a C' <= C with no support vector at the bound,
+        or at C itself) stands in for training it, at no SMO iterations.
         """
         self._check_scheme_params()
         settings = self._settings()
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, order="C",
                              ensure_all_finite=False)
         X = as_float_rows(check_finite(X))
-        settings = replace(settings, gram=check_gram(gram, X.shape[0]))
+        settings = replace(settings, gram=check_gram(gram, X.shape[0]), reuse=bind_reuse(reuse, X))
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
@@ -273,6 +290,7 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         self.fit_cpu_time_ = time.process_time() - cpu + foreign_cpu_seconds(fits)
         self.fit_wall_time_ = time.perf_counter() - wall
         self.smo_iterations_ = smo_iterations(fits)
+        self.n_reused_machines_ = sum(fit.reused for fit in fits)
         self._set_figures()
         return self
 

@@ -24,7 +24,7 @@ import os
 import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import scipy.sparse as sp
@@ -52,7 +52,8 @@ MIN_THREAD_ROWS = 256  # fewer test points than this are not worth a thread of t
 @dataclass(frozen=True)
 class TrainSettings:
     """What every binary problem of one fit shares; ``gram``, when given, is K(X, X) over all
-    training rows, from which every problem reads its kernel values."""
+    training rows, from which every problem reads its kernel values; ``reuse``, when given, is
+    a :class:`.reuse.ReuseScope` whose machines stand in for training (see :func:`fit_binary`)."""
 
     kernel: Kernel
     C: float
@@ -61,6 +62,7 @@ class TrainSettings:
     memory_mb: float
     n_jobs: object = None
     gram: np.ndarray | None = field(default=None, compare=False, repr=False)
+    reuse: object = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -68,7 +70,8 @@ class BinaryFit:
     """One trained binary SVM: f(x) = sum_s dual_coef[s] k(X[support[s]], x) + intercept,
     f > 0 meaning the positive class.  ``support`` holds training-row indices; ``pid`` and
     ``cpu_seconds`` say which process trained it and its CPU time there; ``n_iter`` is libsvm's
-    SMO iteration count for it (``SVC.n_iter_``)."""
+    SMO iteration count for it (``SVC.n_iter_``); ``reused``: taken from a reuse store, not
+    trained (no SMO iterations, no CPU time)."""
 
     support: np.ndarray
     dual_coef: np.ndarray
@@ -76,6 +79,11 @@ class BinaryFit:
     pid: int
     cpu_seconds: float
     n_iter: int
+    reused: bool = False
+
+    def as_reused(self):
+        """This machine as a reused one: the same SVM, at no cost, in this process."""
+        return replace(self, pid=os.getpid(), cpu_seconds=0.0, n_iter=0, reused=True)
 
 
 def fit_binary(X, rows, positive, settings, gram=None):
@@ -85,7 +93,16 @@ def fit_binary(X, rows, positive, settings, gram=None):
     from the fit's whole ``settings.gram``, libsvm reads kernel values from it; without, libsvm
     computes them itself, only for the columns SMO visits, through its kernel cache (for a single
     problem that beats computing a Gram matrix for it).  A CSR ``X`` goes to libsvm as it is.
+    With ``settings.reuse``, a stored machine that solves this problem at C is returned instead.
     """
+    if settings.reuse is not None:
+        return settings.reuse.fit(rows, positive, settings,
+                                  lambda: train_binary(X, rows, positive, settings, gram))
+    return train_binary(X, rows, positive, settings, gram)
+
+
+def train_binary(X, rows, positive, settings, gram=None):
+    """:func:`fit_binary` without reuse: libsvm trains the machine."""
     started = time.process_time()
     if gram is None and settings.gram is not None:
         gram = rows_gram(settings.gram, rows)
@@ -228,16 +245,16 @@ def fit_one_vs_rest(X, y_index, rows, classes, settings):
     """Train one-vs-rest SVMs among ``classes`` (class indices) on training ``rows``.
 
     All problems share the same rows, so their Gram matrix is computed once (when it fits the
-    memory budget) and shared by every task without copies.
+    memory budget, and not when every machine is reused) and shared by every task without copies.
     """
     rows = np.asarray(rows)
-    gram = None
-    if settings.gram is not None:
+    problems = one_vs_rest_problems(y_index, rows, classes)
+    gram, all_reused = None, settings.reuse is not None and settings.reuse.covers_all(problems, settings)
+    if settings.gram is not None and not all_reused:
         gram = rows_gram(settings.gram, rows)
-    elif gram_fits(len(rows), settings.memory_mb):
+    elif gram_fits(len(rows), settings.memory_mb) and not all_reused:
         gram = settings.kernel.gram(X[rows], thread_count(settings.n_jobs))
-    tasks = [delayed(fit_binary)(X, r, pos, settings, gram)
-             for r, pos in one_vs_rest_problems(y_index, rows, classes)]
+    tasks = [delayed(fit_binary)(X, r, pos, settings, gram) for r, pos in problems]
     return run_parallel(tasks, settings.n_jobs)
 
 

@@ -47,14 +47,14 @@ class DAGSVC(MulticlassSVM):
 
     @classmethod
     def from_maxwins(cls, maxwins, order=None):
-        """A fitted DAGSVC sharing the pairwise machines, fit times and SMO iterations of a
-        fitted MaxWinsSVC."""
+        """A fitted DAGSVC sharing the pairwise machines, fit times, SMO iterations and reused
+        machine count of a fitted MaxWinsSVC."""
         if not isinstance(maxwins, MaxWinsSVC):
             raise ValueError(f"from_maxwins needs a fitted MaxWinsSVC, got {type(maxwins).__name__}")
         check_is_fitted(maxwins)
         dag = cls(**maxwins.get_params(), order=order)
         for name in ("classes_", "n_features_in_", "feature_names_in_", "machines_",
-                     "fit_cpu_time_", "fit_wall_time_", "smo_iterations_"):
+                     "fit_cpu_time_", "fit_wall_time_", "smo_iterations_", "n_reused_machines_"):
             if hasattr(maxwins, name):
                 setattr(dag, name, getattr(maxwins, name))
         dag._set_order()

@@ -1,0 +1,140 @@
+"""Binary SVMs reusable across C: a machine with no support vector at the bound is also the
+machine of every larger C.
+
+Why.  libsvm's C-SVC dual is min 1/2 a'Qa - e'a subject to y'a = 0 and 0 <= a_i <= C.  Its
+gradient G = Qa - e does not depend on C, and C enters the optimality (KKT) conditions only
+through which a_i are at the upper bound (libsvm's ``update_alpha_status``: a_i >= C_i is
+UPPER_BOUND, a_i <= 0 LOWER_BOUND, else FREE; here C_i = C, unit weights).  If a machine
+trained at C' has every a_i < C', the same a has the same statuses under any C >= C', so it
+satisfies the same conditions to the same tolerance, and libsvm's bias (the mean of y_i G_i
+over the free a_i) is the same too: the machine trained at C' *is* a solution at C.  scikit-
+learn's ``dual_coef_`` holds y_i a_i, so the test is ``np.any(np.abs(dual_coef) >= C')``
+(:func:`has_bounded_sv`).  An identical problem at the same C is libsvm's same machine as well.
+A fresh fit at C is another tol-accurate solution: most often bit-identical (SMO takes the same
+steps while no alpha reaches the bound), else within a few tol (tests/test_reuse_across_c.py).
+
+Contract of a :class:`MachineReuse` store: it lives for one kernel task of one fold (the
+grid's fits that share a training X, a kernel and a tolerance, run at ascending C), and a
+``gram`` handed to those fits is K(X, X) under their kernel (as ``fit`` already requires).
+A problem's key is exact: the content of the training X (digested once per estimator fit by
+:meth:`MachineReuse.bind`), the problem's rows and positive mask, the kernel's parameters and
+libsvm's tolerance; not C.  It holds at most two machines a problem: the one of the smallest C
+with no bounded support vector, and the latest one.
+"""
+
+import hashlib
+import threading
+
+import numpy as np
+import scipy.sparse as sp
+
+
+def has_bounded_sv(dual_coef, C):
+    """Whether a machine trained at ``C`` has a support vector at the bound (libsvm's
+    UPPER_BOUND test a_i >= C on the dual coefficients y_i a_i)."""
+    return bool(np.any(np.abs(dual_coef) >= C))
+
+
+def digest(*arrays):
+    """A digest of the arrays' dtypes, shapes and bytes, in order (sha1: fastest here, and
+    collisions only matter by accident)."""
+    hashed = hashlib.sha1(usedforsecurity=False)
+    for array in arrays:
+        array = np.ascontiguousarray(array)
+        hashed.update(f"{array.dtype.str}{array.shape};".encode())
+        hashed.update(memoryview(array).cast("B"))
+    return hashed.digest()
+
+
+def data_digest(X):
+    """The digest of a dense array or a CSR matrix (its data, indices, pointer and shape)."""
+    if sp.issparse(X):
+        return digest(X.data, X.indices, X.indptr, np.asarray(X.shape, dtype=np.int64))
+    return digest(X)
+
+
+class MachineReuse:
+    """A store of binary SVM machines reusable across C (see the module's docstring).
+
+    ``lookup(key, C)`` gives a stored machine that is the solution at ``C``: one trained at
+    C' = C, or at C' < C with no bounded support vector; ``store(key, C, fit)`` records a
+    machine trained at ``C`` (a ``BinaryFit``: only its ``dual_coef`` is read here).
+    ``n_reused`` counts the lookups that found one, over the store's life; an estimator's
+    ``n_reused_machines_`` counts those of one fit.  Thread-safe.
+    """
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._entries = {}  # key -> {"free": (C, fit) | None, "last": (C, fit)}
+        self.n_reused = 0
+
+    def __len__(self):
+        return len(self._entries)
+
+    def bind(self, X):
+        """The store as seen by fits on training data ``X`` (digested once here)."""
+        return ReuseScope(self, data_digest(X))
+
+    @staticmethod
+    def key(data, rows, positive, kernel, tol):
+        """The exact key of the problem ``positive`` vs the rest on ``rows`` of the X digested
+        as ``data``, under ``kernel`` (a ``Kernel``) and libsvm tolerance ``tol``."""
+        rows, positive = np.asarray(rows, dtype=np.int64), np.asarray(positive, dtype=bool)
+        return data, digest(rows, positive), kernel, float(tol)
+
+    def _find(self, key, C):
+        entry = self._entries.get(key)
+        if entry is None:
+            return None
+        last_C, last_fit = entry["last"]
+        if last_C == C:
+            return last_fit
+        free = entry["free"]
+        return free[1] if free is not None and free[0] <= C else None
+
+    def covers(self, key, C):
+        """Whether ``lookup(key, C)`` would find a machine (nothing is counted)."""
+        with self._lock:
+            return self._find(key, C) is not None
+
+    def lookup(self, key, C):
+        """The stored machine that solves problem ``key`` at ``C``, or None."""
+        with self._lock:
+            found = self._find(key, C)
+            self.n_reused += found is not None
+            return found
+
+    def store(self, key, C, fit):
+        """Record ``fit``, trained at ``C`` for problem ``key``."""
+        with self._lock:
+            entry = self._entries.setdefault(key, {"free": None, "last": None})
+            entry["last"] = (C, fit)
+            free = entry["free"]
+            if not has_bounded_sv(fit.dual_coef, C) and (free is None or C < free[0]):
+                entry["free"] = (C, fit)
+
+
+class ReuseScope:
+    """A :class:`MachineReuse` bound to one training X: what ``TrainSettings.reuse`` holds."""
+
+    def __init__(self, store, data):
+        self.store, self.data = store, data
+
+    def key(self, rows, positive, settings):
+        return MachineReuse.key(self.data, rows, positive, settings.kernel, settings.tol)
+
+    def covers_all(self, problems, settings):
+        """Whether every (rows, positive) problem has a reusable machine at ``settings.C``."""
+        return all(self.store.covers(self.key(rows, positive, settings), settings.C)
+                   for rows, positive in problems)
+
+    def fit(self, rows, positive, settings, train):
+        """The stored machine of this problem at ``settings.C`` as reused
+        (``fit.as_reused()``), else ``train()``'s, which is stored."""
+        key = self.key(rows, positive, settings)
+        found = self.store.lookup(key, settings.C)
+        if found is not None:
+            return found.as_reused()
+        fit = train()
+        self.store.store(key, settings.C, fit)
+        return fit

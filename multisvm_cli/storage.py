@@ -18,6 +18,11 @@ import tempfile
 from datetime import datetime
 from pathlib import Path
 
+from .errors import MultisvmError
+from .readers import read_json
+
+MAX_ENTRY_BYTES = 1 << 20  # a resume-cache entry is a few hundred bytes
+
 
 def current_umask() -> int:
     """The process's umask (read without changing it for good)."""
@@ -96,9 +101,13 @@ class PointCache:
     The key of a point is a dict (software versions, dataset checksums, split, fold, scaling,
     validation, kernel, C, scheme, scheme options, seed); its file name is the SHA-256 of its
     canonical JSON, and the file holds the key next to the result, so a hash collision or a
-    stale file is detected. ``check(result)`` (optional) validates a stored result before use: a
-    result it refuses (ValueError) counts as a miss and is recomputed. With ``force=True`` every
-    lookup misses (the points are redone and overwritten).
+    stale file is detected. Entries are read with the one bounded strict reader
+    (:func:`readers.read_json`, at most :data:`MAX_ENTRY_BYTES`): a file that is not one (a link
+    to /dev/zero, NaN, duplicate keys, deep nesting) is a miss. ``check(result, *expected)``
+    (optional) validates a stored result before use, ``expected`` being what :meth:`get` was
+    told the result must match (e.g. the plan's number of validation points): a result it
+    refuses (ValueError) counts as a miss and is recomputed. With ``force=True`` every lookup
+    misses (the points are redone and overwritten).
     """
 
     def __init__(self, folder, force=False, check=None):
@@ -114,21 +123,21 @@ class PointCache:
     def path(self, key: dict) -> Path:
         return self.folder / f"{self.digest(key)}.json"
 
-    def get(self, key: dict):
+    def get(self, key: dict, *expected):
         """The cached result of ``key``, or None (also for an unreadable, mismatched or invalid
-        file)."""
+        file, or one that ``check(result, *expected)`` refuses)."""
         if self.force:
             return None
         try:
-            stored = json.loads(self.path(key).read_text(encoding="utf-8"))
-        except (OSError, ValueError, RecursionError):
+            stored = read_json(self.path(key), MAX_ENTRY_BYTES, what="resume-cache entry")
+        except MultisvmError:
             return None
         if not isinstance(stored, dict) or stored.get("key") != json.loads(to_json(key)):
             return None
         result = stored.get("result")
         if self.check is not None:
             try:
-                self.check(result)
+                self.check(result, *expected)
             except (ValueError, TypeError, KeyError):
                 return None
         return result

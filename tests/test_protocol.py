@@ -12,7 +12,8 @@ from sklearn.model_selection import train_test_split
 from multisvm_cli.cli import cli
 from multisvm_cli.experiment.config import GridPoint
 from multisvm_cli.estimators import SCHEMES, DAGSVC
-from multisvm_cli.experiment.protocol import scheme_groups, select
+from multisvm_cli.estimators.registry import scheme_groups
+from multisvm_cli.experiment.protocol import select
 from multisvm_cli.experiment.splits import Fold, outer_index_folds, validation_splits
 
 Y = np.repeat([0, 1, 2], [50, 60, 40])

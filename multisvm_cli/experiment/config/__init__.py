@@ -37,6 +37,8 @@ Format (defaults in brackets)::
                                     #   validation seeds seed + r (error_sd: SD over folds x repeats)
     dag_orders: 0                   # [0] test the selected DAGSVM's pairwise SVMs under N random
                                     #   class orders (seeded by seed; no refit)
+    reuse_across_C: true            # [true] reuse a grid machine with no support vector at the
+                                    #   bound for every larger C (exact; false: refit, for timings)
     reference:                      # optional: a paper's numbers, printed beside ours
       source: Platt et al. 1999, Table 1
       usps: {ovr: {sigma: 3.58, C: 100, error: 4.7, kernel_evaluations: 2936,
@@ -91,7 +93,7 @@ from .values import MAX_GRID_POINTS, _choice, _mapping, _number, _seed, _show
 
 TOP_KEYS = ("name", "dataset", "scaling", "split", "validation", "kernels", "C", "schemes",
             "scheme_options", "compare_to", "seed", "reference", "max_grid_points", "repeats",
-            "dag_orders", "estimate")
+            "dag_orders", "estimate", "reuse_across_C")
 __all__ = ["Config", "ConfigError", "DatasetPlan", "GridPoint", "Location", "load_config",
            "summary"]
 
@@ -134,13 +136,16 @@ def load_config(path, seed=None) -> Config:
     reference = _reference(doc, raw.get("reference"), ("reference",), [p.name for p in plans])
     repeats = _repeats(doc, raw, plans)
     dag_orders = _dag_orders(doc, raw, schemes)
+    reuse = raw.get("reuse_across_C", True)
+    if not isinstance(reuse, bool):
+        doc.fail(("reuse_across_C",), f"expected true or false, got {_show(reuse)}")
     resolved = _resolved(name, seed, schemes, compare_to, scheme_options, reference, plans,
                          raw.get("max_grid_points"))
-    resolved.update(repeats=repeats, dag_orders=dag_orders)
+    resolved.update(repeats=repeats, dag_orders=dag_orders, reuse_across_C=reuse)
     return Config(path=path, name=name, datasets=plans, schemes=schemes,
                   scheme_options=scheme_options, compare_to=compare_to, seed=seed,
                   reference=reference, resolved=resolved, original_text=doc.text,
-                  repeats=repeats, dag_orders=dag_orders)
+                  repeats=repeats, dag_orders=dag_orders, reuse_across_C=reuse)
 
 
 def _plan(doc, name, overrides, where, defaults, seed, max_points):

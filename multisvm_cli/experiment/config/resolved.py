@@ -50,6 +50,7 @@ class Config:
     original_text: str = field(default="", repr=False)
     repeats: int = 1        # the whole protocol N times, split/validation seeds seed + r
     dag_orders: int = 0     # random class orders of the DAG order study (0: none)
+    reuse_across_C: bool = True  # grid fits reuse machines across C (estimators.reuse)
 
     def resolved_text(self) -> str:
         """The resolved config as YAML (a comment says where it comes from)."""

@@ -18,6 +18,10 @@ import tempfile
 from datetime import datetime
 from pathlib import Path
 
+from .readers import read_json
+
+CACHE_ENTRY_LIMIT = 1 << 20  # a cache entry is a few KiB; anything larger is not one
+
 
 def current_umask() -> int:
     """The process's umask (read without changing it for good)."""
@@ -120,8 +124,9 @@ class PointCache:
         if self.force:
             return None
         try:
-            stored = json.loads(self.path(key).read_text(encoding="utf-8"))
-        except (OSError, ValueError, RecursionError):
+            stored = read_json(self.path(key), CACHE_ENTRY_LIMIT, error=ValueError,
+                               what="resume-cache entry")
+        except ValueError:
             return None
         if not isinstance(stored, dict) or stored.get("key") != json.loads(to_json(key)):
             return None

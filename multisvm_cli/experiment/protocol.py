@@ -57,8 +57,8 @@ import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
 from ..estimators import REGISTRY
-from ..kernels import Kernel, gram_fits, single_threaded_blas, threadpools
-from ..parallel import resolve_n_jobs
+from ..kernels import Kernel, gram_fits
+from ..parallel import resolve_n_jobs, single_threaded_blas, threadpools
 from ..storage import PointCache
 from .splits import named_warnings, scaled_folds, validation_splits
 

@@ -60,3 +60,22 @@ def label(name) -> str:
     "Neural Net")."""
     scheme = REGISTRY.get(name)
     return scheme.label if scheme else str(name)
+
+
+def kernel_free(name) -> bool:
+    """Whether scheme ``name`` uses neither kernel nor C (scored at one grid point only)."""
+    return REGISTRY[name].kernel_free
+
+
+def shared_group() -> tuple:
+    """The schemes trained together, as (trainer, reader): a scheme that evaluates another's
+    fitted machines (DAGSVM reads Max Wins' pairwise SVMs)."""
+    return next((s.trained_with, s.name) for s in REGISTRY.values() if s.trained_with)
+
+
+def scheme_groups(schemes) -> list:
+    """``schemes`` grouped by shared training: the :func:`shared_group` together when all of it
+    is run, every other scheme alone."""
+    group = shared_group()
+    shared = all(s in schemes for s in group)
+    return ([group] if shared else []) + [(s,) for s in schemes if not (shared and s in group)]

@@ -57,14 +57,13 @@ import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
 from ..estimators import REGISTRY
+from ..estimators.registry import kernel_free, scheme_groups, shared_group
 from ..kernels import Kernel, gram_fits
 from ..parallel import resolve_n_jobs, single_threaded_blas, threadpools
 from ..storage import PointCache
 from .splits import named_warnings, scaled_folds, validation_splits
 
-# Schemes trained together: a scheme that reads another's fitted machines (DAGSVM reads Max Wins'
-# pairwise SVMs), as (trainer, reader).
-SHARED_GROUP = next((s.trained_with, s.name) for s in REGISTRY.values() if s.trained_with)
+SHARED_GROUP = shared_group()  # (trainer, reader): DAGSVM reads Max Wins' pairwise SVMs
 GRAM_SCHEMES = ("ovr",)  # schemes that read a Gram matrix shared across C
 KERNEL_PARAMS = ("kernel", "sigma", "gamma", "degree", "homogeneous")
 
@@ -80,19 +79,7 @@ class Stopwatch:
         return time.perf_counter() - self.start
 
 
-def kernel_free(scheme) -> bool:
-    """Whether ``scheme`` uses neither kernel nor C (scored at one grid point only)."""
-    return REGISTRY[scheme].kernel_free
-
-
 # --------------------------------------------------------------------------- estimators
-
-def scheme_groups(schemes):
-    """Schemes grouped by shared training: Max Wins and DAG together when both are run."""
-    shared = all(s in schemes for s in SHARED_GROUP)
-    groups = [SHARED_GROUP] if shared else []
-    return groups + [(s,) for s in schemes if not (shared and s in SHARED_GROUP)]
-
 
 def make_estimator(scheme, params, options, n_jobs, seed):
     """An unfitted estimator of ``scheme`` at grid point ``params``."""

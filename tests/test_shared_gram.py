@@ -9,7 +9,7 @@ from sklearn.svm import SVC
 
 from multisvm_cli.estimators import MaxWinsSVC, OneVsRestSVC
 from multisvm_cli.kernels import Kernel
-from multisvm_cli.experiment.protocol import same_kernel_tasks, score_points
+from multisvm_cli.experiment.protocol import GridTask, same_kernel_tasks, score_points
 
 
 def standardized(loader, n=None):
@@ -72,12 +72,13 @@ def test_points_differing_only_in_c_form_one_task_per_fold_and_group():
     folds = [Fold(0), Fold(1)]
     points = [Point(kernel="gaussian", sigma=s, C=c) for s in (1.0, 2.0) for c in (1, 10, 100)]
     groups = [("ovr",), ("maxwins", "dag")]
-    todo = [(fold, point, group, {}) for fold in folds for point in points for group in groups]
+    todo = [GridTask(fold, point, group) for fold in folds for point in points for group in groups]
     tasks = same_kernel_tasks(todo)
     assert len(tasks) == 2 * 2 * 2  # folds x sigmas x groups
     for task in tasks:
-        assert [entry[1].params()["C"] for entry in task] == [1, 10, 100]
-        assert len({(entry[0].index, entry[2], entry[1].params()["sigma"]) for entry in task}) == 1
+        assert [entry.point.params()["C"] for entry in task] == [1, 10, 100]
+        assert len({(entry.fold.index, entry.group, entry.point.params()["sigma"])
+                    for entry in task}) == 1
 
 
 def test_score_points_equals_one_fit_per_point():

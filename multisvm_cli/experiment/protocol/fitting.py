@@ -1,0 +1,138 @@
+"""Fitting at a grid point: estimators, shared fits and Gram matrices, scoring, clocks.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+
+import numpy as np
+
+from ...estimators import REGISTRY
+from ...estimators.registry import shared_group
+from ...kernels import Kernel, gram_fits
+from ...parallel import threadpools
+
+SHARED_GROUP = shared_group()  # (trainer, reader): DAGSVM reads Max Wins' pairwise SVMs
+GRAM_SCHEMES = ("ovr",)  # schemes that read a Gram matrix shared across C
+KERNEL_PARAMS = ("kernel", "sigma", "gamma", "degree", "homogeneous")
+
+
+class Stopwatch:
+    """Wall-clock seconds since creation."""
+
+    def __init__(self):
+        self.start = time.perf_counter()
+
+    @property
+    def wall(self) -> float:
+        return time.perf_counter() - self.start
+
+
+# --------------------------------------------------------------------------- estimators
+
+def make_estimator(scheme, params, options, n_jobs, seed):
+    """An unfitted estimator of ``scheme`` at grid point ``params``."""
+    return REGISTRY[scheme].estimator(**params, **options.get(scheme, {}), n_jobs=n_jobs, random_state=seed)
+
+
+def fit_group(group, params, options, X, y, n_jobs, seed, gram=None):
+    """Fit the schemes of a group; Max Wins + DAG train their pairwise SVMs once.
+
+    ``gram``: K(X, X) under the point's kernel, shared by the group's points (or None).
+    Returns ({scheme: fitted estimator}, [warning messages], wall seconds).
+    """
+    watch = Stopwatch()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        first = make_estimator(group[0], params, options, n_jobs, seed).fit(X, y, gram=gram)
+        fitted = {group[0]: first}
+        if group == SHARED_GROUP:
+            reader = SHARED_GROUP[1]
+            fitted[reader] = REGISTRY[reader].estimator.from_maxwins(
+                first, order=options.get(reader, {}).get("order"))
+    notes = sorted({f"{w.category.__name__}: {' '.join(str(w.message).split())}" for w in caught})
+    return fitted, notes, watch.wall
+
+
+def shared_gram(group, params, options, X, seed, cpu_clock):
+    """(K(X, X), wall seconds, CPU seconds by ``cpu_clock``) under the kernel of ``params`` when
+    the group's schemes read a shared Gram matrix and it fits their ``memory_mb``; else
+    (None, 0, 0)."""
+    if group[0] not in GRAM_SCHEMES:
+        return None, 0.0, 0.0
+    if not gram_fits(X.shape[0], make_estimator(group[0], params, options, 1, seed).memory_mb):
+        return None, 0.0, 0.0
+    watch, cpu = Stopwatch(), cpu_clock()
+    kernel = Kernel.from_params(**{key: params[key] for key in KERNEL_PARAMS if key in params})
+    gram = kernel.gram(X)
+    return gram, watch.wall, cpu_clock() - cpu
+
+
+def task_cpu_clock():
+    """The CPU clock that counts one grid task's own work.
+
+    A task's estimators get ``n_jobs=1``, so libsvm and numpy run in the task's thread; when
+    BLAS runs on one thread too (grid_search sets that whenever tasks run side by side), that
+    thread's clock holds all of the task's work and none of its neighbours'.  Otherwise (BLAS
+    threads, i.e. one task at a time) the process's clock does.
+    """
+    blas = [pool for pool in threadpools().info() if pool["user_api"] == "blas"]
+    if all(pool["num_threads"] == 1 for pool in blas):
+        return time.thread_time
+    return time.process_time
+
+
+def score_points(group, points, options, splits, seed):
+    """Validation errors of the group's schemes at grid points that differ only in C (pooled
+    over the splits): one {scheme: result} per point.
+
+    Each split's training Gram matrix is made once for all the points (see
+    :func:`shared_gram`); its time counts in the first point's fit time.  Fit CPU seconds are
+    the task's own (:func:`task_cpu_clock`), even while other tasks run beside it.
+    """
+    results = [{s: {"n_errors": 0, "n_validation": 0, "fit_cpu": 0.0, "fit_wall": 0.0,
+                    "predict_wall": 0.0, "n_support_vectors": 0.0, "kernel_evaluations": 0.0,
+                    "size": 0.0, "smo_iterations": 0, "notes": []} for s in group}
+               for _ in points]
+    cpu_clock = task_cpu_clock()
+    for X_fit, y_fit, X_score, y_score in splits:
+        gram, gram_wall, gram_cpu = shared_gram(group, points[0], options, X_fit, seed,
+                                                cpu_clock)
+        for index, params in enumerate(points):
+            started = cpu_clock()
+            fitted, notes, fit_wall = fit_group(group, params, options, X_fit, y_fit, 1, seed,
+                                                gram)
+            fit_cpu = cpu_clock() - started
+            if index == 0:
+                fit_wall, fit_cpu = fit_wall + gram_wall, fit_cpu + gram_cpu
+            for scheme, estimator in fitted.items():
+                watch = Stopwatch()
+                wrong = int(np.sum(estimator.predict(X_score) != y_score))
+                entry = results[index][scheme]
+                entry["n_errors"] += wrong
+                entry["n_validation"] += len(y_score)
+                entry["fit_cpu"] += fit_cpu
+                entry["fit_wall"] += fit_wall
+                entry["predict_wall"] += watch.wall
+                entry["smo_iterations"] += int(estimator.smo_iterations_)
+                entry["notes"] = sorted(set(entry["notes"]) | set(notes))
+                _add_figures(entry, estimator, X_score, len(splits))
+    for point_results in results:
+        for entry in point_results.values():
+            entry["validation_error"] = entry["n_errors"] / entry["n_validation"]
+            entry["kernel_evaluations"] /= entry["n_validation"]
+    return results
+
+
+def _add_figures(entry, estimator, X_score, n_splits):
+    """Add one split's model figures to a point's result: support vectors and classifier size
+    averaged over the ``n_splits`` validation splits, kernel evaluations per validation point
+    (Platt's definition, ``kernel_evaluations``) summed here, weighted by the split's points
+    (:func:`score_points` divides by all the points scored)."""
+    entry["n_support_vectors"] += estimator.n_support_vectors_ / n_splits
+    entry["size"] += estimator.n_parameters_ / n_splits
+    entry["kernel_evaluations"] += estimator.kernel_evaluations(X_score) * X_score.shape[0]
+
+
+# --------------------------------------------------------------------------- the grid search

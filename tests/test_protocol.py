@@ -55,6 +55,16 @@ def test_scheme_groups_share_pairwise_training():
     assert scheme_groups(["dag", "ovr"]) == [("dag",), ("ovr",)]
 
 
+def test_the_registry_alone_says_which_schemes_share_fits():
+    from multisvm_cli.estimators import registry
+    from multisvm_cli.experiment.protocol import final, tasks
+
+    assert registry.shared_group() == ("maxwins", "dag")
+    assert tasks.scheme_groups is final.scheme_groups is registry.scheme_groups
+    assert registry.scheme_groups(["nb", "maxwins"]) == [("nb",), ("maxwins",)]
+    assert [s for s in registry.SCHEME_NAMES if registry.kernel_free(s)] == ["nb"]
+
+
 def test_select_lowest_error_then_earlier_grid_point():
     class Plan:
         grid = (GridPoint("gaussian", 1.0, sigma=1.0), GridPoint("gaussian", 10.0, sigma=1.0),

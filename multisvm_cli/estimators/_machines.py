@@ -23,7 +23,6 @@ is never densified, only the bounded blocks are dense.
 import os
 import time
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -34,8 +33,8 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC
 
 from ..kernels import (Kernel, as_float_rows, gaussian_exp, gram_fits, product, rows_per_chunk,
-                       single_threaded_blas, squared_norms)
-from ..parallel import resolve_n_jobs
+                       squared_norms)
+from ..parallel import map_threads, resolve_n_jobs, single_threaded_blas
 
 try:  # the libsvm entry point SVC.fit calls (see libsvm_fit)
     from sklearn.svm._libsvm import fit as _LIBSVM_FIT
@@ -175,19 +174,15 @@ def _direct_libsvm(X, labels, settings, kernel_params):
 
 
 def run_in_threads(task, items, n_jobs):
-    """``[task(item) for item in items]``, in ``n_jobs`` threads when more than one (a plain
-    thread pool: these tasks are milliseconds long, too short for joblib's dispatch).
+    """``[task(item) for item in items]``, in ``n_jobs`` threads when more than one
+    (:func:`multisvm_cli.parallel.map_threads`), with one BLAS thread even when run alone.
 
     Prediction work is split by rows: each thread runs BLAS on one thread (small products gain
     nothing from BLAS threads, which only wait on each other when the cores are busy), and numpy
     releases the GIL in the element-wise steps, so chunks really run side by side.
     """
-    n_threads = thread_count(n_jobs)
-    with single_threaded_blas():
-        if n_threads == 1 or len(items) < 2:
-            return [task(item) for item in items]
-        with ThreadPoolExecutor(max_workers=min(n_threads, len(items))) as pool:
-            return list(pool.map(task, items))
+    with single_threaded_blas():  # also when run here alone
+        return map_threads(task, items, thread_count(n_jobs))
 
 
 def thread_count(n_jobs):

@@ -18,7 +18,8 @@ import numpy as np
 from ...estimators import REGISTRY
 from ...estimators.registry import shared_group
 from ...estimators.reuse import MachineReuse
-from ...kernels import KERNEL_PARAMS, Kernel, gram_fits, threadpools
+from ...kernels import KERNEL_PARAMS, Kernel, gram_fits
+from ...parallel import threadpools
 
 GRAM_SCHEMES = ("ovr",)  # schemes that read a Gram matrix shared across C
 POINT_TOTALS = ("n_errors", "n_validation", "fit_cpu", "fit_wall", "predict_wall",

@@ -8,8 +8,7 @@ from dataclasses import dataclass, field, replace
 from joblib import Parallel, delayed, effective_n_jobs
 
 from ...estimators.registry import kernel_free, scheme_groups
-from ...kernels import single_threaded_blas
-from ...parallel import resolve_n_jobs
+from ...parallel import resolve_n_jobs, single_threaded_blas
 from ...storage import PointCache
 from ..splits import named_warnings, validation_splits
 from .cache import point_key

@@ -14,7 +14,9 @@ Demsar (2006), "Statistical comparisons of classifiers over multiple data sets",
 - Nemenyi's post-hoc test: two schemes differ significantly when their average ranks differ by
   more than the critical difference CD = q_alpha * sqrt(k(k+1) / (6N)), where q_alpha is the
   studentized range statistic for k groups and infinite degrees of freedom divided by sqrt(2).
-  Pairwise p-values come from ``scikit_posthocs.posthoc_nemenyi_friedman``.
+  Pairwise p-values: p = P(Q > |R_i - R_j| sqrt(2) / sqrt(k(k+1)/(6N))) for Q the studentized
+  range of k groups and infinite degrees of freedom (``scipy.stats.studentized_range.sf``; the
+  same numbers as ``scikit_posthocs.posthoc_nemenyi_friedman``, which multisvm no longer needs).
 - With k = 2 schemes Demsar recommends the Wilcoxon signed-rank test on the per-dataset
   differences instead (``scipy.stats.wilcoxon``); no CD is computed then.
 """
@@ -115,9 +117,12 @@ def _iman_davenport(chi2, n, k) -> dict:
 
 
 def _nemenyi(values, schemes) -> dict:
-    import scikit_posthocs
-
-    p = scikit_posthocs.posthoc_nemenyi_friedman(values).to_numpy()
+    """Nemenyi's pairwise p-values from the average ranks (1 on the diagonal)."""
+    n, k = values.shape
+    ranks = stats.rankdata(values, axis=1).mean(axis=0)
+    q = np.abs(ranks[:, None] - ranks[None, :]) / math.sqrt(k * (k + 1) / (6.0 * n))
+    p = stats.studentized_range.sf(q * math.sqrt(2.0), k, np.inf)
+    np.fill_diagonal(p, 1.0)
     return {a: {b: float(p[i, j]) for j, b in enumerate(schemes)} for i, a in enumerate(schemes)}
 
 

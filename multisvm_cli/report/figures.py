@@ -1,8 +1,9 @@
-"""The run's figures (PNG): grid heatmaps, error-cost trade-off, CD diagram, DAG class orders.
+"""The run's figures (PNG, SVG or PDF): grid heatmaps, error-cost trade-off, CD diagram, DAG class orders.
 
 Drawn and written as :mod:`.drawing` says; the grid heatmaps are :mod:`.heatmaps`. Inputs are
 plain data: the grid rows (grid.csv as a DataFrame), the report rows (``table.table_rows``) and
-the ranking (``ranking.rank_schemes``). File names, under a run's ``figures/`` folder::
+the ranking (``ranking.rank_schemes``). File names, under a run's ``figures/`` folder (``.png`` shown; ``.svg`` or ``.pdf`` with
+``--figure-format``)::
 
     grid-<dataset>-<kernel_type>.png   mean validation error over the grid, a panel per scheme
     tradeoff-<dataset>.png             test error against kernel evaluations
@@ -25,7 +26,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
 from ..estimators.registry import SCHEME_NAMES, label
-from .drawing import DPI, margins, save_figure, slug
+from .drawing import DPI, FIGURE_FORMATS, margins, save_figure, slug
 from .heatmaps import grid_heatmaps
 from .run_folder import read_figure_data
 
@@ -34,7 +35,7 @@ MARKERS = "osD^vP*Xh<>p"
 
 # --------------------------------------------------------------------------- trade-off
 
-def tradeoff(table_rows, folder) -> list[Path]:
+def tradeoff(table_rows, folder, fmt="png", dpi=None) -> list[Path]:
     """Per dataset: test error (%) against kernel evaluations per test point (log x axis).
 
     One marker per scheme with error bars of +-``error_sd`` (the SD over folds x repeats; none
@@ -46,7 +47,7 @@ def tradeoff(table_rows, folder) -> list[Path]:
     paths = []
     for dataset in dict.fromkeys(r["dataset"] for r in rows):
         fig = tradeoff_figure(dataset, [r for r in rows if r["dataset"] == dataset])
-        paths.append(save_figure(fig, Path(folder) / f"tradeoff-{slug(dataset)}.png"))
+        paths.append(save_figure(fig, Path(folder) / f"tradeoff-{slug(dataset)}.{fmt}", dpi))
     return paths
 
 
@@ -115,14 +116,14 @@ def _style(scheme):
 
 # --------------------------------------------------------------------------- CD diagram
 
-def cd_diagram(ranking: dict, path) -> Path:
+def cd_diagram(ranking: dict, path, dpi=None) -> Path:
     """Demsar's (2006) critical-difference diagram of ``ranking`` (``ranking.rank_schemes``).
 
     The schemes sit at their average rank on a rank axis (1 = best, on the left); a bar joins
     schemes whose ranks differ by no more than the critical difference (Nemenyi; Wilcoxon's
     test for two schemes), and the CD is drawn as a bar of its length above the axis.
     """
-    return save_figure(cd_figure(ranking), path)
+    return save_figure(cd_figure(ranking), path, dpi)
 
 
 def cd_figure(ranking: dict) -> Figure:
@@ -208,12 +209,12 @@ def _cd_title(ranking) -> str:
 # --------------------------------------------------------------------------- DAG orders
 
 def dag_orders_histogram(errors_pct, kernel_evaluations, selected_error, path, *,
-                         dataset="") -> Path:
+                         dataset="", dpi=None) -> Path:
     """Histograms of the DAG scheme's test error (%) and kernel evaluations per test point over N
     random class orders, the natural order's error (``selected_error``, %) marked by a vertical
     line."""
     return save_figure(dag_orders_figure(errors_pct, kernel_evaluations, selected_error,
-                                         dataset), path)
+                                         dataset), path, dpi)
 
 
 def dag_orders_figure(errors_pct, kernel_evaluations, selected_error, dataset="") -> Figure:
@@ -253,28 +254,38 @@ def _bins(values):
 # --------------------------------------------------------------------------- everything
 
 def draw_all(run_folder, grid: pd.DataFrame, chosen: dict, table_rows, ranking=None,
-             dag_orders=None) -> list[Path]:
-    """Every figure of a run into ``run_folder/figures/``; returns the paths written.
+             dag_orders=None, fmt="png", dpi=None) -> list[Path]:
+    """Every figure of a run into ``run_folder/figures/`` as ``fmt`` files (png, svg or pdf) at
+    ``dpi``; returns the paths written.
 
     ``dag_orders``: {dataset: {"errors_pct": [...], "kernel_evaluations": [...],
     "selected_error": float}} from the DAG order study, when it ran.
     """
     folder = Path(run_folder) / "figures"
-    paths = grid_heatmaps(grid, chosen, folder) + tradeoff(table_rows, folder)
+    paths = (grid_heatmaps(grid, chosen, folder, fmt, dpi, _order(table_rows))
+             + tradeoff(table_rows, folder, fmt, dpi))
     if ranking is not None:
-        paths.append(cd_diagram(ranking, folder / "cd-diagram.png"))
+        paths.append(cd_diagram(ranking, folder / f"cd-diagram.{fmt}", dpi))
     for dataset, study in (dag_orders or {}).items():
         paths.append(dag_orders_histogram(study["errors_pct"], study["kernel_evaluations"],
                                           study["selected_error"],
-                                          folder / f"dag-orders-{slug(dataset)}.png",
-                                          dataset=dataset))
+                                          folder / f"dag-orders-{slug(dataset)}.{fmt}",
+                                          dataset=dataset, dpi=dpi))
     return paths
 
 
-def write_figures(run_folder) -> list[Path]:
+def _order(table_rows) -> list:
+    """The schemes in the table's order (figures' panels follow it)."""
+    return list(dict.fromkeys(r["scheme"] for r in table_rows))
+
+
+def write_figures(run_folder, fmt="png", dpi=None) -> list[Path]:
     """Every figure of a run, drawn from its saved files (``run_folder.read_figure_data``), into
-    ``run_folder/figures/``; figures of an earlier drawing not made again are removed."""
-    paths = draw_all(run_folder, **read_figure_data(run_folder))
-    for stale in set((Path(run_folder) / "figures").glob("*.png")) - set(paths):
+    ``run_folder/figures/`` as ``fmt`` files at ``dpi``; figures of an earlier drawing not made
+    again (in any format) are removed."""
+    paths = draw_all(run_folder, **read_figure_data(run_folder), fmt=fmt, dpi=dpi)
+    figures = Path(run_folder) / "figures"
+    drawn = {f for kind in FIGURE_FORMATS for f in figures.glob(f"*.{kind}")}
+    for stale in drawn - set(paths):
         stale.unlink()
     return paths

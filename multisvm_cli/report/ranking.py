@@ -172,9 +172,23 @@ def ranking_text(ranking: dict) -> str:
         lines.append(line + ".")
         lines.append(f"Nemenyi critical difference at alpha = {ranking['alpha']:g}: "
                      f"CD = {ranking['critical_difference']:.3f} ranks (Demsar 2006).")
+    caution = small_sample_caution(ranking["n_datasets"], k)
+    if caution:
+        lines.append(caution)
     pairs = ranking["different_pairs"]
     lines.append("Significantly different: " + ("; ".join(
         f"{label(a)} better than {label(b)}" for a, b in pairs) if pairs else
         f"no pair at alpha = {ranking['alpha']:g}") + ".")
     return "\n".join(lines)
 
+
+
+def small_sample_caution(n: int, k: int) -> str:
+    """A caution when N datasets and k schemes are too few for Friedman's chi-square
+    approximation (Demsar 2006, section 3.2.2: it needs N > 10 and k > 5), else ``""``."""
+    if n > 10 and k > 5:
+        return ""
+    return (f"Caution: {n} datasets and {k} schemes are too few for Friedman's chi-square "
+            "approximation (Demsar 2006 asks for N > 10 datasets and k > 5 schemes; below that "
+            "use exact critical values): the test has little power here, and no significant "
+            "pair does not mean the schemes are equivalent.")

@@ -163,8 +163,8 @@ def test_cd_diagram_joins_groups_not_significantly_different(tmp_path):
     assert "DAGSVM (1.40)" in texts and "(4.00) NB" in texts
     assert "Friedman chi-square p = " in fig.axes[0].get_title()
     path = rf.cd_diagram(ranking, tmp_path / "figures" / "cd-diagram.png")
-    height = round(150 * (1.9 + 0.32 * 2 + 0.12 * 2))
-    assert png_shape(path) == (height, 1200)
+    height = 150 * (1.9 + 0.32 * 2 + 0.12 * 2 + 0.15)  # + the caution's line (N = 5)
+    assert png_shape(path)[1] == 1200 and abs(png_shape(path)[0] - height) <= 1
 
 
 def test_cd_diagram_two_schemes(tmp_path):

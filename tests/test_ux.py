@@ -108,3 +108,17 @@ def test_current_folder_configs_come_first(run_multisvm, tmp_path, monkeypatch, 
     assert result.code == 0, result.err
     assert "running configs/quickstart.yaml (the current folder's configs/)" in result.err
     assert "seed: 7" in result.out
+
+
+def test_tradeoff_spreads_and_names_equal_points():
+    from multisvm_cli.report.figures import tradeoff_figure
+
+    rows = [{"scheme": s, "error_pct": e, "kernel_evaluations": k}
+            for s, e, k in (("graph", 0.0, 14.0), ("hier", 0.0, 14.0), ("dag", 0.0, 18.7))]
+    fig = tradeoff_figure("iris", rows)
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.texts] == ["GraphSVM = Hier"]
+    assert "equal points spread sideways and named" in ax.get_title()
+    markers = [line for line in ax.lines if line.get_marker() not in (None, "None", "")]
+    shifts = [line.get_transform().transform((14.0, 0.0))[0] for line in markers[:2]]
+    assert abs(shifts[1] - shifts[0]) > 5  # drawn apart (display pixels)

@@ -24,10 +24,12 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
+from matplotlib.transforms import offset_copy
 
 from ..estimators.registry import SCHEME_NAMES, label
 from .drawing import DPI, FIGURE_FORMATS, margins, save_figure, slug
 from .heatmaps import grid_heatmaps
+from .ranking import small_sample_caution
 from .run_folder import read_figure_data
 
 MARKERS = "osD^vP*Xh<>p"
@@ -57,6 +59,7 @@ def tradeoff_figure(dataset, rows) -> Figure:
     fig.subplots_adjust(**margins(7.5, 5.0, left=0.75, right=0.2, bottom=0.6, top=0.6))
     ax = fig.add_subplot()
     any_sd = any(r.get("error_sd") for r in rows)
+    shifts = _shifts(rows)
     for row in rows:
         name, (color, marker) = label(row["scheme"]), _style(row["scheme"])
         evals = row.get("kernel_evaluations")
@@ -64,10 +67,15 @@ def tradeoff_figure(dataset, rows) -> Figure:
             ax.axhline(row["error_pct"], color=color, linestyle="--", linewidth=1.2,
                        label=f"{name} (no kernel evaluations)")
             continue
-        ax.errorbar([evals], [row["error_pct"]], yerr=[row.get("error_sd") or 0.0],
-                    fmt=marker, color=color, markersize=8, capsize=4,
-                    label=name)
+        drawn = ax.errorbar([evals], [row["error_pct"]], yerr=[row.get("error_sd") or 0.0],
+                            fmt=marker, color=color, markersize=8, capsize=4, label=name)
+        if shifts[row["scheme"]]:  # drawn aside, its data (and the axis limits) unchanged
+            shifted = offset_copy(ax.transData, fig=fig, x=shifts[row["scheme"]],
+                                  units="points")
+            for artist in drawn.get_children():
+                artist.set_transform(shifted)
         _paper_point(ax, row, color, marker)
+    _label_shared_points(ax, rows)
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
     ax.xaxis.set_minor_formatter(FuncFormatter(_minor_tick if _spans_a_decade(rows)
@@ -78,10 +86,42 @@ def tradeoff_figure(dataset, rows) -> Figure:
     ax.grid(True, which="both", alpha=0.3)
     bars = "; bars: +-1 SD over folds x repeats" if any_sd else ""
     paper = "; hollow: paper" if any(r.get("paper_error_pct") is not None for r in rows) else ""
+    shared = "; equal points spread sideways and named" if _same_points(rows) else ""
     ax.set_title(f"{dataset}: test error vs. kernel evaluations per test point\n"
-                 f"(lower left is better{bars}{paper})", fontsize=10)
+                 f"(lower left is better{bars}{paper}{shared})", fontsize=10)
     ax.legend(fontsize=8, loc="best")
     return fig
+
+
+SHIFT_POINTS = 9  # markers at one (kernel evaluations, error) are spread this far apart
+
+
+def _same_points(rows) -> list:
+    """Groups (2 or more) of schemes whose markers would sit on one spot."""
+    spots = {}
+    for row in rows:
+        evals = row.get("kernel_evaluations")
+        if evals and evals > 0:
+            spots.setdefault((round(evals, 6), round(row["error_pct"], 6)), []).append(row)
+    return [group for group in spots.values() if len(group) > 1]
+
+
+def _shifts(rows) -> dict:
+    """Each scheme's sideways shift in points: 0, or spread around a shared spot."""
+    shifts = {row["scheme"]: 0.0 for row in rows}
+    for group in _same_points(rows):
+        for i, row in enumerate(group):
+            shifts[row["scheme"]] = SHIFT_POINTS * (i - (len(group) - 1) / 2)
+    return shifts
+
+
+def _label_shared_points(ax, rows):
+    """Name the schemes of each shared spot above it (their markers are spread sideways)."""
+    for group in _same_points(rows):
+        ax.annotate(" = ".join(label(r["scheme"]) for r in group),
+                    (group[0]["kernel_evaluations"], group[0]["error_pct"]),
+                    xytext=(0, 9), textcoords="offset points", ha="center", va="bottom",
+                    fontsize=7.5)
 
 
 def _spans_a_decade(rows) -> bool:
@@ -138,9 +178,11 @@ def cd_figure(ranking: dict) -> Figure:
     ranks = [ranking["average_ranks"][s] for s in schemes]
     k, half = len(schemes), (len(schemes) + 1) // 2
     cliques = _cliques(schemes, ranks, ranking["different_pairs"])
-    height = 1.9 + 0.32 * half + 0.12 * len(cliques)
+    caution = small_sample_caution(ranking["n_datasets"], k)
+    height = 1.9 + 0.32 * half + 0.12 * len(cliques) + (0.15 if caution else 0.0)
     fig = Figure(figsize=(8.0, height), dpi=DPI)
-    fig.subplots_adjust(**margins(8.0, height, left=0.05, right=0.05, bottom=0.05, top=0.5))
+    fig.subplots_adjust(**margins(8.0, height, left=0.05, right=0.05, bottom=0.05,
+                                  top=0.65 if caution else 0.5))
     ax = fig.add_subplot()
     ax.set_axis_off()
     low, high = 0.2, k + 0.8
@@ -203,6 +245,9 @@ def _cd_title(ranking) -> str:
              f"significantly different at alpha = {ranking['alpha']:g}")
     if ranking.get("critical_difference") is not None:
         title += " (Nemenyi test; CD bar above the axis)"
+    if small_sample_caution(ranking["n_datasets"], len(ranking["schemes"])):
+        title += (f"\ncaution: {ranking['n_datasets']} datasets, {len(ranking['schemes'])} "
+                  "schemes, below Demsar's N > 10, k > 5: the test has little power")
     return title
 
 

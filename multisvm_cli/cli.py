@@ -311,13 +311,15 @@ def _run(argv):
     except (MultisvmError, ValueError, OSError) as exc:
         if os.environ.get("MULTISVM_DEBUG"):
             raise
-        click.echo(f"error: {_one_line(exc)}", err=True)
+        for line in getattr(exc, "lines", None) or [exc]:  # a config's several errors
+            click.echo(f"error: {_one_line(line)}", err=True)
         return EXIT_USER_ERROR
     return exit_code if isinstance(exit_code, int) else 0
 
 
 def _one_line(exc) -> str:
-    """An exception as one line; an OSError names its path and what went wrong."""
+    """An exception (or a message) as one line; an OSError names its path and what went
+    wrong."""
     if isinstance(exc, OSError) and not isinstance(exc, MultisvmError) and exc.strerror:
         where = f"{exc.filename}: " if exc.filename else ""
         return f"{where}{exc.strerror}; check that the folder exists, is writable and has room"

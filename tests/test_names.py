@@ -42,3 +42,20 @@ def test_aliases_validate(write_config):
 def test_did_you_mean(write_config, overrides, hint):
     with pytest.raises(ConfigError, match=hint.replace("?", r"\?")):
         load_config(write_config(**overrides))
+
+
+def test_validate_reports_every_independent_error_each_on_one_line(write_config, run_multisvm):
+    path = write_config(schemes=["ovr", "maxwin"], sead=1,
+                        kernels=[{"type": "gausian", "sigma": 1}], compare_to="dag")
+    result = run_multisvm("validate", path)
+    lines = result.err.splitlines()
+    assert result.code == 2 and len(lines) == 3 and all(l.startswith("error: ") for l in lines)
+    assert "sead: unknown key 'sead'" in lines[0] and "did you mean 'seed'?" in lines[0]
+    assert "schemes[1]: 'maxwin' is not a valid scheme" in lines[1]
+    assert "kernels[0].type: 'gausian' is not a valid kernel type" in lines[2]
+
+
+def test_several_errors_stay_one_line_in_the_message_and_stop_at_20():
+    error = ConfigError.several([f"x.yaml:{i}: e{i}" for i in range(30)])
+    assert len(error.lines) == 20 and "\n" not in str(error)
+    assert str(error).startswith("20 errors: x.yaml:0: e0; x.yaml:1: e1")

@@ -22,7 +22,7 @@ def did_you_mean(given, known) -> str:
     if not isinstance(given, str):
         return ""
     folded = {str(k).lower(): str(k) for k in known}
-    close = difflib.get_close_matches(given.lower(), list(folded), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(given.lower(), list(folded), n=1, cutoff=0.75)
     return f" (did you mean {folded[close[0]]!r}?)" if close else ""
 
 
@@ -31,8 +31,8 @@ def _mapping(doc, value, path, allowed):
         doc.fail(path, f"expected a mapping with keys {_allowed(allowed)}, got {_show(value)}")
     for key in value:
         if key not in allowed:
-            doc.fail(path + (key,), f"unknown key {key!r}{did_you_mean(key, allowed)}; "
-                                    f"allowed keys: {_allowed(allowed)}")
+            doc.fail(path + (key,), f"unknown key {key!r}; allowed keys: {_allowed(allowed)}"
+                                    f"{did_you_mean(key, allowed)}")
     return value
 
 
@@ -43,9 +43,8 @@ def _choice(doc, value, path, allowed, what="value", canonical=None, aliases=())
     if canonical is not None and canonical(value) is not None:
         return canonical(value)
     if not isinstance(value, str) or value not in allowed:
-        doc.fail(path, f"{_show(value)} is not a valid {what}"
-                       f"{did_you_mean(value, (*allowed, *aliases))}; allowed: "
-                       f"{_allowed(allowed)}")
+        doc.fail(path, f"{_show(value)} is not a valid {what}; allowed: {_allowed(allowed)}"
+                       f"{did_you_mean(value, (*allowed, *aliases))}")
     return value
 
 

@@ -59,3 +59,19 @@ def test_several_errors_stay_one_line_in_the_message_and_stop_at_20():
     error = ConfigError.several([f"x.yaml:{i}: e{i}" for i in range(30)])
     assert len(error.lines) == 20 and "\n" not in str(error)
     assert str(error).startswith("20 errors: x.yaml:0: e0; x.yaml:1: e1")
+
+
+@pytest.mark.slow
+def test_evaluate_names_the_parts_and_speaks_of_features(run_multisvm, tmp_path, data_home):
+    model = tmp_path / "wine-dag"
+    trained = run_multisvm("train", "quickstart", "--scheme", "DAGSVM", "--dataset", "wine",
+                           "-o", model, "--out", tmp_path / "results", "--quiet")
+    assert trained.code == 0, trained.err
+    assert trained.out.startswith("trained dag on wine: ")
+    result = run_multisvm("evaluate", model, "--part", "validation")
+    assert result.code == 2
+    assert result.err == ("error: wine has no validation part (under the model's holdout split "
+                          "it has: all, test, train); choose one with --part\n")
+    result = run_multisvm("evaluate", model, "--dataset", "iris", "--part", "all")
+    assert result.code == 2 and "iris has 4 features, the model was trained on 13 (wine)" \
+        in result.err

@@ -133,6 +133,11 @@ def evaluate(model_dir, dataset=None, part=None, confusion=False, mirror=None,
         loaded = data.load(name, parts=[part] if own_part else None, mirror=mirror,
                            data_home=data_home)
     X, y = part_arrays(loaded, split, part)
+    trained_on = getattr(model.scaler, "n_features_in_", None)
+    if trained_on is not None and X.shape[1] != trained_on:
+        raise ValueError(f"{name} has {X.shape[1]} features, the model was trained on "
+                         f"{trained_on} ({meta['dataset']}); evaluate it on {meta['dataset']} or "
+                         "data with the same features")
     X = model.scaler.transform(X)
     watch = Stopwatch()
     predicted = model.estimator.predict(X)

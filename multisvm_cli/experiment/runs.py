@@ -4,6 +4,7 @@ Layout under the results root (``Settings.out``, default ``results/``)::
 
     results/<config-name>/
         cache/<sha256>.json        one small file per finished grid point (the resume cache)
+        latest -> <timestamp>      the newest run (a relative link, replaced atomically)
         <timestamp>/               one folder per run, never overwritten (``-2``, ``-3`` suffixes)
             config.original.yaml   the config exactly as the user wrote it
             config.yaml            the resolved config: every default filled in, every grid

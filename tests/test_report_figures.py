@@ -187,6 +187,8 @@ def test_dag_orders_histogram(tmp_path):
     assert list(marked[0].get_xdata()) == [4.5, 4.5]
     assert sum(p.get_height() for p in left.patches) == len(errors)
     assert "6 random class orders" in fig.texts[0].get_text()
+    labels = [ax.get_ylabel() for ax in fig.axes]  # each axis label once
+    assert labels == ["number of class orders", ""]
     with pytest.raises(ValueError, match="at least one class order"):
         rf.dag_orders_figure([], [], 1.0)
 

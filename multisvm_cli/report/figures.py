@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter
+from matplotlib.ticker import FuncFormatter, MaxNLocator
 from matplotlib.transforms import offset_copy
 
 from ..estimators.registry import SCHEME_NAMES, label
@@ -283,7 +283,8 @@ def dag_orders_figure(errors_pct, kernel_evaluations, selected_error, dataset=""
     if evals.size:
         right.hist(evals, bins=_bins(evals), color="tab:blue", edgecolor="black", alpha=0.8)
     right.set_xlabel("kernel evaluations per test point")
-    right.set_ylabel("number of class orders")
+    for ax in (left, right):  # counts of orders: whole numbers; the y label once, on the left
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     right.set_title("evaluation cost of the same orders", fontsize=9)
     name = f"{dataset}: " if dataset else ""
     fig.suptitle(f"{name}{label('dag')} test error over {errors.size} random class orders",

@@ -157,6 +157,8 @@ def heatmaps_figure(panels, dataset, kernel_type, n_splits=1, scale=None,
         _annotate_cells(ax, image, cells.to_numpy())
         ax.set_xticks(range(cells.shape[1]), [f"{c:g}" for c in cells.columns], fontsize=8)
         ax.set_yticks(range(cells.shape[0]), [_tick(v) for v in cells.index], fontsize=8)
+        if kernel_type == "linear":  # one row, no parameter: the axis label says it
+            ax.set_yticks([])
         ax.set_title(label(scheme), fontsize=9)
         fig.selected_cells[scheme] = _mark_selected(ax, cells, kernel_type, chosen)
         if _lowest_elsewhere(cells, fig.selected_cells[scheme]):

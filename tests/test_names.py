@@ -75,3 +75,11 @@ def test_evaluate_names_the_parts_and_speaks_of_features(run_multisvm, tmp_path,
     result = run_multisvm("evaluate", model, "--dataset", "iris", "--part", "all")
     assert result.code == 2 and "iris has 4 features, the model was trained on 13 (wine)" \
         in result.err
+
+
+def test_train_names_the_closest_dataset_and_scheme(run_multisvm, tmp_path):
+    result = run_multisvm("train", "quickstart", "--scheme", "dag", "--dataset", "wien", "-o",
+                          tmp_path / "m")
+    assert result.code == 2 and "it has: iris, wine, digits (did you mean 'wine'?)" in result.err
+    result = run_multisvm("train", "quickstart", "--scheme", "dagg", "-o", tmp_path / "m")
+    assert result.code == 2 and "(did you mean 'dag'?)" in result.err

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import MultisvmError
+from .config.values import did_you_mean
 from .progress import progress_bar
 from .protocol import Stopwatch, fit_selected
 from .runs import point_cache
@@ -49,7 +50,7 @@ def train(config, scheme, dataset=None, output=None, settings: Settings = Settin
     """
     if scheme not in config.schemes:
         raise MultisvmError(f"{config.path}: scheme {scheme!r} is not in its schemes "
-                            f"({', '.join(config.schemes)})")
+                            f"({', '.join(config.schemes)}){did_you_mean(scheme, config.schemes)}")
     plan = config.plan(dataset) if dataset else config.datasets[0]
     output = Path(output) if output else default_model_folder(config, plan.name, scheme)
     if output.exists() and not force:

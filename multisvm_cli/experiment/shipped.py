@@ -44,7 +44,7 @@ def config_path(given) -> Path:
         if name not in shipped or local.resolve() != shipped[name].resolve():
             print(f"note: {name}: running {local} (the current folder's configs/), not the "
                   "installed copy", file=sys.stderr, flush=True)
-        return local
+        return local.resolve()  # run.json records the file that ran
     if name in shipped:
         return shipped[name]
     hint = did_you_mean(name, shipped)

@@ -34,6 +34,17 @@ from .parallel import map_threads
 # of them (a Gaussian's width is sigma or gamma; the polynomial's degree and homogeneous).
 KERNEL_PARAMS = {"gaussian": ("sigma", "gamma"), "polynomial": ("degree", "homogeneous"), "linear": ()}
 KERNEL_NAMES = tuple(KERNEL_PARAMS)
+# Other names of the kernel types (libsvm's, scikit-learn's), accepted in any case by configs.
+KERNEL_ALIASES = {"rbf": "gaussian", "poly": "polynomial"}
+
+
+def kernel_name(given) -> str | None:
+    """The kernel type that ``given`` names (a name or an alias, in any case), or None."""
+    if not isinstance(given, str):
+        return None
+    folded = given.strip().lower()
+    return folded if folded in KERNEL_PARAMS else KERNEL_ALIASES.get(folded)
+
 BYTES_PER_VALUE = 8  # kernel blocks are float64
 ELEMENTWISE_SLICE_MB = 2  # row slices of a block stay in cache through the element-wise steps
 # Gram tiles of 256 x 256 (512 KB) stay in cache from the product through the element-wise steps

@@ -133,8 +133,10 @@ def part_arrays(dataset, split, part):
         return pooled(dataset)
     if split["method"] == "standard" or part == "validation":
         if part not in dataset.parts:
-            known = ", ".join(sorted(set(dataset.parts) | {"all"}))
-            raise ValueError(f"dataset {dataset.name!r} has no {part!r} part; it has: {known}")
+            made = {"train", "test"} if split["method"] == "holdout" else set()
+            known = ", ".join(sorted(set(dataset.parts) | made | {"all"}))
+            raise ValueError(f"{dataset.name} has no {part} part (under the model's "
+                             f"{split['method']} split it has: {known}); choose one with --part")
         return dataset.parts[part]
     if split["method"] == "holdout" and part in ("train", "test"):
         X, y = pooled(dataset)

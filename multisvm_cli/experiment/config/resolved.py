@@ -11,6 +11,7 @@ import yaml
 
 from ...estimators.registry import REGISTRY
 from .document import ConfigError
+from .values import did_you_mean
 
 
 @dataclass(frozen=True)
@@ -94,8 +95,9 @@ class Config:
         for plan in self.datasets:
             if plan.name == dataset:
                 return plan
-        names = ", ".join(p.name for p in self.datasets)
-        raise ConfigError(f"{self.path}: dataset {dataset!r} is not in this config; it has: {names}")
+        names = [p.name for p in self.datasets]
+        raise ConfigError(f"{self.path}: dataset {dataset!r} is not in this config; it has: "
+                          f"{', '.join(names)}{did_you_mean(dataset, names)}")
 
 
 def summary(config) -> str:

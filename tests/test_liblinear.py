@@ -156,9 +156,12 @@ def test_libsvm_linear_machines_predict_through_primal_weights(text, scheme, spa
     rows = np.arange(0, X.shape[0], 3)
     groups = [(0, rows), (machines.n_machines - 1, rows[::2])]
     pool_points = machines.pool.node_points(X)
-    for mine, theirs in zip(machines.decision_groups(X, groups, 16),
-                            machines.pool.decision_groups(pool_points, groups, 16)):
+    for mine, theirs, chunked in zip(machines.decision_groups(X, groups, 16),
+                                     machines.pool.decision_groups(pool_points, groups, 16),
+                                     machines.decision_groups(X, groups, 1e-3)):  # many chunks
         np.testing.assert_allclose(mine, theirs, rtol=1e-9, atol=1e-9 * scale)
+        np.testing.assert_allclose(chunked, mine, rtol=1e-12, atol=1e-12 * scale)
+    np.testing.assert_allclose(machines.decision(X, 1e-3), primal, rtol=1e-12, atol=1e-12 * scale)
 
 
 def two_classes_on_a_line():

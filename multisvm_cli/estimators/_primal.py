@@ -117,12 +117,20 @@ class PrimalMachines:
         return concatenate_rows(parts, (0, weights.shape[0]))
 
     def decision_groups(self, points, groups, memory_mb, n_jobs=None):
-        """``[f_m(points[rows]) for (m, rows) in groups]``: each machine on its own rows."""
-        def task(group):
-            machine, rows = group
-            return np.asarray(points[rows] @ self._row(machine)).ravel() + self.intercept[machine]
+        """``[f_m(points[rows]) for (m, rows) in groups]``: each machine on its own rows, taken
+        in chunks whose gathered copy stays within BLOCK_MB."""
+        step = rows_per_chunk(points.shape[1], min(memory_mb, BLOCK_MB))
+        tasks = [(g, part) for g, (_, rows) in enumerate(groups) for part in row_slices(len(rows), step)]
 
-        return run_in_threads(task, list(groups), n_jobs)
+        def task(item):
+            machine, rows = groups[item[0]]
+            values = points[rows[item[1]]] @ self._row(machine)
+            return np.asarray(values).ravel() + self.intercept[machine]
+
+        parts = [[] for _ in groups]
+        for (g, _), values in zip(tasks, run_in_threads(task, tasks, n_jobs)):
+            parts[g].append(values)
+        return [concatenate_rows(p, (0,)) for p in parts]
 
     def _row(self, machine):
         row = self._rows.get(machine)

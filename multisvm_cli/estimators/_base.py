@@ -235,7 +235,8 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
     naive Bayes; None for a model saved before it was recorded); ``primal_``: whether the
     machines are linear and predict through their primal weights (:mod:`._primal`), where
     ``kernel_evaluations(X)`` counts dot products with weight vectors and ``n_parameters_`` the
-    non-zero weights plus the biases.
+    non-zero weights plus the biases (``n_support_vectors_`` stays libsvm's count, and is 0 for
+    liblinear, which keeps no support vectors).
     """
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=DEFAULT_SIGMA, gamma=None, degree=3,

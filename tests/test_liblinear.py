@@ -12,6 +12,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 
 from mirrors import no_network, shared_home  # noqa: F401  (fixtures)
+from model_files import edit_json
 from multisvm_cli import data
 from multisvm_cli.data.text_features import TextFeatures, fit_transform_parts
 from multisvm_cli.estimators import (DAGSVC, SCHEMES, HierSVC, MaxWinsSVC, NBClassifier,
@@ -246,3 +247,18 @@ def test_hier_level_accuracies_by_hand(level1, solver):
 def test_the_footnote_defines_linear_machines_figures():
     sentence = "kernel evals are dot products with weight vectors per test point"
     assert sentence in footnote(primal=True) and sentence not in footnote()
+
+
+def test_a_model_saved_before_the_solver_loads_as_libsvms(tmp_path):
+    """Models saved before ``solver`` and ``max_train_memory`` existed: libsvm's, memory unknown."""
+    X, y = wine()
+    model = OneVsRestSVC(kernel="linear").fit(X, y)
+    save_model(tmp_path / "model", model)
+
+    def older(document):
+        del document["params"]["solver"], document["fitted"]["max_train_memory"]
+
+    edit_json(tmp_path / "model", older)
+    again = load_model(tmp_path / "model").estimator
+    assert again.solver == "libsvm" and again.max_train_memory_ is None and again.primal_
+    np.testing.assert_array_equal(again.decision_function(X), model.decision_function(X))

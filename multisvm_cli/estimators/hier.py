@@ -169,4 +169,5 @@ class HierSVC(MulticlassSVM):
         self.machine_ptr_ = arrays["machine_ptr"].astype(np.intp)
         if self.level1 == "nb":
             self.level1_nb_ = nb_from_arrays(self.nb, arrays, "nb_", self.n_features_in_, n_clusters)
-        self.machines_ = load_machines(kernel, self.solver, arrays, "svm_", self.n_features_in_, int(expected[-1]))
+        self.machines_ = load_machines(kernel, self.solver, arrays, "svm_", self.n_features_in_,
+                                       int(expected[-1]))

@@ -47,4 +47,5 @@ class OneVsRestSVC(MulticlassSVM):
         return 1 if len(self.classes_) == 2 else len(self.classes_)
 
     def _set_state(self, meta, arrays, kernel):
-        self.machines_ = load_machines(kernel, self.solver, arrays, "svm_", self.n_features_in_, self._n_machines())
+        self.machines_ = load_machines(kernel, self.solver, arrays, "svm_", self.n_features_in_,
+                                       self._n_machines())

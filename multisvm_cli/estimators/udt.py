@@ -68,7 +68,8 @@ class UDTSVC(MulticlassSVM):
             held_part = fit_part
         fits = fit_one_vs_rest(X, y_index, fit_part, classes, settings)
         candidates = classes[1:] if len(classes) == 2 else classes
-        values = build_machines(settings, X, fits, y_index).decision(X[held_part], self.memory_mb, self.n_jobs)
+        machines = build_machines(settings, X, fits, y_index)
+        values = machines.decision(X[held_part], self.memory_mb, self.n_jobs)
         accuracy = np.mean((values > 0) == (y_index[held_part, None] == candidates[None, :]), axis=0)
         return int(candidates[np.argmax(accuracy)]), fits
 
@@ -111,4 +112,5 @@ class UDTSVC(MulticlassSVM):
         if order.shape != (n_classes,) or not np.array_equal(np.sort(order), np.arange(n_classes)):
             raise ValueError("level_order must be a permutation of the class indices")
         self.level_order_ = order.astype(np.intp)
-        self.machines_ = load_machines(kernel, self.solver, arrays, "svm_", self.n_features_in_, n_classes - 1)
+        self.machines_ = load_machines(kernel, self.solver, arrays, "svm_", self.n_features_in_,
+                                       n_classes - 1)

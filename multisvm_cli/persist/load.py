@@ -25,7 +25,8 @@ from ..readers import read_json_with_bytes
 from .folder import folder_lock
 from .format import (ARRAYS_NAME, EXTRA_PREFIX, FITTED_KEYS, FORMAT_NAME, FORMAT_VERSION, HEX64,
                      JSON_NAME, MANIFEST_FORMAT, MANIFEST_KEYS, MANIFEST_NAME, MANIFEST_VERSION,
-                     MAX_JSON_BYTES, MAX_MANIFEST_BYTES, OPTIONAL_FITTED_KEYS, REQUIRED_KEYS, SCHEME_FITTED_KEYS,
+                     MAX_JSON_BYTES, MAX_MANIFEST_BYTES, OPTIONAL_FITTED_KEYS, REQUIRED_KEYS,
+                     SCHEME_FITTED_KEYS,
                      ModelFormatError, expected_arrays, one_line, short)
 from .npy import open_archive, read_data, read_headers
 

@@ -123,7 +123,8 @@ def test_grid_fit_cpu_counts_only_its_own_task_when_tasks_run_side_by_side(
                                     Kernel.from_params("polynomial", degree=3),
                                     Kernel.from_params("linear"), "precomputed"])
 def test_libsvm_fit_gives_the_machine_svc_gives(kernel):
-    from multisvm_cli.estimators._machines import TrainSettings, libsvm_fit
+    from multisvm_cli.estimators._binary import TrainSettings
+    from multisvm_cli.estimators._solvers import libsvm_fit
 
     X, y = standardized(load_iris)
     positive = y == 1

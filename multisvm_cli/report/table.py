@@ -98,6 +98,7 @@ def _our_numbers(result) -> dict:
         "evaluation_time": result["evaluation_time"],
         "estimate": result.get("estimate", "nested"), "ties": result.get("ties"),
         **_cv_best_numbers(result),
+        **({"primal": True} if result.get("primal") else {}),  # linear machines' figures
     }
 
 
@@ -170,7 +171,8 @@ def render(rows, fmt="table", reference_source=None, compare_to="dag", wide=True
     estimates = {row.get("estimate") for row in rows if row.get("estimate")}
     if any("cv_best_error_pct" in row for row in rows):
         estimates.add("both")
-    note = footnote(compare_to, reference_source, compared, resampled, estimates)
+    note = footnote(compare_to, reference_source, compared, resampled, estimates,
+                    any(row.get("primal") for row in rows))
     if not wide and fmt == "table":
         note = ("Columns: " + ", ".join(title for _, title in columns) + " (k-evals: kernel "
                 "evaluations per test point; CPU s: training CPU seconds; p: paired test vs "
@@ -181,12 +183,13 @@ def render(rows, fmt="table", reference_source=None, compare_to="dag", wide=True
 
 
 def footnote(compare_to="dag", reference_source=None, compared=True, resampled=False,
-             estimates=()) -> str:
+             estimates=(), primal=False) -> str:
     """What the columns mean, printed under the table; the McNemar line only when some row was
     ``compared`` with the comparison scheme, and the corrected resampled t-test's line when
     some row was tested with it (``resampled``: several repeats); a line on the estimates when
     a row used cv-best (``estimates``: the rows' estimates, with ``both`` when a row carries
-    both)."""
+    both); a line on linear machines' figures when some row's are (``primal``: a result's
+    ``primal`` key, the estimator's ``primal_``)."""
     lines = [
         "error % on the test part (pooled over folds and repeats) of n_test points; error SD %: sample standard "
         "deviation of the test error over folds x repeats (blank for a single split); kernel "
@@ -208,6 +211,10 @@ def footnote(compare_to="dag", reference_source=None, compared=True, resampled=F
         lines.append("error % of cv-best rows is Hsu & Lin's (2002) estimate: the grid point of "
                      "lowest k-fold cross-validation error, chosen and reported on the same folds "
                      "(optimistic by construction; no paired test).")
+    if primal:  # some row's machines are linear (an estimator's ``primal_``)
+        lines.append("Linear SVMs predict through their weight vectors: their kernel evals are dot "
+                     "products with weight vectors per test point, and their size is the non-zero "
+                     "weights plus the biases.")
     against = label(compare_to)
     if compared and resampled:
         lines.append(f"Test vs {against} with repeats: corrected-t = corrected resampled "

@@ -82,6 +82,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...scaling import METHODS as SCALINGS
+from .features import _check_solvers, _check_text, _features, _solver
 from .datasets import (NAME_PATTERN, _check_parts, _check_sparse_scaling, _dataset_names,
                        _local_spec)
 from .document import ConfigError, Errors, Location, _Document, _key_name
@@ -93,7 +94,7 @@ from .values import MAX_GRID_POINTS, _choice, _mapping, _number, _seed, _show
 
 TOP_KEYS = ("name", "dataset", "scaling", "split", "validation", "kernels", "C", "schemes",
             "scheme_options", "compare_to", "seed", "reference", "max_grid_points", "repeats",
-            "dag_orders", "estimate", "reuse_across_C")
+            "dag_orders", "estimate", "reuse_across_C", "features", "solver")
 __all__ = ["Config", "ConfigError", "DatasetPlan", "GridPoint", "Location", "load_config",
            "summary"]
 
@@ -132,7 +133,7 @@ def load_config(path, seed=None) -> Config:
                                  default=MAX_GRID_POINTS, integer=True, positive=True)
                   if "max_grid_points" in raw else MAX_GRID_POINTS)
     defaults = {key: raw[key] for key in ("scaling", "split", "validation", "kernels", "C",
-                                          "estimate") if key in raw}
+                                          "estimate", "features", "solver") if key in raw}
     entries = (errors.attempt(_dataset_names, doc, raw["dataset"], ("dataset",), data.names())
                if "dataset" in raw else None)
     if entries and "kernels" not in raw and any("kernels" not in o for _, o, _ in entries):
@@ -148,6 +149,9 @@ def load_config(path, seed=None) -> Config:
         if plan is not None:
             errors.attempt(_check_order, doc, scheme_options, plan,
                            ("scheme_options", "dag", "order"))
+            if schemes:
+                errors.attempt(_check_solvers, doc, plan, schemes, scheme_options,
+                               plan.where["solver"])
     reference = (errors.attempt(_reference, doc, raw.get("reference"), ("reference",),
                                 [name_ for name_, _, _ in entries])
                  if entries else None)
@@ -173,15 +177,27 @@ def _check_name(doc, name):
 
 def _plan(doc, name, overrides, where, defaults, seed, max_points):
     """One dataset's plan: its overrides on top of the top-level values."""
+    from ... import data
+
     def pick(key):
         if key in overrides:
             return overrides[key], where + (key,)
         return defaults.get(key), (key,)
 
     local = _local_spec(doc, name, overrides, where) if "path" in overrides else None
+    text = local.format == "text" if local else data.get_card(name).kind == "text"
+    features, features_path = pick("features")
+    features = None if features is None else _features(doc, features, features_path)
     scaling, path = pick("scaling")
-    scaling = _choice(doc, scaling if scaling is not None else "paper", path, SCALINGS, "scaling")
-    _check_sparse_scaling(doc, name, local, scaling, path)
+    scaling = _choice(doc, scaling if scaling is not None else "none" if text else "paper", path,
+                      SCALINGS, "scaling")
+    _check_text(doc, name, text, features, scaling, {"features": features_path, "scaling": path})
+    if text and features is None:
+        features = data.TextFeatures()
+    if not text:
+        _check_sparse_scaling(doc, name, local, scaling, path)
+    solver, solver_path = pick("solver")
+    solver = None if solver is None else _solver(doc, solver, solver_path)
     split, path = pick("split")
     split = _split(doc, split if split is not None else "standard", path, seed)
     written = {"split": path}
@@ -196,8 +212,10 @@ def _plan(doc, name, overrides, where, defaults, seed, max_points):
     grid = _kernels(doc, kernels, path, C_values, max_points)
     _check_parts(doc, name, split, validation, where, local.parts if local else None)
     located = {key: Location(doc.path, doc.line(at), _key_name(at)) for key, at in written.items()}
+    located["solver"] = solver_path if solver is not None else ("schemes",)
     return DatasetPlan(name=name, scaling=scaling, split=split, validation=validation, grid=grid,
-                       estimate=estimate, where=located, local=local)
+                       estimate=estimate, where=located, local=local, features=features,
+                       solver=solver)
 
 
 def _reuse_across_C(doc, raw):

@@ -39,13 +39,18 @@ Format (defaults in brackets)::
                                     #   class orders (seeded by seed; no refit)
     reuse_across_C: true            # [true] reuse a grid machine with no support vector at the
                                     #   bound for every larger C (exact; false: refit, for timings)
+    solver: libsvm                  # [libsvm] or liblinear (linear kernels only; it also
+                                    #   regularizes the bias); per dataset too; a scheme's
+                                    #   scheme_options solver wins
+    features: {vectorizer: tfidf}   # text datasets only (see .features): how documents become
+                                    #   a sparse matrix, fitted on training documents only
     reference:                      # optional: a paper's numbers, printed beside ours
       source: Platt et al. 1999, Table 1
       usps: {ovr: {sigma: 3.58, C: 100, error: 4.7, kernel_evaluations: 2936,
                    cpu_time: 3532, size_k: 760}}
 
 A ``dataset`` list item may be a mapping ``{name: letter, split: ..., validation: ...,
-scaling: ..., estimate: ..., kernels: ..., C: ...}`` overriding the top-level values for that
+scaling: ..., estimate: ..., kernels: ..., C: ..., features: ..., solver: ...}`` overriding the top-level values for that
 dataset.
 
 ``estimate`` says how the error is measured: ``nested`` (each outer fold's point is chosen on
@@ -67,7 +72,8 @@ A mapping with ``path`` names a local data file instead of a registry dataset (s
 
 ``format`` is csv, svmlight or npz (from the extension when absent); ``label`` (csv: column
 name or 0-based index, default the last) and ``header`` (csv: true/false, detected when absent),
-``zero_based`` (svmlight, default false). Paths are relative to the config file; the resolved
+``zero_based`` (svmlight, default false). A folder (or ``kind: text``) is a text folder: one
+subfolder per class, one document per file (``test_path``: a folder of test documents). Paths are relative to the config file; the resolved
 config writes them absolute. Without ``test_path`` there is no fixed split (use
 ``split: {test_fraction: ...}`` or k-fold). ``scaling: paper`` means none for local data.
 Sparse data (svmlight files and cards) refuses the scalings that center (minmax, standard,

@@ -51,18 +51,12 @@ def test_svc_grid_keeps_config_order_and_translates_kernels():
     assert not bench.same_choice(ours, {"kernel": "rbf", "gamma": 0.125, "C": 100.0})
 
 
-def test_covertype_sized_test_set_resamples_validation_rows():
+def test_covertype_evaluation_uses_the_real_test_part():
     rng = np.random.default_rng(1)
-    X_validation = np.hstack([rng.normal(size=(50, 10)), rng.integers(0, 2, size=(50, 44))])
-    y_validation = rng.integers(1, 8, size=50)
-    X, y = bench.covertype_sized_test({"validation": (X_validation, y_validation)}, n_rows=1000)
-    assert X.shape == (1000, 54) and y.shape == (1000,)
-    # Binary 1-of-n columns are copied unchanged, so each synthetic row points at its source.
-    sources = [np.flatnonzero((X_validation[:, 10:] == row[10:]).all(axis=1)) for row in X]
-    assert all(y[i] in y_validation[s] for i, s in enumerate(sources))
-    assert set(np.unique(X[:, 10:])) <= {0.0, 1.0}
-    noise = X[:, :10] - X_validation[[s[0] for s in sources], :10]
-    assert 0.02 < noise.std() < 0.08  # the documented noise of 0.05, not zero, not large
+    X, y = rng.normal(size=(50, 54)), rng.integers(1, 8, size=50)
+    with pytest.raises(ValueError, match="has 50 rows, not 565892"):
+        bench.covertype_test({"test": (X, y)})
+    assert not hasattr(bench, "covertype_sized_test")  # no resampled test set any more
 
 
 def test_quick_run_on_usps_agrees_with_scikit_learn(mirror, data_home, capsys):

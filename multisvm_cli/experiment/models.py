@@ -52,6 +52,9 @@ def train(config, scheme, dataset=None, output=None, settings: Settings = Settin
         raise MultisvmError(f"{config.path}: scheme {scheme!r} is not in its schemes "
                             f"({', '.join(config.schemes)}){did_you_mean(scheme, config.schemes)}")
     plan = config.plan(dataset) if dataset else config.datasets[0]
+    if plan.features is not None:
+        raise MultisvmError(f"{config.path}: {plan.name} is a text dataset; train and evaluate "
+                            f"do not save a fitted vocabulary yet: use reproduce-table")
     output = Path(output) if output else default_model_folder(config, plan.name, scheme)
     if output.exists() and not force:
         raise MultisvmError(f"{output} already exists; choose another folder with -o, or pass "

@@ -5,6 +5,13 @@ test part (``holdout``), or one of k stratified folds (``kfold``); the scaler is
 fold's training part only. Inside a fold, a grid point is scored on the validation split: the
 seeded stratified 70/30 ``holdout`` of the training part, the dataset's own validation part
 (``given``), or k folds of the training part (``kfold``).
+
+A text dataset's documents become features here (the plan's ``features``, see
+:mod:`multisvm_cli.data.text_features`): the vectorizer is fitted on each outer fold's training
+documents (its test and given validation documents transformed with that vocabulary), and
+again on each validation split's fitting documents (its scored documents transformed), so no
+vocabulary or idf comes from held-out documents. Vectorized parts are cached in the data
+home's ``text-features`` folder, keyed by the settings and the documents' digest.
 """
 
 from __future__ import annotations
@@ -30,6 +37,11 @@ class Fold:
     X_val: np.ndarray | None = None
     y_val: np.ndarray | None = None
     scaler: object = None
+    # a text dataset's: the training documents, the feature settings and the fold's
+    # vocabulary_size and mean_nonzeros (per training document)
+    docs_train: np.ndarray | None = None
+    features: object = None
+    text_stats: dict | None = None
 
 
 def pooled(dataset):
@@ -84,6 +96,8 @@ def scaled_folds(dataset, plan):
 
     with named_warnings(dataset.name):
         parts = raw_folds(dataset, plan.split)
+    if getattr(plan, "features", None) is not None:
+        return [_text_fold(index, part, plan) for index, part in enumerate(parts)]
     folds = []
     for index, (Xtr, ytr, Xte, yte, Xva, yva) in enumerate(parts):
         scaler = make_scaler(plan.scaling, dataset.card)
@@ -97,10 +111,54 @@ def _scaled(scaler, X):
     return None if X is None else scaler.transform(X)
 
 
+def text_cache_dir():
+    """Where vectorized text parts are cached: the data home's ``text-features`` folder."""
+    from ..data.locations import data_home
+
+    return data_home() / "text-features"
+
+
+def vectorized(settings, scaling, docs_fit, *others):
+    """(features, fitted scaler, matrices): the vectorizer of ``settings`` fitted on
+    ``docs_fit`` only, every part transformed, then scaled (none or maxabs, fitted on the
+    first part). ``None`` parts stay None."""
+    from ..data.text_features import fit_transform_parts
+    from ..scaling import Scaler
+
+    given = [docs for docs in others if docs is not None]
+    features = fit_transform_parts(settings, docs_fit, *given, cache_dir=text_cache_dir())
+    X_fit, rest = features.matrices[0], iter(features.matrices[1:])
+    scaler = Scaler(method="maxabs" if scaling == "maxabs" else "none",
+                    columns=tuple(range(X_fit.shape[1]))).fit(X_fit)
+    matrices = [scaler.transform(X_fit)] + [None if docs is None else scaler.transform(next(rest))
+                                            for docs in others]
+    return features, scaler, matrices
+
+
+def _text_fold(index, part, plan):
+    """One outer fold of a text dataset: vectorized on its training documents only."""
+    Xtr, ytr, Xte, yte, Xva, yva = part
+    features, scaler, (X_train, X_test, X_val) = vectorized(plan.features, plan.scaling,
+                                                            Xtr, Xte, Xva)
+    stats = {"vocabulary_size": features.vocabulary_size,
+             "mean_nonzeros": features.mean_nonzeros}
+    return Fold(index, X_train, ytr, X_test, yte, X_val, yva, scaler, docs_train=Xtr,
+                features=(plan.features, plan.scaling), text_stats=stats)
+
+
 def holdout_rows(y, validation):
-    """(fit rows, score rows) of the stratified, seeded holdout: ``train_fraction`` to fit."""
-    return train_test_split(np.arange(len(y)), train_size=validation["train_fraction"],
-                            stratify=y, random_state=validation["seed"])
+    """(fit rows, score rows) of the stratified, seeded holdout: ``train_fraction`` to fit.
+    A class with a single training point (Reuters' R52 has some) cannot be split: its row is
+    fitted, never scored; the other rows are split as before (unchanged when there is none)."""
+    classes, counts = np.unique(y, return_counts=True)
+    single = np.isin(y, classes[counts < 2])
+    if not single.any():
+        return train_test_split(np.arange(len(y)), train_size=validation["train_fraction"],
+                                stratify=y, random_state=validation["seed"])
+    rest = np.flatnonzero(~single)
+    fit, score = train_test_split(rest, train_size=validation["train_fraction"],
+                                  stratify=y[rest], random_state=validation["seed"])
+    return np.concatenate([fit, np.flatnonzero(single)]), score
 
 
 def validation_index_splits(y, validation):
@@ -120,7 +178,19 @@ def validation_splits(fold, validation):
         return [(X, y, fold.X_val, fold.y_val)]
     if validation["method"] == "test":  # the cv-best estimate: scored on the outer test part
         return [(X, y, fold.X_test, fold.y_test)]
-    return [(X[a], y[a], X[b], y[b]) for a, b in validation_index_splits(y, validation)]
+    rows = validation_index_splits(y, validation)
+    if fold.docs_train is not None:  # text: a vocabulary of the fitting documents only
+        return [_text_split(fold, a, b) for a, b in rows]
+    return [(X[a], y[a], X[b], y[b]) for a, b in rows]
+
+
+def _text_split(fold, fit_rows, score_rows):
+    """(X_fit, y_fit, X_score, y_score) of a text fold's validation split: vectorized on
+    ``fit_rows``' documents only."""
+    settings, scaling = fold.features
+    docs, y = fold.docs_train, fold.y_train
+    _, _, (X_fit, X_score) = vectorized(settings, scaling, docs[fit_rows], docs[score_rows])
+    return X_fit, y[fit_rows], X_score, y[score_rows]
 
 
 def part_arrays(dataset, split, part):

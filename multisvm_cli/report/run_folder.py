@@ -120,6 +120,9 @@ def results_problem(results) -> str | None:
         if not isinstance(params, dict) or not params or not is_number(params.get("C", 1.0)):
             return (f"the {row['dataset']} {row['scheme']} result's params is not a mapping "
                     "with a finite C")
+        if "features" in row and not _features_ok(row["features"]):
+            return (f"the {row['dataset']} {row['scheme']} result's features is not "
+                    "{vocabulary_size: count, mean_nonzeros: number}")
     for row in results["table"]:
         wrong = [k for k in TABLE_NUMBERS if row.get(k) is not None and not is_number(row[k])]
         if wrong:
@@ -169,6 +172,13 @@ def _test_ok(test, named=False) -> bool:
             and (test.get("statistic") is None or is_number(test["statistic"]))
             and (not named or (isinstance(test.get("test"), str)
                                and is_number(test.get("statistic")))))
+
+
+def _features_ok(features) -> bool:
+    """A text dataset's ``features`` record: its vocabulary size and mean non-zeros."""
+    return isinstance(features, dict) and set(features) == {"vocabulary_size", "mean_nonzeros"} \
+        and is_count(features["vocabulary_size"]) and is_number(features["mean_nonzeros"]) \
+        and features["mean_nonzeros"] >= 0
 
 
 def _studies_ok(studies) -> bool:

@@ -39,13 +39,18 @@ Format (defaults in brackets)::
                                     #   class orders (seeded by seed; no refit)
     reuse_across_C: true            # [true] reuse a grid machine with no support vector at the
                                     #   bound for every larger C (exact; false: refit, for timings)
+    solver: libsvm                  # [libsvm] or liblinear (linear kernels only; it also
+                                    #   regularizes the bias); per dataset too; a scheme's
+                                    #   scheme_options solver wins
+    features: {vectorizer: tfidf}   # text datasets only (see .features): how documents become
+                                    #   a sparse matrix, fitted on training documents only
     reference:                      # optional: a paper's numbers, printed beside ours
       source: Platt et al. 1999, Table 1
       usps: {ovr: {sigma: 3.58, C: 100, error: 4.7, kernel_evaluations: 2936,
                    cpu_time: 3532, size_k: 760}}
 
 A ``dataset`` list item may be a mapping ``{name: letter, split: ..., validation: ...,
-scaling: ..., estimate: ..., kernels: ..., C: ...}`` overriding the top-level values for that
+scaling: ..., estimate: ..., kernels: ..., C: ..., features: ..., solver: ...}`` overriding the top-level values for that
 dataset.
 
 ``estimate`` says how the error is measured: ``nested`` (each outer fold's point is chosen on
@@ -67,7 +72,8 @@ A mapping with ``path`` names a local data file instead of a registry dataset (s
 
 ``format`` is csv, svmlight or npz (from the extension when absent); ``label`` (csv: column
 name or 0-based index, default the last) and ``header`` (csv: true/false, detected when absent),
-``zero_based`` (svmlight, default false). Paths are relative to the config file; the resolved
+``zero_based`` (svmlight, default false). A folder (or ``kind: text``) is a text folder: one
+subfolder per class, one document per file (``test_path``: a folder of test documents). Paths are relative to the config file; the resolved
 config writes them absolute. Without ``test_path`` there is no fixed split (use
 ``split: {test_fraction: ...}`` or k-fold). ``scaling: paper`` means none for local data.
 Sparse data (svmlight files and cards) refuses the scalings that center (minmax, standard,
@@ -82,6 +88,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...scaling import METHODS as SCALINGS
+from .features import _check_solvers, _check_text, _features, _solver
 from .datasets import (NAME_PATTERN, _check_parts, _check_sparse_scaling, _dataset_names,
                        _local_spec)
 from .document import ConfigError, Errors, Location, _Document, _key_name
@@ -93,7 +100,7 @@ from .values import MAX_GRID_POINTS, _choice, _mapping, _number, _seed, _show
 
 TOP_KEYS = ("name", "dataset", "scaling", "split", "validation", "kernels", "C", "schemes",
             "scheme_options", "compare_to", "seed", "reference", "max_grid_points", "repeats",
-            "dag_orders", "estimate", "reuse_across_C")
+            "dag_orders", "estimate", "reuse_across_C", "features", "solver")
 __all__ = ["Config", "ConfigError", "DatasetPlan", "GridPoint", "Location", "load_config",
            "summary"]
 
@@ -132,7 +139,7 @@ def load_config(path, seed=None) -> Config:
                                  default=MAX_GRID_POINTS, integer=True, positive=True)
                   if "max_grid_points" in raw else MAX_GRID_POINTS)
     defaults = {key: raw[key] for key in ("scaling", "split", "validation", "kernels", "C",
-                                          "estimate") if key in raw}
+                                          "estimate", "features", "solver") if key in raw}
     entries = (errors.attempt(_dataset_names, doc, raw["dataset"], ("dataset",), data.names())
                if "dataset" in raw else None)
     if entries and "kernels" not in raw and any("kernels" not in o for _, o, _ in entries):
@@ -148,6 +155,9 @@ def load_config(path, seed=None) -> Config:
         if plan is not None:
             errors.attempt(_check_order, doc, scheme_options, plan,
                            ("scheme_options", "dag", "order"))
+            if schemes:
+                errors.attempt(_check_solvers, doc, plan, schemes, scheme_options,
+                               plan.where["solver"])
     reference = (errors.attempt(_reference, doc, raw.get("reference"), ("reference",),
                                 [name_ for name_, _, _ in entries])
                  if entries else None)
@@ -173,15 +183,27 @@ def _check_name(doc, name):
 
 def _plan(doc, name, overrides, where, defaults, seed, max_points):
     """One dataset's plan: its overrides on top of the top-level values."""
+    from ... import data
+
     def pick(key):
         if key in overrides:
             return overrides[key], where + (key,)
         return defaults.get(key), (key,)
 
     local = _local_spec(doc, name, overrides, where) if "path" in overrides else None
+    text = local.format == "text" if local else data.get_card(name).kind == "text"
+    features, features_path = pick("features")
+    features = None if features is None else _features(doc, features, features_path)
     scaling, path = pick("scaling")
-    scaling = _choice(doc, scaling if scaling is not None else "paper", path, SCALINGS, "scaling")
-    _check_sparse_scaling(doc, name, local, scaling, path)
+    scaling = _choice(doc, scaling if scaling is not None else "none" if text else "paper", path,
+                      SCALINGS, "scaling")
+    _check_text(doc, name, text, features, scaling, {"features": features_path, "scaling": path})
+    if text and features is None:
+        features = data.TextFeatures()
+    if not text:
+        _check_sparse_scaling(doc, name, local, scaling, path)
+    solver, solver_path = pick("solver")
+    solver = None if solver is None else _solver(doc, solver, solver_path)
     split, path = pick("split")
     split = _split(doc, split if split is not None else "standard", path, seed)
     written = {"split": path}
@@ -196,8 +218,10 @@ def _plan(doc, name, overrides, where, defaults, seed, max_points):
     grid = _kernels(doc, kernels, path, C_values, max_points)
     _check_parts(doc, name, split, validation, where, local.parts if local else None)
     located = {key: Location(doc.path, doc.line(at), _key_name(at)) for key, at in written.items()}
+    located["solver"] = solver_path if solver is not None else ("schemes",)
     return DatasetPlan(name=name, scaling=scaling, split=split, validation=validation, grid=grid,
-                       estimate=estimate, where=located, local=local)
+                       estimate=estimate, where=located, local=local, features=features,
+                       solver=solver)
 
 
 def _reuse_across_C(doc, raw):

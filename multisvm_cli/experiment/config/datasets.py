@@ -8,8 +8,9 @@ from pathlib import Path
 from ...numbers import is_int
 from .values import _allowed, _choice, _mapping, _show
 
-DATASET_KEYS = ("name", "scaling", "split", "validation", "estimate", "kernels", "C")
-LOCAL_KEYS = ("path", "test_path", "format", "label", "header", "zero_based")
+DATASET_KEYS = ("name", "scaling", "split", "validation", "estimate", "kernels", "C", "features",
+                "solver")
+LOCAL_KEYS = ("path", "test_path", "format", "kind", "label", "header", "zero_based")
 LOCAL_FORMAT_KEYS = {"label": "csv", "header": "csv", "zero_based": "svmlight"}
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")  # a portable folder name
 
@@ -65,10 +66,17 @@ def _local_spec(doc, name, entry, where):
     from ... import data
     from ...data.local import FORMATS, infer_format
 
+    if "kind" in entry:
+        _choice(doc, entry["kind"], where + ("kind",), ("numeric", "text"), "kind")
+    if _is_text(doc, entry):
+        paths = {key: _local_file(doc, entry[key], where + (key,), folder=True)
+                 for key in ("path", "test_path") if key in entry}
+        return data.LocalSpec(name=name, path=paths["path"], format="text",
+                              test_path=paths.get("test_path"))
     paths = {key: _local_file(doc, entry[key], where + (key,))
              for key in ("path", "test_path") if key in entry}
     if "format" in entry:
-        fmt = _choice(doc, entry["format"], where + ("format",), FORMATS, "format")
+        fmt = _choice(doc, entry["format"], where + ("format",), FORMATS + ("text",), "format")
     else:
         fmt = infer_format(paths["path"])
         if fmt is None:
@@ -90,12 +98,25 @@ def _local_spec(doc, name, entry, where):
                           zero_based=bool(entry.get("zero_based", False)))
 
 
-def _local_file(doc, value, path):
-    """An existing file, relative to the config's folder; absolute."""
+def _is_text(doc, entry):
+    """Whether a local entry is a text folder: ``kind: text``, ``format: text``, or a path
+    that is a folder (one subfolder per class)."""
+    if entry.get("kind") == "text" or entry.get("format") == "text":
+        return True
+    path = entry.get("path")
+    return isinstance(path, str) and bool(path) and "kind" not in entry \
+        and (doc.path.parent / Path(path).expanduser()).is_dir()
+
+
+def _local_file(doc, value, path, folder=False):
+    """An existing file (``folder``: folder), relative to the config's folder; absolute."""
     if not isinstance(value, str) or not value:
         doc.fail(path, f"expected a file path, got {_show(value)}")
     file = (doc.path.parent / Path(value).expanduser()).resolve()
-    if not file.is_file():
+    if folder and not file.is_dir():
+        doc.fail(path, f"text folder {value} not found (looked for {file}; one subfolder per "
+                       f"class, paths are relative to the config's folder)")
+    if not folder and not file.is_file():
         doc.fail(path, f"file {value} not found (looked for {file}; paths are relative to the "
                        f"config's folder)")
     return file

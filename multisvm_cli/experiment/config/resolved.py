@@ -11,6 +11,7 @@ import yaml
 
 from ...estimators.registry import REGISTRY
 from .document import ConfigError
+from .features import features_dict
 from .values import did_you_mean
 
 
@@ -28,6 +29,10 @@ class DatasetPlan:
     where: dict = field(default_factory=dict, compare=False, repr=False)
     # a local data file's data.LocalSpec (None: a registry dataset)
     local: object = None
+    # a text dataset's data.TextFeatures (None: numeric data)
+    features: object = None
+    # the dataset's (or the top level's) solver: libsvm | liblinear (None: not written)
+    solver: str | None = None
 
 
 @dataclass
@@ -159,5 +164,8 @@ def _plan_dict(plan: DatasetPlan) -> dict:
             kernels.append({**entry, "C": [point.C]})
     estimate = list(plan.estimate) if len(plan.estimate) > 1 else plan.estimate[0]
     local = plan.local.entry() if plan.local is not None else {}
-    return {"name": plan.name, **local, "scaling": plan.scaling, "split": plan.split,
-            "validation": plan.validation, "estimate": estimate, "kernels": kernels}
+    text = {"features": features_dict(plan.features)} if plan.features is not None else {}
+    solver = {"solver": plan.solver} if plan.solver is not None else {}
+    return {"name": plan.name, **local, "scaling": plan.scaling, **text, **solver,
+            "split": plan.split, "validation": plan.validation, "estimate": estimate,
+            "kernels": kernels}

@@ -16,7 +16,11 @@ def point_key(dataset, plan, fold, point, scheme, options, seed, reuse=True):
            "split": plan.split, "fold": fold.index, "scaling": plan.scaling,
            "validation": plan.validation, "point": point.params(), "scheme": scheme,
            "options": options.get(scheme, {}), "seed": seed, "reuse_across_C": bool(reuse)}
-    if dataset.provenance:  # a local file: its size and how it was read count too
+    if getattr(plan, "features", None) is not None:  # text: how documents became features
+        key["features"] = [repr(plan.features), plan.scaling]
+    if dataset.provenance.get("format") == "text-folder":  # the checksums are tree digests
+        key["local"] = {"format": "text-folder", "encoding": dataset.provenance["encoding"]}
+    elif dataset.provenance:  # a local file: its size and how it was read count too
         from ...data.local import cache_identity
 
         key["local"] = cache_identity(dataset)

@@ -29,6 +29,8 @@ def load_plan_data(plan, parts=None, mirror=None, data_home=None, quiet=False):
     dataset, only ``parts`` (None: all)."""
     from ... import data
 
+    if plan.local is not None and plan.local.format == "text":
+        return data.load_text_folder(plan.name, plan.local.path, plan.local.test_path)
     if plan.local is not None:
         return data.load_local(plan.local, parts)
     return data.load(plan.name, parts=parts, mirror=mirror, data_home=data_home,
@@ -55,19 +57,21 @@ def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, f
     try:
         for plan, dataset in loaded:
             tests = {e: {s: [] for s in config.schemes} for e in plan.estimate}
-            rows_of_plan = []
+            rows_of_plan, stats = [], []
+            options = plan_options(config, plan)
             for r in range(repeats):
                 planned = repeat_plan(plan, r)
                 folds = scaled_folds(dataset, planned)  # one repeat's folds in memory at once
+                stats += [fold.text_stats for fold in folds if fold.text_stats]
                 rows = grid_search(dataset, planned, folds, config.schemes,
-                                   config.scheme_options, config.seed, cache, n_jobs=n_jobs,
+                                   options, config.seed, cache, n_jobs=n_jobs,
                                    progress=bar, estimates=plan.estimate,
                                    reuse=config.reuse_across_C)
                 for row in rows:
                     row["repeat"] = r
                 for estimate in plan.estimate:
                     found = fold_tests(folds, planned, rows, config.schemes,
-                                       config.scheme_options, config.seed, fit_jobs or n_jobs,
+                                       options, config.seed, fit_jobs or n_jobs,
                                        repeat=r, estimate=estimate,
                                        dag_orders=config.dag_orders if estimate == "nested" else 0)
                     for scheme in config.schemes:
@@ -77,13 +81,36 @@ def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, f
                                              _of_estimate(rows_of_plan, estimate))
                                        for s in config.schemes]
                             for estimate in plan.estimate}
-            results += combine_estimates(per_estimate)
+            results += [{**result, **text_features(stats)}
+                        for result in combine_estimates(per_estimate)]
             grid_rows += rows_of_plan
     finally:
         if bar is not None:
             bar.close()
     checksums = {dataset.name: dict(dataset.checksums) for _, dataset in loaded}
     return results, grid_rows, checksums
+
+def plan_options(config, plan) -> dict:
+    """The estimators' options on ``plan``: the config's scheme_options, each kernel scheme's
+    solver filled in from the dataset's (or the top level's) ``solver`` where its own
+    scheme_options name none."""
+    from ..config.features import scheme_solvers
+
+    options = {s: dict(o) for s, o in config.scheme_options.items()}
+    if plan.solver is None:
+        return options
+    for scheme, solver in scheme_solvers(plan, config.schemes, config.scheme_options).items():
+        options.setdefault(scheme, {})["solver"] = solver
+    return options
+
+def text_features(stats) -> dict:
+    """A text dataset's results.json ``features``: the vocabulary size and the mean non-zeros
+    per training document, averaged over the outer folds (and repeats); {} for numeric data."""
+    if not stats:
+        return {}
+    return {"features": {
+        "vocabulary_size": int(round(sum(s["vocabulary_size"] for s in stats) / len(stats))),
+        "mean_nonzeros": round(sum(s["mean_nonzeros"] for s in stats) / len(stats), 3)}}
 
 def repeat_plan(plan, repeat):
     """``plan`` for repeat ``repeat`` (0, 1, ...): the split's and the validation's seeds (where
@@ -118,13 +145,14 @@ def fit_selected(config, plan, scheme, cache: PointCache, n_jobs=1, progress=Non
         plan = replace(plan, split={"method": "all"})
     fold = scaled_folds(dataset, plan)[0]
     bar = progress(len(grid_tasks(plan, [scheme]))) if progress else None
+    options = plan_options(config, plan)
     try:
-        rows = grid_search(dataset, plan, [fold], [scheme], config.scheme_options, config.seed,
+        rows = grid_search(dataset, plan, [fold], [scheme], options, config.seed,
                            cache, n_jobs=n_jobs, progress=bar, reuse=config.reuse_across_C)
     finally:
         if bar is not None:
             bar.close()
     chosen = select(rows, plan, scheme, fold.index)
-    fitted, _, _ = fit_group((scheme,), chosen["point"].params(), config.scheme_options,
+    fitted, _, _ = fit_group((scheme,), chosen["point"].params(), options,
                              fold.X_train, fold.y_train, fit_jobs or n_jobs, config.seed)
     return fitted[scheme], fold.scaler, chosen, dataset

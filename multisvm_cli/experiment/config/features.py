@@ -1,0 +1,70 @@
+"""Text datasets in a config: the ``features:`` section, the scalings a sparse text matrix can
+take, and the ``solver:`` key (libsvm | liblinear) with the kernels liblinear can train.
+
+``features:`` (top level or per dataset; a text dataset needs none written, the defaults are
+``data.TextFeatures``'s: tf-idf, lowercase, no stop words, l2 rows) is refused on a numeric
+dataset. A text dataset's scaling defaults to ``none`` (tf-idf rows are already l2-normalised)
+and may be ``maxabs``; a centering scaling would densify the matrix and is refused.
+``paper`` means ``none`` on text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from ...estimators.options import SOLVERS
+from ...estimators.registry import REGISTRY
+from .values import _choice, _show
+
+TEXT_SCALINGS = ("none", "maxabs", "paper")
+
+
+def _features(doc, value, path):
+    """The ``data.TextFeatures`` of a ``features:`` mapping (one line per problem)."""
+    from ... import data
+
+    try:
+        return data.TextFeatures.from_mapping(value)
+    except (data.DatasetError, TypeError) as exc:
+        doc.fail(path, " ".join(str(exc).split()).removeprefix("features: "))
+
+
+def _check_text(doc, name, text, features, scaling, paths):
+    """``features`` only on a text dataset; a text dataset's scaling keeps the matrix sparse.
+    ``paths``: where features and scaling were written (None: not written)."""
+    if features is not None and not text:
+        doc.fail(paths["features"], f"features is for text datasets; {name!r} is numeric")
+    if text and scaling not in TEXT_SCALINGS:
+        doc.fail(paths["scaling"], f"{name!r} is text (a sparse matrix): {scaling} scaling would "
+                                   f"center it and store every zero; use scaling: none "
+                                   f"(the default) or maxabs")
+
+
+def features_dict(features) -> dict:
+    """The resolved config's ``features:`` (every setting written)."""
+    settings = asdict(features)
+    settings["ngram_range"] = list(settings["ngram_range"])
+    return settings
+
+
+def _solver(doc, value, path):
+    """A ``solver:`` value: libsvm or liblinear."""
+    return _choice(doc, value, path, SOLVERS, "solver")
+
+
+def scheme_solvers(plan, schemes, scheme_options) -> dict:
+    """Each kernel scheme's solver on ``plan``: its scheme_options' solver, else the dataset's,
+    else the top level's (``plan.solver``), else libsvm."""
+    return {s: scheme_options.get(s, {}).get("solver", plan.solver or "libsvm")
+            for s in schemes if not REGISTRY[s].kernel_free}
+
+
+def _check_solvers(doc, plan, schemes, scheme_options, path):
+    """liblinear trains linear machines only: refuse it beside another kernel in the grid."""
+    kernels = sorted({point.kernel for point in plan.grid} - {"linear"})
+    liblinear = [s for s, solver in scheme_solvers(plan, schemes, scheme_options).items()
+                 if solver == "liblinear"]
+    if liblinear and kernels:
+        doc.fail(path, f"solver liblinear ({_show(liblinear)} on {plan.name}) trains linear "
+                       f"machines only; the grid has the {', '.join(kernels)} kernel: use "
+                       f"solver: libsvm or a linear kernel grid")

@@ -15,8 +15,13 @@ import hashlib
 import json
 import os
 import tempfile
+import warnings
 from datetime import datetime
 from pathlib import Path
+
+from .readers import read_json
+
+MAX_ENTRY_BYTES = 1 << 20      # a cache entry is a few hundred bytes of JSON
 
 
 def current_umask() -> int:
@@ -105,6 +110,7 @@ class PointCache:
         self.folder = Path(folder)
         self.force = force
         self.check = check
+        self.warned = False
 
     @staticmethod
     def digest(key: dict) -> str:
@@ -114,24 +120,40 @@ class PointCache:
     def path(self, key: dict) -> Path:
         return self.folder / f"{self.digest(key)}.json"
 
-    def get(self, key: dict):
-        """The cached result of ``key``, or None (also for an unreadable, mismatched or invalid
-        file)."""
+    def get(self, key: dict, expect=None):
+        """The cached result of ``key``, or None: also for a file that is unreadable (read
+        bounded: :data:`MAX_ENTRY_BYTES`), for another key, refused by ``check``, or whose
+        result differs from ``expect`` (a dict of values the plan knows, e.g. the validation
+        size). The first refused entry of a run is named in one warning."""
         if self.force:
             return None
+        path = self.path(key)
+        if not path.exists() and not path.is_symlink():
+            return None
         try:
-            stored = json.loads(self.path(key).read_text(encoding="utf-8"))
-        except (OSError, ValueError, RecursionError):
-            return None
-        if not isinstance(stored, dict) or stored.get("key") != json.loads(to_json(key)):
-            return None
-        result = stored.get("result")
-        if self.check is not None:
-            try:
+            stored = read_json(path, MAX_ENTRY_BYTES, ValueError, "resume-cache entry")
+            if not isinstance(stored, dict) or stored.get("key") != json.loads(to_json(key)):
+                raise ValueError(f"{path}: holds another grid point's key")
+            result = stored.get("result")
+            if self.check is not None:
                 self.check(result)
-            except (ValueError, TypeError, KeyError):
-                return None
+            for name, value in (expect or {}).items():
+                if result.get(name) != value:
+                    raise ValueError(f"{path}: {name} is {result.get(name)!r}, the plan's is "
+                                     f"{value!r}")
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            self._warn_once(path, exc)
+            return None
         return result
+
+    def _warn_once(self, path, exc):
+        if not self.warned:
+            self.warned = True
+            reason = " ".join(str(exc).split())
+            if not reason.startswith(str(path)):
+                reason = f"{path}: {reason}"
+            warnings.warn(f"resume-cache entry refused, recomputed ({reason}); any other "
+                          f"refused entry is recomputed too", UserWarning, stacklevel=3)
 
     def put(self, key: dict, result: dict) -> None:
         """Store a finished point at once (atomically), so a killed run keeps it.

@@ -24,6 +24,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
+from ..errors import MultisvmError
 from ..estimators.registry import SCHEME_NAMES, label
 from .drawing import DPI, margins, save_figure, slug
 from .heatmaps import grid_heatmaps
@@ -271,10 +272,20 @@ def draw_all(run_folder, grid: pd.DataFrame, chosen: dict, table_rows, ranking=N
     return paths
 
 
+FIGURE_NAMES = ("grid-*.png", "tradeoff-*.png", "cd-diagram.png", "dag-orders-*.png")
+
+
 def write_figures(run_folder) -> list[Path]:
     """Every figure of a run, drawn from its saved files (``run_folder.read_figure_data``), into
-    ``run_folder/figures/``; figures of an earlier drawing not made again are removed."""
+    ``run_folder/figures/``; figures of an earlier drawing not made again are removed: only
+    files named as this module names its figures (:data:`FIGURE_NAMES`), and never through a
+    symlinked ``figures/`` (refused in one line: it would draw and delete outside the run)."""
+    folder = Path(run_folder) / "figures"
+    if folder.is_symlink() or folder.exists() and not folder.is_dir():
+        raise MultisvmError(f"{folder} is a symlink or not a folder; `multisvm report` draws "
+                            f"only into a real figures/ folder inside the run: remove it")
     paths = draw_all(run_folder, **read_figure_data(run_folder))
-    for stale in set((Path(run_folder) / "figures").glob("*.png")) - set(paths):
+    drawn = {p for pattern in FIGURE_NAMES for p in folder.glob(pattern)}
+    for stale in drawn - set(paths):
         stale.unlink()
     return paths

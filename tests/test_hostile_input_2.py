@@ -13,6 +13,10 @@ import io
 import json
 import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
 import warnings
 import zipfile
 from pathlib import Path
@@ -151,13 +155,29 @@ def model_on_dev_zero(tmp, run_folder):
     return ["evaluate", model], ()
 
 
-def cache_entry_on_dev_zero(tmp, run_folder):
-    shutil.copytree(run_folder.parents[1], tmp / "out", symlinks=True)
-    entry = sorted((tmp / "out" / "good" / "cache").glob("*.json"))[0]
-    entry.unlink()
-    entry.symlink_to("/dev/zero")
-    return (["reproduce-table", run_folder.parents[2] / "good.yaml", "--out", tmp / "out", "-q"],
-            ("out/good/",))
+def cache_entries(edit):
+    """``reproduce-table`` again over a copy of the run's results root whose cache entries
+    ``edit(entry)`` changed."""
+    def build(tmp, run_folder):
+        shutil.copytree(run_folder.parents[1], tmp / "out", symlinks=True)
+        for entry in sorted((tmp / "out" / "good" / "cache").glob("*.json")):
+            edit(entry)
+        return (["reproduce-table", run_folder.parents[2] / "good.yaml", "--out", tmp / "out",
+                 "-q"], ("out/good/",))
+    return build
+
+
+def on_dev_zero(entry):
+    if entry == sorted(entry.parent.glob("*.json"))[0]:
+        entry.unlink()
+        entry.symlink_to("/dev/zero")
+
+
+def consistent_lie(entry):
+    """The issue's edit: no errors out of one validation point, where the split has more."""
+    stored = json.loads(entry.read_text())
+    stored["result"].update(n_errors=0, n_validation=1, validation_error=0.0)
+    entry.write_text(json.dumps(stored))
 
 
 def other_columns(tmp, _):
@@ -166,6 +186,13 @@ def other_columns(tmp, _):
     config = local_config(tmp, "train.csv", test_path="test.csv")
     config.write_text(config.read_text().replace("split: {test_fraction: 0.3, seed: 1}\n", ""))
     return ["reproduce-table", config, "--out", tmp / "out", "-q"], ()
+
+
+def huge_values(tmp, _):
+    values = X.copy()
+    values[5, 2], values[7, 1] = 1.5e308, -1.5e308
+    np.savetxt(tmp / "big.csv", np.column_stack([values, Y]), delimiter=",", fmt="%.17g")
+    return ["validate", local_config(tmp, "big.csv")], ()
 
 
 def merge_override(tmp, _):
@@ -202,7 +229,10 @@ CASES = {
                             ["cards/evil.yaml: not a regular file"]),
     "7 model.npz on /dev/zero": (model_on_dev_zero, 2, "error",
                                  ["model/model.npz: not a regular file"]),
-    "7 resume-cache entry on /dev/zero": (cache_entry_on_dev_zero, 0, "warning",
+    "4 resume-cache entries that lie consistently": (cache_entries(consistent_lie), 0, "warning",
+                                                     ["resume-cache entry refused",
+                                                      "n_validation is 1, the plan's is 32"]),
+    "7 resume-cache entry on /dev/zero": (cache_entries(on_dev_zero), 0, "warning",
                                           ["resume-cache entry refused", "not a regular file"]),
     "7 npz of 2.4 GB": (npz_header, 2, "error",
                         ["big.npz: 100,000 x 3,000 values are 2,289 MB",
@@ -218,6 +248,9 @@ CASES = {
         ["run/results.json is malformed", "friedman is not a test"]),
     "8 grid.csv cut mid-row": (report_of(cut_grid), 2, "error",
                                ["run/grid.csv is malformed (empty or cut off mid-row"]),
+    "9 csv values of 1.5e308": (huge_values, 2, "error",
+                                ["big.csv:6: column 2: '1.5e+308' is too large",
+                                 "sum of squares overflows"]),
     "10 merge key overridden": (merge_override, 0, None, []),
     "10 test_path with other columns": (other_columns, 2, "error",
                                         ["test.csv:1: 3 feature columns", "train.csv has 4"]),
@@ -270,19 +303,22 @@ def test_hostile_input_gives_one_line(case, tmp_path, capsys, finished_run, monk
     assert changed == [] and set(os.listdir(tmp_path.parent)) == outside
 
 
-def test_a_refused_cache_entry_is_recomputed(tmp_path, finished_run):
-    """7: the /dev/zero entry is recomputed, not counted as cached, and the table is the same."""
-    argv, _ = cache_entry_on_dev_zero(tmp_path, finished_run)
+@pytest.mark.parametrize("edit", [on_dev_zero, consistent_lie], ids=["dev-zero", "lie"])
+def test_a_refused_cache_entry_is_recomputed(tmp_path, finished_run, edit):
+    """4, 7: a refused entry is recomputed, not counted as cached, and the table is the same."""
+    argv, _ = cache_entries(edit)(tmp_path, finished_run)
     with warnings.catch_warnings(record=True), pytest.raises(SystemExit) as exited:
         warnings.simplefilter("always")
-        main([str(a) for a in argv] + ["--format", "json"])
+        main([str(a) for a in argv])
     assert exited.value.code == 0
     last = sorted((tmp_path / "out" / "good").glob("2*"))[-1]
     points = json.loads((last / "run.json").read_text())["grid_points"]
-    assert points["computed"] >= 1 and points["cached"] == points["total"] - points["computed"]
+    computed = points["total"] if edit is consistent_lie else 1
+    assert (points["computed"], points["cached"]) == (computed, points["total"] - computed)
     first = json.loads((finished_run / "results.json").read_text())["table"]
     again = json.loads((last / "results.json").read_text())["table"]
-    assert [r["error_pct"] for r in again] == [r["error_pct"] for r in first]
+    assert [(r["kernel"], r["C"], r["error_pct"]) for r in again] == \
+        [(r["kernel"], r["C"], r["error_pct"]) for r in first]
 
 
 def test_report_deletes_only_the_figures_it_draws(tmp_path, finished_run, capsys):
@@ -328,3 +364,48 @@ def test_a_downloaded_file_follows_the_umask(tmp_path, monkeypatch, umask):
     finally:
         os.umask(old)
     assert (tmp_path / "x.data").stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_sigterm_ends_a_run_as_interrupted_with_exit_143(tmp_path, mirror):
+    """10: SIGTERM (batch schedulers, `timeout`) is handled like Ctrl-C: run.json says
+    interrupted, the exit code is 128 + 15."""
+    config = tmp_path / "slow.yaml"
+    config.write_text(config_text(name="slow", dataset="letter", C=[1, 10, 100, 1000],
+                                  kernels=[{"type": "gaussian", "sigma": [1, 2, 4, 8]}]))
+    env = dict(os.environ, MULTISVM_DATA_HOME=str(tmp_path / "home"),
+               MULTISVM_MIRROR=str(mirror), MPLBACKEND="Agg")
+    run = subprocess.Popen([sys.executable, "-m", "multisvm_cli", "reproduce-table", str(config),
+                            "--out", str(tmp_path / "out"), "-q"], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not list((tmp_path / "out").glob("slow/2*/run.json")) and run.poll() is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    time.sleep(0.5)
+    run.send_signal(signal.SIGTERM)
+    _, err = run.communicate(timeout=60)
+    meta = json.loads(next((tmp_path / "out").glob("slow/2*/run.json")).read_text())
+    assert run.returncode == 143 and "Traceback" not in err, err
+    assert meta["status"] == "interrupted" and meta["error"] == "stopped by SIGTERM"
+
+
+def test_a_run_is_marked_done_only_after_report_html_is_in_place(tmp_path, monkeypatch):
+    """10: a kill while report.html is written leaves run.json at running, not done."""
+    from multisvm_cli.report import html
+
+    seen, write = [], html.write_report
+
+    def watched(folder, *args, **kwargs):
+        seen.append(json.loads((Path(folder) / "run.json").read_text())["status"])
+        return write(folder, *args, **kwargs)
+
+    monkeypatch.setattr(html, "write_report", watched)
+    config = tmp_path / "good.yaml"
+    config.write_text(config_text(name="good", schemes=["ovr"]))
+    with pytest.raises(SystemExit) as exited:
+        main(["reproduce-table", str(config), "--out", str(tmp_path / "out"), "-q"])
+    assert exited.value.code == 0 and seen == ["running"]
+    folder = next((tmp_path / "out" / "good").glob("2*"))
+    assert json.loads((folder / "run.json").read_text())["status"] == "done"
+    assert '<tr><th>status</th><td class="text">done</td></tr>' in \
+        (folder / "report.html").read_text()  # the page still shows the final run.json

@@ -44,7 +44,8 @@ from pathlib import Path
 import numpy as np
 
 from . import archives, parsers
-from .local_bounds import MEMORY_MB, check_dense_size, check_feature_count
+from .local_bounds import (MEMORY_MB, check_dense_size, check_feature_count, first_too_large,
+                           largest_value)
 from .cards import Card
 from .errors import DatasetError
 from .loader import Dataset
@@ -398,7 +399,15 @@ def _numbers(path, table, lines, columns, names):
         i, j = bad[0]
         raise DatasetError(f"{path}:{lines[i]}: {_column_name(columns[j], names)}: "
                            f"{str(block[i, j])!r} is NaN or inf; fill in or drop missing values")
+    if (found := first_too_large(X)) is not None:
+        i, j = found
+        raise DatasetError(f"{path}:{lines[i]}: {_column_name(columns[j], names)}: "
+                           f"{str(block[i, j])!r} {_TOO_LARGE.format(largest_value(X.shape[1]))}")
     return np.ascontiguousarray(X)
+
+
+_TOO_LARGE = ("is too large: a kernel's sum of squares overflows above |x| = {:.3g}; rescale "
+              "the data")
 
 
 def _column_name(j, names):
@@ -442,6 +451,9 @@ def read_npz(path):
     bad = np.argwhere(~np.isfinite(X))
     if bad.size:
         raise DatasetError(f"{path}: row {bad[0][0]} column {bad[0][1]} of X is NaN or inf")
+    if (found := first_too_large(X)) is not None:
+        raise DatasetError(f"{path}: row {found[0]} column {found[1]} of X, {X[found]:g}, "
+                           f"{_TOO_LARGE.format(largest_value(X.shape[1]))}")
     if y.dtype.kind in "biuf":
         y = _whole_labels(y, lambda i: f"{path}: row {i} of y")
     elif y.dtype.kind != "U":

@@ -5,8 +5,11 @@
   above ``memory_mb`` (default :data:`MEMORY_MB`; a local dataset entry's ``memory_mb:``).
 - An svmlight file's feature count is bounded by what the data holds: at most
   max(:data:`MIN_FEATURE_BOUND`, its stored values) columns.
+- A dense value's square, summed over a point's features as kernels do, must not overflow
+  float64 (:func:`largest_value`).
 """
 
+import math
 import zipfile
 
 import numpy as np
@@ -71,3 +74,16 @@ def check_feature_count(files, arrays, zero_based, line_of):
     raise DatasetError(f"{path}:{line_of(path, row)}: index {index} makes {n_features:,} "
                        f"features, more than the data holds: a sparse dataset may have at most "
                        f"max({MIN_FEATURE_BOUND:,}, its {stored:,} stored values) features")
+
+
+def largest_value(n_features) -> float:
+    """The largest |x| a kernel can square and sum over ``n_features`` features without
+    overflowing float64: sqrt(max float / n_features)."""
+    return math.sqrt(np.finfo(np.float64).max / max(1, n_features))
+
+
+def first_too_large(X):
+    """(row, column) of the first value of the dense ``X`` above :func:`largest_value`, or
+    None (a csv of +-1.5e308 would otherwise reach libsvm as an overflowing kernel)."""
+    bad = np.argwhere(np.abs(X) > largest_value(X.shape[1]))
+    return tuple(int(k) for k in bad[0]) if bad.size else None

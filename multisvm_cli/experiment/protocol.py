@@ -60,7 +60,7 @@ from ..estimators import REGISTRY
 from ..kernels import Kernel, gram_fits, single_threaded_blas, threadpools
 from ..parallel import resolve_n_jobs
 from ..storage import PointCache
-from .splits import named_warnings, scaled_folds, validation_splits
+from .splits import named_warnings, scaled_folds, validation_size, validation_splits
 
 # Schemes trained together: a scheme that reads another's fitted machines (DAGSVM reads Max Wins'
 # pairwise SVMs), as (trainer, reader).
@@ -277,10 +277,11 @@ def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache,
     for estimate in estimates:
         scored = estimate_plan(plan, estimate)
         for fold in folds:
+            expect = {"n_validation": validation_size(fold, scored.validation)}
             for point, group in grid_tasks(plan, schemes):
                 keys = {s: point_key(dataset, scored, fold, point, s, options, seed)
                         for s in group}
-                stored = {s: cache.get(k) for s, k in keys.items()}
+                stored = {s: cache.get(k, expect) for s, k in keys.items()}
                 if all(v is not None for v in stored.values()):
                     rows.extend(_grid_row(dataset.name, fold, point, s, stored[s], True,
                                           estimate) for s in group)

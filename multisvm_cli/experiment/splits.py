@@ -123,6 +123,16 @@ def validation_splits(fold, validation):
     return [(X[a], y[a], X[b], y[b]) for a, b in validation_index_splits(y, validation)]
 
 
+def validation_size(fold, validation) -> int:
+    """How many points :func:`validation_splits` scores a grid point on (summed over its
+    splits): what a resume-cache entry's ``n_validation`` must be."""
+    if validation["method"] == "given":
+        return len(fold.y_val)
+    if validation["method"] == "test":
+        return len(fold.y_test)
+    return sum(len(b) for _, b in validation_index_splits(fold.y_train, validation))
+
+
 def part_arrays(dataset, split, part):
     """Rows of one part of ``dataset`` under ``split``: test, train, validation or all.
 

@@ -1,0 +1,37 @@
+"""SIGTERM handled like SIGINT: a run stopped by a batch scheduler or ``timeout`` ends as
+``interrupted`` (run.json) with exit code 143 (128 + SIGTERM), as Ctrl-C ends with 130.
+
+:func:`sigterm_as_interrupt` makes SIGTERM raise :class:`Terminated`, a ``KeyboardInterrupt``,
+in the main thread for the time of a run; every place that handles Ctrl-C handles it the same
+way, and the command line exits with its ``exit_code``.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from contextlib import contextmanager
+
+
+class Terminated(KeyboardInterrupt):
+    """The run was stopped by SIGTERM."""
+
+    exit_code = 128 + signal.SIGTERM
+
+
+def _raise_terminated(signum, frame):
+    raise Terminated("stopped by SIGTERM")
+
+
+@contextmanager
+def sigterm_as_interrupt():
+    """Within the block, SIGTERM raises :class:`Terminated` (main thread only: elsewhere a
+    handler cannot be installed and the default stays)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -195,6 +195,16 @@ def huge_values(tmp, _):
     return ["validate", local_config(tmp, "big.csv")], ()
 
 
+def polynomial(degree, command):
+    def build(tmp, _):
+        config = tmp / "poly.yaml"
+        config.write_text(config_text(name="poly", scaling="none", C=[1], schemes=["ovr"],
+                                      kernels=[{"type": "polynomial", "degree": degree}]))
+        extra = ["--out", tmp / "out", "-q"] if command == "reproduce-table" else []
+        return [command, config, *extra], ("out/",)
+    return build
+
+
 def merge_override(tmp, _):
     config = tmp / "merge.yaml"
     config.write_text(GOOD.replace("  - {type: gaussian, sigma: [1, 2]}",
@@ -251,6 +261,15 @@ CASES = {
     "9 csv values of 1.5e308": (huge_values, 2, "error",
                                 ["big.csv:6: column 2: '1.5e+308' is too large",
                                  "sum of squares overflows"]),
+    "9 polynomial degree 100 on unscaled data": (polynomial(100, "validate"), 2, "error",
+                                                 ["poly.yaml:4: kernels: iris: polynomial degree"
+                                                  " 100 reaches (x.y + 1)^100 = 1e210",
+                                                  "use degree <= 71"]),
+    "9 a fit that is not finite names its point": (polynomial(40, "reproduce-table"), 2,
+                                                   "error", ["dataset iris: ovr, kernel="
+                                                             "polynomial degree=40", "C=1: "
+                                                             "libsvm's dual coefficients are "
+                                                             "not finite"]),
     "10 merge key overridden": (merge_override, 0, None, []),
     "10 test_path with other columns": (other_columns, 2, "error",
                                         ["test.csv:1: 3 feature columns", "train.csv has 4"]),

@@ -3,7 +3,9 @@
 
 :func:`sigterm_as_interrupt` makes SIGTERM raise :class:`Terminated`, a ``KeyboardInterrupt``,
 in the main thread for the time of a run; every place that handles Ctrl-C handles it the same
-way, and the command line exits with its ``exit_code``.
+way, and the command line exits with its ``exit_code``. Python runs the handler between
+bytecodes of the main thread, so a long libsvm fit finishes first; a second SIGTERM then ends
+the process at once (the default action).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ class Terminated(KeyboardInterrupt):
 
 
 def _raise_terminated(signum, frame):
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends a fit that hangs
     raise Terminated("stopped by SIGTERM")
 
 

@@ -5,6 +5,7 @@ user errors print one line (``error: ...``) and exit with code 2, warnings print
 """
 
 import os
+import shutil
 import sys
 import warnings
 
@@ -16,6 +17,31 @@ from .errors import MultisvmError
 
 EXIT_USER_ERROR = 2
 FORMATS = ("table", "markdown", "csv", "json")
+FIGURE_FORMATS = ("png", "svg", "pdf")  # report.drawing.FIGURE_FORMATS (not imported: slow)
+DEFAULT_WIDTH = 120  # the width text wraps at when the output is not a terminal
+# estimators.registry.scheme_names_help() (a test checks they agree; importing it is slow)
+SCHEME_HELP = ("ovr (1-v-r, ova); maxwins (Max Wins, ovo); dag (DAGSVM); udt (UDT); graph "
+               "(GraphSVM); hier (Hier); nb (NB)")
+
+
+def _width() -> int:
+    """The terminal's width ($COLUMNS, else the terminal, else DEFAULT_WIDTH)."""
+    return shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
+
+
+def _figure_options(command):
+    """--figure-format, --dpi and --no-figures, shared by reproduce-table and report."""
+    options = [
+        click.option("--figure-format", type=click.Choice(FIGURE_FORMATS), default="png",
+                     show_default=True, help="File format of figures/ (svg and pdf for papers)."),
+        click.option("--dpi", type=click.IntRange(20, 1200), default=150, show_default=True,
+                     help="Resolution of the figures (pixels per inch of a PNG)."),
+        click.option("--no-figures", "no_figures", is_flag=True,
+                     help="Draw no figures (quick reruns; report.html shows the tables only)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -24,7 +50,12 @@ def cli():
     """Compare multiclass SVM schemes (one-vs-rest, Max Wins, DAGSVM, UDT, GraphSVM, Hier)
     on the papers' datasets with one protocol, and print a Table-1 style report.
 
-    A CONFIG is a YAML file, or the name of a shipped config (see 'multisvm configs')."""
+    A CONFIG is a YAML file, or the name of a shipped config (see 'multisvm configs'; a
+    ./configs/<name>.yaml in the current folder comes first).
+
+    Schemes are named by name, label or alias, in any case: ovr (1-v-r, ova), maxwins (Max
+    Wins, ovo), dag (DAGSVM), udt, graph (GraphSVM), hier, nb; kernel types: gaussian (rbf),
+    polynomial (poly), linear."""
 
 
 cli.add_command(datasets)
@@ -62,24 +93,29 @@ def _run_options(command):
     return _data_options(command)
 
 
-def _settings(n_jobs, backend, scheduler, out, quiet, mirror, data_home, force=False):
+def _settings(n_jobs, backend, scheduler, out, quiet, mirror, data_home, force=False,
+              **figures):
     from .experiment import Settings
 
     root = click.get_current_context().find_root()
     args = (root.obj or {}).get("argv")  # set by main(); absent under click's test runner
     return Settings(out=out, n_jobs=n_jobs, backend=backend, scheduler=scheduler, force=force,
                     quiet=quiet, mirror=mirror, data_home=data_home,
-                    argv=None if args is None else (root.info_name, *args))
+                    argv=None if args is None else (root.info_name, *args), **figures)
 
 
 @cli.command("reproduce-table")
 @click.argument("configs", nargs=-1, required=True, metavar="CONFIG...")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="How the report is printed.")
+@click.option("--wide", is_flag=True,
+              help="Every column in the terminal table (by default it fits 120 columns; "
+                   "table.csv, table.md and report.html have them all).")
 @click.option("--force", is_flag=True, help="Redo grid points already in the resume cache.")
+@_figure_options
 @_run_options
-def reproduce_table(configs, fmt, force, n_jobs, seed, backend, scheduler, out, quiet,
-                    mirror, data_home):
+def reproduce_table(configs, fmt, wide, force, figure_format, dpi, no_figures, n_jobs, seed,
+                    backend, scheduler, out, quiet, mirror, data_home):
     """Select, train and test every scheme of each CONFIG; print the Table-1 report.
 
     Each run writes results/<config-name>/<timestamp>/ (config.original.yaml, config.yaml,
@@ -97,7 +133,8 @@ def reproduce_table(configs, fmt, force, n_jobs, seed, backend, scheduler, out, 
     from .report.table import dag_orders_text, render
 
     loaded = [load_config(path, seed) for path in configs]
-    settings = _settings(n_jobs, backend, scheduler, out, quiet, mirror, data_home, force)
+    settings = _settings(n_jobs, backend, scheduler, out, quiet, mirror, data_home, force,
+                         figure_format=figure_format, dpi=dpi, figures=not no_figures)
     rows = []
     for config in loaded:
         run = reproduce(config, settings)
@@ -107,11 +144,11 @@ def reproduce_table(configs, fmt, force, n_jobs, seed, backend, scheduler, out, 
             click.echo(f"results: {run.folder}", err=True)
         else:
             click.echo(render(run.rows, fmt, config.reference.get("source"),
-                              config.compare_to).rstrip("\n"))
+                              config.compare_to, wide=wide, width=_width()).rstrip("\n"))
             if run.ranking:
-                click.echo("\n" + ranking_text(run.ranking))
+                click.echo("\n" + _wrap(ranking_text(run.ranking)))
             if run.dag_orders:
-                click.echo("\n" + dag_orders_text(run.dag_orders))
+                click.echo("\n" + _wrap(dag_orders_text(run.dag_orders)))
             click.echo(f"results: {run.folder}")
             click.echo(f"report: {run.folder / 'report.html'}")
     if fmt in ("csv", "json"):
@@ -122,7 +159,9 @@ def reproduce_table(configs, fmt, force, n_jobs, seed, backend, scheduler, out, 
 
 @cli.command()
 @click.argument("config_path", metavar="CONFIG")
-@click.option("--scheme", "-s", required=True, help="The scheme to train (one of the config's).")
+@click.option("--scheme", "-s", required=True,
+              help=f"The scheme to train (one of the config's), by name, label or alias in "
+                   f"any case: {SCHEME_HELP}.")
 @click.option("--dataset", default=None, help="Which of the config's datasets [the first].")
 @click.option("-o", "--output", type=click.Path(file_okay=False), default=None,
               help="Model folder [models/<config>-<dataset>-<scheme>]; must not exist yet.")
@@ -138,7 +177,10 @@ def train(config_path, scheme, dataset, output, force, n_jobs, seed, backend, sc
     from .experiment import load_config
     from .experiment import train as train_model
 
+    from .estimators.registry import scheme_name
+
     config = load_config(config_path, seed)
+    scheme = scheme_name(scheme) or scheme
     settings = _settings(n_jobs, backend, scheduler, out, quiet, mirror, data_home)
     trained = train_model(config, scheme, dataset, output, settings, force=force)
     chosen = trained.chosen
@@ -191,15 +233,17 @@ def validate(config_path, mirror, data_home):
 
 @cli.command("report")
 @click.argument("run_dir", type=click.Path(file_okay=False))
-def report_command(run_dir):
+@_figure_options
+def report_command(run_dir, figure_format, dpi, no_figures):
     """Redraw RUN_DIR's figures/ and rewrite its report.html from the files the run saved
-    (grid.csv, results.json, config.yaml, run.json), without re-running anything.
+    (grid.csv, results.json, config.yaml, run.json), without re-running anything. RUN_DIR is a
+    run folder, or a config's results folder (results/<config>: its latest run).
 
-    Example: multisvm report results/quickstart/20240101-120000
+    Example: multisvm report results/quickstart --figure-format svg
     """
     from .experiment import rebuild_report
 
-    paths = rebuild_report(run_dir)
+    paths = rebuild_report(run_dir, figure_format, dpi, figures=not no_figures)
     click.echo(f"{len(paths) - 1} figures in {paths[-1].parent / 'figures'}")
     click.echo(f"report: {paths[-1]}")
 
@@ -215,7 +259,15 @@ def configs_command():
     from .experiment import describe, shipped_configs
 
     rows = [[name, describe(path)] for name, path in shipped_configs().items()]
-    click.echo(tabulate(rows, headers=["config", "what it runs"]))
+    room = max(30, _width() - max(len(name) for name, _ in rows) - 3)
+    click.echo(tabulate(rows, headers=["config", "what it runs"], maxcolwidths=[None, room]))
+
+
+def _wrap(text) -> str:
+    """Each line of ``text`` wrapped at the terminal's width."""
+    import textwrap
+
+    return "\n".join(textwrap.fill(line, _width()) for line in text.split("\n"))
 
 
 def _one_line_warning(message, category, filename, lineno, line=None):
@@ -256,13 +308,15 @@ def _run(argv):
     except (MultisvmError, ValueError, OSError) as exc:
         if os.environ.get("MULTISVM_DEBUG"):
             raise
-        click.echo(f"error: {_one_line(exc)}", err=True)
+        for line in getattr(exc, "lines", None) or [exc]:  # a config's several errors
+            click.echo(f"error: {_one_line(line)}", err=True)
         return EXIT_USER_ERROR
     return exit_code if isinstance(exit_code, int) else 0
 
 
 def _one_line(exc) -> str:
-    """An exception as one line; an OSError names its path and what went wrong."""
+    """An exception (or a message) as one line; an OSError names its path and what went
+    wrong."""
     if isinstance(exc, OSError) and not isinstance(exc, MultisvmError) and exc.strerror:
         where = f"{exc.filename}: " if exc.filename else ""
         return f"{where}{exc.strerror}; check that the folder exists, is writable and has room"

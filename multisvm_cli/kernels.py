@@ -20,22 +20,31 @@ their row chunks, are dense.  Sparse operands are CSR in canonical form (:func:`
 """
 
 import math
-import threading
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import nullcontext
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.extmath import row_norms
-from threadpoolctl import ThreadpoolController
+
+from .parallel import map_threads
 
 # Each kernel's own parameters, as estimators, configs and saved models name them: the one table
 # of them (a Gaussian's width is sigma or gamma; the polynomial's degree and homogeneous).
 KERNEL_PARAMS = {"gaussian": ("sigma", "gamma"), "polynomial": ("degree", "homogeneous"), "linear": ()}
 KERNEL_NAMES = tuple(KERNEL_PARAMS)
+# Other names of the kernel types (libsvm's, scikit-learn's), accepted in any case by configs.
+KERNEL_ALIASES = {"rbf": "gaussian", "poly": "polynomial"}
+
+
+def kernel_name(given) -> str | None:
+    """The kernel type that ``given`` names (a name or an alias, in any case), or None."""
+    if not isinstance(given, str):
+        return None
+    folded = given.strip().lower()
+    return folded if folded in KERNEL_PARAMS else KERNEL_ALIASES.get(folded)
+
 BYTES_PER_VALUE = 8  # kernel blocks are float64
 ELEMENTWISE_SLICE_MB = 2  # row slices of a block stay in cache through the element-wise steps
 # Gram tiles of 256 x 256 (512 KB) stay in cache from the product through the element-wise steps
@@ -244,7 +253,7 @@ class Kernel:
         Only the GRAM_TILE-sized tiles on and above the diagonal are computed, each as one
         :meth:`block`; a tile below the diagonal is a copy of its mirror image.  Bands of tiles
         run in ``n_threads`` threads, each with one BLAS thread (see
-        :func:`single_threaded_blas`).  Raises ValueError if a kernel value overflows (large
+        :func:`multisvm_cli.parallel.map_threads`).  Raises ValueError if a kernel value overflows (large
         polynomial degrees).
         """
         X = as_float_rows(X)
@@ -252,12 +261,7 @@ class Kernel:
         norms = squared_norms(X) if self.name == "gaussian" else None
         fill = partial(self._fill_gram_band, X, norms, gram)
         bands = range(0, X.shape[0], GRAM_TILE)
-        if n_threads > 1 and len(bands) > 1:
-            with single_threaded_blas(), ThreadPoolExecutor(min(n_threads, len(bands))) as pool:
-                finite = all(pool.map(fill, bands))
-        else:
-            finite = all([fill(start) for start in bands])
-        if not finite:
+        if not all(map_threads(fill, bands, n_threads)):
             raise ValueError(OVERFLOW_MESSAGE)
         return gram
 
@@ -275,25 +279,6 @@ class Kernel:
             if column != start:
                 gram[columns, rows] = tile.T
         return finite
-
-
-@lru_cache(maxsize=1)
-def threadpools():
-    """The process's thread pools (BLAS, OpenMP), inspected once: limiting them is then cheap."""
-    return ThreadpoolController()
-
-
-def single_threaded_blas():
-    """A context in which BLAS runs on one thread, when entered from the main thread.
-
-    BLAS limits are process-wide and OpenBLAS does not take changes reliably while other threads
-    are inside BLAS: callers limiting and restoring side by side (grid points predicting in
-    concurrent threads) were seen to leave BLAS on one thread for good.  So only the main
-    thread limits; work already running in other threads keeps the limits it finds.
-    """
-    if threading.current_thread() is threading.main_thread():
-        return threadpools().limit(limits=1, user_api="blas")
-    return nullcontext()
 
 
 def gaussian_exp(exponents):

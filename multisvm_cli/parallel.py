@@ -1,16 +1,25 @@
-"""How many threads a ``n_jobs`` setting means: the one resolver every caller uses.
+"""Threads: how many a ``n_jobs`` setting means, and the one helper that maps work over them.
 
 Convention (joblib's): ``None`` or 1 = one thread; ``n > 1`` = n threads; ``-1`` = every core,
 ``-2`` = every core but one, and so on. 0 is refused. A request above what the machine has is
 lowered to the number of cores, with a warning: libsvm and BLAS work is CPU-bound, so more
 threads than cores only add switching (and 100,000 threads cannot even be started).
+
+:func:`map_threads` runs short tasks (Gram bands, prediction chunks) side by side in a plain
+thread pool, each thread with one BLAS thread (:func:`single_threaded_blas`).
 """
 
 from __future__ import annotations
 
 import os
+import threading
 import warnings
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
+from functools import lru_cache
 from numbers import Integral
+
+from threadpoolctl import ThreadpoolController
 
 
 def cpu_count() -> int:
@@ -51,3 +60,38 @@ def resolve_n_jobs(n_jobs, limit=None, capacity=None) -> int:
                           f"here; using {cores}", UserWarning, stacklevel=2)
             threads = cores
     return max(1, min(threads, limit)) if limit is not None else threads
+
+
+@lru_cache(maxsize=1)
+def threadpools():
+    """The process's thread pools (BLAS, OpenMP), inspected once: limiting them is then cheap."""
+    return ThreadpoolController()
+
+
+def single_threaded_blas():
+    """A context in which BLAS runs on one thread, when entered from the main thread.
+
+    BLAS limits are process-wide and OpenBLAS does not take changes reliably while other threads
+    are inside BLAS: callers limiting and restoring side by side (grid points predicting in
+    concurrent threads) were seen to leave BLAS on one thread for good.  So only the main
+    thread limits; work already running in other threads keeps the limits it finds.
+    """
+    if threading.current_thread() is threading.main_thread():
+        return threadpools().limit(limits=1, user_api="blas")
+    return nullcontext()
+
+
+def map_threads(func, items, n_threads):
+    """``[func(item) for item in items]``, in order.
+
+    With ``n_threads > 1`` and at least two items, the items run in a plain thread pool of
+    ``min(n_threads, len(items))`` threads (these tasks are milliseconds long, too short for
+    joblib's dispatch) under :func:`single_threaded_blas`: the threads' products are small,
+    and BLAS threads would only wait on each other. Otherwise they run one by one in this
+    thread, with BLAS as the caller left it.
+    """
+    items = list(items)
+    if n_threads <= 1 or len(items) < 2:
+        return [func(item) for item in items]
+    with single_threaded_blas(), ThreadPoolExecutor(min(n_threads, len(items))) as pool:
+        return list(pool.map(func, items))

@@ -101,9 +101,13 @@ class PointCache:
     The key of a point is a dict (software versions, dataset checksums, split, fold, scaling,
     validation, kernel, C, scheme, scheme options, seed); its file name is the SHA-256 of its
     canonical JSON, and the file holds the key next to the result, so a hash collision or a
-    stale file is detected. ``check(result)`` (optional) validates a stored result before use: a
-    result it refuses (ValueError) counts as a miss and is recomputed. With ``force=True`` every
-    lookup misses (the points are redone and overwritten).
+    stale file is detected. Entries are read with the one bounded strict reader
+    (:func:`readers.read_json`, at most :data:`MAX_ENTRY_BYTES`): a file that is not one (a link
+    to /dev/zero, NaN, duplicate keys, deep nesting) is a miss. ``check(result, *expected)``
+    (optional) validates a stored result before use, ``expected`` being what :meth:`get` was
+    told the result must match (e.g. the plan's number of validation points): a result it
+    refuses (ValueError) counts as a miss and is recomputed. With ``force=True`` every lookup
+    misses (the points are redone and overwritten).
     """
 
     def __init__(self, folder, force=False, check=None):
@@ -120,11 +124,11 @@ class PointCache:
     def path(self, key: dict) -> Path:
         return self.folder / f"{self.digest(key)}.json"
 
-    def get(self, key: dict, expect=None):
+    def get(self, key: dict, *expected):
         """The cached result of ``key``, or None: also for a file that is unreadable (read
-        bounded: :data:`MAX_ENTRY_BYTES`), for another key, refused by ``check``, or whose
-        result differs from ``expect`` (a dict of values the plan knows, e.g. the validation
-        size). The first refused entry of a run is named in one warning."""
+        bounded: :data:`MAX_ENTRY_BYTES`), holds another key, or that ``check(result,
+        *expected)`` refuses (``expected``: what the plan knows, e.g. the validation size).
+        The first refused entry of a run is named in one warning."""
         if self.force:
             return None
         path = self.path(key)
@@ -136,11 +140,7 @@ class PointCache:
                 raise ValueError(f"{path}: holds another grid point's key")
             result = stored.get("result")
             if self.check is not None:
-                self.check(result)
-            for name, value in (expect or {}).items():
-                if result.get(name) != value:
-                    raise ValueError(f"{path}: {name} is {result.get(name)!r}, the plan's is "
-                                     f"{value!r}")
+                self.check(result, *expected)
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             self._warn_once(path, exc)
             return None

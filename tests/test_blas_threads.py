@@ -36,3 +36,22 @@ def test_concurrent_predictions_leave_blas_limits_as_they_were():
     for mw, walked in results:
         np.testing.assert_array_equal(mw, expected[0])
         np.testing.assert_array_equal(walked, expected[1])
+
+
+def test_map_threads_keeps_order_and_limits_blas_only_in_its_pool():
+    from multisvm_cli.parallel import map_threads
+
+    before = blas_threads()
+    seen = []
+
+    def task(item):
+        seen.append(blas_threads())
+        return item * item
+
+    assert map_threads(task, range(7), 3) == [0, 1, 4, 9, 16, 25, 36]  # in order
+    assert all(all(n == 1 for n in threads) for threads in seen)  # one BLAS thread in the pool
+    assert blas_threads() == before  # restored afterwards
+    seen.clear()
+    assert map_threads(task, [5], 3) == [25]  # one item: run here, BLAS as the caller left it
+    assert map_threads(task, range(3), 1) == [0, 1, 4]
+    assert seen == [before] * 4

@@ -10,7 +10,8 @@ NOT_APPLICABLE = {
     "check_array_api_input": "the estimators take NumPy arrays only; they do not declare array-API support",
 }
 
-ESTIMATORS = [cls() for cls in SCHEMES.values()] + [HierSVC(level1="svm")]
+ESTIMATORS = ([cls() for cls in SCHEMES.values()] + [HierSVC(level1="svm")]
+              + [cls(kernel="linear", solver="liblinear") for cls in SCHEMES.values()])
 
 
 @parametrize_with_checks(ESTIMATORS)

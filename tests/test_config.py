@@ -95,8 +95,8 @@ MALFORMED = {
     "unknown top-level key": (("name: small", "name: small\nkernel: rbf"),
                               "kernel: unknown key 'kernel'; allowed keys: name, dataset, scaling",
                               2),
-    "unknown kernel type": (("type: gaussian", "type: rbf"),
-                            "kernels[0].type: 'rbf' is not a valid kernel type; allowed: gaussian, "
+    "unknown kernel type": (("type: gaussian", "type: sigmoid"),  # (rbf is gaussian's alias)
+                            "kernels[0].type: 'sigmoid' is not a valid kernel type; allowed: gaussian, "
                             "polynomial, linear", 5),
     "unknown kernel key": (("{type: gaussian, sigma: [1, 2]}", "{type: gaussian, width: 1}"),
                            "kernels[0].width: unknown key 'width'; allowed keys: type, sigma, "

@@ -8,7 +8,7 @@ from sklearn.datasets import load_iris
 from sklearn.svm import SVC
 
 from multisvm_cli.estimators import SCHEMES, DAGSVC, MaxWinsSVC, OneVsRestSVC
-from multisvm_cli.estimators import _machines, _pairwise, udt
+from multisvm_cli.estimators import _binary, _pairwise, udt
 from multisvm_cli.estimators.options import MAX_C, check_C
 from multisvm_cli.kernels import Kernel
 from multisvm_cli.persist import load_model, save_model
@@ -171,8 +171,8 @@ def recorded_fits(monkeypatch):
         fits.append(original(*args, **kwargs))
         return fits[-1]
 
-    original = _machines.fit_binary
-    for module in (_machines, _pairwise, udt):
+    original = _binary.fit_binary
+    for module in (_binary, _pairwise, udt):
         monkeypatch.setattr(module, "fit_binary", recording)
     return fits
 

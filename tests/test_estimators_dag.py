@@ -7,6 +7,10 @@ from sklearn.svm import SVC
 from multisvm_cli.estimators import DAGSVC, MaxWinsSVC
 
 
+# Hand-made linear models use kernel="polynomial", degree=1, homogeneous=True: (x . y)^1, the linear
+# kernel kept as support vectors (kernel="linear" predicts through primal weights: test_liblinear.py).
+
+
 def hand_made_line():
     """Four classes on a line (three points each at 10c-1, 10c, 10c+1).  With a hard margin,
     pair (i, j) separates at the midpoint of class i's largest and class j's smallest point,
@@ -18,7 +22,7 @@ def hand_made_line():
 @pytest.fixture(scope="module")
 def line_maxwins():
     X, y = hand_made_line()
-    return MaxWinsSVC(kernel="linear", C=1000.0).fit(X, y)
+    return MaxWinsSVC(kernel="polynomial", degree=1, homogeneous=True, C=1000.0).fit(X, y)
 
 
 @pytest.mark.parametrize("order, point, dropped, kernel_evaluations", [

@@ -10,6 +10,10 @@ from sklearn.svm import SVC
 from multisvm_cli.estimators import MaxWinsSVC
 
 
+# Hand-made linear models use kernel="polynomial", degree=1, homogeneous=True: (x . y)^1, the linear
+# kernel kept as support vectors (kernel="linear" predicts through primal weights: test_liblinear.py).
+
+
 def standardized(loader):
     X, y = loader(return_X_y=True)
     return StandardScaler().fit_transform(X), y
@@ -72,7 +76,7 @@ def hand_made_line():
 
 def test_counts_on_a_hand_made_model():
     X, y = hand_made_line()
-    model = MaxWinsSVC(kernel="linear", C=1000.0).fit(X, y)
+    model = MaxWinsSVC(kernel="polynomial", degree=1, homogeneous=True, C=1000.0).fit(X, y)
     # Unique SVs: 1 (class 0), 9 and 11 (class 1), 19 and 21 (class 2), 29 (class 3).
     np.testing.assert_array_equal(np.sort(model.machines_.vectors[:, 0]), [1, 9, 11, 19, 21, 29])
     assert model.n_support_vectors_ == 6

@@ -10,6 +10,10 @@ from sklearn.svm import SVC
 from multisvm_cli.estimators import OneVsRestSVC
 
 
+# Hand-made linear models use kernel="polynomial", degree=1, homogeneous=True: (x . y)^1, the linear
+# kernel kept as support vectors (kernel="linear" predicts through primal weights: test_liblinear.py).
+
+
 def standardized(loader, n=None):
     X, y = loader(return_X_y=True)
     return StandardScaler().fit_transform(X)[:n], y[:n]
@@ -48,7 +52,7 @@ def test_prediction_chunks_do_not_change_results():
 def test_two_classes_by_hand():
     X = np.array([[-1.0, 0.0], [0.0, 0.0], [1.0, 0.0], [9.0, 0.0], [10.0, 0.0], [11.0, 0.0]])
     y = np.array(["a", "a", "a", "b", "b", "b"])
-    model = OneVsRestSVC(kernel="linear", C=1000.0).fit(X, y)
+    model = OneVsRestSVC(kernel="polynomial", degree=1, homogeneous=True, C=1000.0).fit(X, y)
     # One machine; hard margin: SVs 1 and 9, w = 2 / 8, boundary at 5.
     np.testing.assert_array_equal(np.sort(model.machines_.vectors[:, 0]), [1.0, 9.0])
     assert model.n_parameters_ == 2 + 2 + 1  # SV non-zeros + dual coefficients + bias

@@ -9,6 +9,10 @@ from sklearn.svm import SVC
 from multisvm_cli.estimators import UDTSVC
 
 
+# Hand-made linear models use kernel="polynomial", degree=1, homogeneous=True: (x . y)^1, the linear
+# kernel kept as support vectors (kernel="linear" predicts through primal weights: test_liblinear.py).
+
+
 def three_on_a_line():
     """Classes 0, 1, 2 at 10c + [-2, 2] (ten points each).  Linear one-vs-rest SVMs separate
     class 0 (and 2) from the rest perfectly, never the middle class 1."""
@@ -18,7 +22,8 @@ def three_on_a_line():
 
 def test_nodes_are_chosen_by_held_out_accuracy_and_exit_early():
     X, y = three_on_a_line()
-    model = UDTSVC(kernel="linear", C=1.0, random_state=0).fit(X, y)  # C above every alpha: hard margin
+    # C above every alpha: hard margin
+    model = UDTSVC(kernel="polynomial", degree=1, homogeneous=True, C=1.0, random_state=0).fit(X, y)
     # Level 0: classes 0 and 2 are both perfect; the tie goes to 0.  Level 1: {1, 2}, one SVM
     # claiming class 2.  Class 1 is what no node claims.
     np.testing.assert_array_equal(model.level_order_, [0, 2, 1])

@@ -241,7 +241,7 @@ CASES = {
                                  ["model/model.npz: not a regular file"]),
     "4 resume-cache entries that lie consistently": (cache_entries(consistent_lie), 0, "warning",
                                                      ["resume-cache entry refused",
-                                                      "n_validation is 1, the plan's is 32"]),
+                                                      "n_validation is 1, but the plan scores 32 points"]),
     "7 resume-cache entry on /dev/zero": (cache_entries(on_dev_zero), 0, "warning",
                                           ["resume-cache entry refused", "not a regular file"]),
     "7 npz of 2.4 GB": (npz_header, 2, "error",

@@ -12,7 +12,8 @@ from sklearn.model_selection import train_test_split
 from multisvm_cli.cli import cli
 from multisvm_cli.experiment.config import GridPoint
 from multisvm_cli.estimators import SCHEMES, DAGSVC
-from multisvm_cli.experiment.protocol import scheme_groups, select
+from multisvm_cli.estimators.registry import scheme_groups
+from multisvm_cli.experiment.protocol import select
 from multisvm_cli.experiment.splits import Fold, outer_index_folds, validation_splits
 
 Y = np.repeat([0, 1, 2], [50, 60, 40])
@@ -52,6 +53,16 @@ def test_scheme_groups_share_pairwise_training():
     assert scheme_groups(["ovr", "maxwins", "dag", "udt"]) == [("maxwins", "dag"), ("ovr",),
                                                                 ("udt",)]
     assert scheme_groups(["dag", "ovr"]) == [("dag",), ("ovr",)]
+
+
+def test_the_registry_alone_says_which_schemes_share_fits():
+    from multisvm_cli.estimators import registry
+    from multisvm_cli.experiment.protocol import final, tasks
+
+    assert registry.shared_group() == ("maxwins", "dag")
+    assert tasks.scheme_groups is final.scheme_groups is registry.scheme_groups
+    assert registry.scheme_groups(["nb", "maxwins"]) == [("nb",), ("maxwins",)]
+    assert [s for s in registry.SCHEME_NAMES if registry.kernel_free(s)] == ["nb"]
 
 
 def test_select_lowest_error_then_earlier_grid_point():

@@ -149,3 +149,19 @@ def test_bad_alpha_and_empty_rows():
         rank_schemes(demsar_errors(), alpha=5)
     with pytest.raises(MultisvmError, match="no report row has an error_pct"):
         errors_table([{"dataset": "iris", "scheme": "udt", "paper_error_pct": 3.0}])
+
+
+# scikit_posthocs.posthoc_nemenyi_friedman(-AUC) (scikit-posthocs 0.17.1, computed once when
+# multisvm dropped that dependency for scipy.stats.studentized_range): the Nemenyi p-values on
+# Demsar's printed table, ties included.
+SCIKIT_POSTHOCS_NEMENYI = [
+    [1.0, 0.08867270928888271, 0.9716864713022134, 0.06168325891240056],
+    [0.08867270928888271, 1.0, 0.22669688602641525, 0.9988823439818528],
+    [0.9716864713022134, 0.22669688602641525, 1.0, 0.17005163566434356],
+    [0.06168325891240056, 0.9988823439818528, 0.17005163566434356, 1.0]]
+
+
+def test_nemenyi_p_values_equal_scikit_posthocs():
+    nemenyi = rank_schemes(demsar_errors())["nemenyi_p"]
+    got = [[nemenyi[a][b] for b in NAMES] for a in NAMES]
+    assert np.asarray(got) == pytest.approx(np.asarray(SCIKIT_POSTHOCS_NEMENYI), rel=1e-12)

@@ -164,3 +164,26 @@ def test_cache_entries_skip_fsync_and_a_torn_entry_is_a_miss(tmp_path, monkeypat
     assert cache.get({"a": 1}) is None
     atomic_write(tmp_path / "run.json", "{}")  # run files are still synced
     assert len(synced) == 1
+
+
+@pytest.mark.parametrize("content", [
+    '{"key": {"a": 1}, "result": {"n": NaN}}',                 # not strict JSON
+    '{"key": {"a": 1}, "result": {"n": 2}, "result": {"n": 3}}',  # a duplicate key
+    '{"key": {"a": 1}, "result": ' + "[" * 40 + "]" * 40 + "}",  # nested too deeply
+    '{"key": {"a": 1}, "result": {"n": 2}, "pad": "' + "x" * (1 << 20) + '"}',  # too large
+])
+def test_a_cache_entry_the_strict_reader_refuses_is_a_miss(tmp_path, content):
+    cache = PointCache(tmp_path)
+    cache.path({"a": 1}).parent.mkdir(parents=True, exist_ok=True)
+    cache.path({"a": 1}).write_text(content)
+    assert cache.get({"a": 1}) is None
+    cache.put({"a": 1}, {"n": 2})  # recomputed and stored again
+    assert cache.get({"a": 1}) == {"n": 2}
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_a_cache_entry_linked_to_dev_zero_is_a_miss_not_a_memory_error(tmp_path):
+    cache = PointCache(tmp_path)
+    cache.path({"a": 1}).parent.mkdir(parents=True, exist_ok=True)
+    cache.path({"a": 1}).symlink_to("/dev/zero")
+    assert cache.get({"a": 1}) is None

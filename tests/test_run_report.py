@@ -37,13 +37,13 @@ dag_orders: 5
 """
 DATASETS, SCHEMES, SPLITS = ("iris", "wine"), ("ovr", "maxwins", "dag"), 3 * 2
 PNG = b"\x89PNG\r\n\x1a\n"
-# pixel sizes at 100 dpi: 3 heatmap panels of 2 sigma x 2 C with 1-character ticks are 2.2 x
-# 1.3 in, laid out 0.615 + 3 x 2.2 + 2 x 0.315 + 1.0 in wide, 0.85 + 1.3 + 0.75 in high; the
+# pixel sizes at 150 dpi: 3 heatmap panels of 2 sigma x 2 C with 1-character ticks are 2.2 x
+# 1.3 in, laid out 0.515 + 3 x 2.2 + 2 x 0.315 + 1.0 in wide, 0.85 + 1.3 + 0.75 in high; the
 # trade-off is 7.5 x 5 in, the DAG orders 10 x 4.2 in, the CD diagram of 3 schemes with one
 # joined group 8 x (1.9 + 0.32 x 2 + 0.12) in
-SIZES = {"grid-iris-gaussian.png": (290, 884), "grid-wine-gaussian.png": (290, 884),
-         "tradeoff-iris.png": (500, 750), "tradeoff-wine.png": (500, 750),
-         "dag-orders-iris.png": (420, 1000), "dag-orders-wine.png": (420, 1000)}
+SIZES = {"grid-iris-gaussian.png": (435, 1311), "grid-wine-gaussian.png": (435, 1311),
+         "tradeoff-iris.png": (750, 1125), "tradeoff-wine.png": (750, 1125),
+         "dag-orders-iris.png": (630, 1500), "dag-orders-wine.png": (630, 1500)}
 
 
 @pytest.fixture(scope="module")
@@ -182,7 +182,7 @@ def test_figures_are_real_images_and_report_html_embeds_them(run):
     for name, shape in SIZES.items():
         assert (figures / name).read_bytes()[:8] == PNG
         assert imread(figures / name).shape[:2] == shape, name
-    assert imread(figures / "cd-diagram.png").shape[1] == 800
+    assert imread(figures / "cd-diagram.png").shape[1] == 1200  # 8 in at 150 dpi
     html = (folder / "report.html").read_text()
     for png in figures.glob("*.png"):
         assert base64.b64encode(png.read_bytes()).decode() in html, png.name

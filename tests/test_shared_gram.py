@@ -9,7 +9,7 @@ from sklearn.svm import SVC
 
 from multisvm_cli.estimators import MaxWinsSVC, OneVsRestSVC
 from multisvm_cli.kernels import Kernel
-from multisvm_cli.experiment.protocol import same_kernel_tasks, score_points
+from multisvm_cli.experiment.protocol import PointJob, same_kernel_tasks, score_points
 
 
 def standardized(loader, n=None):
@@ -72,12 +72,15 @@ def test_points_differing_only_in_c_form_one_task_per_fold_and_group():
     folds = [Fold(0), Fold(1)]
     points = [Point(kernel="gaussian", sigma=s, C=c) for s in (1.0, 2.0) for c in (1, 10, 100)]
     groups = [("ovr",), ("maxwins", "dag")]
-    todo = [(fold, point, group, {}) for fold in folds for point in points for group in groups]
+    todo = [PointJob(fold, point, group) for fold in folds for point in points for group in groups]
     tasks = same_kernel_tasks(todo)
     assert len(tasks) == 2 * 2 * 2  # folds x sigmas x groups
     for task in tasks:
-        assert [entry[1].params()["C"] for entry in task] == [1, 10, 100]
-        assert len({(entry[0].index, entry[2], entry[1].params()["sigma"]) for entry in task}) == 1
+        assert [job.point.params()["C"] for job in task.jobs] == [1, 10, 100]
+        assert [p["C"] for p in task.points] == [1, 10, 100]
+        assert len({(job.fold.index, job.group, job.point.params()["sigma"])
+                    for job in task.jobs}) == 1
+        assert {job.group for job in task.jobs} == {task.group}
 
 
 def test_score_points_equals_one_fit_per_point():
@@ -120,7 +123,8 @@ def test_grid_fit_cpu_counts_only_its_own_task_when_tasks_run_side_by_side(
                                     Kernel.from_params("polynomial", degree=3),
                                     Kernel.from_params("linear"), "precomputed"])
 def test_libsvm_fit_gives_the_machine_svc_gives(kernel):
-    from multisvm_cli.estimators._machines import TrainSettings, libsvm_fit
+    from multisvm_cli.estimators._binary import TrainSettings
+    from multisvm_cli.estimators._solvers import libsvm_fit
 
     X, y = standardized(load_iris)
     positive = y == 1

@@ -31,9 +31,11 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..kernels import DEFAULT_SIGMA, Kernel, as_float_rows, rows_per_chunk
 from ..parallel import check_n_jobs
-from ._machines import (BLOCK_MB, TrainSettings, foreign_cpu_seconds, row_slices,
-                        smo_iterations)
-from .options import NB_NAMES, SHARED_OPTIONS, check_C, check_choice, check_options
+from ._binary import TrainSettings, foreign_cpu_seconds, max_train_memory, smo_iterations
+from ._machines import BLOCK_MB, row_slices
+from ._primal import PrimalMachines
+from .options import (NB_NAMES, SHARED_OPTIONS, check_C, check_choice, check_options,
+                      check_solver_kernel)
 from .reuse import MachineReuse
 
 NB_MODELS = {"gaussian": GaussianNB, "multinomial": MultinomialNB}
@@ -214,7 +216,12 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
     ``degree``, ``homogeneous``, ``n_jobs`` (joblib workers for independent binary
     problems), ``random_state`` (seeds held-out splits), ``cache_size`` (libsvm's kernel cache in
     MB, used when kernels are not precomputed), ``memory_mb`` (budget for one kernel block or
-    Gram matrix, in MB), ``tol`` (libsvm's stopping tolerance).
+    Gram matrix, in MB), ``tol`` (the solver's stopping tolerance), ``solver`` (the binary
+    SVMs' solver: 'libsvm' (SMO, any kernel) or 'liblinear' (dual coordinate descent, linear
+    kernel only; see :mod:`._solvers`).  liblinear also regularizes the bias, unlike libsvm: it
+    is the weight of an extra constant feature of value 1 (``intercept_scaling``), so the two
+    solvers' machines differ slightly at the same C.  liblinear's machines are never reused
+    across C).
 
     Fitted figures (Platt et al. 1999, Table 1): ``kernel_evaluations(X)``, ``n_parameters_``,
     ``n_support_vectors_``, ``fit_cpu_time_`` (user+sys CPU seconds of fit, worker processes
@@ -222,12 +229,19 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
     every binary SVM the fit trained (``SVC.n_iter_``; trained-and-discarded candidates
     included), a measure of training cost that a shared Gram matrix does not blur (0 for naive
     Bayes; None for a model saved before it was recorded); ``n_reused_machines_``: how many of
-    those binary SVMs a ``reuse`` store gave instead of libsvm (0 without one; not saved).
+    those binary SVMs a ``reuse`` store gave instead of libsvm (0 without one; not saved);
+    ``max_train_memory_``: the most bytes any binary SVM's training data took in its solver
+    (Godbole et al. 2002's "maximum memory to train any SVM"; see :mod:`._solvers`; 0 for
+    naive Bayes; None for a model saved before it was recorded); ``primal_``: whether the
+    machines are linear and predict through their primal weights (:mod:`._primal`), where
+    ``kernel_evaluations(X)`` counts dot products with weight vectors and ``n_parameters_`` the
+    non-zero weights plus the biases (``n_support_vectors_`` stays libsvm's count, and is 0 for
+    liblinear, which keeps no support vectors).
     """
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=DEFAULT_SIGMA, gamma=None, degree=3,
                  homogeneous=False, n_jobs=None, random_state=None, cache_size=200, memory_mb=2048,
-                 tol=1e-3):
+                 tol=1e-3, solver="libsvm"):
         self.C = C
         self.kernel = kernel
         self.sigma = sigma
@@ -239,16 +253,18 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         self.cache_size = cache_size
         self.memory_mb = memory_mb
         self.tol = tol
+        self.solver = solver
 
     def _settings(self):
         """Validate the shared parameters and return the binary problems' TrainSettings."""
         kernel = Kernel.from_params(self.kernel, self.sigma, self.degree, self.homogeneous, self.gamma)
         check_C(self.C)
-        check_options(self, SHARED_OPTIONS)  # tol, cache_size, memory_mb: as the config checks them
+        check_options(self, SHARED_OPTIONS)  # tol, cache_size, memory_mb, solver: as the config does
+        check_solver_kernel(self.solver, kernel.name)
         check_n_jobs(self.n_jobs)
         check_random_state(self.random_state)
         return TrainSettings(kernel, float(self.C), float(self.tol), float(self.cache_size),
-                             float(self.memory_mb), self.n_jobs)
+                             float(self.memory_mb), self.n_jobs, self.solver)
 
     _options = ()  # the scheme's own parameters, checked by their options.OPTIONS entries
 
@@ -291,10 +307,12 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         self.fit_wall_time_ = time.perf_counter() - wall
         self.smo_iterations_ = smo_iterations(fits)
         self.n_reused_machines_ = sum(fit.reused for fit in fits)
+        self.max_train_memory_ = max_train_memory(fits)
         self._set_figures()
         return self
 
     def _set_figures(self):
+        self.primal_ = isinstance(getattr(self, "machines_", None), PrimalMachines)
         self.n_parameters_ = int(self._n_parameters())
         self.n_support_vectors_ = int(self._n_support_vectors())
 
@@ -338,12 +356,15 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         self.fit_wall_time_ = float(meta["fit_wall_time"])
         iterations = meta.get("smo_iterations")  # None: saved before it was recorded
         self.smo_iterations_ = None if iterations is None else int(iterations)
+        memory = meta.get("max_train_memory")  # None: saved before it was recorded
+        self.max_train_memory_ = None if memory is None else int(memory)
 
     def _common_meta(self):
         iterations = self.smo_iterations_
         return {"n_features_in": int(self.n_features_in_), "fit_cpu_time": float(self.fit_cpu_time_),
                 "fit_wall_time": float(self.fit_wall_time_),
-                "smo_iterations": None if iterations is None else int(iterations)}
+                "smo_iterations": None if iterations is None else int(iterations),
+                "max_train_memory": getattr(self, "max_train_memory_", None)}
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

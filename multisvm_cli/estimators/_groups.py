@@ -4,7 +4,7 @@ held-out data, one-vs-rest SVMs within groups of classes, and the scores of such
 import numpy as np
 
 from ._base import nb_predict
-from ._machines import fit_one_vs_rest
+from ._binary import fit_one_vs_rest
 
 
 def confusion_rates(model, X, y_index, n_classes):

@@ -1,47 +1,23 @@
-"""Binary soft-margin SVMs (libsvm's SMO through ``sklearn.svm.SVC``) and their shared SV pool.
+"""Trained binary SVMs for prediction: a shared pool of support vectors, or primal weights.
 
-Training: every binary problem is a list of training rows plus a mask of which rows are
-positive.  Problems that share their rows (one-vs-rest) share one Gram matrix, computed with
-BLAS (``Kernel.gram``) when it fits the memory budget and handed to
-``SVC(kernel="precomputed")``; a problem of its own (a pair of classes) lets ``SVC`` compute the
-same kernel (``Kernel.svc_params``) on demand with its kernel cache, which measured 2-4x
-cheaper than a per-pair Gram matrix on USPS and Letter, as SMO visits few columns.  Independent problems run through
-``joblib.Parallel(prefer="threads")``: libsvm releases the GIL, and a surrounding
-``joblib.parallel_config(backend=...)`` still decides where tasks run.
+:class:`Machines` keeps each unique support vector once (a training row used by several
+machines is stored once) and the dual coefficients as a sparse (n_pool, n_machines) matrix, so
+all machines are evaluated with one kernel block per chunk of test points and one matrix
+product.  Chunks are at most BLOCK_MB and run in ``n_jobs`` threads, each with one BLAS thread
+(:func:`run_in_threads`).  Linear machines (either solver) predict through their primal weights
+instead (:class:`._primal.PrimalMachines`); :func:`build_machines` and :func:`load_machines`
+pick the form.
 
-Prediction: :class:`Machines` keeps each unique support vector once (a training row used by
-several machines is stored once) and the dual coefficients as a sparse (n_pool, n_machines)
-matrix, so all machines are evaluated with one kernel block per chunk of test points and one
-matrix product.  Chunks are at most BLOCK_MB and run in ``n_jobs`` threads, each with one BLAS
-thread (:func:`run_in_threads`).
-
-Sparse input: a CSR training X goes to libsvm as it is (SVC takes CSR), and the pool of support
-vectors stays CSR; kernel blocks are then sparse products (``kernels.product``), so a sparse X
-is never densified, only the bounded blocks are dense.
+Sparse input: the pool of support vectors of a CSR training X stays CSR; kernel blocks are
+then sparse products (``kernels.product``), so a sparse X is never densified, only the bounded
+blocks are dense.  (Training: :mod:`._binary`.)
 """
-
-import os
-import time
-import warnings
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
 
 import numpy as np
 import scipy.sparse as sp
-from joblib import Parallel, delayed
-from sklearn import config_context
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.svm import SVC
 
-from ..kernels import (Kernel, as_float_rows, gaussian_exp, gram_fits, product, rows_per_chunk,
-                       single_threaded_blas, squared_norms)
-from ..parallel import resolve_n_jobs
-
-try:  # the libsvm entry point SVC.fit calls (see libsvm_fit)
-    from sklearn.svm._libsvm import fit as _LIBSVM_FIT
-    from sklearn.svm._libsvm import set_verbosity_wrap as _LIBSVM_QUIET
-except ImportError:  # pragma: no cover
-    _LIBSVM_FIT = None
+from ..kernels import (as_float_rows, gaussian_exp, product, rows_per_chunk, squared_norms)
+from ..parallel import map_threads, resolve_n_jobs, single_threaded_blas
 
 # Kernel blocks of at most this size: the allocator then reuses their memory from chunk to chunk
 # instead of mapping fresh pages (measured on Covertype: system time 4.7 s -> 0.02 s a 100k
@@ -49,145 +25,16 @@ except ImportError:  # pragma: no cover
 BLOCK_MB = 16
 MIN_THREAD_ROWS = 256  # fewer test points than this are not worth a thread of their own
 
-@dataclass(frozen=True)
-class TrainSettings:
-    """What every binary problem of one fit shares; ``gram``, when given, is K(X, X) over all
-    training rows, from which every problem reads its kernel values; ``reuse``, when given, is
-    a :class:`.reuse.ReuseScope` whose machines stand in for training (see :func:`fit_binary`)."""
-
-    kernel: Kernel
-    C: float
-    tol: float
-    cache_size: float
-    memory_mb: float
-    n_jobs: object = None
-    gram: np.ndarray | None = field(default=None, compare=False, repr=False)
-    reuse: object = field(default=None, compare=False, repr=False)
-
-
-@dataclass
-class BinaryFit:
-    """One trained binary SVM: f(x) = sum_s dual_coef[s] k(X[support[s]], x) + intercept,
-    f > 0 meaning the positive class.  ``support`` holds training-row indices; ``pid`` and
-    ``cpu_seconds`` say which process trained it and its CPU time there; ``n_iter`` is libsvm's
-    SMO iteration count for it (``SVC.n_iter_``); ``reused``: taken from a reuse store, not
-    trained (no SMO iterations, no CPU time)."""
-
-    support: np.ndarray
-    dual_coef: np.ndarray
-    intercept: float
-    pid: int
-    cpu_seconds: float
-    n_iter: int
-    reused: bool = False
-
-    def as_reused(self):
-        """This machine as a reused one: the same SVM, at no cost, in this process."""
-        return replace(self, pid=os.getpid(), cpu_seconds=0.0, n_iter=0, reused=True)
-
-
-def fit_binary(X, rows, positive, settings, gram=None):
-    """Train the soft-margin SVM separating ``positive`` rows of ``X[rows]`` from the others.
-
-    With ``gram`` = K(X[rows], X[rows]) (shared by several problems on the same rows), or taken
-    from the fit's whole ``settings.gram``, libsvm reads kernel values from it; without, libsvm
-    computes them itself, only for the columns SMO visits, through its kernel cache (for a single
-    problem that beats computing a Gram matrix for it).  A CSR ``X`` goes to libsvm as it is.
-    With ``settings.reuse``, a stored machine that solves this problem at C is returned instead.
-    """
-    if settings.reuse is not None:
-        return settings.reuse.fit(rows, positive, settings,
-                                  lambda: train_binary(X, rows, positive, settings, gram))
-    return train_binary(X, rows, positive, settings, gram)
-
-
-def train_binary(X, rows, positive, settings, gram=None):
-    """:func:`fit_binary` without reuse: libsvm trains the machine."""
-    started = time.process_time()
-    if gram is None and settings.gram is not None:
-        gram = rows_gram(settings.gram, rows)
-    if gram is not None:
-        fitted = libsvm_fit(gram, positive, settings, {"kernel": "precomputed"})
-    else:
-        fitted = libsvm_fit(X[rows], positive, settings, settings.kernel.svc_params())
-    support, dual_coef, intercept, n_iter = fitted
-    return BinaryFit(
-        support=np.asarray(rows)[support],
-        dual_coef=dual_coef,
-        intercept=intercept,
-        pid=os.getpid(),
-        cpu_seconds=time.process_time() - started,
-        n_iter=n_iter,
-    )
-
-
-def libsvm_fit(X, positive, settings, kernel_params):
-    """libsvm's C-SVC on rows ``X`` (or a precomputed Gram matrix) with labels ``positive``:
-    (support row indices, dual coefficients y_s alpha_s, intercept b, SMO iterations), with
-    f(x) = sum_s dual_coef[s] k(x_s, x) + b > 0 meaning positive, exactly as
-    ``SVC(**kernel_params, C=, tol=, cache_size=).fit(X, positive)`` gives them
-    (``dual_coef_[0]``, ``intercept_[0]``, ``n_iter_[0]``).
-
-    It calls the same libsvm entry point ``SVC.fit`` calls (``sklearn.svm._libsvm.fit``) with
-    the arguments ``SVC.fit`` passes, without SVC's per-call parameter and array checks (done
-    once per fit here: ``X`` is finite float64, C and the kernel are checked by the estimator).
-    Those checks cost 0.6 ms a call, 4x libsvm's own time on a 100-row problem, and dominated
-    the small datasets' grids (Max Wins on vowel: 3.1 s of 3.9 s).  If the private entry point
-    is missing or changed, ``SVC`` itself is used.  tests/test_shared_gram.py checks both give
-    the same machine.
-    """
-    labels = positive.astype(np.float64)  # SVC's encoding of the classes {False, True}: 0, 1
-    if _LIBSVM_FIT is not None and not sp.issparse(X):  # sparse rows go through SVC's sparse path
-        try:
-            return _direct_libsvm(np.ascontiguousarray(X, dtype=np.float64), labels, settings,
-                                  kernel_params)
-        except TypeError:  # another scikit-learn's signature: go through SVC
-            pass
-    params = {"gamma": 1.0, **kernel_params} if kernel_params["kernel"] == "precomputed" \
-        else kernel_params
-    with config_context(assume_finite=True):  # checked by the estimator / where the Gram was made
-        svc = SVC(C=settings.C, tol=settings.tol, cache_size=settings.cache_size,
-                  **params).fit(X, positive.astype(np.int8))
-    dual_coef = svc.dual_coef_.toarray() if sp.issparse(svc.dual_coef_) else svc.dual_coef_
-    return (svc.support_, np.ravel(dual_coef[0]).copy(), float(svc.intercept_[0]),
-            int(svc.n_iter_[0]))
-
-
-def _direct_libsvm(X, labels, settings, kernel_params):
-    """``sklearn.svm._libsvm.fit`` with SVC's defaults (C-SVC, shrinking, no probability, no
-    iteration limit, unit class weights) and SVC's sign flip for two classes."""
-    kernel = kernel_params["kernel"]
-    _LIBSVM_QUIET(0)  # as SVC(verbose=False) sets it before every fit
-    (support, _, _, dual_coef, intercept, _, _, status, n_iter) = _LIBSVM_FIT(
-        X, labels, svm_type=0, sample_weight=np.empty(0), class_weight=np.ones(2),
-        kernel=kernel, C=settings.C, nu=0.5, probability=0,
-        degree=int(kernel_params.get("degree", 3)), shrinking=1, tol=settings.tol,
-        cache_size=settings.cache_size, coef0=float(kernel_params.get("coef0", 0.0)),
-        gamma=float(kernel_params.get("gamma", 1.0)), epsilon=0.1, max_iter=-1,
-        random_seed=0)
-    if status:
-        warnings.warn(f"libsvm stopped with status {status}", ConvergenceWarning)
-    dual_coef, intercept = -dual_coef[0], -float(intercept[0])
-    if not (np.isfinite(dual_coef).all() and np.isfinite(intercept)):
-        raise ValueError("The dual coefficients or intercepts are not finite. The input data "
-                         "may contain large values and need to be preprocessed.")
-    return support, dual_coef, intercept, int(np.ravel(n_iter)[0])
-
-
 def run_in_threads(task, items, n_jobs):
-    """``[task(item) for item in items]``, in ``n_jobs`` threads when more than one (a plain
-    thread pool: these tasks are milliseconds long, too short for joblib's dispatch).
+    """``[task(item) for item in items]``, in ``n_jobs`` threads when more than one
+    (:func:`multisvm_cli.parallel.map_threads`), with one BLAS thread even when run alone.
 
     Prediction work is split by rows: each thread runs BLAS on one thread (small products gain
     nothing from BLAS threads, which only wait on each other when the cores are busy), and numpy
     releases the GIL in the element-wise steps, so chunks really run side by side.
     """
-    n_threads = thread_count(n_jobs)
-    with single_threaded_blas():
-        if n_threads == 1 or len(items) < 2:
-            return [task(item) for item in items]
-        with ThreadPoolExecutor(max_workers=min(n_threads, len(items))) as pool:
-            return list(pool.map(task, items))
+    with single_threaded_blas():  # also when run here alone
+        return map_threads(task, items, thread_count(n_jobs))
 
 
 def thread_count(n_jobs):
@@ -203,61 +50,6 @@ def row_slices(n_rows, step):
 def concatenate_rows(arrays, empty_shape):
     """The arrays stacked along rows, or an empty array of ``empty_shape`` if there are none."""
     return np.concatenate(arrays) if arrays else np.empty(empty_shape)
-
-
-def run_parallel(tasks, n_jobs):
-    """Run delayed tasks with joblib, threads preferred (libsvm and BLAS release the GIL);
-    ``n_jobs`` through the one resolver (None: the surrounding ``parallel_config``'s)."""
-    workers = None if n_jobs is None else thread_count(n_jobs)
-    return Parallel(n_jobs=workers, prefer="threads")(tasks)
-
-
-def foreign_cpu_seconds(fits):
-    """CPU seconds of the fits that ran in other processes (process_time misses those)."""
-    me = os.getpid()
-    return sum(fit.cpu_seconds for fit in fits if fit.pid != me)
-
-
-def smo_iterations(fits):
-    """libsvm's SMO iterations summed over ``fits`` (0 for none)."""
-    return sum(fit.n_iter for fit in fits)
-
-
-def one_vs_rest_problems(y_index, rows, classes):
-    """The (rows, positive mask) problems of one-vs-rest among ``classes`` on ``rows``.
-
-    With two classes there is one problem, positive = ``classes[1]``; with more, one problem
-    per class, positive = that class.
-    """
-    labels = y_index[rows]
-    positives = classes[1:] if len(classes) == 2 else classes
-    return [(rows, labels == c) for c in positives]
-
-
-def rows_gram(gram, rows):
-    """K(X[rows], X[rows]) from the whole K(X, X): the matrix itself when ``rows`` are all rows
-    in order, else the gathered sub-matrix."""
-    rows = np.asarray(rows)
-    if len(rows) == len(gram) and np.array_equal(rows, np.arange(len(gram))):
-        return gram
-    return gram[np.ix_(rows, rows)]
-
-
-def fit_one_vs_rest(X, y_index, rows, classes, settings):
-    """Train one-vs-rest SVMs among ``classes`` (class indices) on training ``rows``.
-
-    All problems share the same rows, so their Gram matrix is computed once (when it fits the
-    memory budget, and not when every machine is reused) and shared by every task without copies.
-    """
-    rows = np.asarray(rows)
-    problems = one_vs_rest_problems(y_index, rows, classes)
-    gram, all_reused = None, settings.reuse is not None and settings.reuse.covers_all(problems, settings)
-    if settings.gram is not None and not all_reused:
-        gram = rows_gram(settings.gram, rows)
-    elif gram_fits(len(rows), settings.memory_mb) and not all_reused:
-        gram = settings.kernel.gram(X[rows], thread_count(settings.n_jobs))
-    tasks = [delayed(fit_binary)(X, r, pos, settings, gram) for r, pos in problems]
-    return run_parallel(tasks, settings.n_jobs)
 
 
 class Machines:
@@ -429,6 +221,16 @@ class Machines:
             self._node_cache[machine] = operands
         return operands
 
+    @property
+    def full_evaluations(self):
+        """Kernel evaluations per test point when every machine is evaluated: the pool size."""
+        return self.n_pool
+
+    def mean_evaluations(self, used):
+        """Kernel evaluations per point of machines marked in ``used`` (see
+        :meth:`mean_unique_support_vectors`)."""
+        return self.mean_unique_support_vectors(used)
+
     def unique_support_vectors(self, used):
         """For each row of the boolean (k, n_machines) matrix ``used``: how many distinct pooled
         support vectors the machines marked in that row have together."""
@@ -449,14 +251,7 @@ class Machines:
         """The arrays that define these machines, named ``prefix + name``.  A dense pool is
         ``vectors``; a sparse one is ``vectors_data``, ``vectors_indices``, ``vectors_indptr``
         and ``vectors_shape`` (CSR, int64 indices) and is never densified."""
-        if self.is_sparse:
-            vectors = {prefix + "vectors_data": self.vectors.data,
-                       prefix + "vectors_indices": self.vectors.indices.astype(np.int64),
-                       prefix + "vectors_indptr": self.vectors.indptr.astype(np.int64),
-                       prefix + "vectors_shape": np.asarray(self.vectors.shape, dtype=np.int64)}
-        else:
-            vectors = {prefix + "vectors": self.vectors}
-        return {**vectors, prefix + "coef_data": self.coef.data,
+        return {**rows_arrays(self.vectors, prefix + "vectors"), prefix + "coef_data": self.coef.data,
                 prefix + "coef_indices": self.coef.indices.astype(np.int64),
                 prefix + "coef_indptr": self.coef.indptr.astype(np.int64),
                 prefix + "intercept": self.intercept, prefix + "groups": self.groups}
@@ -465,11 +260,11 @@ class Machines:
     def from_arrays(cls, kernel, arrays, prefix, n_features, n_machines):
         """Rebuild from :meth:`to_arrays`; ValueError if the arrays do not describe
         ``n_machines`` machines on ``n_features`` features: real-valued finite vectors (dense, or
-        sparse as :func:`sparse_vectors` checks), coefficients and intercepts, integer indices, a
+        sparse as :func:`sparse_rows` checks), coefficients and intercepts, integer indices, a
         valid column pointer, row indices in range and strictly increasing within each machine,
         and sorted groups >= 0."""
         dense = prefix + "vectors" in arrays
-        vectors = arrays[prefix + "vectors"] if dense else sparse_vectors(arrays, prefix)
+        vectors = arrays[prefix + "vectors"] if dense else sparse_rows(arrays, prefix, "vectors")
         data, indices, indptr = (arrays[prefix + k] for k in ("coef_data", "coef_indices", "coef_indptr"))
         intercept, groups = arrays[prefix + "intercept"], arrays[prefix + "groups"]
         kinds = {"coef_data": (data, 1, "iuf"), "intercept": (intercept, 1, "iuf"),
@@ -500,26 +295,37 @@ class Machines:
         return cls(kernel, vectors, coef, intercept, groups)
 
 
-def sparse_vectors(arrays, prefix):
-    """The CSR support-vector pool saved by :meth:`Machines.to_arrays`; ValueError unless its
-    shape is two non-negative integers, its row pointer starts at 0, never decreases and ends
-    at the number of values, and every column index is within the shape."""
-    names = [prefix + "vectors_" + k for k in ("data", "indices", "indptr", "shape")]
-    missing = [name for name in names if name not in arrays]
+def rows_arrays(matrix, stem):
+    """A dense array as ``{stem: matrix}``; a CSR matrix as ``stem + "_data"``, ``_indices``,
+    ``_indptr`` and ``_shape`` (int64 indices), never densified (read back by :func:`sparse_rows`)."""
+    if not sp.issparse(matrix):
+        return {stem: matrix}
+    return {stem + "_data": matrix.data, stem + "_indices": matrix.indices.astype(np.int64),
+            stem + "_indptr": matrix.indptr.astype(np.int64),
+            stem + "_shape": np.asarray(matrix.shape, dtype=np.int64)}
+
+
+def sparse_rows(arrays, prefix, name):
+    """The CSR matrix saved as ``prefix + name + "_data"``, ``_indices``, ``_indptr`` and
+    ``_shape`` (a sparse support-vector pool, or sparse weights); ValueError unless its shape is
+    two non-negative integers, its row pointer starts at 0, never decreases and ends at the
+    number of values, and every column index is within the shape."""
+    stem = prefix + name
+    names = [stem + "_" + k for k in ("data", "indices", "indptr", "shape")]
+    missing = [key for key in names if key not in arrays]
     if missing:
-        raise ValueError(f"the support vectors are missing: no {prefix}vectors nor {', '.join(missing)}")
-    data, indices, indptr, shape = (arrays[name] for name in names)
+        raise ValueError(f"the {'support vectors' if name == 'vectors' else name} are missing: no {stem} nor {', '.join(missing)}")
+    data, indices, indptr, shape = (arrays[key] for key in names)
     if not all(a.ndim == 1 and a.dtype.kind in "iu" for a in (indices, indptr, shape)) or data.ndim != 1:
-        raise ValueError(f"{prefix}vectors_data, _indices, _indptr and _shape must be 1-D (integer indices)")
+        raise ValueError(f"{stem}_data, _indices, _indptr and _shape must be 1-D (integer indices)")
     if len(shape) != 2 or shape.min() < 0:
-        raise ValueError(f"{prefix}vectors_shape must be two non-negative sizes, got {shape.tolist()}")
+        raise ValueError(f"{stem}_shape must be two non-negative sizes, got {shape.tolist()}")
     n_rows, n_columns = (int(v) for v in shape)
     if len(indptr) != n_rows + 1 or indptr[0] != 0 or indptr[-1] != len(data) or np.any(np.diff(indptr) < 0):
-        raise ValueError(f"{prefix}vectors_indptr is not a valid row pointer for {n_rows} rows "
+        raise ValueError(f"{stem}_indptr is not a valid row pointer for {n_rows} rows "
                          f"and {len(data)} values")
     if len(indices) != len(data):
-        raise ValueError(f"{prefix}vectors_indices must have one column index per value ({len(data)})")
+        raise ValueError(f"{stem}_indices must have one column index per value ({len(data)})")
     if len(indices) and (indices.min() < 0 or indices.max() >= n_columns):
-        raise ValueError(f"{prefix}vectors_indices out of range 0..{n_columns - 1}")
+        raise ValueError(f"{stem}_indices out of range 0..{n_columns - 1}")
     return sp.csr_matrix((data.astype(np.float64), indices, indptr), shape=(n_rows, n_columns))
-

@@ -9,7 +9,8 @@ class j (LIBSVM's rule "decision value > 0 -> i" with its opposite sign conventi
 import numpy as np
 from joblib import delayed
 
-from ._machines import Machines, fit_binary, run_parallel
+from ._binary import fit_binary, run_parallel
+from ._primal import build_machines
 
 
 def class_pairs(n_classes):
@@ -39,5 +40,5 @@ def fit_pairwise(X, y_index, n_classes, settings):
         positive = np.arange(len(rows)) >= len(class_rows[i])
         tasks.append(delayed(fit_binary)(X, rows, positive, settings))
     fits = run_parallel(tasks, settings.n_jobs)
-    return Machines.from_fits(settings.kernel, X, fits, y_index), fits
+    return build_machines(settings, X, fits, y_index), fits
 

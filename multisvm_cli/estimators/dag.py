@@ -4,7 +4,8 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from ._base import MulticlassSVM
-from ._machines import MIN_THREAD_ROWS, Machines, run_in_threads, thread_count
+from ._machines import MIN_THREAD_ROWS, run_in_threads, thread_count
+from ._primal import load_machines
 from ._pairwise import class_pairs, fit_pairwise, pair_table
 from .maxwins import MaxWinsSVC
 
@@ -37,24 +38,25 @@ class DAGSVC(MulticlassSVM):
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
-                 order=None):
+                 solver="libsvm", order=None):
         super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
                          homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
-                         cache_size=cache_size, memory_mb=memory_mb, tol=tol)
+                         cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver)
         self.order = order
 
     _options = ("order",)
 
     @classmethod
     def from_maxwins(cls, maxwins, order=None):
-        """A fitted DAGSVC sharing the pairwise machines, fit times, SMO iterations and reused
-        machine count of a fitted MaxWinsSVC."""
+        """A fitted DAGSVC sharing the pairwise machines, fit times, SMO iterations, reused
+        machine count and training memory of a fitted MaxWinsSVC."""
         if not isinstance(maxwins, MaxWinsSVC):
             raise ValueError(f"from_maxwins needs a fitted MaxWinsSVC, got {type(maxwins).__name__}")
         check_is_fitted(maxwins)
         dag = cls(**maxwins.get_params(), order=order)
         for name in ("classes_", "n_features_in_", "feature_names_in_", "machines_",
-                     "fit_cpu_time_", "fit_wall_time_", "smo_iterations_", "n_reused_machines_"):
+                     "fit_cpu_time_", "fit_wall_time_", "smo_iterations_", "n_reused_machines_",
+                     "max_train_memory_"):
             if hasattr(maxwins, name):
                 setattr(dag, name, getattr(maxwins, name))
         dag._set_order()
@@ -141,10 +143,10 @@ class DAGSVC(MulticlassSVM):
         _, nodes = self._walk(X)
         used = np.zeros((X.shape[0], self.machines_.n_machines), dtype=bool)
         used[np.arange(X.shape[0])[:, None], nodes] = True
-        return self.machines_.mean_unique_support_vectors(used)
+        return self.machines_.mean_evaluations(used)
 
     def _set_state(self, meta, arrays, kernel):
         n_classes = len(self.classes_)
         self._set_order()
-        self.machines_ = Machines.from_arrays(kernel, arrays, "svm_", self.n_features_in_,
+        self.machines_ = load_machines(kernel, self.solver, arrays, "svm_", self.n_features_in_,
                                               len(class_pairs(n_classes)))

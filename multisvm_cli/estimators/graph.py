@@ -6,7 +6,7 @@ from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_fit, nb_from_arrays, n
                     nb_predict, split_holdout)
 from ._groups import (check_confusion, confusion_rates, fit_group_machines, group_scores, pack,
                       unpack)
-from ._machines import Machines
+from ._primal import build_machines, load_machines
 
 
 class GraphSVC(MulticlassSVM):
@@ -42,10 +42,10 @@ class GraphSVC(MulticlassSVM):
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
-                 threshold=0.05, nb="gaussian", holdout=0.3):
+                 solver="libsvm", threshold=0.05, nb="gaussian", holdout=0.3):
         super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
                          homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
-                         cache_size=cache_size, memory_mb=memory_mb, tol=tol)
+                         cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver)
         self.threshold = threshold
         self.nb = nb
         self.holdout = holdout
@@ -61,7 +61,7 @@ class GraphSVC(MulticlassSVM):
         self.groups_ = [np.flatnonzero(confused[:, i] | (np.arange(n_classes) == i)) for i in range(n_classes)]
         self._set_shared_groups()
         fits, self.machine_ptr_ = fit_group_machines(X, y_index, self._distinct, settings)
-        self.machines_ = Machines.from_fits(settings.kernel, X, fits, y_index)
+        self.machines_ = build_machines(settings, X, fits, y_index)
         self.nb_ = nb_fit(make_nb(self.nb), X, y_index)
         return fits
 
@@ -93,7 +93,7 @@ class GraphSVC(MulticlassSVM):
         used = np.zeros((X.shape[0], self.machines_.n_machines), dtype=bool)
         for i in range(len(self.classes_)):
             used[np.ix_(first_guess == i, self._group_machines(i))] = True
-        return self.machines_.mean_unique_support_vectors(used)
+        return self.machines_.mean_evaluations(used)
 
     def _n_parameters(self):
         return self.machines_.n_parameters() + nb_n_parameters(self.nb_)
@@ -123,5 +123,5 @@ class GraphSVC(MulticlassSVM):
             raise ValueError("machine_ptr disagrees with the groups")
         self.machine_ptr_ = arrays["machine_ptr"].astype(np.intp)
         self.nb_ = nb_from_arrays(self.nb, arrays, "nb_", self.n_features_in_, n_classes)
-        self.machines_ = Machines.from_arrays(kernel, arrays, "svm_", self.n_features_in_,
+        self.machines_ = load_machines(kernel, self.solver, arrays, "svm_", self.n_features_in_,
                                               int(expected_machines[-1]))

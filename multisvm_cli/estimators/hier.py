@@ -6,7 +6,8 @@ from scipy.cluster.hierarchy import cut_tree, linkage
 from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_fit, nb_from_arrays, nb_n_parameters,
                     nb_predict, split_holdout)
 from ._groups import check_confusion, confusion_rates, fit_group_machines, group_scores
-from ._machines import Machines, fit_one_vs_rest
+from ._binary import fit_one_vs_rest
+from ._primal import build_machines, load_machines
 
 def cluster_classes(confusion):
     """Cluster label of each class (numbered in order of each cluster's first class).
@@ -57,10 +58,10 @@ class HierSVC(MulticlassSVM):
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
-                 level1="nb", nb="gaussian", holdout=0.3):
+                 solver="libsvm", level1="nb", nb="gaussian", holdout=0.3):
         super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
                          homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
-                         cache_size=cache_size, memory_mb=memory_mb, tol=tol)
+                         cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver)
         self.level1 = level1
         self.nb = nb
         self.holdout = holdout
@@ -83,7 +84,7 @@ class HierSVC(MulticlassSVM):
         self.n_level1_machines_ = len(level1_fits)
         level2_fits, ptr = fit_group_machines(X, y_index, self._members(), settings)
         self.machine_ptr_ = ptr + len(level1_fits)
-        self.machines_ = Machines.from_fits(settings.kernel, X, level1_fits + level2_fits, y_index)
+        self.machines_ = build_machines(settings, X, level1_fits + level2_fits, y_index)
         return level1_fits + level2_fits
 
     def _members(self):
@@ -102,7 +103,10 @@ class HierSVC(MulticlassSVM):
         return list(range(self.machine_ptr_[g], self.machine_ptr_[g + 1]))
 
     def _scores(self, X):
-        chosen = self._choose_clusters(X)
+        return self._routed_scores(X, self._choose_clusters(X))
+
+    def _routed_scores(self, X, chosen):
+        """Level 2's per-class scores of points routed to the clusters ``chosen``."""
         scores = np.empty((X.shape[0], len(self.classes_)))
         for g, members in enumerate(self._members()):
             points = np.flatnonzero(chosen == g)
@@ -110,13 +114,30 @@ class HierSVC(MulticlassSVM):
                                           len(self.classes_), self.memory_mb)
         return scores
 
+    def level_accuracies(self, X, y):
+        """(level 1, level 2) accuracies on labelled points (Godbole et al. 2002's L1 and L2):
+        level 1 = the share of points that level 1 routes to their class's cluster; level 2 =
+        the share of those points whose class the cluster's level-2 SVMs then pick (a one-class
+        cluster picks its class), NaN when level 1 routes no point right.  ValueError for a
+        label the model does not know."""
+        X = self._validated(X)
+        y = np.asarray(y)
+        index = np.minimum(np.searchsorted(self.classes_, y), len(self.classes_) - 1)
+        if y.shape != (X.shape[0],) or np.any(self.classes_[index] != y):
+            raise ValueError("y must hold one known class label per row of X")
+        chosen = self._choose_clusters(X)
+        routed = chosen == self.clusters_[index]
+        predicted = np.argmax(self._routed_scores(X[routed], chosen[routed]), axis=1)
+        level2 = float(np.mean(predicted == index[routed])) if routed.any() else float("nan")
+        return float(np.mean(routed)), level2
+
     def _kernel_evaluations(self, X):
         chosen = self._choose_clusters(X)
         used = np.zeros((X.shape[0], self.machines_.n_machines), dtype=bool)
         used[:, :self.n_level1_machines_] = True
         for g in range(self.clusters_.max() + 1):
             used[np.ix_(chosen == g, self._level2_machines(g))] = True
-        return self.machines_.mean_unique_support_vectors(used)
+        return self.machines_.mean_evaluations(used)
 
     def _n_parameters(self):
         nb_size = nb_n_parameters(self.level1_nb_) if self.level1 == "nb" else 0
@@ -148,4 +169,5 @@ class HierSVC(MulticlassSVM):
         self.machine_ptr_ = arrays["machine_ptr"].astype(np.intp)
         if self.level1 == "nb":
             self.level1_nb_ = nb_from_arrays(self.nb, arrays, "nb_", self.n_features_in_, n_clusters)
-        self.machines_ = Machines.from_arrays(kernel, arrays, "svm_", self.n_features_in_, int(expected[-1]))
+        self.machines_ = load_machines(kernel, self.solver, arrays, "svm_", self.n_features_in_,
+                                       int(expected[-1]))

@@ -3,7 +3,7 @@
 import numpy as np
 
 from ._base import MulticlassSVM
-from ._machines import Machines
+from ._primal import load_machines
 from ._pairwise import class_pairs, fit_pairwise
 
 
@@ -50,9 +50,9 @@ class MaxWinsSVC(MulticlassSVM):
         return scores.reshape(X.shape[0], n_classes) - np.arange(n_classes) / n_classes
 
     def _kernel_evaluations(self, X):
-        return self.machines_.n_pool
+        return self.machines_.full_evaluations
 
     def _set_state(self, meta, arrays, kernel):
         n_classes = len(self.classes_)
-        self.machines_ = Machines.from_arrays(kernel, arrays, "svm_", self.n_features_in_,
+        self.machines_ = load_machines(kernel, self.solver, arrays, "svm_", self.n_features_in_,
                                               n_classes * (n_classes - 1) // 2)

@@ -15,7 +15,8 @@ from ..kernels import finite_float
 
 NB_NAMES = ("gaussian", "multinomial")  # sklearn GaussianNB / MultinomialNB
 LEVEL1_MODELS = ("nb", "svm")
-SHARED_OPTIONS = ("cache_size", "memory_mb", "tol")  # every scheme's, beside the grid's own
+SOLVERS = ("libsvm", "liblinear")  # the binary solvers (see ._solvers)
+SHARED_OPTIONS = ("cache_size", "memory_mb", "tol", "solver")  # every scheme's, beside the grid's own
 
 
 # The largest usable C.  libsvm's SMO stops when the gradient G_i = sum_j Q_ij alpha_j - 1 meets
@@ -88,7 +89,15 @@ OPTIONS = {
     "cache_size": Option(check_positive, "a number > 0 (MB)"),
     "memory_mb": Option(check_positive, "a number > 0 (MB)"),
     "tol": Option(check_positive, "a number > 0"),
+    "solver": Option(partial(check_choice, choices=SOLVERS), " | ".join(SOLVERS)),
 }
+
+
+def check_solver_kernel(solver, kernel):
+    """ValueError (one line) unless ``solver`` can train machines of the ``kernel`` named:
+    liblinear trains linear machines only."""
+    if solver == "liblinear" and kernel != "linear":
+        raise ValueError(f"solver 'liblinear' applies to the linear kernel only, not the {kernel} kernel")
 
 
 def check_options(estimator, names):

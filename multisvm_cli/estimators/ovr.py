@@ -3,7 +3,8 @@
 import numpy as np
 
 from ._base import MulticlassSVM
-from ._machines import Machines, fit_one_vs_rest
+from ._binary import fit_one_vs_rest
+from ._primal import build_machines, load_machines
 
 
 class OneVsRestSVC(MulticlassSVM):
@@ -30,7 +31,7 @@ class OneVsRestSVC(MulticlassSVM):
     def _fit(self, X, y_index, settings):
         classes = np.arange(len(self.classes_))
         fits = fit_one_vs_rest(X, y_index, np.arange(X.shape[0]), classes, settings)
-        self.machines_ = Machines.from_fits(settings.kernel, X, fits, y_index)
+        self.machines_ = build_machines(settings, X, fits, y_index)
         return fits
 
     def _scores(self, X):
@@ -40,10 +41,11 @@ class OneVsRestSVC(MulticlassSVM):
         return values
 
     def _kernel_evaluations(self, X):
-        return self.machines_.n_pool
+        return self.machines_.full_evaluations
 
     def _n_machines(self):
         return 1 if len(self.classes_) == 2 else len(self.classes_)
 
     def _set_state(self, meta, arrays, kernel):
-        self.machines_ = Machines.from_arrays(kernel, arrays, "svm_", self.n_features_in_, self._n_machines())
+        self.machines_ = load_machines(kernel, self.solver, arrays, "svm_", self.n_features_in_,
+                                       self._n_machines())

@@ -2,7 +2,8 @@
 
 import numpy as np
 from ._base import MulticlassSVM, split_holdout
-from ._machines import Machines, fit_binary, fit_one_vs_rest
+from ._binary import fit_binary, fit_one_vs_rest
+from ._primal import build_machines, load_machines
 
 
 class UDTSVC(MulticlassSVM):
@@ -35,10 +36,10 @@ class UDTSVC(MulticlassSVM):
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
-                 holdout=0.3):
+                 solver="libsvm", holdout=0.3):
         super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
                          homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
-                         cache_size=cache_size, memory_mb=memory_mb, tol=tol)
+                         cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver)
         self.holdout = holdout
 
     _options = ("holdout",)
@@ -54,7 +55,7 @@ class UDTSVC(MulticlassSVM):
             claimed.append(best)
             remaining.remove(best)
         self.level_order_ = np.array(claimed + remaining)
-        self.machines_ = Machines.from_fits(settings.kernel, X, node_fits, y_index)
+        self.machines_ = build_machines(settings, X, node_fits, y_index)
         return all_fits
 
     def _best_node(self, X, y_index, fit_rows, held_rows, remaining, settings):
@@ -67,7 +68,8 @@ class UDTSVC(MulticlassSVM):
             held_part = fit_part
         fits = fit_one_vs_rest(X, y_index, fit_part, classes, settings)
         candidates = classes[1:] if len(classes) == 2 else classes
-        values = Machines.from_fits(settings.kernel, X, fits, y_index).decision(X[held_part], self.memory_mb, self.n_jobs)
+        machines = build_machines(settings, X, fits, y_index)
+        values = machines.decision(X[held_part], self.memory_mb, self.n_jobs)
         accuracy = np.mean((values > 0) == (y_index[held_part, None] == candidates[None, :]), axis=0)
         return int(candidates[np.argmax(accuracy)]), fits
 
@@ -98,7 +100,7 @@ class UDTSVC(MulticlassSVM):
     def _kernel_evaluations(self, X):
         last_node = np.minimum(self._exits(X), len(self.classes_) - 2)
         used = np.arange(len(self.classes_) - 1)[None, :] <= last_node[:, None]
-        return self.machines_.mean_unique_support_vectors(used)
+        return self.machines_.mean_evaluations(used)
 
     def _get_state(self):
         meta, arrays = super()._get_state()
@@ -110,4 +112,5 @@ class UDTSVC(MulticlassSVM):
         if order.shape != (n_classes,) or not np.array_equal(np.sort(order), np.arange(n_classes)):
             raise ValueError("level_order must be a permutation of the class indices")
         self.level_order_ = order.astype(np.intp)
-        self.machines_ = Machines.from_arrays(kernel, arrays, "svm_", self.n_features_in_, n_classes - 1)
+        self.machines_ = load_machines(kernel, self.solver, arrays, "svm_", self.n_features_in_,
+                                       n_classes - 1)

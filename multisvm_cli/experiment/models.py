@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import MultisvmError
+from .config.values import did_you_mean
 from .progress import progress_bar
 from .protocol import Stopwatch, fit_selected
 from .runs import point_cache
@@ -49,7 +50,7 @@ def train(config, scheme, dataset=None, output=None, settings: Settings = Settin
     """
     if scheme not in config.schemes:
         raise MultisvmError(f"{config.path}: scheme {scheme!r} is not in its schemes "
-                            f"({', '.join(config.schemes)})")
+                            f"({', '.join(config.schemes)}){did_you_mean(scheme, config.schemes)}")
     plan = config.plan(dataset) if dataset else config.datasets[0]
     output = Path(output) if output else default_model_folder(config, plan.name, scheme)
     if output.exists() and not force:
@@ -133,6 +134,11 @@ def evaluate(model_dir, dataset=None, part=None, confusion=False, mirror=None,
         loaded = data.load(name, parts=[part] if own_part else None, mirror=mirror,
                            data_home=data_home)
     X, y = part_arrays(loaded, split, part)
+    trained_on = getattr(model.scaler, "n_features_in_", None)
+    if trained_on is not None and X.shape[1] != trained_on:
+        raise ValueError(f"{name} has {X.shape[1]} features, the model was trained on "
+                         f"{trained_on} ({meta['dataset']}); evaluate it on {meta['dataset']} or "
+                         "data with the same features")
     X = model.scaler.transform(X)
     watch = Stopwatch()
     predicted = model.estimator.predict(X)

@@ -4,6 +4,7 @@ Layout under the results root (``Settings.out``, default ``results/``)::
 
     results/<config-name>/
         cache/<sha256>.json        one small file per finished grid point (the resume cache)
+        latest -> <timestamp>      the newest run (a relative link, replaced atomically)
         <timestamp>/               one folder per run, never overwritten (``-2``, ``-3`` suffixes)
             config.original.yaml   the config exactly as the user wrote it
             config.yaml            the resolved config: every default filled in, every grid
@@ -43,6 +44,7 @@ from .interrupts import sigterm_as_interrupt
 from .progress import progress_bar
 from .protocol import Stopwatch, check_point_result, load_datasets, run_protocol
 from .provenance import now_iso, run_metadata
+from .run_report import link_latest
 from .settings import Settings, workers
 
 
@@ -107,8 +109,9 @@ def _run(config, settings, jobs, datasets, folder, log) -> Run:
                      source=config.reference.get("source"), ranking=ranking,
                      dag_orders=dag_order_studies(results))
         figures = Stopwatch()
-        write_figures(folder)
-        log.add(f"figures in {figures.wall:.2f} s")
+        if settings.figures:
+            write_figures(folder, settings.figure_format, settings.dpi)
+            log.add(f"figures in {figures.wall:.2f} s")
     except BaseException as exc:
         status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
         meta.update(ended=now_iso(), status=status, error=" ".join(str(exc).split()),
@@ -123,6 +126,7 @@ def _run(config, settings, jobs, datasets, folder, log) -> Run:
     log.add(f"done in {watch.wall:.1f} s: {len(grid_rows)} grid points, {cached} from the cache")
     write_report(folder, meta)  # the page shows the final run.json ...
     _close(folder, meta, log)   # ... which says done only once the page is in place
+    link_latest(folder)
     return Run(folder, rows, ranking, dag_order_studies(results) or None)
 
 

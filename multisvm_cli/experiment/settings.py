@@ -35,6 +35,9 @@ class Settings:
     mirror: str | None = None
     data_home: str | None = None
     argv: tuple | None = None  # the command line run.json records [sys.argv]
+    figure_format: str = "png"  # png | svg | pdf
+    dpi: int | None = None      # [report.drawing.DPI]
+    figures: bool = True        # False: no figures (quick reruns)
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,19 @@
 """The configs shipped with multisvm (the top-level ``configs/`` folder, installed as package
-data ``multisvm_cli.configs``): named without a path, from any folder."""
+data ``multisvm_cli.configs``): named without a path, from any folder.
+
+A name is looked up in the current folder's ``configs/`` first (a checkout's, where edits take
+effect even after ``pip install .``), then in the installed copy; when the current folder's copy
+is not the installed file a note on stderr says which file runs (run.json's ``config`` names it).
+"""
 
 from __future__ import annotations
 
+import re
+import sys
 from pathlib import Path
+
+from .config.document import ConfigError
+from .config.values import did_you_mean
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
@@ -22,16 +32,42 @@ def shipped_configs() -> dict:
 
 def config_path(given) -> Path:
     """The file ``given`` names: an existing path as it is, else a shipped config's name (with
-    or without ``.yaml``); otherwise the path as given (loading it says it does not exist)."""
+    or without ``.yaml``); otherwise the path as given (loading it says it does not exist). A
+    bare name that is neither is refused with the closest shipped name."""
     path = Path(given)
     if path.exists() or path.parent != Path("."):
         return path
-    return shipped_configs().get(path.name.removesuffix(".yaml"), path)
+    name = path.name.removesuffix(".yaml")
+    shipped = shipped_configs()
+    local = Path("configs") / f"{name}.yaml"
+    if local.is_file():
+        if name not in shipped or local.resolve() != shipped[name].resolve():
+            print(f"note: {name}: running {local} (the current folder's configs/), not the "
+                  "installed copy", file=sys.stderr, flush=True)
+        return local.resolve()  # run.json records the file that ran
+    if name in shipped:
+        return shipped[name]
+    hint = did_you_mean(name, shipped)
+    if hint or path.suffix != ".yaml":
+        raise ConfigError(f"{given}: no such config file, and no shipped config of that name"
+                          f"{hint}; 'multisvm configs' lists them")
+    return path
+
+
+# a sentence ends at '.' before a capital (or the end), not after "et al" or "e.g"
+SENTENCE_END = re.compile(r"(?<!\bal)(?<!e\.g)(?<!i\.e)\.(?=\s+[A-Z]|\s*$)")
 
 
 def describe(path) -> str:
-    """A shipped config's first comment line (what it runs), without the ``#``."""
+    """A shipped config's first sentence (what it runs), from its leading comment paragraph."""
+    words = []
     for line in Path(path).read_text(encoding="utf-8").splitlines():
-        if line.startswith("#"):
-            return line.lstrip("# ").strip()
-    return ""
+        text = line.lstrip("#").strip()
+        if not line.startswith("#") or not text:
+            if words:
+                break
+            continue
+        words.append(text)
+    paragraph = " ".join(words)
+    end = SENTENCE_END.search(paragraph)
+    return paragraph[:end.end()] if end else paragraph

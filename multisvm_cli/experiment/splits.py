@@ -123,16 +123,6 @@ def validation_splits(fold, validation):
     return [(X[a], y[a], X[b], y[b]) for a, b in validation_index_splits(y, validation)]
 
 
-def validation_size(fold, validation) -> int:
-    """How many points :func:`validation_splits` scores a grid point on (summed over its
-    splits): what a resume-cache entry's ``n_validation`` must be."""
-    if validation["method"] == "given":
-        return len(fold.y_val)
-    if validation["method"] == "test":
-        return len(fold.y_test)
-    return sum(len(b) for _, b in validation_index_splits(fold.y_train, validation))
-
-
 def part_arrays(dataset, split, part):
     """Rows of one part of ``dataset`` under ``split``: test, train, validation or all.
 
@@ -143,8 +133,10 @@ def part_arrays(dataset, split, part):
         return pooled(dataset)
     if split["method"] == "standard" or part == "validation":
         if part not in dataset.parts:
-            known = ", ".join(sorted(set(dataset.parts) | {"all"}))
-            raise ValueError(f"dataset {dataset.name!r} has no {part!r} part; it has: {known}")
+            made = {"train", "test"} if split["method"] == "holdout" else set()
+            known = ", ".join(sorted(set(dataset.parts) | made | {"all"}))
+            raise ValueError(f"{dataset.name} has no {part} part (under the model's "
+                             f"{split['method']} split it has: {known}); choose one with --part")
         return dataset.parts[part]
     if split["method"] == "holdout" and part in ("train", "test"):
         X, y = pooled(dataset)

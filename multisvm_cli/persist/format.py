@@ -25,6 +25,7 @@ EXTRA_PREFIX = "extra."
 REQUIRED_KEYS = ("format", "format_version", "scheme", "params", "fitted", "arrays", "metadata")
 MANIFEST_KEYS = ("format", "format_version", "files", "arrays")
 FITTED_KEYS = ("n_features_in", "fit_cpu_time", "fit_wall_time", "smo_iterations")
+OPTIONAL_FITTED_KEYS = ("max_train_memory",)  # absent from models saved before it was recorded
 SCHEME_FITTED_KEYS = {"hier": ("n_level1_machines",)}
 MAX_JSON_BYTES = 16 << 20
 MAX_MANIFEST_BYTES = 1 << 20
@@ -64,7 +65,8 @@ def expected_arrays(scheme, params, specs, n_features):
     ``dtype`` is an exact ``np.dtype``, or a string of allowed dtype kinds (classes: numbers or text;
     feature names: text).  Shapes follow from n_features (d), the number of classes N (the
     ``classes`` array), the support-vector pool P (``svm_vectors``' rows), the machine count M
-    (``svm_intercept``) and the dual coefficients nnz (``svm_coef_data``), with M within the
+    (``svm_intercept``) and the dual coefficients nnz (``svm_coef_data``) (liblinear's models:
+    the weights ``svm_weights`` (M, d) instead of vectors and coefficients), with M within the
     scheme's bound (N for 1-v-r, N(N-1)/2 pairwise, N-1 UDT, at most N^2 GraphSVM, 2N Hier) and
     nnz <= P M; ValueError naming the first array that cannot fit.
     """
@@ -84,7 +86,10 @@ def expected_arrays(scheme, params, specs, n_features):
     expected = {"classes": (ARRAY_KINDS, (n_classes,))}
     if "feature_names" in model_names:
         expected["feature_names"] = ("U", (n_features,))
-    if scheme != "nb":
+    if scheme != "nb" and params.get("solver") == "liblinear":
+        expected.update(_expected_weights(specs, length, SCHEMES[scheme]._machine_bounds(n_classes),
+                                          n_features))
+    elif scheme != "nb":
         n_pool, vectors = _expected_vectors(specs, declared, length, n_features)
         n_machines = length("svm_intercept", *SCHEMES[scheme]._machine_bounds(n_classes))
         nnz = length("svm_coef_data", 0, n_pool * n_machines)
@@ -111,6 +116,21 @@ def expected_arrays(scheme, params, specs, n_features):
         missing, extra = sorted(set(expected) - model_names), sorted(model_names - set(expected))
         raise ValueError(f"a {scheme} model has other arrays (missing {missing}, unexpected {extra})")
     return expected
+
+
+def _expected_weights(specs, length, bounds, n_features):
+    """name -> (dtype, shape) of liblinear's machines: ``svm_weights`` (M, d) when dense, or its
+    CSR arrays ``svm_weights_data``/``_indices`` (nnz <= M d), ``_indptr`` (M + 1) and ``_shape``
+    (2); and ``svm_intercept`` (M), M within the scheme's ``bounds``."""
+    n_machines = length("svm_intercept", *bounds)
+    expected = {"svm_intercept": (FLOAT, (n_machines,))}
+    if "svm_weights" in specs or "svm_weights_shape" not in specs:
+        expected["svm_weights"] = (FLOAT, (n_machines, n_features))
+        return expected
+    length("svm_weights_indptr", n_machines + 1, n_machines + 1)
+    nnz = length("svm_weights_data", 0, n_machines * n_features)
+    return {**expected, "svm_weights_data": (FLOAT, (nnz,)), "svm_weights_indices": (INT, (nnz,)),
+            "svm_weights_indptr": (INT, (n_machines + 1,)), "svm_weights_shape": (INT, (2,))}
 
 
 def _expected_vectors(specs, declared, length, n_features):

@@ -25,7 +25,8 @@ from ..readers import read_json_with_bytes
 from .folder import folder_lock
 from .format import (ARRAYS_NAME, EXTRA_PREFIX, FITTED_KEYS, FORMAT_NAME, FORMAT_VERSION, HEX64,
                      JSON_NAME, MANIFEST_FORMAT, MANIFEST_KEYS, MANIFEST_NAME, MANIFEST_VERSION,
-                     MAX_JSON_BYTES, MAX_MANIFEST_BYTES, REQUIRED_KEYS, SCHEME_FITTED_KEYS,
+                     MAX_JSON_BYTES, MAX_MANIFEST_BYTES, OPTIONAL_FITTED_KEYS, REQUIRED_KEYS,
+                     SCHEME_FITTED_KEYS,
                      ModelFormatError, expected_arrays, one_line, short)
 from .npy import open_archive, read_data, read_headers
 
@@ -143,6 +144,7 @@ def _estimator_of(path, scheme, params):
     """An unfitted ``scheme`` estimator with exactly its parameters, checked by the estimator."""
     try:
         cls = SCHEMES[scheme]
+        params = {"solver": "libsvm", **params}  # saved before liblinear: libsvm's
         known = set(cls().get_params())
         if set(params) != known:
             unknown, missing = sorted(set(params) - known), sorted(known - set(params))
@@ -159,11 +161,12 @@ def _check_fitted(json_path, scheme, fitted):
     """The fitted scalars: exactly the scheme's keys; n_features_in an integer >= 1, fit times
     finite numbers >= 0, other counts integers >= 0."""
     keys = FITTED_KEYS + SCHEME_FITTED_KEYS.get(scheme, ())
-    if set(fitted) != set(keys):
-        raise ModelFormatError(f"{json_path}: 'fitted' must hold exactly {', '.join(keys)}")
-    for key in keys:
+    if not set(keys) <= set(fitted) <= set(keys + OPTIONAL_FITTED_KEYS):
+        raise ModelFormatError(f"{json_path}: 'fitted' must hold exactly {', '.join(keys)} "
+                               f"(and optionally {', '.join(OPTIONAL_FITTED_KEYS)})")
+    for key in fitted:
         value, low = fitted[key], 1 if key == "n_features_in" else 0
-        if key == "smo_iterations" and value is None:  # not recorded (an unknown count)
+        if key in ("smo_iterations", "max_train_memory") and value is None:  # not recorded
             continue
         is_time = key in ("fit_cpu_time", "fit_wall_time")
         if not (is_number(value) if is_time else is_int(value)) or value < low:

@@ -1,4 +1,4 @@
-"""Writing a figure: PNG at a fixed DPI, atomically; fixed margins in inches; file-name slugs.
+"""Writing a figure: PNG, SVG or PDF at a chosen DPI, atomically; fixed margins; file-name slugs.
 
 Every figure of a run is a ``matplotlib.figure.Figure`` rendered by the Agg canvas (no pyplot, no
 global state: safe from several threads), laid out by hand with fixed margins in inches (a
@@ -17,16 +17,22 @@ from matplotlib.figure import Figure
 
 from ..storage import atomic_write
 
-DPI = 100
+DPI = 150                         # the figures' default resolution (PNG pixels per inch)
+FIGURE_FORMATS = ("png", "svg", "pdf")
+NO_DATE = {"png": {"Software": None}, "svg": {"Date": None}, "pdf": {"CreationDate": None}}
 
 
-def save_figure(fig: Figure, path) -> Path:
-    """Render ``fig`` as a PNG at ``DPI`` and write it atomically to ``path`` (a temporary file
-    renamed into place, with the umask's permissions: :func:`storage.atomic_write`)."""
+def save_figure(fig: Figure, path, dpi=None) -> Path:
+    """Render ``fig`` in the format of ``path``'s suffix (png, svg or pdf) at ``dpi`` [DPI] and
+    write it atomically (a temporary file renamed into place, with the umask's permissions:
+    :func:`storage.atomic_write`); vector files carry no date, so a redraw is byte-identical."""
+    fmt = Path(path).suffix.lstrip(".")
+    if fmt not in FIGURE_FORMATS:
+        raise ValueError(f"unknown figure format {fmt!r}; allowed: {', '.join(FIGURE_FORMATS)}")
     FigureCanvasAgg(fig)
-    png = io.BytesIO()
-    fig.savefig(png, format="png", dpi=DPI, metadata={"Software": None})
-    return atomic_write(path, png.getvalue())
+    data = io.BytesIO()
+    fig.savefig(data, format=fmt, dpi=dpi or DPI, metadata=NO_DATE[fmt])
+    return atomic_write(path, data.getvalue())
 
 
 def margins(width, height, *, left, right, bottom, top) -> dict:

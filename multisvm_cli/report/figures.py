@@ -1,8 +1,9 @@
-"""The run's figures (PNG): grid heatmaps, error-cost trade-off, CD diagram, DAG class orders.
+"""The run's figures (PNG, SVG or PDF): grid heatmaps, error-cost trade-off, CD diagram, DAG class orders.
 
 Drawn and written as :mod:`.drawing` says; the grid heatmaps are :mod:`.heatmaps`. Inputs are
 plain data: the grid rows (grid.csv as a DataFrame), the report rows (``table.table_rows``) and
-the ranking (``ranking.rank_schemes``). File names, under a run's ``figures/`` folder::
+the ranking (``ranking.rank_schemes``). File names, under a run's ``figures/`` folder (``.png`` shown; ``.svg`` or ``.pdf`` with
+``--figure-format``)::
 
     grid-<dataset>-<kernel_type>.png   mean validation error over the grid, a panel per scheme
     tradeoff-<dataset>.png             test error against kernel evaluations
@@ -22,12 +23,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter
+from matplotlib.ticker import FuncFormatter, MaxNLocator
+from matplotlib.transforms import offset_copy
 
 from ..errors import MultisvmError
 from ..estimators.registry import SCHEME_NAMES, label
-from .drawing import DPI, margins, save_figure, slug
+from .drawing import DPI, FIGURE_FORMATS, margins, save_figure, slug
 from .heatmaps import grid_heatmaps
+from .ranking import small_sample_caution
 from .run_folder import read_figure_data
 
 MARKERS = "osD^vP*Xh<>p"
@@ -35,7 +38,7 @@ MARKERS = "osD^vP*Xh<>p"
 
 # --------------------------------------------------------------------------- trade-off
 
-def tradeoff(table_rows, folder) -> list[Path]:
+def tradeoff(table_rows, folder, fmt="png", dpi=None) -> list[Path]:
     """Per dataset: test error (%) against kernel evaluations per test point (log x axis).
 
     One marker per scheme with error bars of +-``error_sd`` (the SD over folds x repeats; none
@@ -47,7 +50,7 @@ def tradeoff(table_rows, folder) -> list[Path]:
     paths = []
     for dataset in dict.fromkeys(r["dataset"] for r in rows):
         fig = tradeoff_figure(dataset, [r for r in rows if r["dataset"] == dataset])
-        paths.append(save_figure(fig, Path(folder) / f"tradeoff-{slug(dataset)}.png"))
+        paths.append(save_figure(fig, Path(folder) / f"tradeoff-{slug(dataset)}.{fmt}", dpi))
     return paths
 
 
@@ -57,6 +60,7 @@ def tradeoff_figure(dataset, rows) -> Figure:
     fig.subplots_adjust(**margins(7.5, 5.0, left=0.75, right=0.2, bottom=0.6, top=0.6))
     ax = fig.add_subplot()
     any_sd = any(r.get("error_sd") for r in rows)
+    shifts = _shifts(rows)
     for row in rows:
         name, (color, marker) = label(row["scheme"]), _style(row["scheme"])
         evals = row.get("kernel_evaluations")
@@ -64,10 +68,15 @@ def tradeoff_figure(dataset, rows) -> Figure:
             ax.axhline(row["error_pct"], color=color, linestyle="--", linewidth=1.2,
                        label=f"{name} (no kernel evaluations)")
             continue
-        ax.errorbar([evals], [row["error_pct"]], yerr=[row.get("error_sd") or 0.0],
-                    fmt=marker, color=color, markersize=8, capsize=4,
-                    label=name)
+        drawn = ax.errorbar([evals], [row["error_pct"]], yerr=[row.get("error_sd") or 0.0],
+                            fmt=marker, color=color, markersize=8, capsize=4, label=name)
+        if shifts[row["scheme"]]:  # drawn aside, its data (and the axis limits) unchanged
+            shifted = offset_copy(ax.transData, fig=fig, x=shifts[row["scheme"]],
+                                  units="points")
+            for artist in drawn.get_children():
+                artist.set_transform(shifted)
         _paper_point(ax, row, color, marker)
+    _label_shared_points(ax, rows)
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
     ax.xaxis.set_minor_formatter(FuncFormatter(_minor_tick if _spans_a_decade(rows)
@@ -78,10 +87,42 @@ def tradeoff_figure(dataset, rows) -> Figure:
     ax.grid(True, which="both", alpha=0.3)
     bars = "; bars: +-1 SD over folds x repeats" if any_sd else ""
     paper = "; hollow: paper" if any(r.get("paper_error_pct") is not None for r in rows) else ""
+    shared = "; equal points spread sideways and named" if _same_points(rows) else ""
     ax.set_title(f"{dataset}: test error vs. kernel evaluations per test point\n"
-                 f"(lower left is better{bars}{paper})", fontsize=10)
+                 f"(lower left is better{bars}{paper}{shared})", fontsize=10)
     ax.legend(fontsize=8, loc="best")
     return fig
+
+
+SHIFT_POINTS = 9  # markers at one (kernel evaluations, error) are spread this far apart
+
+
+def _same_points(rows) -> list:
+    """Groups (2 or more) of schemes whose markers would sit on one spot."""
+    spots = {}
+    for row in rows:
+        evals = row.get("kernel_evaluations")
+        if evals and evals > 0:
+            spots.setdefault((round(evals, 6), round(row["error_pct"], 6)), []).append(row)
+    return [group for group in spots.values() if len(group) > 1]
+
+
+def _shifts(rows) -> dict:
+    """Each scheme's sideways shift in points: 0, or spread around a shared spot."""
+    shifts = {row["scheme"]: 0.0 for row in rows}
+    for group in _same_points(rows):
+        for i, row in enumerate(group):
+            shifts[row["scheme"]] = SHIFT_POINTS * (i - (len(group) - 1) / 2)
+    return shifts
+
+
+def _label_shared_points(ax, rows):
+    """Name the schemes of each shared spot above it (their markers are spread sideways)."""
+    for group in _same_points(rows):
+        ax.annotate(" = ".join(label(r["scheme"]) for r in group),
+                    (group[0]["kernel_evaluations"], group[0]["error_pct"]),
+                    xytext=(0, 9), textcoords="offset points", ha="center", va="bottom",
+                    fontsize=7.5)
 
 
 def _spans_a_decade(rows) -> bool:
@@ -116,14 +157,14 @@ def _style(scheme):
 
 # --------------------------------------------------------------------------- CD diagram
 
-def cd_diagram(ranking: dict, path) -> Path:
+def cd_diagram(ranking: dict, path, dpi=None) -> Path:
     """Demsar's (2006) critical-difference diagram of ``ranking`` (``ranking.rank_schemes``).
 
     The schemes sit at their average rank on a rank axis (1 = best, on the left); a bar joins
     schemes whose ranks differ by no more than the critical difference (Nemenyi; Wilcoxon's
     test for two schemes), and the CD is drawn as a bar of its length above the axis.
     """
-    return save_figure(cd_figure(ranking), path)
+    return save_figure(cd_figure(ranking), path, dpi)
 
 
 def cd_figure(ranking: dict) -> Figure:
@@ -138,9 +179,11 @@ def cd_figure(ranking: dict) -> Figure:
     ranks = [ranking["average_ranks"][s] for s in schemes]
     k, half = len(schemes), (len(schemes) + 1) // 2
     cliques = _cliques(schemes, ranks, ranking["different_pairs"])
-    height = 1.9 + 0.32 * half + 0.12 * len(cliques)
+    caution = small_sample_caution(ranking["n_datasets"], k)
+    height = 1.9 + 0.32 * half + 0.12 * len(cliques) + (0.15 if caution else 0.0)
     fig = Figure(figsize=(8.0, height), dpi=DPI)
-    fig.subplots_adjust(**margins(8.0, height, left=0.05, right=0.05, bottom=0.05, top=0.5))
+    fig.subplots_adjust(**margins(8.0, height, left=0.05, right=0.05, bottom=0.05,
+                                  top=0.65 if caution else 0.5))
     ax = fig.add_subplot()
     ax.set_axis_off()
     low, high = 0.2, k + 0.8
@@ -203,18 +246,21 @@ def _cd_title(ranking) -> str:
              f"significantly different at alpha = {ranking['alpha']:g}")
     if ranking.get("critical_difference") is not None:
         title += " (Nemenyi test; CD bar above the axis)"
+    if small_sample_caution(ranking["n_datasets"], len(ranking["schemes"])):
+        title += (f"\ncaution: {ranking['n_datasets']} datasets, {len(ranking['schemes'])} "
+                  "schemes, below Demsar's N > 10, k > 5: the test has little power")
     return title
 
 
 # --------------------------------------------------------------------------- DAG orders
 
 def dag_orders_histogram(errors_pct, kernel_evaluations, selected_error, path, *,
-                         dataset="") -> Path:
+                         dataset="", dpi=None) -> Path:
     """Histograms of the DAG scheme's test error (%) and kernel evaluations per test point over N
     random class orders, the natural order's error (``selected_error``, %) marked by a vertical
     line."""
     return save_figure(dag_orders_figure(errors_pct, kernel_evaluations, selected_error,
-                                         dataset), path)
+                                         dataset), path, dpi)
 
 
 def dag_orders_figure(errors_pct, kernel_evaluations, selected_error, dataset="") -> Figure:
@@ -238,7 +284,8 @@ def dag_orders_figure(errors_pct, kernel_evaluations, selected_error, dataset=""
     if evals.size:
         right.hist(evals, bins=_bins(evals), color="tab:blue", edgecolor="black", alpha=0.8)
     right.set_xlabel("kernel evaluations per test point")
-    right.set_ylabel("number of class orders")
+    for ax in (left, right):  # counts of orders: whole numbers; the y label once, on the left
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     right.set_title("evaluation cost of the same orders", fontsize=9)
     name = f"{dataset}: " if dataset else ""
     fig.suptitle(f"{name}{label('dag')} test error over {errors.size} random class orders",
@@ -254,38 +301,47 @@ def _bins(values):
 # --------------------------------------------------------------------------- everything
 
 def draw_all(run_folder, grid: pd.DataFrame, chosen: dict, table_rows, ranking=None,
-             dag_orders=None) -> list[Path]:
-    """Every figure of a run into ``run_folder/figures/``; returns the paths written.
+             dag_orders=None, fmt="png", dpi=None) -> list[Path]:
+    """Every figure of a run into ``run_folder/figures/`` as ``fmt`` files (png, svg or pdf) at
+    ``dpi``; returns the paths written.
 
     ``dag_orders``: {dataset: {"errors_pct": [...], "kernel_evaluations": [...],
     "selected_error": float}} from the DAG order study, when it ran.
     """
     folder = Path(run_folder) / "figures"
-    paths = grid_heatmaps(grid, chosen, folder) + tradeoff(table_rows, folder)
+    paths = (grid_heatmaps(grid, chosen, folder, fmt, dpi, _order(table_rows))
+             + tradeoff(table_rows, folder, fmt, dpi))
     if ranking is not None:
-        paths.append(cd_diagram(ranking, folder / "cd-diagram.png"))
+        paths.append(cd_diagram(ranking, folder / f"cd-diagram.{fmt}", dpi))
     for dataset, study in (dag_orders or {}).items():
         paths.append(dag_orders_histogram(study["errors_pct"], study["kernel_evaluations"],
                                           study["selected_error"],
-                                          folder / f"dag-orders-{slug(dataset)}.png",
-                                          dataset=dataset))
+                                          folder / f"dag-orders-{slug(dataset)}.{fmt}",
+                                          dataset=dataset, dpi=dpi))
     return paths
 
 
-FIGURE_NAMES = ("grid-*.png", "tradeoff-*.png", "cd-diagram.png", "dag-orders-*.png")
+FIGURE_NAMES = ("grid-*", "tradeoff-*", "cd-diagram", "dag-orders-*")  # + "." + a format
 
 
-def write_figures(run_folder) -> list[Path]:
+def _order(table_rows) -> list:
+    """The schemes in the table's order (figures' panels follow it)."""
+    return list(dict.fromkeys(r["scheme"] for r in table_rows))
+
+
+def write_figures(run_folder, fmt="png", dpi=None) -> list[Path]:
     """Every figure of a run, drawn from its saved files (``run_folder.read_figure_data``), into
-    ``run_folder/figures/``; figures of an earlier drawing not made again are removed: only
-    files named as this module names its figures (:data:`FIGURE_NAMES`), and never through a
-    symlinked ``figures/`` (refused in one line: it would draw and delete outside the run)."""
-    folder = Path(run_folder) / "figures"
-    if folder.is_symlink() or folder.exists() and not folder.is_dir():
-        raise MultisvmError(f"{folder} is a symlink or not a folder; `multisvm report` draws "
+    ``run_folder/figures/`` as ``fmt`` files at ``dpi``; figures of an earlier drawing not made
+    again (in any format) are removed: only files named as this module names its figures
+    (:data:`FIGURE_NAMES`), and never through a symlinked ``figures/`` (refused in one line: it
+    would draw and delete outside the run)."""
+    figures = Path(run_folder) / "figures"
+    if figures.is_symlink() or figures.exists() and not figures.is_dir():
+        raise MultisvmError(f"{figures} is a symlink or not a folder; `multisvm report` draws "
                             f"only into a real figures/ folder inside the run: remove it")
-    paths = draw_all(run_folder, **read_figure_data(run_folder))
-    drawn = {p for pattern in FIGURE_NAMES for p in folder.glob(pattern)}
+    paths = draw_all(run_folder, **read_figure_data(run_folder), fmt=fmt, dpi=dpi)
+    drawn = {f for name in FIGURE_NAMES for kind in FIGURE_FORMATS
+             for f in figures.glob(f"{name}.{kind}")}
     for stale in drawn - set(paths):
         stale.unlink()
     return paths

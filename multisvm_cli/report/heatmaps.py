@@ -1,7 +1,8 @@
 """The grid heatmaps: mean validation error over each dataset's grid, one panel per scheme.
 
 ``grid-<dataset>-<kernel_type>.png`` under a run's ``figures/``: one file per dataset x kernel type
-(not per scheme), the panels on one colour scale, the selected point framed.
+(not per scheme), every panel of a dataset on one colour scale (viridis), each cell labelled with its error, the
+selected point framed.
 """
 
 from __future__ import annotations
@@ -19,32 +20,58 @@ from .drawing import DPI, save_figure, slug
 from .run_folder import GRID_NEEDS
 
 KERNEL_AXES = {"gaussian": "sigma", "polynomial": "degree", "linear": None}
+COLOURS = "viridis"  # sequential, colour-blind safe, lightness rises with the error (greyscale)
 
 
-def grid_heatmaps(grid: pd.DataFrame, chosen: dict, folder) -> list[Path]:
-    """One PNG per dataset x kernel type: a heatmap panel of the mean validation error (%) per
-    scheme, all panels on one colour scale.
+def grid_heatmaps(grid: pd.DataFrame, chosen: dict, folder, fmt="png", dpi=None,
+                  order=None) -> list[Path]:
+    """One figure per dataset x kernel type: a heatmap panel of the mean validation error (%) per
+    scheme, every panel of a dataset (all its kernel types) on one colour scale.
 
     ``grid``: grid.csv rows (validation_error is a fraction; averaged over folds and repeats).
     ``chosen[(dataset, scheme)]``: the selected point's params (``kernel``, ``C``, ``sigma`` or
     ``gamma``, ``degree``, ``homogeneous``), the most frequent choice over folds; it is framed.
-    Schemes with a single grid point (kernel-free schemes such as naive Bayes) have no panel.
-    Files go to ``folder/grid-<dataset>-<kernel_type>.png``.
+    ``order``: the schemes in the table's order (the panels follow it). Schemes with a single
+    grid point (kernel-free schemes such as naive Bayes) have no panel. Files go to
+    ``folder/grid-<dataset>-<kernel_type>.<fmt>``.
     """
     _check_grid(grid)
+    rank = {scheme: i for i, scheme in enumerate(order or [])}
     paths = []
-    for (dataset, kernel_type), rows in grid.groupby(["dataset", "kernel_type"], sort=False):
-        panels = []
-        for scheme, mine in rows.groupby("scheme", sort=False):
-            cells = heatmap_cells(mine)
-            if cells.size >= 2:
-                panels.append((scheme, cells, chosen.get((dataset, scheme))))
-        if not panels:
-            continue
-        fig = heatmaps_figure(panels, dataset, kernel_type, n_splits=_n_splits(rows))
-        name = f"grid-{slug(dataset)}-{slug(kernel_type)}.png"
-        paths.append(save_figure(fig, Path(folder) / name))
+    for dataset, mine in grid.groupby("dataset", sort=False):
+        figures = []
+        for kernel_type, rows in mine.groupby("kernel_type", sort=False):
+            panels = []
+            for scheme, points in rows.groupby("scheme", sort=False):
+                cells = heatmap_cells(points)
+                if cells.size >= 2:
+                    panels.append((scheme, cells, chosen.get((dataset, scheme))))
+            panels.sort(key=lambda panel: rank.get(panel[0], len(rank)))
+            if panels:
+                figures.append((kernel_type, panels))
+        values = np.concatenate([c.to_numpy().ravel() for _, panels in figures
+                                 for _, c, _ in panels] or [np.zeros(0)])
+        scale = colour_scale(values)
+        for kernel_type, panels in figures:
+            rows = mine[mine["kernel_type"] == kernel_type]
+            fig = heatmaps_figure(panels, dataset, kernel_type, n_splits=_n_splits(rows),
+                                  scale=scale, n_validation=_n_validation(rows))
+            name = f"grid-{slug(dataset)}-{slug(kernel_type)}.{fmt}"
+            paths.append(save_figure(fig, Path(folder) / name, dpi))
     return paths
+
+
+def colour_scale(values) -> tuple[float, float]:
+    """(low, high) of the colour scale over ``values`` (%, NaN ignored); a constant grid gets a
+    range of one percentage point around its value (no offset text, one plain colour)."""
+    finite = np.asarray(values, dtype=float)
+    finite = finite[np.isfinite(finite)]
+    if finite.size == 0:
+        return 0.0, 1.0
+    low, high = float(finite.min()), float(finite.max())
+    if high - low < 1e-9:
+        return max(0.0, low - 0.5), max(0.0, low - 0.5) + 1.0
+    return low, high
 
 
 def _check_grid(grid):
@@ -94,9 +121,15 @@ def heatmap_cells(rows: pd.DataFrame) -> pd.DataFrame:
 PANEL_COLUMNS = 3  # heatmap panels per row
 
 
-def heatmaps_figure(panels, dataset, kernel_type, n_splits=1) -> Figure:
+def heatmaps_figure(panels, dataset, kernel_type, n_splits=1, scale=None,
+                    n_validation=None) -> Figure:
     """The annotated heatmaps of ``panels`` [(scheme, cells from ``heatmap_cells``, chosen
-    params or None)] in one figure, on one colour scale, each chosen point framed.
+    params or None)] in one figure, on one colour scale (``scale``: (low, high) in %, shared by
+    a dataset's figures; else these panels' range), each chosen point framed.
+
+    Sequential, colour-blind-safe colours (viridis: dark = low error, readable in greyscale),
+    each cell labelled with its error. ``fig.lowest_elsewhere`` lists the schemes whose framed
+    point (the most frequent choice over folds) is not their lowest mean, as the note says.
 
     Laid out by hand (fixed margins in inches, no layout engine: it would draw every figure
     twice). ``fig.selected_cells[scheme]`` is the framed cell as (row, column) or None.
@@ -106,7 +139,7 @@ def heatmaps_figure(panels, dataset, kernel_type, n_splits=1) -> Figure:
     lines = -(-len(panels) // columns)
     tick_chars = max(len(_tick(v)) for _, c, _ in panels for v in c.index)
     panel_w, panel_h = max(2.2, 0.62 * n_cols + 0.3), max(1.3, 0.3 * n_rows + 0.4)
-    left, right, top, bottom = 0.55 + 0.065 * tick_chars, 1.0, 0.85, 0.75
+    left, right, top, bottom = 0.45 + 0.065 * tick_chars, 1.0, 0.85, 0.75
     gap_w, gap_h = 0.25 + 0.065 * tick_chars, 0.55
     width = left + right + columns * panel_w + (columns - 1) * gap_w
     height = top + bottom + lines * panel_h + (lines - 1) * gap_h
@@ -114,31 +147,60 @@ def heatmaps_figure(panels, dataset, kernel_type, n_splits=1) -> Figure:
     spec = fig.add_gridspec(lines, columns, left=left / width, right=1 - right / width,
                             bottom=bottom / height, top=1 - top / height,
                             wspace=gap_w / panel_w, hspace=gap_h / panel_h)
-    values = np.concatenate([c.to_numpy().ravel() for _, c, _ in panels])
-    low, high = np.nanmin(values), np.nanmax(values)
-    fig.selected_cells = {}
+    low, high = scale or colour_scale(
+        np.concatenate([c.to_numpy().ravel() for _, c, _ in panels]))
+    fig.selected_cells, fig.lowest_elsewhere = {}, []
     for k, (scheme, cells, chosen) in enumerate(panels):
         ax = fig.add_subplot(spec[k // columns, k % columns])
-        image = ax.imshow(cells.to_numpy(), cmap="RdYlGn_r", aspect="auto", origin="lower",
-                          vmin=low, vmax=high if high > low else low + 1e-9)
+        image = ax.imshow(cells.to_numpy(), cmap=COLOURS, aspect="auto", origin="lower",
+                          vmin=low, vmax=high)
         _annotate_cells(ax, image, cells.to_numpy())
         ax.set_xticks(range(cells.shape[1]), [f"{c:g}" for c in cells.columns], fontsize=8)
         ax.set_yticks(range(cells.shape[0]), [_tick(v) for v in cells.index], fontsize=8)
+        if kernel_type == "linear":  # one row, no parameter: the axis label says it
+            ax.set_yticks([])
         ax.set_title(label(scheme), fontsize=9)
-        if k % columns == 0:
-            ax.set_ylabel(_row_label(kernel_type, cells), fontsize=8)
-        if k // columns == lines - 1 or k + columns >= len(panels):
-            ax.set_xlabel("C" + _spacing(cells.columns), fontsize=8)
         fig.selected_cells[scheme] = _mark_selected(ax, cells, kernel_type, chosen)
+        if _lowest_elsewhere(cells, fig.selected_cells[scheme]):
+            fig.lowest_elsewhere.append(label(scheme))
     bar = fig.add_axes([1 - (right - 0.15) / width, bottom / height, 0.15 / width,
                         1 - (top + bottom) / height])
-    fig.colorbar(image, cax=bar).set_label("mean validation error (%)", fontsize=8)
+    # each axis label once, for all panels: the y label left of the first column, the x label
+    # under the last row
+    cells = panels[0][1]
+    fig.text(0.1 / width, 1 - (top + lines * panel_h / 2 + (lines - 1) * gap_h / 2) / height,
+             _row_label(kernel_type, cells), rotation=90, ha="left", va="center", fontsize=8)
+    fig.text((left + (width - left - right) / 2) / width, 0.32 / height,
+             "C" + _spacing(cells.columns), ha="center", va="bottom", fontsize=8)
+    colorbar = fig.colorbar(image, cax=bar)
+    colorbar.formatter.set_useOffset(False)
+    colorbar.set_label("mean validation error (%)", fontsize=8)
     where = f", mean of {n_splits} folds x repeats" if n_splits > 1 else ""
-    fig.suptitle(f"{dataset}, {kernel_type} kernel: validation error over the grid{where}",
-                 fontsize=10, y=1 - 0.12 / height, va="top")
-    fig.text(0.01, 0.1 / height, "blue frame: the selected point (the most frequent over "
-             "folds x repeats)", fontsize=7.5, va="bottom")
+    points = f" ({n_validation} validation points per split)" if n_validation else ""
+    fig.suptitle(f"{dataset}, {kernel_type} kernel: validation error over the grid{where}"
+                 f"{points}", fontsize=10, y=1 - 0.12 / height, va="top")
+    fig.text(0.01, 0.1 / height, _frame_note(n_splits, fig.lowest_elsewhere), fontsize=7.5,
+             va="bottom")
     return fig
+
+
+def _frame_note(n_splits, lowest_elsewhere) -> str:
+    """What the frame marks, and where it is not on the lowest mean."""
+    if n_splits <= 1:
+        return "framed: the selected point (lowest validation error; ties go to the simpler model)"
+    note = (f"framed: the point chosen most often over the {n_splits} folds x repeats "
+            "(each chooses its own lowest)")
+    if lowest_elsewhere:
+        note += f"; not the lowest mean for {', '.join(lowest_elsewhere)}"
+    return note
+
+
+def _lowest_elsewhere(cells, framed) -> bool:
+    """Whether the framed cell's mean is above the panel's lowest mean."""
+    if framed is None:
+        return False
+    values = cells.to_numpy()
+    return bool(values[framed] > np.nanmin(values) + 1e-9)
 
 
 def _annotate_cells(ax, image, values):
@@ -160,8 +222,9 @@ def _mark_selected(ax, cells, kernel_type, chosen):
     if not cols or not rows:
         return None
     i, j = rows[0], cols[0]
-    ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="blue", linewidth=3,
-                           label="selected point (most frequent over folds)"))
+    for colour, width, name in (("white", 4.5, "_frame"), ("black", 1.5, "selected point")):
+        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=colour,
+                               linewidth=width, label=name))  # white and black: on any cell
     return (i, j)
 
 
@@ -203,6 +266,16 @@ def _truth(value) -> bool:
     if isinstance(value, str):
         return value.strip().lower() in ("true", "1", "yes")
     return bool(value) and not (isinstance(value, float) and np.isnan(value))
+
+
+def _n_validation(rows):
+    """Validation points per split (one grid point of one scheme), or None when unknown or
+    different between splits."""
+    if "n_validation" not in rows:
+        return None
+    first = rows[(rows["scheme"] == rows["scheme"].iloc[0]) & (rows["C"] == rows["C"].iloc[0])]
+    counts = pd.to_numeric(first["n_validation"], errors="coerce").dropna().unique()
+    return int(counts[0]) if len(counts) == 1 else None
 
 
 def _n_splits(rows) -> int:

@@ -47,11 +47,13 @@ FIGURE_KINDS = [  # (file name prefix, section title, how to read the figure)
      "One figure per dataset and kernel type, one panel per scheme on a shared colour scale. "
      "Mean validation error (%) at each grid point, averaged over folds and repeats: rows are "
      "the kernel parameter (sigma, gamma or degree), columns the penalty C; greener is lower. "
-     "The blue frame is the point selected most often. A minimum on the edge of the grid "
+     "The framed cell is the point selected most often (the note under each map says where it is not the lowest mean). A minimum on the edge of the grid "
      "suggests the grid should be wider."),
 ]
 CSS = """
-body { font-family: sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
+body { font-family: sans-serif; margin: 2em auto; max-width: 1100px; padding: 0 1em; color: #222; }
+div.scroll { overflow-x: auto; max-width: 100%; }
+tr.best td { background: #e6f2e6; font-weight: bold; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; }
@@ -101,8 +103,9 @@ def table_html(header, rows) -> str:
     """The table, each number shown as table.md shows it, its exact table.csv value in the
     cell's title (shown on hover)."""
     head = "".join(f"<th>{_esc(TITLES.get(key, key))}</th>" for key in header)
+    best = _best_rows(rows)
     body = []
-    for row in rows:
+    for index, row in enumerate(rows):
         cells = []
         for key in header:
             exact = row.get(key) or ""
@@ -110,15 +113,28 @@ def table_html(header, rows) -> str:
             kind = "" if is_number(_parse(exact)) else " class=\"text\""
             title = f" title=\"{_esc(exact)}\"" if shown != exact else ""
             cells.append(f"<td{kind}{title}>{_esc(shown)}</td>")
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    return (f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n" + "\n".join(body)
-            + "\n</tbody>\n</table>")
+        mark = " class=\"best\"" if index in best else ""
+        body.append(f"<tr{mark}>" + "".join(cells) + "</tr>")
+    return (f"<div class=\"scroll\"><table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n"
+            + "\n".join(body) + "\n</tbody>\n</table></div>")
+
+
+def _best_rows(rows) -> set:
+    """The indices of each dataset's lowest test error rows (ours; ties all marked)."""
+    errors = {}
+    for index, row in enumerate(rows):
+        error = _parse(row.get("error_pct") or "")
+        if is_number(error):
+            errors.setdefault(row.get("dataset"), []).append((error, index))
+    return {index for found in errors.values() for error, index in found
+            if error == min(e for e, _ in found)}
 
 
 def figures_html(figures: Path, kinds=FIGURE_KINDS) -> list[str]:
     """One section per kind of figure (``kinds``: prefix, title or None, caption), each PNG
     embedded with its caption."""
-    pngs = sorted(figures.glob("*.png")) if figures.is_dir() else []
+    pngs = (sorted([*figures.glob("*.png"), *figures.glob("*.svg")]) if figures.is_dir()
+            else [])
     parts = []
     for prefix, title, caption in kinds:
         mine = [p for p in pngs if p.name.startswith(prefix)]
@@ -136,9 +152,11 @@ def figures_html(figures: Path, kinds=FIGURE_KINDS) -> list[str]:
 
 def _figure(path: Path, caption: str) -> str:
     data = read_bytes(path, PNG_LIMIT, what="figure")
-    if not data.startswith(PNG_SIGNATURE):
-        return f"<p class=\"note\">{_esc(path.name)} is not a PNG file; left out.</p>"
-    uri = "data:image/png;base64," + base64.b64encode(data).decode("ascii")
+    kind = "svg+xml" if path.suffix == ".svg" else "png"
+    if not data.startswith(b"<?xml" if kind == "svg+xml" else PNG_SIGNATURE):
+        return (f"<p class=\"note\">{_esc(path.name)} is not a {path.suffix[1:].upper()} file; "
+                "left out.</p>")
+    uri = f"data:image/{kind};base64," + base64.b64encode(data).decode("ascii")
     return (f"<figure><img src=\"{uri}\" alt=\"{_esc(path.stem)}\">"
             f"<figcaption><b>{_esc(path.name)}</b>: {_esc(caption)}</figcaption></figure>")
 

@@ -14,7 +14,9 @@ Demsar (2006), "Statistical comparisons of classifiers over multiple data sets",
 - Nemenyi's post-hoc test: two schemes differ significantly when their average ranks differ by
   more than the critical difference CD = q_alpha * sqrt(k(k+1) / (6N)), where q_alpha is the
   studentized range statistic for k groups and infinite degrees of freedom divided by sqrt(2).
-  Pairwise p-values come from ``scikit_posthocs.posthoc_nemenyi_friedman``.
+  Pairwise p-values: p = P(Q > |R_i - R_j| sqrt(2) / sqrt(k(k+1)/(6N))) for Q the studentized
+  range of k groups and infinite degrees of freedom (``scipy.stats.studentized_range.sf``; the
+  same numbers as ``scikit_posthocs.posthoc_nemenyi_friedman``, which multisvm no longer needs).
 - With k = 2 schemes Demsar recommends the Wilcoxon signed-rank test on the per-dataset
   differences instead (``scipy.stats.wilcoxon``); no CD is computed then.
 """
@@ -115,9 +117,12 @@ def _iman_davenport(chi2, n, k) -> dict:
 
 
 def _nemenyi(values, schemes) -> dict:
-    import scikit_posthocs
-
-    p = scikit_posthocs.posthoc_nemenyi_friedman(values).to_numpy()
+    """Nemenyi's pairwise p-values from the average ranks (1 on the diagonal)."""
+    n, k = values.shape
+    ranks = stats.rankdata(values, axis=1).mean(axis=0)
+    q = np.abs(ranks[:, None] - ranks[None, :]) / math.sqrt(k * (k + 1) / (6.0 * n))
+    p = stats.studentized_range.sf(q * math.sqrt(2.0), k, np.inf)
+    np.fill_diagonal(p, 1.0)
     return {a: {b: float(p[i, j]) for j, b in enumerate(schemes)} for i, a in enumerate(schemes)}
 
 
@@ -167,9 +172,23 @@ def ranking_text(ranking: dict) -> str:
         lines.append(line + ".")
         lines.append(f"Nemenyi critical difference at alpha = {ranking['alpha']:g}: "
                      f"CD = {ranking['critical_difference']:.3f} ranks (Demsar 2006).")
+    caution = small_sample_caution(ranking["n_datasets"], k)
+    if caution:
+        lines.append(caution)
     pairs = ranking["different_pairs"]
     lines.append("Significantly different: " + ("; ".join(
         f"{label(a)} better than {label(b)}" for a, b in pairs) if pairs else
         f"no pair at alpha = {ranking['alpha']:g}") + ".")
     return "\n".join(lines)
 
+
+
+def small_sample_caution(n: int, k: int) -> str:
+    """A caution when N datasets and k schemes are too few for Friedman's chi-square
+    approximation (Demsar 2006, section 3.2.2: it needs N > 10 and k > 5), else ``""``."""
+    if n > 10 and k > 5:
+        return ""
+    return (f"Caution: {n} datasets and {k} schemes are too few for Friedman's chi-square "
+            "approximation (Demsar 2006 asks for N > 10 datasets and k > 5 schemes; below that "
+            "use exact critical values): the test has little power here, and no significant "
+            "pair does not mean the schemes are equivalent.")

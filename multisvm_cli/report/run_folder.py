@@ -26,7 +26,8 @@ from .table import render
 GRID_COLUMNS = ["dataset", "repeat", "estimate", "fold", "scheme", "kernel", "kernel_type", "C",
                 "sigma", "gamma", "degree", "homogeneous", "validation_error", "n_errors",
                 "n_validation", "n_support_vectors", "kernel_evaluations", "size", "fit_cpu",
-                "fit_wall", "predict_wall", "smo_iterations", "cached", "notes"]
+                "fit_wall", "predict_wall", "smo_iterations", "n_reused_machines", "cached",
+                "notes"]
 GRID_NEEDS = ("dataset", "scheme", "kernel_type", "C", "validation_error")
 GRID_NUMBERS = ("C", "validation_error")  # what the heatmaps draw: finite in every row
 RESULT_KEYS = ("dataset", "scheme", "params")

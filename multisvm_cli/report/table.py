@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import textwrap
 
 import numpy as np
 from tabulate import tabulate
@@ -26,7 +27,8 @@ from .paired import EXACT_BELOW, RESAMPLED, paired_test
 FORMATS = ("table", "markdown", "csv", "json")
 COLUMNS = [
     ("dataset", "dataset"), ("scheme", "scheme"), ("kernel", "kernel"), ("C", "C"),
-    ("error_pct", "error %"), ("error_sd", "error SD %"), ("kernel_evaluations", "kernel evals"),
+    ("error_pct", "error %"), ("error_sd", "error SD %"), ("n_test", "n_test"),
+    ("kernel_evaluations", "kernel evals"),
     ("cpu_time", "train CPU s"), ("smo_iterations", "SMO iters"), ("size_k", "size K"),
     ("selection_time", "select s"),
     ("evaluation_time", "eval s"), ("mcnemar_p", "McNemar p"), ("mcnemar_test", "test"),
@@ -38,6 +40,14 @@ CV_BEST_COLUMNS = [  # shown when some row carries the cv-best estimate beside t
     ("cv_best_ties", "cv-best ties"),
 ]
 MCNEMAR_KEYS = ("mcnemar_p", "mcnemar_test", "significant")
+# the terminal table's columns without --wide (fits 120 columns): the rest are in table.csv,
+# table.md, report.html and --wide
+NARROW_KEYS = ("config", "dataset", "scheme", "kernel", "C", "error_pct", "error_sd", "n_test",
+               "kernel_evaluations", "cpu_time", "size_k", "mcnemar_p", "cv_best_error_pct",
+               "optimism", "paper_error_pct")
+NARROW_TITLES = {"kernel_evaluations": "k-evals", "cpu_time": "CPU s", "error_sd": "SD %",
+                 "mcnemar_p": "p", "cv_best_error_pct": "cv-best %", "paper_error_pct": "paper %"}
+DEFAULT_WIDTH = 120  # footnotes wrap here when the output is not a terminal
 PAPER_COLUMNS = [
     ("paper_kernel", "paper kernel"), ("paper_C", "paper C"), ("paper_error_pct", "paper err %"),
     ("paper_kernel_evaluations", "paper k-evals"), ("paper_cpu_time", "paper CPU s"),
@@ -81,13 +91,14 @@ def _our_numbers(result) -> dict:
     return {
         "dataset": result["dataset"], "scheme": result["scheme"], "kernel": result["kernel"],
         "C": result["C"], "error_pct": 100.0 * result["n_errors"] / result["n_test"],
-        "error_sd": result.get("error_sd"),
+        "error_sd": result.get("error_sd"), "n_test": result["n_test"],
         "kernel_evaluations": result["kernel_evaluations"], "cpu_time": result["cpu_time"],
         "smo_iterations": result.get("smo_iterations"),
         "size_k": result["size"] / 1000.0, "selection_time": result["selection_time"],
         "evaluation_time": result["evaluation_time"],
         "estimate": result.get("estimate", "nested"), "ties": result.get("ties"),
         **_cv_best_numbers(result),
+        **({"primal": True} if result.get("primal") else {}),  # linear machines' figures
     }
 
 
@@ -116,9 +127,13 @@ def _paper_numbers(numbers) -> dict:
             "paper_cpu_time": numbers.get("cpu_time"), "paper_size_k": numbers.get("size_k")}
 
 
-def render(rows, fmt="table", reference_source=None, compare_to="dag") -> str:
+def render(rows, fmt="table", reference_source=None, compare_to="dag", wide=True,
+           width=None) -> str:
     """The report as text: ``table`` (aligned), ``markdown``, ``csv`` or ``json``.
 
+    ``wide=False`` (the terminal's default): ``table`` shows :data:`NARROW_KEYS` only, with
+    short headers, to fit 120 columns. ``width``: the footnote's lines wrap there (None: one
+    line per paragraph).
     Rows with a ``config`` key (several configs in one document) get it as the first column;
     csv and json end rows that carry a ``run_folder`` with it.
     ``table`` and ``markdown`` leave out the McNemar columns when no row was compared (csv and
@@ -146,6 +161,9 @@ def render(rows, fmt="table", reference_source=None, compare_to="dag") -> str:
         columns = [(key, title) for key, title in columns if key not in MCNEMAR_KEYS]
     if not any(row.get("error_sd") is not None for row in rows):  # single splits: no SD
         columns = [(key, title) for key, title in columns if key != "error_sd"]
+    if not wide and fmt == "table":
+        columns = [(key, NARROW_TITLES.get(key, title)) for key, title in columns
+                   if key in NARROW_KEYS]
     body = [[display(key, row.get(key)) for key, _ in columns] for row in rows]
     table = tabulate(body, headers=[title for _, title in columns],
                      tablefmt="github" if fmt == "markdown" else "simple", disable_numparse=True)
@@ -153,19 +171,27 @@ def render(rows, fmt="table", reference_source=None, compare_to="dag") -> str:
     estimates = {row.get("estimate") for row in rows if row.get("estimate")}
     if any("cv_best_error_pct" in row for row in rows):
         estimates.add("both")
-    return table + "\n\n" + footnote(compare_to, reference_source, compared, resampled,
-                                      estimates)
+    note = footnote(compare_to, reference_source, compared, resampled, estimates,
+                    any(row.get("primal") for row in rows))
+    if not wide and fmt == "table":
+        note = ("Columns: " + ", ".join(title for _, title in columns) + " (k-evals: kernel "
+                "evaluations per test point; CPU s: training CPU seconds; p: paired test vs "
+                f"{label(compare_to)}); --wide shows every column.\n" + note)
+    if width:
+        note = "\n".join(textwrap.fill(line, width) for line in note.split("\n"))
+    return table + "\n\n" + note
 
 
 def footnote(compare_to="dag", reference_source=None, compared=True, resampled=False,
-             estimates=()) -> str:
+             estimates=(), primal=False) -> str:
     """What the columns mean, printed under the table; the McNemar line only when some row was
     ``compared`` with the comparison scheme, and the corrected resampled t-test's line when
     some row was tested with it (``resampled``: several repeats); a line on the estimates when
     a row used cv-best (``estimates``: the rows' estimates, with ``both`` when a row carries
-    both)."""
+    both); a line on linear machines' figures when some row's are (``primal``: a result's
+    ``primal`` key, the estimator's ``primal_``)."""
     lines = [
-        "error % on the test part (pooled over folds and repeats); error SD %: sample standard "
+        "error % on the test part (pooled over folds and repeats) of n_test points; error SD %: sample standard "
         "deviation of the test error over folds x repeats (blank for a single split); kernel "
         "evals: per test point; size K: thousands of parameters; train CPU s: final fit; SMO "
         "iters: libsvm's SMO iterations summed over the final fit's binary SVMs (mean over "
@@ -185,6 +211,10 @@ def footnote(compare_to="dag", reference_source=None, compared=True, resampled=F
         lines.append("error % of cv-best rows is Hsu & Lin's (2002) estimate: the grid point of "
                      "lowest k-fold cross-validation error, chosen and reported on the same folds "
                      "(optimistic by construction; no paired test).")
+    if primal:  # some row's machines are linear (an estimator's ``primal_``)
+        lines.append("Linear SVMs predict through their weight vectors: their kernel evals are dot "
+                     "products with weight vectors per test point, and their size is the non-zero "
+                     "weights plus the biases.")
     against = label(compare_to)
     if compared and resampled:
         lines.append(f"Test vs {against} with repeats: corrected-t = corrected resampled "
@@ -222,6 +252,8 @@ def display(key, value) -> str:
         return f"{value:.0f}"
     if key == "ties":
         return f"{value:.1f}" if not float(value).is_integer() else f"{value:.0f}"
+    if key == "n_test":
+        return f"{value:.0f}"
     if key in ("kernel_evaluations", "paper_kernel_evaluations"):
         return f"{value:.0f}" if float(value).is_integer() or value >= 100 else f"{value:.1f}"
     if key in ("cpu_time", "selection_time", "evaluation_time"):

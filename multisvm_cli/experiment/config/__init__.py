@@ -37,6 +37,8 @@ Format (defaults in brackets)::
                                     #   validation seeds seed + r (error_sd: SD over folds x repeats)
     dag_orders: 0                   # [0] test the selected DAGSVM's pairwise SVMs under N random
                                     #   class orders (seeded by seed; no refit)
+    reuse_across_C: true            # [true] reuse a grid machine with no support vector at the
+                                    #   bound for every larger C (exact; false: refit, for timings)
     reference:                      # optional: a paper's numbers, printed beside ours
       source: Platt et al. 1999, Table 1
       usps: {ovr: {sigma: 3.58, C: 100, error: 4.7, kernel_evaluations: 2936,
@@ -82,7 +84,7 @@ from pathlib import Path
 from ...scaling import METHODS as SCALINGS
 from .datasets import (NAME_PATTERN, _check_parts, _check_sparse_scaling, _dataset_names,
                        _local_spec)
-from .document import ConfigError, Location, _Document, _key_name
+from .document import ConfigError, Errors, Location, _Document, _key_name
 from .grid import GridPoint, _C_list, _kernels
 from .resolved import Config, DatasetPlan, _resolved, summary
 from .sections import (_check_order, _compare_to, _dag_orders, _estimate, _reference, _repeats,
@@ -91,7 +93,7 @@ from .values import MAX_GRID_POINTS, _choice, _mapping, _number, _seed, _show
 
 TOP_KEYS = ("name", "dataset", "scaling", "split", "validation", "kernels", "C", "schemes",
             "scheme_options", "compare_to", "seed", "reference", "max_grid_points", "repeats",
-            "dag_orders", "estimate")
+            "dag_orders", "estimate", "reuse_across_C")
 __all__ = ["Config", "ConfigError", "DatasetPlan", "GridPoint", "Location", "load_config",
            "summary"]
 
@@ -99,8 +101,10 @@ __all__ = ["Config", "ConfigError", "DatasetPlan", "GridPoint", "Location", "loa
 def load_config(path, seed=None) -> Config:
     """Read and validate a config file; ``seed`` (the CLI's ``--seed``) replaces its ``seed``.
 
-    Raises :class:`ConfigError` (one line: file, line, key, allowed values) on any problem.
-    These are all the checks that need no data; :func:`.validation.check_plan` adds
+    Raises :class:`ConfigError` (one line per problem: file, line, key, allowed values); the
+    independent problems are reported together (at most 20): each top-level key, each dataset
+    and each section is checked even when another failed, checks that need a failed value are
+    skipped. These are all the checks that need no data; :func:`.validation.check_plan` adds
     those that need the dataset's labels (split sizes against class counts).
     """
     from ... import data
@@ -108,39 +112,63 @@ def load_config(path, seed=None) -> Config:
     path = Path(path)
     doc = _Document(path)
     raw = doc.data
-    _mapping(doc, raw, (), TOP_KEYS)
+    errors = Errors()
+    if not isinstance(raw, dict):
+        _mapping(doc, raw, (), TOP_KEYS)
+    for key in raw:
+        errors.attempt(_mapping, doc, {key: None}, (), TOP_KEYS)
     for key in ("dataset", "schemes"):
         if key not in raw:
-            doc.fail((), f"missing key {key!r}; required keys: dataset, kernels, C, schemes")
+            errors.attempt(doc.fail, (), f"missing key {key!r}; required keys: dataset, "
+                                         "kernels, C, schemes")
     name = raw.get("name", path.stem)
-    if not isinstance(name, str) or not NAME_PATTERN.match(name):
-        doc.fail(("name",), f"expected a folder-safe name (letters, digits, '.', '_', '-', at "
-                            f"most 100, not starting with '.' or '-'), got {_show(name)}")
-    seed = _seed(doc, raw.get("seed", 0), ("seed",)) if seed is None else seed
-    schemes = _schemes(doc, raw["schemes"], ("schemes",))
-    compare_to = _compare_to(doc, raw, schemes)
-    max_points = (_number(doc, raw["max_grid_points"], ("max_grid_points",), integer=True,
-                          positive=True) if "max_grid_points" in raw else MAX_GRID_POINTS)
+    errors.attempt(_check_name, doc, name)
+    if seed is None:
+        seed = errors.attempt(_seed, doc, raw.get("seed", 0), ("seed",), default=0)
+    schemes = errors.attempt(_schemes, doc, raw["schemes"], ("schemes",)) \
+        if "schemes" in raw else None
+    compare_to = errors.attempt(_compare_to, doc, raw, schemes) if schemes else None
+    max_points = (errors.attempt(_number, doc, raw["max_grid_points"], ("max_grid_points",),
+                                 default=MAX_GRID_POINTS, integer=True, positive=True)
+                  if "max_grid_points" in raw else MAX_GRID_POINTS)
     defaults = {key: raw[key] for key in ("scaling", "split", "validation", "kernels", "C",
                                           "estimate") if key in raw}
-    entries = _dataset_names(doc, raw["dataset"], ("dataset",), data.names())
-    if "kernels" not in raw and any("kernels" not in overrides for _, overrides, _ in entries):
-        doc.fail((), "missing key 'kernels'; required keys: dataset, kernels, C, schemes")
-    plans = [_plan(doc, name_, overrides, where, defaults, seed, max_points)
-             for name_, overrides, where in entries]
-    scheme_options = _scheme_options(doc, raw.get("scheme_options"), ("scheme_options",), schemes)
-    for plan, (_, _, where) in zip(plans, entries):
-        _check_order(doc, scheme_options, plan, ("scheme_options", "dag", "order"))
-    reference = _reference(doc, raw.get("reference"), ("reference",), [p.name for p in plans])
-    repeats = _repeats(doc, raw, plans)
-    dag_orders = _dag_orders(doc, raw, schemes)
+    entries = (errors.attempt(_dataset_names, doc, raw["dataset"], ("dataset",), data.names())
+               if "dataset" in raw else None)
+    if entries and "kernels" not in raw and any("kernels" not in o for _, o, _ in entries):
+        errors.attempt(doc.fail, (), "missing key 'kernels'; required keys: dataset, kernels, "
+                                     "C, schemes")
+        entries = None
+    plans = [errors.attempt(_plan, doc, name_, overrides, where, defaults, seed, max_points)
+             for name_, overrides, where in entries or []]
+    scheme_options = (errors.attempt(_scheme_options, doc, raw.get("scheme_options"),
+                                     ("scheme_options",), schemes, default={})
+                      if schemes else {})
+    for plan in plans:
+        if plan is not None:
+            errors.attempt(_check_order, doc, scheme_options, plan,
+                           ("scheme_options", "dag", "order"))
+    reference = (errors.attempt(_reference, doc, raw.get("reference"), ("reference",),
+                                [name_ for name_, _, _ in entries])
+                 if entries else None)
+    repeats = (errors.attempt(_repeats, doc, raw, plans)
+               if plans and None not in plans else None)
+    dag_orders = errors.attempt(_dag_orders, doc, raw, schemes) if schemes else None
+    reuse = errors.attempt(_reuse_across_C, doc, raw, default=True)
+    errors.raise_any()
     resolved = _resolved(name, seed, schemes, compare_to, scheme_options, reference, plans,
                          raw.get("max_grid_points"))
-    resolved.update(repeats=repeats, dag_orders=dag_orders)
+    resolved.update(repeats=repeats, dag_orders=dag_orders, reuse_across_C=reuse)
     return Config(path=path, name=name, datasets=plans, schemes=schemes,
                   scheme_options=scheme_options, compare_to=compare_to, seed=seed,
                   reference=reference, resolved=resolved, original_text=doc.text,
-                  repeats=repeats, dag_orders=dag_orders)
+                  repeats=repeats, dag_orders=dag_orders, reuse_across_C=reuse)
+
+
+def _check_name(doc, name):
+    if not isinstance(name, str) or not NAME_PATTERN.match(name):
+        doc.fail(("name",), f"expected a folder-safe name (letters, digits, '.', '_', '-', at "
+                            f"most 100, not starting with '.' or '-'), got {_show(name)}")
 
 
 def _plan(doc, name, overrides, where, defaults, seed, max_points):
@@ -172,3 +200,10 @@ def _plan(doc, name, overrides, where, defaults, seed, max_points):
     return DatasetPlan(name=name, scaling=scaling, split=split, validation=validation, grid=grid,
                        estimate=estimate, where=located, local=local)
 
+
+def _reuse_across_C(doc, raw):
+    """``reuse_across_C``: true (the default) or false."""
+    reuse = raw.get("reuse_across_C", True)
+    if not isinstance(reuse, bool):
+        doc.fail(("reuse_across_C",), f"expected true or false, got {_show(reuse)}")
+    return reuse

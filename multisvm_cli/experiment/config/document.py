@@ -19,8 +19,46 @@ from ...yaml_loader import own_pairs, parse
 MAX_CONFIG_BYTES = 1 << 20      # a config is a page of YAML, not a megabyte
 
 
+MAX_ERRORS = 20                 # a config's independent errors reported at once
+
+
 class ConfigError(MultisvmError):
-    """A config file that cannot be used; the message is one line with file, line and key."""
+    """A config file that cannot be used; the message is one line with file, line and key.
+
+    ``lines``: the error's lines, one per independent problem (the CLI prints each as
+    ``error: ...``); the message itself stays one line (the lines joined by "; ")."""
+
+    def __init__(self, message, lines=None):
+        super().__init__(message)
+        self.lines = list(lines) if lines else [message]
+
+    @classmethod
+    def several(cls, errors) -> "ConfigError":
+        """One error carrying ``errors`` (messages; at most MAX_ERRORS kept)."""
+        kept = list(errors)[:MAX_ERRORS]
+        if len(kept) == 1:
+            return cls(kept[0])
+        return cls(f"{len(kept)} errors: " + "; ".join(kept), kept)
+
+
+class Errors:
+    """Collects the independent errors of a config: ``attempt(check, *args)`` runs a check and
+    returns its value, or ``default`` after recording its error; :meth:`raise_any` raises them
+    together (:meth:`ConfigError.several`)."""
+
+    def __init__(self):
+        self.messages = []
+
+    def attempt(self, check, *args, default=None, **kwargs):
+        try:
+            return check(*args, **kwargs)
+        except ConfigError as exc:
+            self.messages += exc.lines
+            return default
+
+    def raise_any(self):
+        if self.messages:
+            raise ConfigError.several(self.messages)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 
 from ...estimators.options import check_C
-from ...kernels import KERNEL_NAMES, KERNEL_PARAMS, Kernel
+from ...kernels import KERNEL_ALIASES, KERNEL_NAMES, KERNEL_PARAMS, Kernel, kernel_name
 from ...numbers import is_number
 from .values import _choice, _list, _mapping, _number, _range_count, _show
 
@@ -74,7 +74,8 @@ def _kernels(doc, value, path, C_values, max_points):
         if not isinstance(entry, dict):
             doc.fail(where, f"expected a mapping like {{type: gaussian, sigma: [1, 2]}}, "
                             f"got {_show(entry)}")
-        kind = _choice(doc, entry.get("type"), where + ("type",), KERNEL_TYPES, "kernel type")
+        kind = _choice(doc, entry.get("type"), where + ("type",), KERNEL_TYPES, "kernel type",
+                       kernel_name, tuple(KERNEL_ALIASES))
         _mapping(doc, entry, where, KERNEL_KEYS[kind])
         Cs = _C_list(doc, entry["C"], where + ("C",)) if "C" in entry else C_values
         if Cs is None:

@@ -11,6 +11,7 @@ import yaml
 
 from ...estimators.registry import REGISTRY
 from .document import ConfigError
+from .values import did_you_mean
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class Config:
     original_text: str = field(default="", repr=False)
     repeats: int = 1        # the whole protocol N times, split/validation seeds seed + r
     dag_orders: int = 0     # random class orders of the DAG order study (0: none)
+    reuse_across_C: bool = True  # grid fits reuse machines across C (estimators.reuse)
 
     def resolved_text(self) -> str:
         """The resolved config as YAML (a comment says where it comes from)."""
@@ -93,8 +95,9 @@ class Config:
         for plan in self.datasets:
             if plan.name == dataset:
                 return plan
-        names = ", ".join(p.name for p in self.datasets)
-        raise ConfigError(f"{self.path}: dataset {dataset!r} is not in this config; it has: {names}")
+        names = [p.name for p in self.datasets]
+        raise ConfigError(f"{self.path}: dataset {dataset!r} is not in this config; it has: "
+                          f"{', '.join(names)}{did_you_mean(dataset, names)}")
 
 
 def summary(config) -> str:

@@ -4,7 +4,7 @@ compare_to, repeats, DAG order studies and the paper's reference numbers."""
 from __future__ import annotations
 
 from ...estimators.options import OPTIONS
-from ...estimators.registry import REGISTRY, SCHEME_NAMES
+from ...estimators.registry import ALIASES, REGISTRY, SCHEME_NAMES, scheme_name
 from .values import (SEED_RANGE, _allowed, _choice, _folds, _list, _mapping, _number, _seed,
                      _show)
 
@@ -49,9 +49,16 @@ def _section(doc, value, path, seed, forms, what, expected):
     return section
 
 
+SCHEME_ALIASES = (*ALIASES, *(scheme.label for scheme in REGISTRY.values()))
+
+
+def _scheme(doc, value, path):
+    """A scheme by its registry name, label or alias in any case (``Max Wins``, ``ovo``)."""
+    return _choice(doc, value, path, SCHEME_NAMES, "scheme", scheme_name, SCHEME_ALIASES)
+
+
 def _schemes(doc, value, path):
-    return _list(doc, value, path,
-                 lambda v, p: _choice(doc, v, p, SCHEME_NAMES, "scheme"))
+    return _list(doc, value, path, lambda v, p: _scheme(doc, v, p))
 
 
 def _scheme_options(doc, value, path, schemes):
@@ -59,10 +66,12 @@ def _scheme_options(doc, value, path, schemes):
     option table (the estimators' own check). A DAG ``order: natural`` becomes None."""
     if value is None:
         return {}
-    _mapping(doc, value, path, SCHEME_NAMES)
+    if not isinstance(value, dict):
+        _mapping(doc, value, path, SCHEME_NAMES)
     options = {}
-    for scheme, params in value.items():
-        where = path + (scheme,)
+    for given, params in value.items():
+        where = path + (given,)
+        scheme = _scheme(doc, given, where)
         if scheme not in schemes:
             doc.fail(where, f"scheme {scheme!r} is not in schemes ({_allowed(schemes)})")
         options[scheme] = dict(_mapping(doc, params, where, REGISTRY[scheme].options))
@@ -163,7 +172,7 @@ def _compare_to(doc, raw, schemes):
     DAGSVM when it is run, else the first scheme."""
     if "compare_to" not in raw:
         return "dag" if "dag" in schemes else schemes[0]
-    compare_to = _choice(doc, raw["compare_to"], ("compare_to",), SCHEME_NAMES, "scheme")
+    compare_to = _scheme(doc, raw["compare_to"], ("compare_to",))
     if compare_to not in schemes:
         doc.fail(("compare_to",), f"scheme {compare_to!r} is not run; choose one of the "
                                   f"schemes: {_allowed(schemes)}")

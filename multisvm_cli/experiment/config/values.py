@@ -3,6 +3,7 @@ and seeds, each failing with the document's one-line error."""
 
 from __future__ import annotations
 
+import difflib
 import math
 
 from ...numbers import is_int, is_number
@@ -16,18 +17,34 @@ def _allowed(values) -> str:
     return ", ".join(str(v) for v in values)
 
 
+def did_you_mean(given, known) -> str:
+    """`` (did you mean 'x'?)`` for the closest of ``known`` to ``given`` (difflib), or ``""``."""
+    if not isinstance(given, str):
+        return ""
+    folded = {str(k).lower(): str(k) for k in known}
+    close = difflib.get_close_matches(given.lower(), list(folded), n=1, cutoff=0.75)
+    return f" (did you mean {folded[close[0]]!r}?)" if close else ""
+
+
 def _mapping(doc, value, path, allowed):
     if not isinstance(value, dict):
         doc.fail(path, f"expected a mapping with keys {_allowed(allowed)}, got {_show(value)}")
     for key in value:
         if key not in allowed:
-            doc.fail(path + (key,), f"unknown key {key!r}; allowed keys: {_allowed(allowed)}")
+            doc.fail(path + (key,), f"unknown key {key!r}; allowed keys: {_allowed(allowed)}"
+                                    f"{did_you_mean(key, allowed)}")
     return value
 
 
-def _choice(doc, value, path, allowed, what="value"):
+def _choice(doc, value, path, allowed, what="value", canonical=None, aliases=()):
+    """``value`` if it is one of ``allowed``; with ``canonical`` (a function giving the allowed
+    name of an alias, or None), the name an alias stands for. ``aliases``: other accepted names,
+    offered by "did you mean" too."""
+    if canonical is not None and canonical(value) is not None:
+        return canonical(value)
     if not isinstance(value, str) or value not in allowed:
-        doc.fail(path, f"{_show(value)} is not a valid {what}; allowed: {_allowed(allowed)}")
+        doc.fail(path, f"{_show(value)} is not a valid {what}; allowed: {_allowed(allowed)}"
+                       f"{did_you_mean(value, (*allowed, *aliases))}")
     return value
 
 

@@ -1,0 +1,64 @@
+"""The resume cache's contract: what identifies a grid point's result, and the check of a stored one."""
+
+from __future__ import annotations
+
+from ...numbers import is_count, is_int, is_number
+
+
+def point_key(dataset, plan, fold, point, scheme, options, seed, reuse=True):
+    """What identifies a grid point's result in the resume cache: the software that computed
+    it (multisvm and scikit-learn versions: libsvm comes with the latter), the data (the raw
+    files' checksums), the protocol (split, fold, scaling, validation, seed), the point, and
+    whether its fits reused machines across C (equal within libsvm's tolerance, not bit for
+    bit)."""
+    key = {"versions": software_versions(), "dataset": dataset.name,
+           "checksums": dict(sorted(dataset.checksums.items())),
+           "split": plan.split, "fold": fold.index, "scaling": plan.scaling,
+           "validation": plan.validation, "point": point.params(), "scheme": scheme,
+           "options": options.get(scheme, {}), "seed": seed, "reuse_across_C": bool(reuse)}
+    if dataset.provenance:  # a local file: its size and how it was read count too
+        from ...data.local import cache_identity
+
+        key["local"] = cache_identity(dataset)
+    return key
+
+def software_versions() -> dict:
+    """The versions a grid point's result depends on."""
+    import sklearn
+
+    from ... import __version__
+
+    return {"multisvm": __version__, "scikit-learn": sklearn.__version__}
+
+RESULT_COUNTS = ("n_errors", "n_validation")
+
+RESULT_TIMES = ("fit_cpu", "fit_wall", "predict_wall")
+
+RESULT_FIGURES = ("n_support_vectors", "kernel_evaluations", "size")
+
+
+def check_point_result(result, n_validation=None):
+    """ValueError unless ``result`` is a grid point's result as :func:`.fitting.score_points`
+    makes it (the resume cache checks every stored entry with this before use; a bad one is
+    redone).  ``n_validation``, when given, is the number of validation points the plan scores
+    the point on: a stored entry that claims another count is refused."""
+    if not isinstance(result, dict):
+        raise ValueError("a point result must be a mapping")
+    n_errors, n_points = (result.get(key) for key in RESULT_COUNTS)
+    if not (is_int(n_errors) and is_int(n_points)):
+        raise ValueError("n_errors and n_validation must be integers")
+    if not 0 <= n_errors <= n_points or n_points < 1:
+        raise ValueError("need 0 <= n_errors <= n_validation and n_validation >= 1")
+    if n_validation is not None and n_points != n_validation:
+        raise ValueError(f"n_validation is {n_points}, but the plan scores {n_validation} points")
+    for key in RESULT_TIMES + RESULT_FIGURES:
+        if not (is_number(result.get(key)) and result[key] >= 0):
+            raise ValueError(f"{key} must be a finite number >= 0")
+    for key in ("smo_iterations", "n_reused_machines"):  # absent in entries cached before
+        if result.get(key) is not None and not is_count(result[key]):
+            raise ValueError(f"{key} must be an integer >= 0")
+    if result.get("validation_error") != n_errors / n_points:
+        raise ValueError("validation_error must be n_errors / n_validation")
+    if not isinstance(result.get("notes"), list) or not all(isinstance(n, str)
+                                                           for n in result["notes"]):
+        raise ValueError("notes must be a list of texts")

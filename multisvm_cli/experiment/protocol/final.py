@@ -1,0 +1,82 @@
+"""Final fits and tests: each fold's selected point retrained on its training part, tested once."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...estimators.registry import scheme_groups, shared_group
+from .fitting import Stopwatch, fit_group
+from .selection import _of_estimate, select, select_cv_best
+
+
+def fold_tests(folds, plan, rows, schemes, options, seed, n_jobs=1, repeat=0, dag_orders=0,
+               estimate="nested"):
+    """{scheme: [one test per fold]}: each fold's selected point retrained on its training
+    part and tested once (see :func:`_test`; :func:`_pool` makes one Table-1 result of them).
+
+    ``estimate``: ``nested`` selects on each fold's own validation rows; ``cv-best`` fits the
+    one point of lowest pooled cross-validation error on every fold (its pooled test error is
+    then exactly that cross-validation error). With ``dag_orders`` = N, the DAG's tests also
+    hold its N random class orders' wrong counts and kernel evaluations
+    (:func:`dag_order_study`)."""
+    per_scheme = {s: [] for s in schemes}
+    best = ({s: select_cv_best(rows, plan, s) for s in schemes} if estimate == "cv-best"
+            else None)
+    rows = _of_estimate(rows, estimate)
+    for fold in folds:
+        chosen = best or {s: select(rows, plan, s, fold.index) for s in schemes}
+        for group in _final_groups(schemes, chosen):
+            point = chosen[group[0]]["point"]
+            fitted, notes, _ = fit_group(group, point.params(), options, fold.X_train,
+                                         fold.y_train, n_jobs, seed)
+            for scheme, estimator in fitted.items():
+                test = _test(estimator, fold, chosen[scheme], notes)
+                test.update(repeat=repeat, fold=fold.index, n_train=len(fold.y_train))
+                if scheme == "dag" and dag_orders:
+                    test["orders"] = dag_order_study(estimator, fold.X_test, fold.y_test,
+                                                     random_orders(estimator.classes_,
+                                                                   dag_orders, seed))
+                per_scheme[scheme].append(test)
+    return per_scheme
+
+def random_orders(classes, n, seed) -> list:
+    """``n`` random orders of ``classes`` (uniform permutations, numpy's default generator
+    seeded by ``seed``): the same orders for the same classes and seed."""
+    rng = np.random.default_rng(seed)
+    return [rng.permutation(np.asarray(classes)) for _ in range(n)]
+
+def dag_order_study(dag, X_test, y_test, orders) -> dict:
+    """The fitted DAG ``dag`` tested under each class order of ``orders`` (same machines, no
+    refit): {"orders": [...], "n_wrong": [...], "kernel_evaluations": [...]} (per order: its
+    class list, wrong test points, kernel evaluations per test point)."""
+    wrong, evaluations = [], []
+    for order in orders:
+        walked = dag.with_order(order)
+        wrong.append(int(np.sum(walked.predict(X_test) != y_test)))
+        evaluations.append(float(walked.kernel_evaluations(X_test)))
+    return {"orders": [[c.item() if hasattr(c, "item") else c for c in order]
+                       for order in orders],
+            "n_wrong": wrong, "kernel_evaluations": evaluations}
+
+
+def _final_groups(schemes, chosen):
+    """Share the pairwise training of Max Wins and DAG when both chose the same point."""
+    groups = scheme_groups(schemes)
+    trainer, reader = shared = shared_group()
+    if shared in groups and chosen[trainer]["point"] != chosen[reader]["point"]:
+        groups = [g for g in groups if g != shared] + [(trainer,), (reader,)]
+    return groups
+
+
+def _test(estimator, fold, chosen, notes):
+    watch = Stopwatch()
+    predicted = estimator.predict(fold.X_test)
+    evaluation_time = watch.wall
+    return {"point": chosen["point"], "validation_error": chosen["validation_error"],
+            "ties": int(chosen["ties"]), "smo_iterations": int(estimator.smo_iterations_),
+            "correct": predicted == fold.y_test, "predicted": predicted,
+            "kernel_evaluations": float(estimator.kernel_evaluations(fold.X_test)),
+            "cpu_time": float(estimator.fit_cpu_time_),
+            "size": int(estimator.n_parameters_),
+            "n_support_vectors": int(estimator.n_support_vectors_),
+            "evaluation_time": evaluation_time, "notes": notes}

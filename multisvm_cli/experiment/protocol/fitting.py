@@ -1,0 +1,173 @@
+"""Fitting and scoring one scheme group at grid points that differ only in C.
+
+Max Wins and DAGSVM share their pairwise machines (``DAGSVC.from_maxwins``); 1-v-r's fits at
+every C share one training Gram matrix (:func:`shared_gram`); and, unless the config says
+``reuse_across_C: false``, the points are fitted in ascending C with one
+:class:`~multisvm_cli.estimators.reuse.MachineReuse` store per validation split, so a binary
+SVM with no support vector at the bound is reused for every larger C instead of refitted (the
+same machine: the KKT conditions hold unchanged). Final fits never get a store.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+
+import numpy as np
+
+from ...estimators import REGISTRY
+from ...estimators.registry import shared_group
+from ...estimators.reuse import MachineReuse
+from ...kernels import KERNEL_PARAMS, Kernel, gram_fits
+from ...parallel import threadpools
+
+GRAM_SCHEMES = ("ovr",)  # schemes that read a Gram matrix shared across C
+POINT_TOTALS = ("n_errors", "n_validation", "fit_cpu", "fit_wall", "predict_wall",
+                "n_support_vectors", "kernel_evaluations", "size", "smo_iterations",
+                "n_reused_machines")
+
+
+class Stopwatch:
+    """Wall-clock seconds since creation."""
+
+    def __init__(self):
+        self.start = time.perf_counter()
+
+    @property
+    def wall(self) -> float:
+        return time.perf_counter() - self.start
+
+def make_estimator(scheme, params, options, n_jobs, seed):
+    """An unfitted estimator of ``scheme`` at grid point ``params``."""
+    return REGISTRY[scheme].estimator(**params, **options.get(scheme, {}), n_jobs=n_jobs, random_state=seed)
+
+
+class NonFiniteFit(ValueError):
+    """libsvm's dual coefficients overflowed at a grid point (kernel values too large for the
+    data's scale): one line naming the scheme, kernel and C, and the dataset once
+    :func:`.plan.run_protocol` adds it."""
+
+    @classmethod
+    def at(cls, group, params):
+        kernel = " ".join(f"{k}={v}" for k, v in params.items() if k != "C")
+        return cls(f"{'/'.join(group)}, {kernel}, C={params['C']:g}: libsvm's dual "
+                   f"coefficients are not finite (kernel values too large); scale the features "
+                   f"or lower the polynomial degree")
+
+
+def fit_group(group, params, options, X, y, n_jobs, seed, gram=None, reuse=None):
+    """Fit the schemes of a group; Max Wins + DAG train their pairwise SVMs once.
+
+    ``gram``: K(X, X) under the point's kernel, shared by the group's points (or None);
+    ``reuse``: a MachineReuse store for this training X (or None: every machine is fitted).
+    Returns ({scheme: fitted estimator}, [warning messages], wall seconds).
+    """
+    watch = Stopwatch()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        estimator = make_estimator(group[0], params, options, n_jobs, seed)
+        try:
+            first = estimator.fit(X, y, gram=gram, reuse=reuse)
+        except ValueError as exc:
+            raise NonFiniteFit.at(group, params) if "not finite" in str(exc) else exc
+        fitted = {group[0]: first}
+        if group == shared_group():
+            reader = group[1]
+            fitted[reader] = REGISTRY[reader].estimator.from_maxwins(
+                first, order=options.get(reader, {}).get("order"))
+    notes = sorted({f"{w.category.__name__}: {' '.join(str(w.message).split())}" for w in caught})
+    return fitted, notes, watch.wall
+
+
+def shared_gram(group, params, options, X, seed, cpu_clock):
+    """(K(X, X), wall seconds, CPU seconds by ``cpu_clock``) under the kernel of ``params`` when
+    the group's schemes read a shared Gram matrix and it fits their ``memory_mb``; else
+    (None, 0, 0)."""
+    if group[0] not in GRAM_SCHEMES:
+        return None, 0.0, 0.0
+    if not gram_fits(X.shape[0], make_estimator(group[0], params, options, 1, seed).memory_mb):
+        return None, 0.0, 0.0
+    watch, cpu = Stopwatch(), cpu_clock()
+    names = ("kernel",) + KERNEL_PARAMS[params["kernel"]]
+    gram = Kernel.from_params(**{key: params[key] for key in names if key in params}).gram(X)
+    return gram, watch.wall, cpu_clock() - cpu
+
+
+def task_cpu_clock():
+    """The CPU clock that counts one grid task's own work.
+
+    A task's estimators get ``n_jobs=1``, so libsvm and numpy run in the task's thread; when
+    BLAS runs on one thread too (grid_search sets that whenever tasks run side by side), that
+    thread's clock holds all of the task's work and none of its neighbours'.  Otherwise (BLAS
+    threads, i.e. one task at a time) the process's clock does.
+    """
+    blas = [pool for pool in threadpools().info() if pool["user_api"] == "blas"]
+    if all(pool["num_threads"] == 1 for pool in blas):
+        return time.thread_time
+    return time.process_time
+
+
+def ascending_C(points) -> list:
+    """The indices of ``points`` (parameter dicts) in ascending C, ties in their given order."""
+    return sorted(range(len(points)), key=lambda i: points[i]["C"])
+
+
+def score_points(group, points, options, splits, seed, reuse=True):
+    """Validation errors of the group's schemes at grid points that differ only in C (pooled
+    over the splits): one {scheme: result} per point, in the order of ``points``.
+
+    Each split's training Gram matrix is made once for all the points (see
+    :func:`shared_gram`); its time counts in the first point's fit time.  Fit CPU seconds are
+    the task's own (:func:`task_cpu_clock`), even while other tasks run beside it.  With
+    ``reuse``, the points are fitted in ascending C sharing one machine store per split, and
+    each result counts its ``n_reused_machines``.
+    """
+    results = [{s: {**{key: 0 for key in POINT_TOTALS}, "fit_cpu": 0.0, "fit_wall": 0.0,
+                    "predict_wall": 0.0, "n_support_vectors": 0.0,
+                    "kernel_evaluations": 0.0, "size": 0.0, "notes": []} for s in group}
+               for _ in points]
+    cpu_clock = task_cpu_clock()
+    order = ascending_C(points) if reuse else list(range(len(points)))
+    for X_fit, y_fit, X_score, y_score in splits:
+        gram, gram_wall, gram_cpu = shared_gram(group, points[0], options, X_fit, seed,
+                                                cpu_clock)
+        store = MachineReuse() if reuse else None
+        for rank, index in enumerate(order):
+            started = cpu_clock()
+            fitted, notes, fit_wall = fit_group(group, points[index], options, X_fit, y_fit, 1,
+                                                seed, gram, store)
+            fit_cpu = cpu_clock() - started
+            if rank == 0:
+                fit_wall, fit_cpu = fit_wall + gram_wall, fit_cpu + gram_cpu
+            for scheme, estimator in fitted.items():
+                _add_split(results[index][scheme], estimator, X_score, y_score, len(splits),
+                           (fit_cpu, fit_wall), notes)
+    for point_results in results:
+        for entry in point_results.values():
+            entry["validation_error"] = entry["n_errors"] / entry["n_validation"]
+            entry["kernel_evaluations"] /= entry["n_validation"]
+    return results
+
+
+def _add_split(entry, estimator, X_score, y_score, n_splits, fit_times, notes):
+    """Add one validation split's counts, times and model figures to a point's result."""
+    watch = Stopwatch()
+    entry["n_errors"] += int(np.sum(estimator.predict(X_score) != y_score))
+    entry["n_validation"] += len(y_score)
+    entry["fit_cpu"] += fit_times[0]
+    entry["fit_wall"] += fit_times[1]
+    entry["predict_wall"] += watch.wall
+    entry["smo_iterations"] += int(estimator.smo_iterations_)
+    entry["n_reused_machines"] += int(getattr(estimator, "n_reused_machines_", 0))
+    entry["notes"] = sorted(set(entry["notes"]) | set(notes))
+    _add_figures(entry, estimator, X_score, n_splits)
+
+
+def _add_figures(entry, estimator, X_score, n_splits):
+    """Add one split's model figures to a point's result: support vectors and classifier size
+    averaged over the ``n_splits`` validation splits, kernel evaluations per validation point
+    (Platt's definition, ``kernel_evaluations``) summed here, weighted by the split's points
+    (:func:`score_points` divides by all the points scored)."""
+    entry["n_support_vectors"] += estimator.n_support_vectors_ / n_splits
+    entry["size"] += estimator.n_parameters_ / n_splits
+    entry["kernel_evaluations"] += estimator.kernel_evaluations(X_score) * X_score.shape[0]

@@ -1,0 +1,132 @@
+"""A whole config through the protocol (datasets, repeats, estimates), and one saved model's selection."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ...storage import PointCache
+from ..splits import scaled_folds
+from .final import fold_tests
+from .fitting import NonFiniteFit, fit_group
+from .pooling import _pool, combine_estimates
+from .selection import _of_estimate, select
+from .tasks import grid_search, grid_tasks
+
+
+def load_datasets(config, mirror=None, data_home=None, quiet=False) -> dict:
+    """Every dataset of ``config`` (name -> Dataset), only the parts its plan needs, checked
+    against the plan (:func:`.validation.check_plan`) before anything is computed."""
+    from ..validation import check_plan
+
+    loaded = {}
+    for plan in config.datasets:
+        loaded[plan.name] = load_plan_data(plan, parts_needed(plan), mirror, data_home, quiet)
+        check_plan(plan, loaded[plan.name])
+    return loaded
+
+def load_plan_data(plan, parts=None, mirror=None, data_home=None, quiet=False):
+    """The Dataset of one plan: its local data file(s) (``plan.local``), else the registry's
+    dataset, only ``parts`` (None: all)."""
+    from ... import data
+
+    if plan.local is not None:
+        return data.load_local(plan.local, parts)
+    return data.load(plan.name, parts=parts, mirror=mirror, data_home=data_home,
+                     progress=not quiet)
+
+def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, fit_jobs=None):
+    """Run the protocol for every dataset x scheme of ``config`` on ``datasets`` (name ->
+    Dataset, from :func:`load_datasets`), ``config.repeats`` times (:func:`repeat_plan`).
+
+    ``n_jobs`` grid points run at once; the final fits' estimators get ``fit_jobs`` (default
+    ``n_jobs``).
+
+    Returns (results, grid rows, {dataset: checksums}); each grid row carries its ``repeat``;
+    ``progress`` is called once with the total number of grid points x schemes and must return
+    a bar with ``update(n)``.
+    """
+    repeats = config.repeats
+    loaded = [(plan, datasets[plan.name]) for plan in config.datasets]
+    total = repeats * sum(len(plan.estimate) * plan.split.get("k", 1)
+                          * sum(len(group) for _, group in grid_tasks(plan, config.schemes))
+                          for plan in config.datasets)
+    bar = progress(total) if progress else None
+    results, grid_rows = [], []
+    try:
+        for plan, dataset in loaded:
+            tests = {e: {s: [] for s in config.schemes} for e in plan.estimate}
+            rows_of_plan = []
+            for r in range(repeats):
+                planned = repeat_plan(plan, r)
+                folds = scaled_folds(dataset, planned)  # one repeat's folds in memory at once
+                rows = grid_search(dataset, planned, folds, config.schemes,
+                                   config.scheme_options, config.seed, cache, n_jobs=n_jobs,
+                                   progress=bar, estimates=plan.estimate,
+                                   reuse=config.reuse_across_C)
+                for row in rows:
+                    row["repeat"] = r
+                for estimate in plan.estimate:
+                    found = fold_tests(folds, planned, rows, config.schemes,
+                                       config.scheme_options, config.seed, fit_jobs or n_jobs,
+                                       repeat=r, estimate=estimate,
+                                       dag_orders=config.dag_orders if estimate == "nested" else 0)
+                    for scheme in config.schemes:
+                        tests[estimate][scheme] += found[scheme]
+                rows_of_plan += rows
+            per_estimate = {estimate: [_pool(plan.name, s, tests[estimate][s],
+                                             _of_estimate(rows_of_plan, estimate))
+                                       for s in config.schemes]
+                            for estimate in plan.estimate}
+            results += combine_estimates(per_estimate)
+            grid_rows += rows_of_plan
+    except NonFiniteFit as exc:
+        raise NonFiniteFit(f"dataset {plan.name}: {exc}") from None
+    finally:
+        if bar is not None:
+            bar.close()
+    checksums = {dataset.name: dict(dataset.checksums) for _, dataset in loaded}
+    return results, grid_rows, checksums
+
+def repeat_plan(plan, repeat):
+    """``plan`` for repeat ``repeat`` (0, 1, ...): the split's and the validation's seeds (where
+    they have one) increased by ``repeat``; repeat 0 is ``plan`` itself."""
+    if repeat == 0:
+        return plan
+    def shifted(section):
+        return {**section, "seed": section["seed"] + repeat} if "seed" in section else section
+    return replace(plan, split=shifted(plan.split), validation=shifted(plan.validation))
+
+def parts_needed(plan):
+    """The dataset parts a plan reads (None: all of them, pooled for a holdout or k-fold)."""
+    if plan.split["method"] != "standard":
+        return None
+    return ["train", "test"] + (["validation"] if plan.validation["method"] == "given" else [])
+
+def fit_selected(config, plan, scheme, cache: PointCache, n_jobs=1, progress=None, mirror=None,
+                 data_home=None, quiet=False, fit_jobs=None):
+    """Select ``scheme``'s grid point on ``plan`` and fit it on the whole training part.
+
+    The training part is the first outer fold's (all rows for a k-fold split); a dataset's own
+    test part is not needed (covertype trains from its partial copy). Returns (fitted
+    estimator, fitted scaler, selected grid row, dataset).
+    """
+    from ..validation import check_plan
+
+    parts = parts_needed(plan)
+    parts = parts and [part for part in parts if part != "test"]
+    dataset = load_plan_data(plan, parts, mirror, data_home, quiet)
+    check_plan(plan, dataset)
+    if plan.split["method"] == "kfold":
+        plan = replace(plan, split={"method": "all"})
+    fold = scaled_folds(dataset, plan)[0]
+    bar = progress(len(grid_tasks(plan, [scheme]))) if progress else None
+    try:
+        rows = grid_search(dataset, plan, [fold], [scheme], config.scheme_options, config.seed,
+                           cache, n_jobs=n_jobs, progress=bar, reuse=config.reuse_across_C)
+    finally:
+        if bar is not None:
+            bar.close()
+    chosen = select(rows, plan, scheme, fold.index)
+    fitted, _, _ = fit_group((scheme,), chosen["point"].params(), config.scheme_options,
+                             fold.X_train, fold.y_train, fit_jobs or n_jobs, config.seed)
+    return fitted[scheme], fold.scaler, chosen, dataset

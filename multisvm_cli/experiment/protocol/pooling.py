@@ -1,0 +1,92 @@
+"""Pooling a scheme's per-split tests (outer folds x repeats) into one Table-1 result."""
+
+from __future__ import annotations
+
+from collections import Counter
+from statistics import stdev
+
+import numpy as np
+
+from ...estimators.registry import kernel_free
+
+
+def _pool(dataset, scheme, tests, rows):
+    """One Table-1 row for a scheme from its per-split tests (outer folds x repeats)."""
+    counts = Counter(t["point"] for t in tests)
+    point, n_folds = counts.most_common(1)[0]
+    kernel = point.kernel_label() if not kernel_free(scheme) else "-"
+    repeats = len({t.get("repeat", 0) for t in tests})
+    if len(tests) > 1 and n_folds < len(tests):
+        kernel += f" ({n_folds}/{len(tests)} {'splits' if repeats > 1 else 'folds'})"
+    correct = np.concatenate([t["correct"] for t in tests])
+    n_test = np.array([len(t["correct"]) for t in tests], dtype=float)
+    mine = [r for r in rows if r["scheme"] == scheme]
+    splits = [_split_record(t) for t in tests]
+    pooled = {
+        "dataset": dataset, "scheme": scheme, "kernel": kernel,
+        "C": point.C if not kernel_free(scheme) else None,
+        "params": point.params(), "selected": [t["point"].params() for t in tests],
+        "selections": [{"fold": i, "params": t["point"].params(),
+                        "validation_error": t["validation_error"], "ties": t["ties"]}
+                       for i, t in enumerate(tests)],
+        "ties": float(np.mean([t["ties"] for t in tests])),
+        "smo_iterations": float(np.mean([t["smo_iterations"] for t in tests])),
+        "validation_error": float(np.mean([t["validation_error"] for t in tests])),
+        "n_errors": int(np.sum(~correct)), "n_test": int(len(correct)), "correct": correct,
+        "error_sd": stdev(s["error_pct"] for s in splits) if len(splits) > 1 else None,
+        "repeats": repeats, "splits": splits,
+        "kernel_evaluations": float(np.average([t["kernel_evaluations"] for t in tests],
+                                               weights=n_test)),
+        "cpu_time": float(np.mean([t["cpu_time"] for t in tests])),
+        "size": float(np.mean([t["size"] for t in tests])),
+        "n_support_vectors": float(np.mean([t["n_support_vectors"] for t in tests])),
+        "selection_time": float(sum(r["fit_wall"] + r["predict_wall"] for r in mine)),
+        "evaluation_time": float(sum(t["evaluation_time"] for t in tests)),
+        "notes": sorted({n for t in tests for n in t["notes"]}),
+    }
+    if any("orders" in t for t in tests):
+        pooled["dag_orders"] = _pool_orders(tests, correct)
+    return pooled
+
+def _split_record(test) -> dict:
+    """What results.json keeps of one split (outer fold of one repeat): its choice, counts,
+    test error (%) and figures."""
+    n_test = int(len(test["correct"]))
+    n_errors = int(np.sum(~test["correct"]))
+    return {"repeat": test.get("repeat", 0), "fold": test.get("fold", 0),
+            "params": test["point"].params(), "validation_error": test["validation_error"],
+            "n_train": test.get("n_train"), "n_test": n_test, "n_errors": n_errors,
+            "error_pct": 100.0 * n_errors / n_test,
+            "kernel_evaluations": test["kernel_evaluations"], "size": test["size"],
+            "n_support_vectors": test["n_support_vectors"], "cpu_time": test["cpu_time"]}
+
+def _pool_orders(tests, correct) -> dict:
+    """The DAG order study pooled over the splits: per order, test error (%) over every split's
+    test points and kernel evaluations per test point (weighted by the splits' sizes)."""
+    n_test = np.array([len(t["correct"]) for t in tests], dtype=float)
+    wrong = np.sum([t["orders"]["n_wrong"] for t in tests], axis=0)
+    evaluations = np.average([t["orders"]["kernel_evaluations"] for t in tests], axis=0,
+                             weights=n_test)
+    errors = 100.0 * wrong / n_test.sum()
+    return {"n": int(len(errors)), "orders": tests[0]["orders"]["orders"],
+            "errors_pct": errors.tolist(), "kernel_evaluations": evaluations.tolist(),
+            "selected_error": 100.0 * float(np.mean(~correct)),
+            "min": float(errors.min()), "mean": float(errors.mean()),
+            "max": float(errors.max())}
+
+def combine_estimates(per_estimate):
+    """One result per scheme from {estimate: pooled results}: the nested result when there
+    is one (McNemar reads its ``correct``), carrying the cv-best one's error, point and ties
+    under ``cv_best``; the cv-best result alone otherwise (without ``correct``: McNemar applies
+    to the nested estimate only).  Each result says its ``estimate``."""
+    nested, cv_best = per_estimate.get("nested"), per_estimate.get("cv-best")
+    if cv_best is None:
+        return [{**r, "estimate": "nested"} for r in nested]
+    summaries = [{"kernel": r["kernel"], "C": r["C"], "params": r["params"],
+                  "n_errors": r["n_errors"], "n_test": r["n_test"],
+                  "error_pct": 100.0 * r["n_errors"] / r["n_test"],
+                  "ties": r["selections"][0]["ties"]} for r in cv_best]
+    if nested is None:
+        return [{**{k: v for k, v in r.items() if k != "correct"}, "estimate": "cv-best",
+                 "cv_best": s} for r, s in zip(cv_best, summaries)]
+    return [{**r, "estimate": "nested", "cv_best": s} for r, s in zip(nested, summaries)]

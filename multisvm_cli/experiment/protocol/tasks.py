@@ -1,0 +1,149 @@
+"""The grid as named tasks: which points to score, grouped by kernel, run in parallel and cached."""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+from dataclasses import dataclass, field, replace
+
+from joblib import Parallel, delayed, effective_n_jobs
+
+from ...estimators.registry import kernel_free, scheme_groups
+from ...parallel import resolve_n_jobs, single_threaded_blas
+from ...storage import PointCache
+from ..splits import named_warnings, validation_splits
+from .cache import point_key
+from .fitting import score_points
+
+
+@dataclass(frozen=True)
+class PointJob:
+    """One grid point of one scheme group to score on one outer fold for one estimate, with
+    the resume-cache ``keys`` of its schemes."""
+
+    fold: object
+    point: object
+    group: tuple
+    keys: dict = field(default_factory=dict)
+    estimate: str = "nested"
+
+
+@dataclass(frozen=True)
+class GridTask:
+    """Point jobs of one estimate, one fold, one scheme group and one kernel (they differ only
+    in C), scored together by :func:`.fitting.score_points`, in grid order."""
+
+    estimate: str
+    fold: object
+    group: tuple
+    jobs: tuple
+
+    @property
+    def points(self) -> list:
+        """The jobs' grid points as estimator parameters."""
+        return [job.point.params() for job in self.jobs]
+
+
+def estimate_plan(plan, estimate):
+    """The plan whose validation scores ``estimate``'s grid: the plan itself for ``nested``;
+    for ``cv-best`` the outer fold's own test part (validation method ``test``)."""
+    return plan if estimate == "nested" else replace(plan, validation={"method": "test"})
+
+
+def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache, n_jobs=1,
+                progress=None, estimates=("nested",), reuse=True):
+    """Score every grid point of every scheme on every outer fold, for each of ``estimates``
+    (``nested``: on the fold's validation split(s); ``cv-best``: on the fold's test part).
+
+    Returns the long-format grid rows (one per estimate x fold x point x scheme, with
+    ``estimate``, and ``cached`` telling whether it came from the resume cache). Points missing
+    from the cache are scored in :class:`GridTask` s (:func:`same_kernel_tasks`) through one
+    ``joblib.Parallel`` for all estimates, and cached as soon as each task finishes. ``reuse``:
+    reuse machines across C inside each task (see :mod:`.fitting`).
+    """
+    with named_warnings(dataset.name):
+        splits = {(e, fold.index): validation_splits(fold, estimate_plan(plan, e).validation)
+                  for e in estimates for fold in folds}
+    sizes = {key: sum(len(part[3]) for part in parts) for key, parts in splits.items()}
+    rows, todo = [], []
+    for estimate in estimates:
+        scored = estimate_plan(plan, estimate)
+        for fold in folds:
+            expected = sizes[estimate, fold.index]
+            for point, group in grid_tasks(plan, schemes):
+                keys = {s: point_key(dataset, scored, fold, point, s, options, seed, reuse)
+                        for s in group}
+                stored = {s: cache.get(k, expected) for s, k in keys.items()}
+                if all(v is not None for v in stored.values()):
+                    rows.extend(_grid_row(dataset.name, fold, point, s, stored[s], True,
+                                          estimate) for s in group)
+                    _advance(progress, len(group))
+                else:
+                    todo.append(PointJob(fold, point, group, keys, estimate))
+    if todo:
+        rows += _run_tasks(dataset, same_kernel_tasks(todo), splits, options, seed, cache,
+                           n_jobs, progress, reuse)
+    return rows
+
+
+def _run_tasks(dataset, tasks, splits, options, seed, cache, n_jobs, progress, reuse):
+    """Score ``tasks`` in parallel; cache each finished task's points at once; their rows."""
+    # Grid points run on the active joblib backend: its capacity is this machine's cores for
+    # threads and processes, the cluster's worker threads for dask.
+    outer_jobs = resolve_n_jobs(n_jobs, limit=len(tasks), capacity=effective_n_jobs(-1))
+    run = Parallel(n_jobs=outer_jobs, prefer="threads", return_as="generator_unordered")
+    calls = (delayed(_task)(i, task.group, task.points, options,
+                            splits[task.estimate, task.fold.index], seed, reuse)
+             for i, task in enumerate(tasks))
+    rows = []
+    # Tasks side by side in threads each get one BLAS thread: BLAS threads of their own would
+    # spin between the many small products and take the cores from the other tasks' libsvm.
+    with single_threaded_blas() if outer_jobs > 1 else nullcontext():
+        for i, scored in run(calls):
+            for job, point_scores in zip(tasks[i].jobs, scored):
+                for scheme in job.group:
+                    cache.put(job.keys[scheme], point_scores[scheme])
+                    rows.append(_grid_row(dataset.name, job.fold, job.point, scheme,
+                                          point_scores[scheme], False, job.estimate))
+                _advance(progress, len(job.group))
+    return rows
+
+
+def grid_tasks(plan, schemes):
+    """The (grid point, scheme group) pairs to score on each fold; kernel-free schemes once."""
+    return [(point, group) for i, point in enumerate(plan.grid)
+            for group in scheme_groups(schemes) if i == 0 or not kernel_free(group[0])]
+
+
+def same_kernel_tasks(todo) -> list:
+    """``todo``'s :class:`PointJob` s grouped into :class:`GridTask` s of one estimate, one
+    fold, one scheme group and one kernel (points differing only in C), in grid order."""
+    tasks = {}
+    for job in todo:
+        kernel = tuple((key, value) for key, value in job.point.params().items() if key != "C")
+        tasks.setdefault((job.estimate, job.fold.index, job.group, kernel), []).append(job)
+    return [GridTask(jobs[0].estimate, jobs[0].fold, jobs[0].group, tuple(jobs))
+            for jobs in tasks.values()]
+
+
+def _task(i, group, points, options, splits, seed, reuse):
+    return i, score_points(group, points, options, splits, seed, reuse)
+
+
+def _advance(progress, n):
+    if progress is not None:
+        progress.update(n)
+
+
+def _grid_row(dataset, fold, point, scheme, scored, cached, estimate="nested"):
+    params = point.params()
+    return {"dataset": dataset, "estimate": estimate, "fold": fold.index, "scheme": scheme,
+            "kernel_type": params.pop("kernel"), **params, "kernel": point.kernel_label(),
+            "point": point,
+            "validation_error": scored["validation_error"], "n_errors": scored["n_errors"],
+            "n_validation": scored["n_validation"], "fit_cpu": scored["fit_cpu"],
+            "fit_wall": scored["fit_wall"], "predict_wall": scored["predict_wall"],
+            "n_support_vectors": scored["n_support_vectors"],
+            "kernel_evaluations": scored["kernel_evaluations"], "size": scored["size"],
+            "smo_iterations": scored.get("smo_iterations"),
+            "n_reused_machines": scored.get("n_reused_machines", 0),
+            "notes": "; ".join(scored["notes"]), "cached": cached}

@@ -27,10 +27,11 @@ def _raise_terminated(signum, frame):
 
 
 @contextmanager
-def sigterm_as_interrupt():
+def sigterm_as_interrupt(active=True):
     """Within the block, SIGTERM raises :class:`Terminated` (main thread only: elsewhere a
-    handler cannot be installed and the default stays)."""
-    if threading.current_thread() is not threading.main_thread():
+    handler cannot be installed and the default stays; not ``active``: the default stays, as
+    for a Dask cluster, which stops its worker processes with SIGTERM)."""
+    if not active or threading.current_thread() is not threading.main_thread():
         yield
         return
     previous = signal.signal(signal.SIGTERM, _raise_terminated)

@@ -73,7 +73,8 @@ def reproduce(config, settings: Settings = Settings()) -> Run:
     reason in run.json.
     """
     log = RunLog()
-    with sigterm_as_interrupt(), log.recording_warnings():
+    local = settings.backend != "dask" and not settings.scheduler  # Dask stops its own workers
+    with sigterm_as_interrupt(local), log.recording_warnings():
         datasets = load_datasets(config, settings.mirror, settings.data_home, settings.quiet)
         with workers(settings) as jobs:
             folder = new_run_dir(settings.out, config.name)

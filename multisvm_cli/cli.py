@@ -297,12 +297,9 @@ def _run(argv):
         args = sys.argv[1:] if argv is None else list(argv)
         exit_code = cli.main(args=args, prog_name="multisvm", standalone_mode=False,
                              obj={"argv": args})
-    except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
-        return 130
-    except KeyboardInterrupt:
-        click.echo("Aborted.", err=True)
-        return 130
+    except (click.exceptions.Abort, KeyboardInterrupt) as exc:
+        click.echo("Aborted.", err=True)  # Ctrl-C: 130; SIGTERM during a run: 143
+        return getattr(exc.__cause__ or exc, "exit_code", 130)
     except click.ClickException as exc:
         exc.show()
         return EXIT_USER_ERROR

@@ -15,13 +15,13 @@ import hashlib
 import json
 import os
 import tempfile
+import warnings
 from datetime import datetime
 from pathlib import Path
 
-from .errors import MultisvmError
 from .readers import read_json
 
-MAX_ENTRY_BYTES = 1 << 20  # a resume-cache entry is a few hundred bytes
+MAX_ENTRY_BYTES = 1 << 20      # a cache entry is a few hundred bytes of JSON
 
 
 def current_umask() -> int:
@@ -114,6 +114,7 @@ class PointCache:
         self.folder = Path(folder)
         self.force = force
         self.check = check
+        self.warned = False
 
     @staticmethod
     def digest(key: dict) -> str:
@@ -124,23 +125,35 @@ class PointCache:
         return self.folder / f"{self.digest(key)}.json"
 
     def get(self, key: dict, *expected):
-        """The cached result of ``key``, or None (also for an unreadable, mismatched or invalid
-        file, or one that ``check(result, *expected)`` refuses)."""
+        """The cached result of ``key``, or None: also for a file that is unreadable (read
+        bounded: :data:`MAX_ENTRY_BYTES`), holds another key, or that ``check(result,
+        *expected)`` refuses (``expected``: what the plan knows, e.g. the validation size).
+        The first refused entry of a run is named in one warning."""
         if self.force:
             return None
+        path = self.path(key)
+        if not path.exists() and not path.is_symlink():
+            return None
         try:
-            stored = read_json(self.path(key), MAX_ENTRY_BYTES, what="resume-cache entry")
-        except MultisvmError:
-            return None
-        if not isinstance(stored, dict) or stored.get("key") != json.loads(to_json(key)):
-            return None
-        result = stored.get("result")
-        if self.check is not None:
-            try:
+            stored = read_json(path, MAX_ENTRY_BYTES, ValueError, "resume-cache entry")
+            if not isinstance(stored, dict) or stored.get("key") != json.loads(to_json(key)):
+                raise ValueError(f"{path}: holds another grid point's key")
+            result = stored.get("result")
+            if self.check is not None:
                 self.check(result, *expected)
-            except (ValueError, TypeError, KeyError):
-                return None
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            self._warn_once(path, exc)
+            return None
         return result
+
+    def _warn_once(self, path, exc):
+        if not self.warned:
+            self.warned = True
+            reason = " ".join(str(exc).split())
+            if not reason.startswith(str(path)):
+                reason = f"{path}: {reason}"
+            warnings.warn(f"resume-cache entry refused, recomputed ({reason}); any other "
+                          f"refused entry is recomputed too", UserWarning, stacklevel=3)
 
     def put(self, key: dict, result: dict) -> None:
         """Store a finished point at once (atomically), so a killed run keeps it.

@@ -21,8 +21,23 @@ MAX_YAML_NODES = 100_000        # values after expanding aliases (an alias bomb 
 MAX_YAML_DEPTH = 64             # nested lists and mappings; far past any config or card
 
 
+MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
 class Loader(yaml.SafeLoader):
-    """PyYAML's safe loader with YAML 1.2 (core schema) numbers (see the module docstring)."""
+    """PyYAML's safe loader with YAML 1.2 (core schema) numbers (see the module docstring).
+
+    A mapping with merge keys (``{<<: *g, sigma: [2]}``) is flattened as PyYAML does (the merged
+    pairs first, then the mapping's own, which override them) and keeps ``merged_pairs``: how
+    many of its leading pairs came from a merge, so that a duplicate-key check can tell an
+    override from a key given twice (:func:`own_pairs`)."""
+
+    def flatten_mapping(self, node):
+        own = sum(1 for key, _ in node.value if key.tag != MERGE_TAG)
+        merges = own != len(node.value)
+        super().flatten_mapping(node)
+        if merges:
+            node.merged_pairs = len(node.value) - own
 
 
 Loader.yaml_implicit_resolvers = {
@@ -48,6 +63,12 @@ def _construct_float(loader, node):
 
 Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 Loader.add_constructor("tag:yaml.org,2002:float", _construct_float)
+
+
+def own_pairs(node):
+    """(merged, own) key-value pairs of a constructed mapping node (see :class:`Loader`)."""
+    cut = getattr(node, "merged_pairs", 0)
+    return node.value[:cut], node.value[cut:]
 
 
 def _check_cost(node, where, error, what):

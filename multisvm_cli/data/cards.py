@@ -201,7 +201,7 @@ def _card(raw, path, origin="registry"):
         continuous_columns=_columns(raw["continuous_columns"], int(raw["n_features"])),
         sources=tuple(_source(s) for s in raw["sources"]),
         path=path,
-        folder=str(raw.get("folder", raw["name"])),
+        folder=plain_name(raw.get("folder", raw["name"]), "folder"),
         origin=origin,
         kind=_one_of(raw.get("kind", "numeric"), KINDS, "kind"),
     )
@@ -235,7 +235,7 @@ def _source(raw):
 
 def _file(raw):
     return FileSpec(
-        name=str(raw["name"]),
+        name=plain_name(raw["name"], "file name"),
         sha256=_digests(raw, "sha256"),
         size=_sizes(raw.get("size"), raw["name"]),
         url=raw.get("url"),
@@ -276,6 +276,17 @@ def _structure(raw):
     return (int(raw["rows"]), int(raw["columns"])) if raw else None
 
 
+def plain_name(value, field):
+    """``value`` when it is a plain relative name (one path component: not empty, not ``.`` or
+    ``..``, no ``/``, ``\\`` or NUL), so that joined to the data home or a mirror it stays
+    inside it; ValueError naming ``field`` otherwise."""
+    name = str(value)
+    if name in ("", ".", "..") or any(c in name for c in "/\\\0") or Path(name).is_absolute():
+        raise ValueError(f"{field} {name!r} must be a plain name (no '/', '..' or absolute "
+                         f"path): the dataset's files stay inside the data home")
+    return name
+
+
 def _one_of(value, allowed, field):
     if value not in allowed:
         raise ValueError(f"{field} must be one of {', '.join(allowed)}, not {value!r}")
@@ -284,7 +295,7 @@ def _one_of(value, allowed, field):
 
 def _columns(value, n_features):
     if value == "all":
-        return tuple(range(n_features))
+        return range(n_features)       # no per-feature objects, however many features
     columns = tuple(int(j) for j in value)
     if any(not 0 <= j < n_features for j in columns):
         raise ValueError("continuous_columns out of range")

@@ -28,6 +28,7 @@ from pathlib import Path
 import psutil
 from tqdm import tqdm
 
+from ..storage import file_mode
 from .errors import DatasetError
 from .verify import sha256_file
 
@@ -113,13 +114,15 @@ def remove_stale_parts(folder):
 
 
 def _temp_file(target):
-    """A new empty ``.<name>.part-<pid>-XXXX`` beside ``target``, after removing stale ones."""
+    """A new empty ``.<name>.part-<pid>-XXXX`` beside ``target``, after removing stale ones,
+    with the umask's permissions (``mkstemp`` alone makes it 0600)."""
     folder = writable_folder(target.parent)
     remove_stale_parts(folder)
     try:
         handle, name = tempfile.mkstemp(prefix=f".{target.name}.part-{os.getpid()}-", dir=folder)
     except OSError as exc:
         raise DataHomeError(not_writable(folder, exc)) from None
+    os.fchmod(handle, file_mode())
     os.close(handle)
     return Path(name)
 

@@ -20,6 +20,10 @@ Formats (``format``, else from the extension: ``.csv``; ``.svm``, ``.svmlight``,
 - ``npz``: numpy arrays ``X`` (2-d, numbers) and ``y`` (1-d), read with
   ``allow_pickle=False`` (object arrays are refused, never unpickled).
 
+Bounds (:mod:`.local_bounds`): a csv or npz file's dense size is stated before it is read and
+refused above ``memory_mb``; an svmlight file's feature count is bounded by what the data holds.
+No per-feature Python object is built (the card's columns are a ``range``).
+
 A text folder (:func:`load_text_folder`) holds one subfolder per class, one document per file,
 as ``sklearn.datasets.load_files`` reads it; it loads as a text dataset (documents and labels).
 
@@ -40,6 +44,8 @@ from pathlib import Path
 import numpy as np
 
 from . import archives, parsers
+from .local_bounds import (MEMORY_MB, check_dense_size, check_feature_count, first_too_large,
+                           largest_value)
 from .cards import Card
 from .errors import DatasetError
 from .loader import Dataset
@@ -68,6 +74,7 @@ class LocalSpec:
     label: str | int | None = None
     header: bool | None = None
     zero_based: bool = False
+    memory_mb: int = MEMORY_MB
 
     @property
     def parts(self) -> tuple:
@@ -98,6 +105,8 @@ class LocalSpec:
                 entry["header"] = self.header
         if self.format == "svmlight" and self.zero_based:
             entry["zero_based"] = True
+        if self.memory_mb != MEMORY_MB:
+            entry["memory_mb"] = self.memory_mb
         return entry
 
     @classmethod
@@ -107,7 +116,8 @@ class LocalSpec:
         return cls(name=name, path=Path(entry["path"]), format=entry["format"],
                    test_path=Path(test_path) if test_path else None,
                    label=entry.get("label"), header=entry.get("header"),
-                   zero_based=bool(entry.get("zero_based", False)))
+                   zero_based=bool(entry.get("zero_based", False)),
+                   memory_mb=int(entry.get("memory_mb", MEMORY_MB)))
 
 
 def infer_format(path) -> str | None:
@@ -126,12 +136,16 @@ def load_local(spec: LocalSpec, parts=None) -> Dataset:
     provenance = {part: _file_record(path) for part, path in files.items()}
     if spec.format == "svmlight":
         arrays = _read_svmlight(spec, files)
-    elif spec.format == "csv":
-        arrays = {part: read_csv(path, spec.label, spec.header) for part, path in files.items()}
+        check_feature_count(files, arrays, spec.zero_based, _data_line)
     else:
-        arrays = {part: read_npz(path) for part, path in files.items()}
+        for path in files.values():
+            check_dense_size(path, spec.format, spec.memory_mb)
+        read = read_npz if spec.format == "npz" else \
+            lambda path: read_csv(path, spec.label, spec.header)
+        arrays = {part: read(path) for part, path in files.items()}
     first = "train" if spec.test_path else "all"
     _check_classes(files[first], arrays[first])
+    _check_same_columns(files, arrays)
     loaded = {part: (X, y) for part, (X, y, _) in arrays.items()}
     keys = _file_keys(files)
     return Dataset(
@@ -180,7 +194,7 @@ def _card(spec, parts) -> Card:
                 n_features=n_features, classes=tuple(classes),
                 split="fixed" if spec.test_path else "none",
                 parts={part: len(y) for part, (_, y) in parts.items()}, paper_scaling="none",
-                continuous_columns=tuple(range(n_features)), sources=(), path=spec.path,
+                continuous_columns=range(n_features), sources=(), path=spec.path,
                 folder=spec.name, origin="local")
 
 
@@ -242,6 +256,16 @@ def _check_classes(path, arrays):
         shown = classes[0].item() if len(classes) else None
         raise DatasetError(f"{path}:{first_line}: the label column has one class ({shown!r}) in "
                            f"all {len(y)} rows; a classifier needs two or more")
+
+
+def _check_same_columns(files, arrays):
+    """DatasetError naming the test file when its feature count is not the training file's
+    (checked at load, before any run folder is written)."""
+    widths = {part: X.shape[1] for part, (X, _, _) in arrays.items()}
+    if len(set(widths.values())) > 1:
+        raise DatasetError(f"{files['test']}:{arrays['test'][2]}: {widths['test']} feature "
+                           f"columns, but the training file {files['train']} has "
+                           f"{widths['train']}; the test file needs the same columns")
 
 
 # --------------------------------------------------------------------------- svmlight
@@ -375,7 +399,15 @@ def _numbers(path, table, lines, columns, names):
         i, j = bad[0]
         raise DatasetError(f"{path}:{lines[i]}: {_column_name(columns[j], names)}: "
                            f"{str(block[i, j])!r} is NaN or inf; fill in or drop missing values")
+    if (found := first_too_large(X)) is not None:
+        i, j = found
+        raise DatasetError(f"{path}:{lines[i]}: {_column_name(columns[j], names)}: "
+                           f"{str(block[i, j])!r} {_TOO_LARGE.format(largest_value(X.shape[1]))}")
     return np.ascontiguousarray(X)
+
+
+_TOO_LARGE = ("is too large: a kernel's sum of squares overflows above |x| = {:.3g}; rescale "
+              "the data")
 
 
 def _column_name(j, names):
@@ -419,6 +451,9 @@ def read_npz(path):
     bad = np.argwhere(~np.isfinite(X))
     if bad.size:
         raise DatasetError(f"{path}: row {bad[0][0]} column {bad[0][1]} of X is NaN or inf")
+    if (found := first_too_large(X)) is not None:
+        raise DatasetError(f"{path}: row {found[0]} column {found[1]} of X, {X[found]:g}, "
+                           f"{_TOO_LARGE.format(largest_value(X.shape[1]))}")
     if y.dtype.kind in "biuf":
         y = _whole_labels(y, lambda i: f"{path}: row {i} of y")
     elif y.dtype.kind != "U":

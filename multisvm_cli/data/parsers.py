@@ -24,6 +24,7 @@ import scipy.sparse as sp
 from .errors import DatasetError
 
 GZIP_MAGIC = b"\x1f\x8b"
+MAX_INDEX = 2**31 - 2           # scipy/libsvm column indices are 32-bit
 
 
 def esl_to_unit(X):
@@ -113,7 +114,7 @@ def read_svmlight(paths, n_features=None, zero_based=False):
     try:
         loaded = load_svmlight_files(paths, n_features=n_features, dtype=np.float64,
                                      zero_based=zero_based)
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, OverflowError) as exc:
         _raise_located(paths, zero_based, n_features)
         raise DatasetError(f"{', '.join(paths)}: not svmlight/LIBSVM data "
                            f"({_first_line(exc)})") from None
@@ -169,6 +170,8 @@ def _line_error(tokens, zero_based, n_features):
             return (f"index {index} in a one-based file (indices start at 1; set zero_based: "
                     f"true for a file whose indices start at 0)" if index == 0 and not zero_based
                     else f"index {index} is negative")
+        if index > MAX_INDEX:
+            return f"index {index} is past the largest index an svmlight file may use, {MAX_INDEX}"
         if previous is not None and index <= previous:
             return (f"index {index} is repeated" if index == previous else
                     f"indices must increase: {index} follows {previous}")

@@ -121,8 +121,10 @@ def train_binary(X, rows, positive, settings, gram=None):
 
 
 def run_parallel(tasks, n_jobs):
-    """Run delayed tasks with joblib, threads preferred (libsvm and BLAS release the GIL)."""
-    return Parallel(n_jobs=n_jobs, prefer="threads")(tasks)
+    """Run delayed tasks with joblib, threads preferred (libsvm and BLAS release the GIL);
+    ``n_jobs`` through the one resolver (None: the surrounding ``parallel_config``'s)."""
+    workers = None if n_jobs is None else resolve_n_jobs(n_jobs)
+    return Parallel(n_jobs=workers, prefer="threads")(tasks)
 
 
 def foreign_cpu_seconds(fits):

@@ -27,7 +27,9 @@ Layout under the results root (``Settings.out``, default ``results/``)::
 grid.csv, table.csv, table.md, results.json and run.json are written, and read back, by
 :mod:`multisvm_cli.report.run_folder` alone. Every file is written atomically
 (:mod:`multisvm_cli.storage`); run.json says ``running``
-while the run goes on and ``done``, ``failed`` or ``interrupted`` at the end.
+while the run goes on and ``done``, ``failed`` or ``interrupted`` at the end (``done`` only
+once report.html is in place; SIGTERM ends a run as ``interrupted``, as Ctrl-C does:
+:mod:`.interrupts`).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..storage import PointCache, atomic_write, new_run_dir
+from .interrupts import sigterm_as_interrupt
 from .progress import progress_bar
 from .protocol import Stopwatch, check_point_result, load_datasets, run_protocol
 from .provenance import now_iso, run_metadata
@@ -70,7 +73,8 @@ def reproduce(config, settings: Settings = Settings()) -> Run:
     reason in run.json.
     """
     log = RunLog()
-    with log.recording_warnings():
+    local = settings.backend != "dask" and not settings.scheduler  # Dask stops its own workers
+    with sigterm_as_interrupt(local), log.recording_warnings():
         datasets = load_datasets(config, settings.mirror, settings.data_home, settings.quiet)
         with workers(settings) as jobs:
             folder = new_run_dir(settings.out, config.name)
@@ -121,8 +125,8 @@ def _run(config, settings, jobs, datasets, folder, log) -> Run:
                 grid_points={"total": len(grid_rows), "cached": cached,
                              "computed": len(grid_rows) - cached}, warnings=log.warnings)
     log.add(f"done in {watch.wall:.1f} s: {len(grid_rows)} grid points, {cached} from the cache")
-    _close(folder, meta, log)
-    write_report(folder)  # last: the page shows the final run.json
+    write_report(folder, meta)  # the page shows the final run.json ...
+    _close(folder, meta, log)   # ... which says done only once the page is in place
     link_latest(folder)
     return Run(folder, rows, ranking, dag_order_studies(results) or None)
 

@@ -1,6 +1,6 @@
 """The checks of a config that need its datasets: do the split and the validation method fit
 the data (every training part holds every class twice over, k no larger than a class, a test
-part that is not empty)?
+part that is not empty), and can libsvm fit its polynomial kernels on the data's scale?
 
 They run the protocol's own splitting code (:mod:`.splits`) on the labels alone, so whatever
 would fail during a run fails here, before a run folder exists, as ``file:line: key: message``.
@@ -10,16 +10,24 @@ and ``train`` run them on the data they loaded, before anything is written.
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
 
-from .splits import named_warnings, outer_index_folds, validation_index_splits
+from .splits import named_warnings, outer_index_folds, pooled, validation_index_splits
+
+# libsvm multiplies and sums kernel values (its gradients, the decision values): past
+# sqrt(float64 max) = 1.3e154 those overflow, so a kernel value may reach at most 1e150.
+MAX_KERNEL_LOG10 = 150
 
 
 def check_plan(plan, dataset) -> None:
-    """ConfigError (naming the split or validation key) when ``plan``'s splits cannot be made
-    on ``dataset``'s labels, or leave a training part with fewer than two classes."""
+    """ConfigError (naming the split, validation or kernels key) when ``plan``'s splits cannot
+    be made on ``dataset``'s labels, or leave a training part with fewer than two classes, or
+    a polynomial degree overflows on the scaled data (:func:`_check_polynomials`)."""
+    _check_polynomials(plan, dataset)
     for y_train in _training_labels(plan, dataset):
         _check_classes(plan, "split", y_train, "an outer fold's training part")
         if plan.validation["method"] == "given":
@@ -36,10 +44,35 @@ def check_plan(plan, dataset) -> None:
                 raise plan.where["validation"].error(f"{plan.name}: a validation part is empty")
 
 
+def _check_polynomials(plan, dataset):
+    """ConfigError at ``kernels`` when a polynomial kernel's largest value on the scaled data,
+    bounded by Cauchy-Schwarz as (max |x|^2 + 1)^degree ((max |x|^2)^degree homogeneous),
+    passes 10^MAX_KERNEL_LOG10: libsvm's fit would not be finite."""
+    from ..scaling import make_scaler, resolve
+
+    degrees = sorted({(p.degree, bool(p.homogeneous)) for p in plan.grid
+                      if p.kernel == "polynomial"})
+    if not degrees or dataset.card.kind == "text":
+        return
+    X, _ = pooled(dataset)
+    Z = make_scaler(plan.scaling, dataset.card).fit(X).transform(X)
+    norms = Z.multiply(Z).sum(axis=1) if sp.issparse(Z) else np.einsum("ij,ij->i", Z, Z)
+    largest = float(np.max(norms))
+    for degree, homogeneous in degrees:
+        base = largest + (0.0 if homogeneous else 1.0)
+        if base > 1 and degree * math.log10(base) > MAX_KERNEL_LOG10:
+            form = "(x.y)" if homogeneous else "(x.y + 1)"
+            raise plan.where["kernels"].error(
+                f"{plan.name}: polynomial degree {degree} reaches {form}^{degree} = "
+                f"1e{degree * math.log10(base):.0f} on the data (scaling "
+                f"{resolve(plan.scaling, dataset.card)}, largest |x|^2 = {largest:.3g}), past "
+                f"the 1e{MAX_KERNEL_LOG10} "
+                f"libsvm can sum; use degree <= {int(MAX_KERNEL_LOG10 / math.log10(base))} or "
+                f"scale the features")
+
+
 def _training_labels(plan, dataset):
     """The labels of every outer fold's training part (the splitting code of a run)."""
-    from .splits import pooled
-
     if plan.split["method"] == "standard":
         return [dataset.parts["train"][1]]
     _, y = pooled(dataset)

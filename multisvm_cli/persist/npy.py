@@ -10,6 +10,7 @@ then :func:`read_data` reads each array straight into place and checks its SHA-2
 import hashlib
 import math
 import os
+import stat
 import struct
 import zipfile
 from contextlib import contextmanager
@@ -76,6 +77,8 @@ def open_archive(npz_path):
     except OSError as exc:
         raise ModelFormatError(f"{npz_path}: unreadable model arrays ({exc.strerror or exc})") from None
     with stream:
+        if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+            raise ModelFormatError(f"{npz_path}: not a regular file; model arrays must be one")
         try:
             with zipfile.ZipFile(stream) as directory:
                 yield Archive(npz_path, directory, stream, os.fstat(stream.fileno()).st_size)

@@ -26,6 +26,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 from matplotlib.transforms import offset_copy
 
+from ..errors import MultisvmError
 from ..estimators.registry import SCHEME_NAMES, label
 from .drawing import DPI, FIGURE_FORMATS, margins, save_figure, slug
 from .heatmaps import grid_heatmaps
@@ -320,6 +321,9 @@ def draw_all(run_folder, grid: pd.DataFrame, chosen: dict, table_rows, ranking=N
     return paths
 
 
+FIGURE_NAMES = ("grid-*", "tradeoff-*", "cd-diagram", "dag-orders-*")  # + "." + a format
+
+
 def _order(table_rows) -> list:
     """The schemes in the table's order (figures' panels follow it)."""
     return list(dict.fromkeys(r["scheme"] for r in table_rows))
@@ -328,10 +332,16 @@ def _order(table_rows) -> list:
 def write_figures(run_folder, fmt="png", dpi=None) -> list[Path]:
     """Every figure of a run, drawn from its saved files (``run_folder.read_figure_data``), into
     ``run_folder/figures/`` as ``fmt`` files at ``dpi``; figures of an earlier drawing not made
-    again (in any format) are removed."""
-    paths = draw_all(run_folder, **read_figure_data(run_folder), fmt=fmt, dpi=dpi)
+    again (in any format) are removed: only files named as this module names its figures
+    (:data:`FIGURE_NAMES`), and never through a symlinked ``figures/`` (refused in one line: it
+    would draw and delete outside the run)."""
     figures = Path(run_folder) / "figures"
-    drawn = {f for kind in FIGURE_FORMATS for f in figures.glob(f"*.{kind}")}
+    if figures.is_symlink() or figures.exists() and not figures.is_dir():
+        raise MultisvmError(f"{figures} is a symlink or not a folder; `multisvm report` draws "
+                            f"only into a real figures/ folder inside the run: remove it")
+    paths = draw_all(run_folder, **read_figure_data(run_folder), fmt=fmt, dpi=dpi)
+    drawn = {f for name in FIGURE_NAMES for kind in FIGURE_FORMATS
+             for f in figures.glob(f"{name}.{kind}")}
     for stale in drawn - set(paths):
         stale.unlink()
     return paths

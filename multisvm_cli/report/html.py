@@ -64,15 +64,16 @@ figcaption, p.note { font-size: 0.9em; color: #444; }
 """
 
 
-def write_report(run_folder) -> Path:
-    """Write ``run_folder/report.html`` from the run's saved files; returns its path."""
+def write_report(run_folder, meta=None) -> Path:
+    """Write ``run_folder/report.html`` from the run's saved files (``meta``: run.json's
+    content, when the run writes it after the page); returns its path."""
     folder = Path(run_folder)
-    text = render_report(folder)
+    text = render_report(folder, meta)
     return atomic_write(folder / "report.html", text)
 
 
-def render_report(folder: Path) -> str:
-    """The report's HTML text."""
+def render_report(folder: Path, meta=None) -> str:
+    """The report's HTML text (``meta``: instead of the folder's run.json)."""
     results = read_results(folder)
     header, rows = read_table(folder, results)
     name = results.get("config") or folder.parent.name
@@ -90,7 +91,7 @@ def render_report(folder: Path) -> str:
     config_text = read_config_text(folder)
     if config_text is not None:
         parts += ["<h2>Config</h2>", f"<pre>{_esc(config_text)}</pre>"]
-    meta = read_meta(folder)
+    meta = read_meta(folder) if meta is None else meta
     if meta:
         parts += ["<h2>Provenance (run.json)</h2>", provenance_html(meta)]
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"

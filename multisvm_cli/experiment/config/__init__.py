@@ -216,6 +216,7 @@ def _plan(doc, name, overrides, where, defaults, seed, max_points):
     C_values = None if C_values is None else _C_list(doc, C_values, C_path)
     kernels, path = pick("kernels")
     grid = _kernels(doc, kernels, path, C_values, max_points)
+    written["kernels"] = path
     _check_parts(doc, name, split, validation, where, local.parts if local else None)
     located = {key: Location(doc.path, doc.line(at), _key_name(at)) for key, at in written.items()}
     located["solver"] = solver_path if solver is not None else ("schemes",)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ...numbers import is_int
+from ...numbers import is_count, is_int
 from .values import _allowed, _choice, _mapping, _show
 
 DATASET_KEYS = ("name", "scaling", "split", "validation", "estimate", "kernels", "C", "features",
                 "solver")
-LOCAL_KEYS = ("path", "test_path", "format", "kind", "label", "header", "zero_based")
+LOCAL_KEYS = ("path", "test_path", "format", "kind", "label", "header", "zero_based",
+              "memory_mb")
 LOCAL_FORMAT_KEYS = {"label": "csv", "header": "csv", "zero_based": "svmlight"}
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")  # a portable folder name
 
@@ -92,10 +93,14 @@ def _local_spec(doc, name, entry, where):
     for key in ("header", "zero_based"):
         if key in entry and not isinstance(entry[key], bool):
             doc.fail(where + (key,), f"expected true or false, got {_show(entry[key])}")
+    memory_mb = entry.get("memory_mb", data.local.MEMORY_MB)
+    if not is_count(memory_mb, 1):
+        doc.fail(where + ("memory_mb",), f"expected a positive number of megabytes, got "
+                                         f"{_show(memory_mb)}")
     return data.LocalSpec(name=name, path=paths["path"], format=fmt,
                           test_path=paths.get("test_path"), label=label,
                           header=entry.get("header"),
-                          zero_based=bool(entry.get("zero_based", False)))
+                          zero_based=bool(entry.get("zero_based", False)), memory_mb=memory_mb)
 
 
 def _is_text(doc, entry):
@@ -112,7 +117,10 @@ def _local_file(doc, value, path, folder=False):
     """An existing file (``folder``: folder), relative to the config's folder; absolute."""
     if not isinstance(value, str) or not value:
         doc.fail(path, f"expected a file path, got {_show(value)}")
-    file = (doc.path.parent / Path(value).expanduser()).resolve()
+    try:
+        file = (doc.path.parent / Path(value).expanduser()).resolve()
+    except (RuntimeError, OSError) as exc:     # a symlink loop
+        doc.fail(path, f"file {value} cannot be resolved ({exc})")
     if folder and not file.is_dir():
         doc.fail(path, f"text folder {value} not found (looked for {file}; one subfolder per "
                        f"class, paths are relative to the config's folder)")

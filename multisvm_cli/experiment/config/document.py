@@ -14,7 +14,7 @@ import yaml
 
 from ...errors import MultisvmError
 from ...readers import read_text
-from ...yaml_loader import parse
+from ...yaml_loader import own_pairs, parse
 
 MAX_CONFIG_BYTES = 1 << 20      # a config is a page of YAML, not a megabyte
 
@@ -94,12 +94,13 @@ class _Document:
     def _record(self, node, path):
         self.lines.setdefault(path, node.start_mark.line + 1)
         if isinstance(node, yaml.MappingNode):
+            merged, own = own_pairs(node)   # a merged key may be overridden by the mapping's own
             seen = set()
-            for key_node, value_node in node.value:
+            for index, (key_node, value_node) in enumerate(merged + own):
                 key = key_node.value
-                if key in seen:
+                if index >= len(merged) and key in seen:
                     self.fail(path, f"key {key!r} is given twice", line=key_node.start_mark.line + 1)
-                seen.add(key)
+                seen.update([key] if index >= len(merged) else [])
                 self.lines[path + (key,)] = key_node.start_mark.line + 1
                 self._record(value_node, path + (key,))
         elif isinstance(node, yaml.SequenceNode):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...estimators.registry import scheme_groups, shared_group
+from ..progress import progress_bar
 from .fitting import Stopwatch, fit_group
 from .selection import _of_estimate, select, select_cv_best
 
@@ -50,10 +51,13 @@ def dag_order_study(dag, X_test, y_test, orders) -> dict:
     refit): {"orders": [...], "n_wrong": [...], "kernel_evaluations": [...]} (per order: its
     class list, wrong test points, kernel evaluations per test point)."""
     wrong, evaluations = [], []
-    for order in orders:
-        walked = dag.with_order(order)
-        wrong.append(int(np.sum(walked.predict(X_test) != y_test)))
-        evaluations.append(float(walked.kernel_evaluations(X_test)))
+    # a long study (dag_orders: 100000 is minutes on digits) shows a bar on a terminal
+    with progress_bar(len(orders), "DAG class orders", quiet=len(orders) < 1000) as bar:
+        for order in orders:
+            walked = dag.with_order(order)
+            wrong.append(int(np.sum(walked.predict(X_test) != y_test)))
+            evaluations.append(float(walked.kernel_evaluations(X_test)))
+            bar.update(1)
     return {"orders": [[c.item() if hasattr(c, "item") else c for c in order]
                        for order in orders],
             "n_wrong": wrong, "kernel_evaluations": evaluations}

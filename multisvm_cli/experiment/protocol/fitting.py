@@ -42,6 +42,19 @@ def make_estimator(scheme, params, options, n_jobs, seed):
     return REGISTRY[scheme].estimator(**params, **options.get(scheme, {}), n_jobs=n_jobs, random_state=seed)
 
 
+class NonFiniteFit(ValueError):
+    """libsvm's dual coefficients overflowed at a grid point (kernel values too large for the
+    data's scale): one line naming the scheme, kernel and C, and the dataset once
+    :func:`.plan.run_protocol` adds it."""
+
+    @classmethod
+    def at(cls, group, params):
+        kernel = " ".join(f"{k}={v}" for k, v in params.items() if k != "C")
+        return cls(f"{'/'.join(group)}, {kernel}, C={params['C']:g}: libsvm's dual "
+                   f"coefficients are not finite (kernel values too large); scale the features "
+                   f"or lower the polynomial degree")
+
+
 def fit_group(group, params, options, X, y, n_jobs, seed, gram=None, reuse=None):
     """Fit the schemes of a group; Max Wins + DAG train their pairwise SVMs once.
 
@@ -52,8 +65,11 @@ def fit_group(group, params, options, X, y, n_jobs, seed, gram=None, reuse=None)
     watch = Stopwatch()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        first = make_estimator(group[0], params, options, n_jobs, seed).fit(X, y, gram=gram,
-                                                                            reuse=reuse)
+        estimator = make_estimator(group[0], params, options, n_jobs, seed)
+        try:
+            first = estimator.fit(X, y, gram=gram, reuse=reuse)
+        except ValueError as exc:
+            raise NonFiniteFit.at(group, params) if "not finite" in str(exc) else exc
         fitted = {group[0]: first}
         if group == shared_group():
             reader = group[1]

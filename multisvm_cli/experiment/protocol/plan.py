@@ -7,7 +7,7 @@ from dataclasses import replace
 from ...storage import PointCache
 from ..splits import scaled_folds
 from .final import fold_tests
-from .fitting import fit_group
+from .fitting import NonFiniteFit, fit_group
 from .pooling import _pool, combine_estimates
 from .selection import _of_estimate, select
 from .tasks import grid_search, grid_tasks
@@ -84,6 +84,8 @@ def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, f
             results += [{**result, **text_features(stats)}
                         for result in combine_estimates(per_estimate)]
             grid_rows += rows_of_plan
+    except NonFiniteFit as exc:
+        raise NonFiniteFit(f"dataset {plan.name}: {exc}") from None
     finally:
         if bar is not None:
             bar.close()

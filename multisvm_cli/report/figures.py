@@ -30,7 +30,8 @@ from ..estimators.registry import SCHEME_NAMES, label
 from .drawing import DPI, FIGURE_FORMATS, margins, save_figure, slug
 from .heatmaps import grid_heatmaps
 from .ranking import small_sample_caution
-from .run_folder import read_figure_data
+from .run_folder import read_figure_data, read_sweep
+from .sweep_figures import sweep_figures
 
 MARKERS = "osD^vP*Xh<>p"
 
@@ -330,6 +331,9 @@ def write_figures(run_folder, fmt="png", dpi=None) -> list[Path]:
     ``run_folder/figures/`` as ``fmt`` files at ``dpi``; figures of an earlier drawing not made
     again (in any format) are removed."""
     paths = draw_all(run_folder, **read_figure_data(run_folder), fmt=fmt, dpi=dpi)
+    swept = read_sweep(run_folder)
+    if swept is not None:
+        paths += sweep_figures(swept, Path(run_folder) / "figures", fmt, dpi)
     figures = Path(run_folder) / "figures"
     drawn = {f for kind in FIGURE_FORMATS for f in figures.glob(f"*.{kind}")}
     for stale in drawn - set(paths):

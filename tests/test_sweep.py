@@ -85,8 +85,9 @@ def test_a_classes_sweep_writes_rows_table_and_figures(write_config, tmp_path, r
 
 
 def test_a_train_fraction_sweep_trains_on_that_share(write_config, tmp_path):
-    _, rows = _run(write_config, tmp_path, schemes=["ovr", "graph"],
-                   sweep={"train_fraction": [0.2, 0.7]})
+    run, rows = _run(write_config, tmp_path, schemes=["ovr", "graph"],
+                     sweep={"train_fraction": [0.2, 0.7]})
+    assert (run.folder / "figures" / "sweep-iris.png").is_file()
     n_train = {r["value"]: int(r["n_train"]) for r in rows}
     assert n_train == {"0.2": 30, "0.7": 105}  # iris: 150 rows, test 45 in both
     assert {int(r["n_test"]) for r in rows} == {45}
@@ -102,6 +103,7 @@ def test_an_option_sweep_replaces_the_option(write_config, tmp_path, capsys):
     assert ovr[0]["error_pct"] == ovr[1]["error_pct"]  # the option is graph's alone
     frame = read_sweep(run.folder)
     assert frame["value"].tolist() == [0.0, 0.0, 0.5, 0.5]
+    assert (run.folder / "figures" / "sweep-iris.png").is_file()
 
 
 @pytest.mark.parametrize("sweep, message", [

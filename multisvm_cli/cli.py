@@ -130,6 +130,7 @@ def reproduce_table(configs, fmt, wide, force, figure_format, dpi, no_figures, n
     """
     from .experiment import load_config, reproduce
     from .report.ranking import ranking_text
+    from .report.sweep import sweep_table
     from .report.table import dag_orders_text, render
 
     loaded = [load_config(path, seed) for path in configs]
@@ -149,6 +150,8 @@ def reproduce_table(configs, fmt, wide, force, figure_format, dpi, no_figures, n
                 click.echo("\n" + _wrap(ranking_text(run.ranking)))
             if run.dag_orders:
                 click.echo("\n" + _wrap(dag_orders_text(run.dag_orders)))
+            if run.sweep:
+                click.echo("\n" + sweep_table(run.sweep, fmt).rstrip("\n"))
             click.echo(f"results: {run.folder}")
             click.echo(f"report: {run.folder / 'report.html'}")
     if fmt in ("csv", "json"):

@@ -13,7 +13,9 @@ Layout under the results root (``Settings.out``, default ``results/``)::
             grid.csv               every grid point of every fold and repeat: validation error,
                                    support vectors, kernel evaluations per validation point,
                                    classifier size, times (long format)
-            table.csv, table.md    the Table-1 report
+            table.csv, table.md    the Table-1 report (a sweep: one dataset row per value)
+            sweep.csv              a swept config's rows, value x scheme x repeat (its table
+                                   and sweep-*.png figures are in report.html)
             results.json           everything the report is made from: per scheme every
                                    split's (fold x repeat) choice, counts and test error; the
                                    ranking over datasets; the DAG order study
@@ -56,6 +58,7 @@ class Run:
     rows: list
     ranking: dict | None = None     # report.ranking.rank_schemes over the datasets (2 or more)
     dag_orders: dict | None = None  # {dataset: the DAG order study} when asked for
+    sweep: list | None = None       # sweep.csv's rows when the config sweeps (.sweep)
 
 
 def point_cache(config, settings: Settings) -> PointCache:
@@ -85,7 +88,7 @@ def _run(config, settings, jobs, datasets, folder, log) -> Run:
     """The run itself, in its new folder; run.json and run.log are written however it ends."""
     from ..report.figures import write_figures
     from ..report.html import write_report
-    from ..report.run_folder import write_meta, write_tables
+    from ..report.run_folder import write_meta, write_sweep, write_tables
     from ..report.table import table_rows
 
     atomic_write(folder / "config.original.yaml", config.original_text)
@@ -99,12 +102,11 @@ def _run(config, settings, jobs, datasets, folder, log) -> Run:
     log.add(f"started {config.name} ({config.path}) in {folder}")
     watch = Stopwatch()
     try:
-        results, grid_rows, checksums = run_protocol(
-            config, datasets, point_cache(config, settings), n_jobs=jobs.grid, fit_jobs=jobs.fit,
-            progress=lambda total: progress_bar(total, f"{config.name}: grid points",
-                                                settings.quiet))
+        results, grid_rows, checksums, swept = _protocol(config, settings, jobs, datasets)
         rows = table_rows(results, config.reference, config.compare_to)
-        ranking = rank_over_datasets(rows)
+        ranking = rank_over_datasets(rows) if swept is None else None
+        if swept is not None:
+            write_sweep(folder, swept)
         write_tables(folder, config.name, results, grid_rows, rows, checksums,
                      compare_to=config.compare_to, repeats=config.repeats,
                      source=config.reference.get("source"), ranking=ranking,
@@ -128,7 +130,23 @@ def _run(config, settings, jobs, datasets, folder, log) -> Run:
     write_report(folder, meta)  # the page shows the final run.json ...
     _close(folder, meta, log)   # ... which says done only once the page is in place
     link_latest(folder)
-    return Run(folder, rows, ranking, dag_order_studies(results) or None)
+    return Run(folder, rows, ranking, dag_order_studies(results) or None, swept)
+
+
+def _protocol(config, settings, jobs, datasets):
+    """(results, grid rows, checksums, sweep rows or None): the protocol once, or once per
+    swept value and repeat (:func:`.sweep.run_sweep`) when the config sweeps."""
+    from .sweep import run_sweep
+
+    def progress(total):
+        return progress_bar(total, f"{config.name}: grid points", settings.quiet)
+
+    cache = point_cache(config, settings)
+    if config.sweep is None:
+        return (*run_protocol(config, datasets, cache, n_jobs=jobs.grid, fit_jobs=jobs.fit,
+                              progress=progress), None)
+    return run_sweep(config, datasets, cache, n_jobs=jobs.grid, fit_jobs=jobs.fit,
+                     progress=progress)
 
 
 def _close(folder, meta, log):

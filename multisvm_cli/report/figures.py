@@ -31,7 +31,8 @@ from ..estimators.registry import SCHEME_NAMES, label
 from .drawing import DPI, FIGURE_FORMATS, margins, save_figure, slug
 from .heatmaps import grid_heatmaps
 from .ranking import small_sample_caution
-from .run_folder import read_figure_data
+from .run_folder import read_figure_data, read_sweep
+from .sweep_figures import sweep_figures
 
 MARKERS = "osD^vP*Xh<>p"
 
@@ -321,7 +322,7 @@ def draw_all(run_folder, grid: pd.DataFrame, chosen: dict, table_rows, ranking=N
     return paths
 
 
-FIGURE_NAMES = ("grid-*", "tradeoff-*", "cd-diagram", "dag-orders-*")  # + "." + a format
+FIGURE_NAMES = ("grid-*", "tradeoff-*", "cd-diagram", "dag-orders-*", "sweep-*")  # + "." + a format
 
 
 def _order(table_rows) -> list:
@@ -340,6 +341,9 @@ def write_figures(run_folder, fmt="png", dpi=None) -> list[Path]:
         raise MultisvmError(f"{figures} is a symlink or not a folder; `multisvm report` draws "
                             f"only into a real figures/ folder inside the run: remove it")
     paths = draw_all(run_folder, **read_figure_data(run_folder), fmt=fmt, dpi=dpi)
+    swept = read_sweep(run_folder)
+    if swept is not None:
+        paths += sweep_figures(swept, figures, fmt, dpi)
     drawn = {f for name in FIGURE_NAMES for kind in FIGURE_FORMATS
              for f in figures.glob(f"{name}.{kind}")}
     for stale in drawn - set(paths):

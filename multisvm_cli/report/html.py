@@ -21,7 +21,8 @@ from ..readers import read_bytes
 from ..storage import atomic_write
 from .paired import RESAMPLED
 from .ranking import ranking_text
-from .run_folder import read_config_text, read_meta, read_results, read_table
+from .run_folder import read_config_text, read_meta, read_results, read_sweep, read_table
+from .sweep import sweep_table
 from .table import COLUMNS, PAPER_COLUMNS, dag_orders_text, display, footnote
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -49,6 +50,10 @@ FIGURE_KINDS = [  # (file name prefix, section title, how to read the figure)
      "the kernel parameter (sigma, gamma or degree), columns the penalty C; greener is lower. "
      "The framed cell is the point selected most often (the note under each map says where it is not the lowest mean). A minimum on the edge of the grid "
      "suggests the grid should be wider."),
+    ("sweep-", "Sweep",
+     "Test error, final-fit training CPU seconds and the largest binary SVM's training memory "
+     "against the swept value, one line per scheme: the mean over the repeats, the band from "
+     "their minimum to their maximum; log axes where the values span more than 20x."),
 ]
 CSS = """
 body { font-family: sans-serif; margin: 2em auto; max-width: 1100px; padding: 0 1em; color: #222; }
@@ -80,6 +85,9 @@ def render_report(folder: Path, meta=None) -> str:
     parts = [f"<h1>multisvm report: {_esc(name)} ({_esc(folder.name)})</h1>",
              "<h2>Results</h2>", table_html(header, rows),
              f"<p class=\"note\">{_esc(_footnote(rows, results))}</p>"]
+    swept = read_sweep(folder)
+    if swept is not None:
+        parts += ["<h2>Sweep</h2>", sweep_table(swept.to_dict("records"), "html")]
     if results.get("dag_orders"):
         parts.append(f"<pre>{_esc(dag_orders_text(results['dag_orders']))}</pre>")
     cd_diagram = figures_html(folder / "figures", FIGURE_KINDS[:1])

@@ -1,10 +1,12 @@
 """A run folder's record files: the one writer and the one checked reader of each of them.
 
 The run (``experiment.runs``) writes grid.csv, table.csv, table.md and results.json with
-:func:`write_tables` and run.json with :func:`write_meta`; the figures (:mod:`.figures`),
+:func:`write_tables`, a sweep's sweep.csv with :func:`write_sweep` and run.json with
+:func:`write_meta`; the figures (:mod:`.figures`),
 report.html (:mod:`.html`) and ``multisvm report`` read them back only through
 :func:`read_results`, :func:`read_grid`, :func:`read_table`, :func:`read_meta` and
-:func:`read_config_text` (:func:`check_run`: all of them). Every file is read through
+:func:`read_config_text` and :func:`read_sweep` (:func:`check_run`: all of them). Every
+file is read through
 :mod:`multisvm_cli.readers` (bounded; JSON strict: no NaN or Infinity, no duplicate key) and
 every value passed on is checked with :mod:`multisvm_cli.numbers`, so a file that is not what
 a run writes (cut off, edited by hand) is refused with one line naming it, never a traceback
@@ -34,7 +36,15 @@ RESULT_KEYS = ("dataset", "scheme", "params")
 TABLE_KEYS = ("dataset", "scheme")
 # the report rows' numbers the figures and report.html read: each a finite number or empty
 TABLE_NUMBERS = ("C", "error_pct", "error_sd", "kernel_evaluations", "cpu_time",
-                 "smo_iterations", "size_k", "selection_time", "evaluation_time", "mcnemar_p")
+                 "smo_iterations", "size_k", "selection_time", "evaluation_time", "mcnemar_p",
+                 "max_train_memory_mb", "level1_accuracy", "level2_accuracy")
+SWEEP_COLUMNS = ["sweep", "value", "dataset", "scheme", "repeat", "classes", "n_train", "n_test",
+                 "error_pct", "cpu_time", "evaluation_time", "max_train_memory_mb",
+                 "kernel_evaluations", "size", "level1_accuracy", "level2_accuracy"]
+# sweep.csv's numbers: each finite in every row (the last three may be empty: naive Bayes
+# records no memory before it was recorded, and only Hier has levels)
+SWEEP_NUMBERS = ("error_pct", "cpu_time", "evaluation_time", "kernel_evaluations", "size")
+SWEEP_OPTIONAL = ("max_train_memory_mb", "level1_accuracy", "level2_accuracy")
 LIMIT = 1 << 30          # bytes of grid.csv, table.csv or results.json
 SMALL_LIMIT = 16 << 20   # bytes of run.json or config.yaml
 
@@ -65,6 +75,14 @@ def write_tables(folder, name, results, grid_rows, rows, checksums, *, compare_t
     if dag_orders:
         saved["dag_orders"] = dag_orders
     atomic_write(folder / "results.json", to_json(saved, indent=2, allow_nan=False) + "\n")
+
+
+def write_sweep(folder, rows) -> Path:
+    """sweep.csv: one row per value x scheme x repeat (:data:`SWEEP_COLUMNS`), atomically."""
+    import pandas as pd
+
+    frame = pd.DataFrame(rows).reindex(columns=SWEEP_COLUMNS)
+    return atomic_write(Path(folder) / "sweep.csv", frame.to_csv(index=False))
 
 
 def write_meta(folder, meta: dict) -> Path:
@@ -192,22 +210,58 @@ def _studies_ok(studies) -> bool:
 def read_grid(folder):
     """grid.csv as a DataFrame, checked: whole rows only, the columns the heatmaps need, a
     finite C and validation error in every row."""
-    import pandas as pd
-
     path = run_file(folder, "grid.csv")
-    text = read_text(path, LIMIT, what="grid.csv")
-    header = _whole_rows(path, text)
-    missing = [column for column in GRID_NEEDS if column not in header]
-    if missing:
-        raise _malformed(path, f"it lacks the column(s) {', '.join(missing)}")
-    try:
-        grid = pd.read_csv(io.StringIO(text))
-    except (ValueError, pd.errors.ParserError) as exc:
-        raise _malformed(path, f"not CSV: {' '.join(str(exc).split())}") from None
+    grid = _read_csv(path, GRID_NEEDS)
     for column in GRID_NUMBERS:
         if not all(map(is_number, grid[column].tolist())):
             raise _malformed(path, f"a row's {column} is not a finite number")
     return grid
+
+
+def read_sweep(folder):
+    """sweep.csv as a DataFrame (None when the run swept nothing), checked: whole rows, every
+    column of :data:`SWEEP_COLUMNS`, one swept setting, a finite number in every row's
+    :data:`SWEEP_NUMBERS` and a finite number or nothing in :data:`SWEEP_OPTIONAL`."""
+    path = Path(folder) / "sweep.csv"
+    if not path.is_file():
+        return None
+    frame = _read_csv(path, SWEEP_COLUMNS, dtype={"classes": str, "value": str})
+    if len(frame) == 0 or frame["sweep"].nunique() != 1 or frame["value"].isna().any():
+        raise _malformed(path, "no rows, several swept settings or a row without a value")
+    for column in SWEEP_NUMBERS + SWEEP_OPTIONAL + ("repeat",):
+        values = frame[column].tolist()
+        empty_ok = column in SWEEP_OPTIONAL
+        if not all(is_number(v) or (empty_ok and v != v) for v in values):
+            raise _malformed(path, f"a row's {column} is not a finite number")
+    if not all(r >= 0 and float(r).is_integer() for r in frame["repeat"]):
+        raise _malformed(path, "a row's repeat is not a count")
+    frame["value"] = [_value(v) for v in frame["value"]]
+    return frame
+
+
+def _read_csv(path, needs, dtype=None):
+    """A run's CSV file as a DataFrame: whole rows only (:func:`_whole_rows`), with the
+    columns ``needs``; refused with one line otherwise."""
+    import pandas as pd
+
+    text = read_text(path, LIMIT, what=path.name)
+    header = _whole_rows(path, text)
+    missing = [column for column in needs if column not in header]
+    if missing:
+        raise _malformed(path, f"it lacks the column(s) {', '.join(missing)}")
+    try:
+        return pd.read_csv(io.StringIO(text), dtype=dtype)
+    except (ValueError, pd.errors.ParserError) as exc:
+        raise _malformed(path, f"not CSV: {' '.join(str(exc).split())}") from None
+
+
+def _value(text):
+    """A swept value back from sweep.csv: a number where it reads as one, else the text."""
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    return int(number) if number.is_integer() and "." not in text else number
 
 
 def _whole_rows(path, text) -> list:
@@ -280,6 +334,7 @@ def check_run(folder) -> None:
     rewrites anything."""
     read_table(folder, read_results(folder))
     read_grid(folder)
+    read_sweep(folder)
     read_meta(folder)
     read_config_text(folder)
 

@@ -32,7 +32,8 @@ COLUMNS = [
     ("cpu_time", "train CPU s"), ("smo_iterations", "SMO iters"), ("size_k", "size K"),
     ("selection_time", "select s"),
     ("evaluation_time", "eval s"), ("mcnemar_p", "McNemar p"), ("mcnemar_test", "test"),
-    ("significant", "sig 0.05"), ("ties", "ties"),
+    ("significant", "sig 0.05"), ("ties", "ties"), ("max_train_memory_mb", "max SVM MB"),
+    ("level1_accuracy", "L1 acc"), ("level2_accuracy", "L2 acc"),
 ]
 CV_BEST_COLUMNS = [  # shown when some row carries the cv-best estimate beside the nested one
     ("cv_best_kernel", "cv-best kernel"), ("cv_best_C", "cv-best C"),
@@ -97,6 +98,8 @@ def _our_numbers(result) -> dict:
         "size_k": result["size"] / 1000.0, "selection_time": result["selection_time"],
         "evaluation_time": result["evaluation_time"],
         "estimate": result.get("estimate", "nested"), "ties": result.get("ties"),
+        **{key: result.get(key) for key in ("max_train_memory_mb", "level1_accuracy",
+                                            "level2_accuracy") if result.get(key) is not None},
         **_cv_best_numbers(result),
         **({"primal": True} if result.get("primal") else {}),  # linear machines' figures
     }
@@ -200,6 +203,9 @@ def footnote(compare_to="dag", reference_source=None, compared=True, resampled=F
         "part; ties: "
         "grid points tied at the lowest validation error (mean over folds), broken towards "
         "smaller C, then the simpler kernel, then the wider gaussian.",
+        "max SVM MB: the largest binary SVM's training data in its solver (Godbole et al.'s "
+        "maximum memory to train any SVM; the largest over folds); L1/L2 acc: Hier's level-1 "
+        "accuracy and level-2 accuracy on the points level 1 routed right (mean over folds).",
     ]
     if "both" in estimates:
         lines.append("error % is the nested estimate (point chosen on each training part, "
@@ -256,6 +262,8 @@ def display(key, value) -> str:
         return f"{value:.0f}"
     if key in ("kernel_evaluations", "paper_kernel_evaluations"):
         return f"{value:.0f}" if float(value).is_integer() or value >= 100 else f"{value:.1f}"
+    if key in ("max_train_memory_mb", "level1_accuracy", "level2_accuracy"):
+        return f"{value:.3f}"
     if key in ("cpu_time", "selection_time", "evaluation_time"):
         return f"{value:.2f}"
     if key == "size_k":

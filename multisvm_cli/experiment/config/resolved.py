@@ -57,6 +57,7 @@ class Config:
     repeats: int = 1        # the whole protocol N times, split/validation seeds seed + r
     dag_orders: int = 0     # random class orders of the DAG order study (0: none)
     reuse_across_C: bool = True  # grid fits reuse machines across C (estimators.reuse)
+    sweep: dict | None = None    # the swept setting and its values (config.sweep), or None
 
     def resolved_text(self) -> str:
         """The resolved config as YAML (a comment says where it comes from)."""

@@ -83,4 +83,16 @@ def _test(estimator, fold, chosen, notes):
             "cpu_time": float(estimator.fit_cpu_time_),
             "size": int(estimator.n_parameters_),
             "n_support_vectors": int(estimator.n_support_vectors_),
-            "evaluation_time": evaluation_time, "notes": notes}
+            "evaluation_time": evaluation_time, "notes": notes,
+            "max_train_memory": getattr(estimator, "max_train_memory_", None),
+            "primal": bool(getattr(estimator, "primal_", False)),
+            **_levels(estimator, fold)}
+
+
+def _levels(estimator, fold) -> dict:
+    """Hier's level-1 and level-2 test accuracies (``HierSVC.level_accuracies``); {} for the
+    other schemes."""
+    if not hasattr(estimator, "level_accuracies"):
+        return {}
+    level1, level2 = estimator.level_accuracies(fold.X_test, fold.y_test)
+    return {"level1_accuracy": float(level1), "level2_accuracy": float(level2)}

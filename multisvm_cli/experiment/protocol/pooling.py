@@ -44,6 +44,7 @@ def _pool(dataset, scheme, tests, rows):
         "evaluation_time": float(sum(t["evaluation_time"] for t in tests)),
         "notes": sorted({n for t in tests for n in t["notes"]}),
     }
+    pooled.update(_memory_and_levels(tests))
     if any("orders" in t for t in tests):
         pooled["dag_orders"] = _pool_orders(tests, correct)
     return pooled
@@ -58,7 +59,24 @@ def _split_record(test) -> dict:
             "n_train": test.get("n_train"), "n_test": n_test, "n_errors": n_errors,
             "error_pct": 100.0 * n_errors / n_test,
             "kernel_evaluations": test["kernel_evaluations"], "size": test["size"],
-            "n_support_vectors": test["n_support_vectors"], "cpu_time": test["cpu_time"]}
+            "n_support_vectors": test["n_support_vectors"], "cpu_time": test["cpu_time"],
+            **_memory_and_levels([test])}
+
+def _memory_and_levels(tests) -> dict:
+    """The largest binary SVM's training memory (MB; the largest over the splits) and, for
+    Hier, the level-1 and level-2 test accuracies (mean over the splits, NaN ones left out);
+    ``primal`` when the machines are linear (their Table-1 figures are dot products)."""
+    found = {}
+    memory = [t["max_train_memory"] for t in tests if t.get("max_train_memory") is not None]
+    if memory:
+        found["max_train_memory_mb"] = max(memory) / 1e6
+    for key in ("level1_accuracy", "level2_accuracy"):
+        values = [t[key] for t in tests if t.get(key) is not None and np.isfinite(t[key])]
+        if values:
+            found[key] = float(np.mean(values))
+    if any(t.get("primal") for t in tests):
+        found["primal"] = True
+    return found
 
 def _pool_orders(tests, correct) -> dict:
     """The DAG order study pooled over the splits: per order, test error (%) over every split's

@@ -1,0 +1,86 @@
+"""The ``sweep:`` section: one setting varied over a list of values, the whole protocol run at each.
+
+Exactly one of (Godbole et al. 2002's figures and Table 2)::
+
+    sweep: {classes: [2, 5, 10], order: random}   # k classes per value: drawn at random (seeded,
+                                                  #   a new draw per repeat) or the k largest
+    sweep: {train_fraction: [0.1, 0.3, 0.5, 0.7]} # a stratified fraction of all rows trains,
+                                                  #   a stratified 30% tests (the split is replaced)
+    sweep: {scheme_options: {graph: {threshold: [0.01, 0.05, 0.1]}}}  # one option of one scheme
+
+The validated sweep is a dict: ``{"kind": "classes", "values": [...], "order": "random"}``,
+``{"kind": "train_fraction", "values": [...]}`` or ``{"kind": "option", "scheme": ...,
+"option": ..., "values": [...]}`` (each value checked as that option is).
+"""
+
+from __future__ import annotations
+
+from .values import _choice, _list, _mapping, _number, _show
+
+SWEEP_KEYS = ("classes", "order", "train_fraction", "scheme_options")
+KINDS = ("classes", "train_fraction", "scheme_options")
+ORDERS = ("random", "largest")
+TEST_FRACTION = 0.3  # the train_fraction sweep's test part (Godbole's 70:30)
+
+
+def _sweep(doc, value, path, schemes):
+    """The ``sweep`` section, validated (see the module's docstring); None when absent."""
+    if value is None:
+        return None
+    _mapping(doc, value, path, SWEEP_KEYS)
+    kinds = [k for k in KINDS if k in value]
+    if len(kinds) != 1:
+        doc.fail(path, f"expected exactly one of {', '.join(KINDS)}, got "
+                       f"{', '.join(kinds) or 'none'}")
+    kind = kinds[0]
+    if "order" in value and kind != "classes":
+        doc.fail(path + ("order",), "order applies to a classes sweep only")
+    where = path + (kind,)
+    if kind == "classes":
+        values = _list(doc, value[kind], where,
+                       lambda v, p: _number(doc, v, p, integer=True, low=1))
+        order = _choice(doc, value.get("order", "random"), path + ("order",), ORDERS, "order")
+        return {"kind": "classes", "values": values, "order": order}
+    if kind == "train_fraction":
+        values = _list(doc, value[kind], where,
+                       lambda v, p: _number(doc, v, p, low=0, high=1 - TEST_FRACTION + 1e-9))
+        return {"kind": "train_fraction", "values": values}
+    return _option_sweep(doc, value[kind], where, schemes)
+
+
+def _option_sweep(doc, value, path, schemes):
+    """``scheme_options: {scheme: {option: [values]}}``: one scheme, one option, each value
+    checked by the ``scheme_options`` rules."""
+    from .sections import _scheme_options
+
+    if not isinstance(value, dict) or len(value) != 1:
+        doc.fail(path, f"expected one scheme with one option list, got {_show(value)}")
+    (scheme, options), = value.items()
+    if not isinstance(options, dict) or len(options) != 1:
+        doc.fail(path + (scheme,), f"expected one option with a list of values, got "
+                                   f"{_show(options)}")
+    (option, values), = options.items()
+    where = path + (scheme, option)
+    if not isinstance(values, list) or len(values) < 2:
+        doc.fail(where, f"expected a list of 2 or more values, got {_show(values)}")
+    checked = [_scheme_options(doc, {scheme: {option: v}}, path, schemes) for v in values]
+    (name,) = checked[0]
+    return {"kind": "option", "scheme": name, "option": option,
+            "values": [c[name][option] for c in checked]}
+
+
+def sweep_document(sweep) -> dict:
+    """The resolved config's ``sweep`` section (a valid section giving the same sweep)."""
+    if sweep["kind"] == "classes":
+        return {"classes": list(sweep["values"]), "order": sweep["order"]}
+    if sweep["kind"] == "train_fraction":
+        return {"train_fraction": list(sweep["values"])}
+    values = ["natural" if v is None else v for v in sweep["values"]]
+    return {"scheme_options": {sweep["scheme"]: {sweep["option"]: values}}}
+
+
+def sweep_name(sweep) -> str:
+    """The swept setting's name: ``classes``, ``train_fraction`` or ``scheme.option``."""
+    if sweep["kind"] == "option":
+        return f"{sweep['scheme']}.{sweep['option']}"
+    return sweep["kind"]

@@ -254,18 +254,21 @@ def bench_fits_and_predictions(name, parts, phases, report, n_jobs, train_rows):
 QUICK_PROTOCOL = {"sigma": [3.58, 5.06, 7.16], "C": [10, 100]}
 
 
-def protocol_config(config, quick, folder):
-    """The USPS Table-1 config as given, or (quick) with a 3 sigma x 2 C Gaussian grid."""
+def protocol_config(config, quick, folder, reuse=True):
+    """The USPS Table-1 config as given, or (quick) with a 3 sigma x 2 C Gaussian grid, or
+    (``reuse=False``) with ``reuse_across_C: false``."""
     import yaml
 
     source = config_path(config)
-    if not quick:
+    if not quick and reuse:
         return source
     config = yaml.safe_load(source.read_text())
-    config.update(name="bench-usps-quick", C=QUICK_PROTOCOL["C"],
-                  kernels=[{"type": "gaussian", "sigma": QUICK_PROTOCOL["sigma"]}])
+    if quick:
+        config.update(name="bench-usps-quick", C=QUICK_PROTOCOL["C"],
+                      kernels=[{"type": "gaussian", "sigma": QUICK_PROTOCOL["sigma"]}])
+    config.update(reuse_across_C=reuse)
     config.pop("reference", None)
-    path = Path(folder) / "bench-usps-quick.yaml"
+    path = Path(folder) / f"bench-usps-{'reuse' if reuse else 'noreuse'}.yaml"
     path.write_text(yaml.safe_dump(config, sort_keys=False))
     return path
 
@@ -351,28 +354,35 @@ def same_choice(ours, best):
     return best["kernel"] == "linear"
 
 
-def bench_protocol(parts, report, n_jobs, quick, config_path, mirror):
-    """The whole Table-1 protocol on USPS: ``multisvm reproduce-table`` vs GridSearchCV."""
+def bench_protocol(parts, report, n_jobs, quick, config_path, mirror, reuse=("on",)):
+    """The whole Table-1 protocol on USPS: ``multisvm reproduce-table`` (reuse across C on
+    and/or off, alternating with scikit-learn's run) vs GridSearchCV."""
+    runs = {}
     with tempfile.TemporaryDirectory() as tmp:
-        config_path = protocol_config(config_path, quick, tmp)
-        plan = load_config(config_path).datasets[0]
-        print(f"protocol: {len(plan.grid)} grid points x (ovr, maxwins+dag) on usps", flush=True)
-        t_ours, results, grid = run_ours(config_path, n_jobs, Path(tmp) / "out", mirror)
-    t_theirs, chosen, fit_times = run_sklearn(parts, plan, n_jobs)
-    verdicts = []
-    for scheme in ("ovr", "maxwins"):
-        ours = next(row for row in results if row["scheme"] == scheme)
-        best, error = chosen[scheme]
-        same = same_choice(ours, best) and np.isclose(ours["error_rate"], error, atol=1e-9)
-        verdicts.append(f"{scheme}: {'same choice and test error' if same else 'DIFFERENT'} "
-                        f"(ours C={ours['params']['C']:g} err {ours['error_rate']:.2f}%, "
-                        f"sklearn {best} err {error:.2f}%)")
-    note = "ours also scores DAGSVM from the Max Wins machines"
-    slow_theirs, slow_ours = slowest_corner(grid, fit_times)
-    if slow_theirs or slow_ours:
-        note += (f"; 1-v-r fits at polynomial degree 1, C >= 100 (fit seconds summed): "
-                 f"sklearn {slow_theirs:.1f}, ours {slow_ours:.1f}")
-    report.add("usps", "protocol", t_theirs, t_ours, "; ".join(verdicts), note)
+        for mode in reuse:
+            path = protocol_config(config_path, quick, tmp, reuse=mode == "on")
+            plan = load_config(path).datasets[0]
+            print(f"protocol: {len(plan.grid)} grid points x (ovr, maxwins+dag) on usps, reuse "
+                  f"{mode}; load {os.getloadavg()[0]:.2f}", flush=True)
+            runs[mode] = run_ours(path, n_jobs, Path(tmp) / f"out-{mode}", mirror)
+            if len(runs) == 1:
+                t_theirs, chosen, fit_times = run_sklearn(parts, plan, n_jobs)
+    for mode, (t_ours, results, grid) in runs.items():
+        verdicts = []
+        for scheme in ("ovr", "maxwins"):
+            ours = next(row for row in results if row["scheme"] == scheme)
+            best, error = chosen[scheme]
+            same = same_choice(ours, best) and np.isclose(ours["error_rate"], error, atol=1e-9)
+            verdicts.append(f"{scheme}: {'same choice and test error' if same else 'DIFFERENT'} "
+                            f"(ours C={ours['params']['C']:g} err {ours['error_rate']:.2f}%, "
+                            f"sklearn {best} err {error:.2f}%)")
+        reused = sum(int(row["n_reused_machines"] or 0) for row in grid)
+        note = f"reuse across C {mode} ({reused} machines reused); ours also scores DAGSVM"
+        slow_theirs, slow_ours = slowest_corner(grid, fit_times)
+        if slow_theirs or slow_ours:
+            note += (f"; 1-v-r fits at polynomial degree 1, C >= 100 (fit seconds summed): "
+                     f"sklearn {slow_theirs:.1f}, ours {slow_ours:.1f}")
+        report.add("usps", "protocol", t_theirs, t_ours, "; ".join(verdicts), note)
 
 
 def covertype_sized_test(parts, n_rows=COVERTYPE_TEST_ROWS, seed=0):
@@ -470,13 +480,15 @@ def parse_args(argv):
                         help="dataset mirror folder (default $MULTISVM_MIRROR)")
     parser.add_argument("--config", default=str(DEFAULT_PROTOCOL_CONFIG),
                         help="the USPS config of the protocol phase (default %(default)s)")
+    parser.add_argument("--reuse", choices=["on", "off", "both"], default="on",
+                        help="protocol phase: multisvm's reuse across C (both: two rows)")
     parser.add_argument("--json", help="also write the rows to this JSON file")
     parser.add_argument("--covertype-child", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 
 def run(datasets, phases, quick=False, n_jobs=2, mirror=None, config=DEFAULT_PROTOCOL_CONFIG,
-        json_path=None):
+        json_path=None, reuse=("on",)):
     """Run the phases on the datasets, print each row as it comes and the table at the end.
 
     Returns the rows (dicts). Raises ValueError for an unknown phase or dataset.
@@ -495,7 +507,7 @@ def run(datasets, phases, quick=False, n_jobs=2, mirror=None, config=DEFAULT_PRO
         train_rows = QUICK_TRAIN_ROWS.get(name) if quick else None
         bench_fits_and_predictions(name, parts, phases, report, n_jobs, train_rows)
         if "protocol" in phases and name == "usps":
-            bench_protocol(parts, report, n_jobs, quick, config, mirror)
+            bench_protocol(parts, report, n_jobs, quick, config, mirror, reuse)
         if "covertype-eval" in phases and name == "covertype":
             bench_covertype_eval(parts, report, mirror, n_jobs,
                                  svc_sample=5_000 if quick else 20_000)
@@ -517,7 +529,8 @@ def main(argv=None):
         return 0
     try:
         run(split_list(args.datasets), split_list(args.phases), args.quick, args.n_jobs,
-            args.mirror, args.config, args.json)
+            args.mirror, args.config, args.json,
+            ["on", "off"] if args.reuse == "both" else [args.reuse])
     except ValueError as exc:
         print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2

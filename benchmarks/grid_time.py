@@ -45,7 +45,7 @@ def summarize(rows, classes):
         reused = machines = 0
         for row in (r for r in rows if r["dataset"] == dataset):
             cpu = float(row["fit_cpu"] or 0.0)
-            gamma, C = float(row["gamma"]), float(row["C"])
+            gamma, C = float(row["gamma"]) if row["gamma"] else row["kernel"], float(row["C"])
             by_gamma[gamma] += cpu
             by_C[C] += cpu
             by_point[gamma, C] += cpu
@@ -59,19 +59,25 @@ def summarize(rows, classes):
     return out
 
 
+def label(value):
+    """2^k for a number (gamma, C), the kernel's own name otherwise."""
+    return f"2^{np.log2(value):g}" if isinstance(value, float) else str(value)
+
+
 def print_summary(summary):
     for dataset, figures in summary.items():
         total = figures["total"] or 1.0
         print(f"{dataset}: fit CPU {figures['total']:.1f} s; machines reused "
               f"{figures['reused']} of {figures['machines']} "
               f"({100.0 * figures['reused'] / max(figures['machines'], 1):.1f}%)")
-        for key, label in (("by_gamma", "gamma"), ("by_C", "C")):
-            cells = [f"2^{np.log2(v):g}: {s:.1f} s ({100 * s / total:.0f}%)"
-                     for v, s in sorted(figures[key].items())]
-            print(f"  by {label}: " + ", ".join(cells))
+        for key, name in (("by_gamma", "gamma"), ("by_C", "C")):
+            cells = [f"{label(v)}: {s:.1f} s ({100 * s / total:.0f}%)"
+                     for v, s in sorted(figures[key].items(), key=lambda item: str(item[0])
+                                        if not isinstance(item[0], float) else f"{item[0]:020.6f}")]
+            print(f"  by {name}: " + ", ".join(cells))
         top = sorted(figures["by_point"].items(), key=lambda item: -item[1])[:5]
         print("  costliest points: " + ", ".join(
-            f"(gamma 2^{np.log2(g):g}, C 2^{np.log2(c):g}) {s:.1f} s" for (g, c), s in top))
+            f"({label(g)}, C {label(c)}) {s:.1f} s" for (g, c), s in top))
 
 
 def main(argv=None):

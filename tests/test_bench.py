@@ -104,3 +104,69 @@ def test_child_peak_memory_is_its_own_not_the_parents():
                             check=True).stdout
     assert 190 < float(output) < 500
     assert parent_memory[-1] == 1.0
+
+
+def test_protocol_config_without_reuse_writes_a_copy_that_turns_it_off(tmp_path):
+    import yaml
+
+    from multisvm_cli.experiment import load_config
+
+    assert bench.protocol_config("platt1999-usps", False, tmp_path) == \
+        bench.config_path("platt1999-usps")  # reuse on, full grid: the shipped config itself
+    path = bench.protocol_config("platt1999-usps", False, tmp_path, reuse=False)
+    assert yaml.safe_load(path.read_text())["reuse_across_C"] is False
+    config = load_config(path)
+    assert config.reuse_across_C is False
+    assert len(config.datasets[0].grid) == 72  # the full grid kept
+    quick = load_config(bench.protocol_config("platt1999-usps", True, tmp_path, reuse=False))
+    assert quick.reuse_across_C is False and len(quick.datasets[0].grid) == 6
+
+
+def test_hsu_lin_grid_order_pooled_errors_and_verdict():
+    import hsu_lin_segment as hsu
+
+    gammas, cs = hsu.grid_exponents()
+    assert (gammas[0], gammas[-1], len(gammas), cs[0], cs[-1], len(cs)) == (-10, 4, 15, -2, 12, 15)
+    assert hsu.grid_exponents(2) == (list(range(-10, 5, 2)), list(range(-2, 13, 2)))
+    grid = hsu.svc_param_grid(2)
+    # ascending C, then gamma: GridSearchCV's first best is multisvm's tie choice
+    assert grid[0] == {"svc__C": [0.25], "svc__gamma": [2.0**-10]}
+    assert grid[1] == {"svc__C": [0.25], "svc__gamma": [2.0**-8]}
+    assert grid[8] == {"svc__C": [1.0], "svc__gamma": [2.0**-10]}
+    # folds of 3 and 2 points: accuracies 2/3 and 1/2 -> 1 + 1 errors; 1 and 0 -> 0 errors
+    cv = {"split0_test_score": np.array([2 / 3, 1.0]), "split1_test_score": np.array([0.5, 0.0])}
+    np.testing.assert_array_equal(hsu.pooled_errors(cv, [3, 2]), [2, 2])
+    ours = {"gamma": 0.5, "C": 4.0, "n_errors": 7}
+    assert hsu.verdict(ours, {"gamma": 0.5, "C": 4.0, "n_errors": 7}) == "same point"
+    assert hsu.verdict(ours, {"gamma": 2.0, "C": 4.0, "n_errors": 7}) == "tied"
+    assert hsu.verdict(ours, {"gamma": 2.0, "C": 4.0, "n_errors": 6}) == "DIFFERENT"
+
+
+def test_hsu_lin_config_is_max_wins_cv_best_on_the_grid(tmp_path):
+    import yaml
+
+    import hsu_lin_segment as hsu
+    from multisvm_cli.experiment import load_config
+
+    path = tmp_path / "hsu.yaml"
+    path.write_text(yaml.safe_dump(hsu.config_dict(1, reuse=False)))
+    config = load_config(path)
+    plan = config.datasets[0]
+    assert config.reuse_across_C is False and len(plan.grid) == 225
+    assert list(plan.estimate) == ["cv-best"] and list(config.schemes) == ["maxwins"]
+    assert sorted({p.C for p in plan.grid}) == [2.0**c for c in range(-2, 13)]
+
+
+def test_grid_time_sums_cpu_by_gamma_and_counts_reused_machines(tmp_path):
+    import grid_time
+
+    header = "dataset,scheme,gamma,C,fit_cpu,n_reused_machines\n"
+    rows = ["wine,ovr,0.5,1,2.0,0", "wine,ovr,0.5,4,1.0,2", "wine,maxwins,2,4,3.0,3",
+            "wine,dag,2,4,3.0,3"]
+    (tmp_path / "grid.csv").write_text(header + "\n".join(rows) + "\n")
+    figures = grid_time.summarize(grid_time.read_rows([tmp_path]), grid_time.CLASSES)["wine"]
+    assert figures["by_gamma"] == {0.5: 3.0, 2.0: 6.0}
+    assert figures["by_C"] == {1.0: 2.0, 4.0: 7.0}
+    # 3 classes: 3 machines per 1-v-r fit, 3 per Max Wins fit; DAGSVM's shared ones not counted
+    assert (figures["reused"], figures["machines"]) == (5, 9)
+    assert grid_time.machines_per_fit("udt", 4) == 3 + 4 + 5

@@ -221,7 +221,9 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
     kernel only; see :mod:`._solvers`).  liblinear also regularizes the bias, unlike libsvm: it
     is the weight of an extra constant feature of value 1 (``intercept_scaling``), so the two
     solvers' machines differ slightly at the same C.  liblinear's machines are never reused
-    across C).
+    across C), ``max_iter`` (libsvm's SMO iterations per binary SVM: "libsvm", upstream
+    LIBSVM's max(10^7, 100 x rows); an integer; or None / -1 for no bound, scikit-learn's
+    default; a fit stopped there warns with a ConvergenceWarning "Solver terminated early").
 
     Fitted figures (Platt et al. 1999, Table 1): ``kernel_evaluations(X)``, ``n_parameters_``,
     ``n_support_vectors_``, ``fit_cpu_time_`` (user+sys CPU seconds of fit, worker processes
@@ -241,7 +243,7 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=DEFAULT_SIGMA, gamma=None, degree=3,
                  homogeneous=False, n_jobs=None, random_state=None, cache_size=200, memory_mb=2048,
-                 tol=1e-3, solver="libsvm"):
+                 tol=1e-3, solver="libsvm", max_iter="libsvm"):
         self.C = C
         self.kernel = kernel
         self.sigma = sigma
@@ -254,6 +256,7 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         self.memory_mb = memory_mb
         self.tol = tol
         self.solver = solver
+        self.max_iter = max_iter
 
     def _settings(self):
         """Validate the shared parameters and return the binary problems' TrainSettings."""
@@ -264,7 +267,7 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         check_n_jobs(self.n_jobs)
         check_random_state(self.random_state)
         return TrainSettings(kernel, float(self.C), float(self.tol), float(self.cache_size),
-                             float(self.memory_mb), self.n_jobs, self.solver)
+                             float(self.memory_mb), self.n_jobs, self.solver, self.max_iter)
 
     _options = ()  # the scheme's own parameters, checked by their options.OPTIONS entries
 

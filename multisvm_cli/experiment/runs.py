@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..storage import PointCache, atomic_write, new_run_dir
+from .fit_notes import bounded, fit_warnings
 from .progress import progress_bar
 from .protocol import Stopwatch, check_point_result, load_datasets, run_protocol
 from .provenance import now_iso, run_metadata
@@ -99,6 +100,10 @@ def _run(config, settings, jobs, datasets, folder, log) -> Run:
             config, datasets, point_cache(config, settings), n_jobs=jobs.grid, fit_jobs=jobs.fit,
             progress=lambda total: progress_bar(total, f"{config.name}: grid points",
                                                 settings.quiet))
+        for text in fit_warnings(results, grid_rows):
+            warnings.warn(text, UserWarning, stacklevel=1)
+        for result in results:
+            result["bounded"] = bounded(result)  # the table marks its error with a *
         rows = table_rows(results, config.reference, config.compare_to)
         ranking = rank_over_datasets(rows)
         write_tables(folder, config.name, results, grid_rows, rows, checksums,

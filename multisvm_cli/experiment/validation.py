@@ -19,7 +19,12 @@ from .splits import named_warnings, outer_index_folds, validation_index_splits
 
 def check_plan(plan, dataset) -> None:
     """ConfigError (naming the split or validation key) when ``plan``'s splits cannot be made
-    on ``dataset``'s labels, or leave a training part with fewer than two classes."""
+    on ``dataset``'s labels, or leave a training part with fewer than two classes; warns when
+    the data runs unscaled with column ranges far apart (``config.datasets.unscaled_ranges``)."""
+    from .config.datasets import unscaled_ranges
+
+    if (ranges := unscaled_ranges(plan, dataset)) is not None:
+        warnings.warn(ranges, UserWarning, stacklevel=2)
     for y_train in _training_labels(plan, dataset):
         _check_classes(plan, "split", y_train, "an outer fold's training part")
         if plan.validation["method"] == "given":

@@ -28,6 +28,16 @@ class DatasetPlan:
     where: dict = field(default_factory=dict, compare=False, repr=False)
     # a local data file's data.LocalSpec (None: a registry dataset)
     local: object = None
+    max_iter: object = "libsvm"  # libsvm's SMO bound (estimators.options: libsvm | int | none)
+
+    def options(self, scheme_options, schemes) -> dict:
+        """The estimators' keyword arguments per scheme on this dataset: ``scheme_options``
+        with this plan's ``max_iter`` where a scheme sets none of its own (the default,
+        libsvm's bound, is the estimators' own and left out: resume-cache keys stay as they
+        were)."""
+        if self.max_iter == "libsvm":
+            return scheme_options
+        return {s: {"max_iter": self.max_iter, **scheme_options.get(s, {})} for s in schemes}
 
 
 @dataclass
@@ -160,4 +170,5 @@ def _plan_dict(plan: DatasetPlan) -> dict:
     estimate = list(plan.estimate) if len(plan.estimate) > 1 else plan.estimate[0]
     local = plan.local.entry() if plan.local is not None else {}
     return {"name": plan.name, **local, "scaling": plan.scaling, "split": plan.split,
-            "validation": plan.validation, "estimate": estimate, "kernels": kernels}
+            "validation": plan.validation, "estimate": estimate, "kernels": kernels,
+            "max_iter": plan.max_iter}

@@ -59,16 +59,16 @@ def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, f
             for r in range(repeats):
                 planned = repeat_plan(plan, r)
                 folds = scaled_folds(dataset, planned)  # one repeat's folds in memory at once
-                rows = grid_search(dataset, planned, folds, config.schemes,
-                                   config.scheme_options, config.seed, cache, n_jobs=n_jobs,
-                                   progress=bar, estimates=plan.estimate,
+                options = plan.options(config.scheme_options, config.schemes)
+                rows = grid_search(dataset, planned, folds, config.schemes, options, config.seed,
+                                   cache, n_jobs=n_jobs, progress=bar, estimates=plan.estimate,
                                    reuse=config.reuse_across_C)
                 for row in rows:
                     row["repeat"] = r
                 for estimate in plan.estimate:
-                    found = fold_tests(folds, planned, rows, config.schemes,
-                                       config.scheme_options, config.seed, fit_jobs or n_jobs,
-                                       repeat=r, estimate=estimate,
+                    found = fold_tests(folds, planned, rows, config.schemes, options,
+                                       config.seed, fit_jobs or n_jobs, repeat=r,
+                                       estimate=estimate,
                                        dag_orders=config.dag_orders if estimate == "nested" else 0)
                     for scheme in config.schemes:
                         tests[estimate][scheme] += found[scheme]
@@ -119,12 +119,13 @@ def fit_selected(config, plan, scheme, cache: PointCache, n_jobs=1, progress=Non
     fold = scaled_folds(dataset, plan)[0]
     bar = progress(len(grid_tasks(plan, [scheme]))) if progress else None
     try:
-        rows = grid_search(dataset, plan, [fold], [scheme], config.scheme_options, config.seed,
-                           cache, n_jobs=n_jobs, progress=bar, reuse=config.reuse_across_C)
+        options = plan.options(config.scheme_options, [scheme])
+        rows = grid_search(dataset, plan, [fold], [scheme], options, config.seed, cache,
+                           n_jobs=n_jobs, progress=bar, reuse=config.reuse_across_C)
     finally:
         if bar is not None:
             bar.close()
     chosen = select(rows, plan, scheme, fold.index)
-    fitted, _, _ = fit_group((scheme,), chosen["point"].params(), config.scheme_options,
+    fitted, _, _ = fit_group((scheme,), chosen["point"].params(), options,
                              fold.X_train, fold.y_train, fit_jobs or n_jobs, config.seed)
     return fitted[scheme], fold.scaler, chosen, dataset

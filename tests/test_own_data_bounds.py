@@ -5,8 +5,8 @@ LIBSVM bounds them, a fit stopped at the bound being a warning in run.json and a
 import json
 import warnings
 
-import numpy as np
 import pytest
+from configs import write_wide_column_csv
 from sklearn.datasets import load_iris
 
 from multisvm_cli.estimators import REGISTRY
@@ -18,12 +18,7 @@ pytestmark = pytest.mark.usefixtures("no_network")
 
 def write_own(folder, scaling=None, extra=""):
     """A 300 x 6 four-class CSV whose column 2 is x1000, and a config running it."""
-    rng = np.random.default_rng(0)
-    y = rng.integers(0, 4, 300)
-    X = rng.normal(size=(300, 6))
-    X[:, :3] += 0.7 * y[:, None]
-    X[:, 2] *= 1000
-    np.savetxt(folder / "own.csv", np.column_stack([X, y]), delimiter=",", fmt="%.6g")
+    write_wide_column_csv(folder)
     lines = ["name: own", "dataset: [{name: own, path: own.csv}]",
              "split: {test_fraction: 0.3, seed: 0}", "kernels: [{type: linear}]", "C: [1, 100]",
              "schemes: [ovr, maxwins]"]

@@ -230,7 +230,8 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
     included) and ``fit_wall_time_``; ``smo_iterations_``: libsvm's SMO iterations summed over
     every binary SVM the fit trained (``SVC.n_iter_``; trained-and-discarded candidates
     included), a measure of training cost that a shared Gram matrix does not blur (0 for naive
-    Bayes; None for a model saved before it was recorded); ``n_reused_machines_``: how many of
+    Bayes; None for a model saved before it was recorded); ``n_iter_``: the most iterations any
+    one binary SVM took (what ``max_iter`` bounds; 1 for naive Bayes alone, one pass; not saved); ``n_reused_machines_``: how many of
     those binary SVMs a ``reuse`` store gave instead of libsvm (0 without one; not saved);
     ``max_train_memory_``: the most bytes any binary SVM's training data took in its solver
     (Godbole et al. 2002's "maximum memory to train any SVM"; see :mod:`._solvers`; 0 for
@@ -309,6 +310,8 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         self.fit_cpu_time_ = time.process_time() - cpu + foreign_cpu_seconds(fits)
         self.fit_wall_time_ = time.perf_counter() - wall
         self.smo_iterations_ = smo_iterations(fits)
+        # the most iterations of one binary SVM: what max_iter bounds (scikit-learn's n_iter_)
+        self.n_iter_ = max((fit.n_iter for fit in fits), default=1)  # NB alone: one pass
         self.n_reused_machines_ = sum(fit.reused for fit in fits)
         self.max_train_memory_ = max_train_memory(fits)
         self._set_figures()

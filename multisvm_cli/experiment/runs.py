@@ -105,7 +105,8 @@ def _run(config, settings, jobs, datasets, folder, log) -> Run:
 
     try:
         results, grid_rows, rows, ranking = run_interruptible(
-            lambda: _compute(config, settings, jobs, datasets, folder, log), interrupted)
+            lambda: _on_backend(jobs, _compute, config, settings, jobs, datasets, folder, log),
+            interrupted)
     except BaseException as exc:
         status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
         meta.update(ended=now_iso(), status=status, error=" ".join(str(exc).split()),
@@ -122,6 +123,17 @@ def _run(config, settings, jobs, datasets, folder, log) -> Run:
     write_report(folder)  # last: the page shows the final run.json
     link_latest(folder)
     return Run(folder, rows, ranking, dag_order_studies(results) or None)
+
+
+def _on_backend(jobs, work, *args):
+    """``work(*args)`` on the joblib backend of ``jobs`` (joblib's backend setting is per
+    thread, and the work runs in a worker thread: see .interrupt)."""
+    import joblib
+
+    if jobs.backend == "threads":
+        return work(*args)
+    with joblib.parallel_config(backend=jobs.backend):
+        return work(*args)
 
 
 def _compute(config, settings, jobs, datasets, folder, log):

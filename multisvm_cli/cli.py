@@ -86,7 +86,7 @@ def _run_options(command):
         click.option("--out", type=click.Path(file_okay=False), default="results",
                      show_default=True, help="Root of run folders and of the resume cache."),
         click.option("--quiet", "-q", is_flag=True,
-                     help="No progress bar (there is none anyway unless stderr is a terminal)."),
+                     help="No progress bar or lines (as --progress none)."),
     ]
     for option in reversed(options):
         command = option(command)
@@ -112,10 +112,13 @@ def _settings(n_jobs, backend, scheduler, out, quiet, mirror, data_home, force=F
               help="Every column in the terminal table (by default it fits 120 columns; "
                    "table.csv, table.md and report.html have them all).")
 @click.option("--force", is_flag=True, help="Redo grid points already in the resume cache.")
+@click.option("--progress", type=click.Choice(["bar", "lines", "none"]), default=None,
+              help="How progress shows [a bar on a terminal; else one line at most every 30 s "
+                   "with points done and the ETA].")
 @_figure_options
 @_run_options
-def reproduce_table(configs, fmt, wide, force, figure_format, dpi, no_figures, n_jobs, seed,
-                    backend, scheduler, out, quiet, mirror, data_home):
+def reproduce_table(configs, fmt, wide, force, progress, figure_format, dpi, no_figures, n_jobs,
+                    seed, backend, scheduler, out, quiet, mirror, data_home):
     """Select, train and test every scheme of each CONFIG; print the Table-1 report.
 
     Each run writes results/<config-name>/<timestamp>/ (config.original.yaml, config.yaml,
@@ -135,7 +138,8 @@ def reproduce_table(configs, fmt, wide, force, figure_format, dpi, no_figures, n
 
     loaded = [load_config(path, seed) for path in configs]
     settings = _settings(n_jobs, backend, scheduler, out, quiet, mirror, data_home, force,
-                         figure_format=figure_format, dpi=dpi, figures=not no_figures)
+                         figure_format=figure_format, dpi=dpi, figures=not no_figures,
+                         progress=progress or "auto")
     rows = []
     for config in loaded:
         run = reproduce(config, settings)

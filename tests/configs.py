@@ -55,3 +55,17 @@ def write_config(folder, filename="config.yaml", **overrides):
 # glass under 10 stratified folds: its smallest class has 9 rows, so scikit-learn warns
 GLASS_TEN_FOLDS = {"dataset": "glass", "split": {"method": "kfold", "k": 10, "seed": 0},
                    "kernels": [{"type": "linear"}], "C": [1], "schemes": ["ovr"]}
+
+
+def write_wide_column_csv(folder, filename="own.csv"):
+    """A 300 x 6 four-class CSV (label last) whose classes overlap and whose column 2 is
+    x1000: unscaled, SMO needs many iterations on it. Its path."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 4, 300)
+    X = rng.normal(size=(300, 6))
+    X[:, :3] += 0.7 * y[:, None]
+    X[:, 2] *= 1000
+    np.savetxt(folder / filename, np.column_stack([X, y]), delimiter=",", fmt="%.6g")
+    return folder / filename

@@ -221,14 +221,17 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
     kernel only; see :mod:`._solvers`).  liblinear also regularizes the bias, unlike libsvm: it
     is the weight of an extra constant feature of value 1 (``intercept_scaling``), so the two
     solvers' machines differ slightly at the same C.  liblinear's machines are never reused
-    across C).
+    across C), ``max_iter`` (libsvm's SMO iterations per binary SVM: "libsvm", upstream
+    LIBSVM's max(10^7, 100 x rows); an integer; or None / -1 for no bound, scikit-learn's
+    default; a fit stopped there warns with a ConvergenceWarning "Solver terminated early").
 
     Fitted figures (Platt et al. 1999, Table 1): ``kernel_evaluations(X)``, ``n_parameters_``,
     ``n_support_vectors_``, ``fit_cpu_time_`` (user+sys CPU seconds of fit, worker processes
     included) and ``fit_wall_time_``; ``smo_iterations_``: libsvm's SMO iterations summed over
     every binary SVM the fit trained (``SVC.n_iter_``; trained-and-discarded candidates
     included), a measure of training cost that a shared Gram matrix does not blur (0 for naive
-    Bayes; None for a model saved before it was recorded); ``n_reused_machines_``: how many of
+    Bayes; None for a model saved before it was recorded); ``n_iter_``: the most iterations any
+    one binary SVM took (what ``max_iter`` bounds; 1 for naive Bayes alone, one pass; not saved); ``n_reused_machines_``: how many of
     those binary SVMs a ``reuse`` store gave instead of libsvm (0 without one; not saved);
     ``max_train_memory_``: the most bytes any binary SVM's training data took in its solver
     (Godbole et al. 2002's "maximum memory to train any SVM"; see :mod:`._solvers`; 0 for
@@ -241,7 +244,7 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=DEFAULT_SIGMA, gamma=None, degree=3,
                  homogeneous=False, n_jobs=None, random_state=None, cache_size=200, memory_mb=2048,
-                 tol=1e-3, solver="libsvm"):
+                 tol=1e-3, solver="libsvm", max_iter="libsvm"):
         self.C = C
         self.kernel = kernel
         self.sigma = sigma
@@ -254,6 +257,7 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         self.memory_mb = memory_mb
         self.tol = tol
         self.solver = solver
+        self.max_iter = max_iter
 
     def _settings(self):
         """Validate the shared parameters and return the binary problems' TrainSettings."""
@@ -264,7 +268,7 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         check_n_jobs(self.n_jobs)
         check_random_state(self.random_state)
         return TrainSettings(kernel, float(self.C), float(self.tol), float(self.cache_size),
-                             float(self.memory_mb), self.n_jobs, self.solver)
+                             float(self.memory_mb), self.n_jobs, self.solver, self.max_iter)
 
     _options = ()  # the scheme's own parameters, checked by their options.OPTIONS entries
 
@@ -306,6 +310,8 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         self.fit_cpu_time_ = time.process_time() - cpu + foreign_cpu_seconds(fits)
         self.fit_wall_time_ = time.perf_counter() - wall
         self.smo_iterations_ = smo_iterations(fits)
+        # the most iterations of one binary SVM: what max_iter bounds (scikit-learn's n_iter_)
+        self.n_iter_ = max((fit.n_iter for fit in fits), default=1)  # NB alone: one pass
         self.n_reused_machines_ = sum(fit.reused for fit in fits)
         self.max_train_memory_ = max_train_memory(fits)
         self._set_figures()

@@ -40,6 +40,7 @@ class TrainSettings:
     memory_mb: float
     n_jobs: object = None
     solver: str = "libsvm"
+    max_iter: object = "libsvm"  # libsvm's SMO bound per problem (see _solvers.iteration_bound)
     gram: np.ndarray | None = field(default=None, compare=False, repr=False)
     reuse: object = field(default=None, compare=False, repr=False)
 

@@ -28,6 +28,24 @@ except ImportError:  # pragma: no cover
 NODE_BYTES = 16  # libsvm's svm_node / svm_csr_node and liblinear's feature_node: int + double, padded
 VALUE_BYTES = 8  # a float64
 LIBLINEAR_MAX_ITER = 1000  # LinearSVC's default bound on liblinear's outer iterations
+LIBSVM_MIN_ITER_BOUND = 10**7  # upstream LIBSVM's Solver::Solve: max(10^7, 100 l) iterations
+INT_MAX = 2**31 - 1
+BOUND_MESSAGE = "Solver terminated early (max_iter={})"  # scikit-learn's own words
+
+
+def iteration_bound(max_iter, n_rows):
+    """The SMO iteration bound libsvm gets for a binary problem of ``n_rows`` rows (-1: none).
+
+    ``max_iter`` "libsvm" is upstream LIBSVM's (svm.cpp, ``Solver::Solve``): max(10^7, 100 l),
+    l = the problem's rows, capped at INT_MAX, printing "WARNING: reaching max number of
+    iterations" when reached; scikit-learn's copy dropped it (``SVC(max_iter=-1)``).  None,
+    "none" or -1: no bound; an integer: that bound.
+    """
+    if max_iter == "libsvm":
+        return max(LIBSVM_MIN_ITER_BOUND, min(INT_MAX, 100 * n_rows))
+    if max_iter in (None, "none"):
+        return -1
+    return int(max_iter)
 
 
 def libsvm_memory(X):
@@ -98,6 +116,7 @@ def libsvm_fit(X, positive, settings, kernel_params):
         else kernel_params
     with config_context(assume_finite=True):  # checked by the estimator / where the Gram was made
         svc = SVC(C=settings.C, tol=settings.tol, cache_size=settings.cache_size,
+                  max_iter=iteration_bound(settings.max_iter, X.shape[0]),
                   **params).fit(X, positive.astype(np.int8))
     dual_coef = svc.dual_coef_.toarray() if sp.issparse(svc.dual_coef_) else svc.dual_coef_
     return (svc.support_, np.ravel(dual_coef[0]).copy(), float(svc.intercept_[0]),
@@ -105,18 +124,22 @@ def libsvm_fit(X, positive, settings, kernel_params):
 
 
 def _direct_libsvm(X, labels, settings, kernel_params):
-    """``sklearn.svm._libsvm.fit`` with SVC's defaults (C-SVC, shrinking, no probability, no
-    iteration limit, unit class weights) and SVC's sign flip for two classes."""
+    """``sklearn.svm._libsvm.fit`` with SVC's defaults (C-SVC, shrinking, no probability, unit
+    class weights), the settings' iteration bound (:func:`iteration_bound`; a fit stopped there
+    warns as ``SVC`` does) and SVC's sign flip for two classes."""
     kernel = kernel_params["kernel"]
+    bound = iteration_bound(settings.max_iter, X.shape[0])
     _LIBSVM_QUIET(0)  # as SVC(verbose=False) sets it before every fit
     (support, _, _, dual_coef, intercept, _, _, status, n_iter) = _LIBSVM_FIT(
         X, labels, svm_type=0, sample_weight=np.empty(0), class_weight=np.ones(2),
         kernel=kernel, C=settings.C, nu=0.5, probability=0,
         degree=int(kernel_params.get("degree", 3)), shrinking=1, tol=settings.tol,
         cache_size=settings.cache_size, coef0=float(kernel_params.get("coef0", 0.0)),
-        gamma=float(kernel_params.get("gamma", 1.0)), epsilon=0.1, max_iter=-1,
+        gamma=float(kernel_params.get("gamma", 1.0)), epsilon=0.1, max_iter=bound,
         random_seed=0)
-    if status:
+    if status == 1:  # scikit-learn's fit_status 1: the iteration bound was reached
+        warnings.warn(BOUND_MESSAGE.format(bound), ConvergenceWarning)
+    elif status:
         warnings.warn(f"libsvm stopped with status {status}", ConvergenceWarning)
     dual_coef, intercept = -dual_coef[0], -float(intercept[0])
     if not (np.isfinite(dual_coef).all() and np.isfinite(intercept)):

@@ -58,10 +58,11 @@ class HierSVC(MulticlassSVM):
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
-                 solver="libsvm", level1="nb", nb="gaussian", holdout=0.3):
+                 solver="libsvm", max_iter="libsvm", level1="nb", nb="gaussian", holdout=0.3):
         super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
                          homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
-                         cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver)
+                         cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver,
+                         max_iter=max_iter)
         self.level1 = level1
         self.nb = nb
         self.holdout = holdout

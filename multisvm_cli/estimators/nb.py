@@ -19,10 +19,11 @@ class NBClassifier(MulticlassSVM):
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
-                 solver="libsvm", nb="gaussian"):
+                 solver="libsvm", max_iter="libsvm", nb="gaussian"):
         super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
                          homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
-                         cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver)
+                         cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver,
+                         max_iter=max_iter)
         self.nb = nb
 
     _options = ("nb",)

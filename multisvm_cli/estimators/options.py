@@ -12,11 +12,12 @@ from numbers import Integral, Real
 from typing import Callable
 
 from ..kernels import finite_float
+from ..numbers import is_int
 
 NB_NAMES = ("gaussian", "multinomial")  # sklearn GaussianNB / MultinomialNB
 LEVEL1_MODELS = ("nb", "svm")
 SOLVERS = ("libsvm", "liblinear")  # the binary solvers (see ._solvers)
-SHARED_OPTIONS = ("cache_size", "memory_mb", "tol", "solver")  # every scheme's, beside the grid's own
+SHARED_OPTIONS = ("cache_size", "memory_mb", "tol", "solver", "max_iter")  # every scheme's, beside the grid's own
 
 
 # The largest usable C.  libsvm's SMO stops when the gradient G_i = sum_j Q_ij alpha_j - 1 meets
@@ -59,6 +60,15 @@ def check_choice(name, value, choices):
         raise ValueError(f"unknown {name} {value!r}; expected one of {', '.join(choices)}")
 
 
+def check_max_iter(name, value):
+    """ValueError unless ``value`` bounds libsvm's SMO iterations: "libsvm" (upstream LIBSVM's
+    bound, max(10^7, 100 x rows) per binary problem), an integer > 0, or None / -1 / "none"
+    (no bound)."""
+    if value in ("libsvm", "none", None) or (is_int(value) and (value == -1 or value > 0)):
+        return
+    raise ValueError(f'{name} must be "libsvm", an integer > 0, or none, got {value!r}')
+
+
 @dataclass(frozen=True)
 class Option:
     """``check(name, value)`` raises ValueError unless ``value`` is allowed; ``allowed`` says
@@ -90,6 +100,7 @@ OPTIONS = {
     "memory_mb": Option(check_positive, "a number > 0 (MB)"),
     "tol": Option(check_positive, "a number > 0"),
     "solver": Option(partial(check_choice, choices=SOLVERS), " | ".join(SOLVERS)),
+    "max_iter": Option(check_max_iter, "libsvm (max(10^7, 100 x rows)), an integer > 0, or none"),
 }
 
 

@@ -36,14 +36,17 @@ once report.html is in place; SIGTERM ends a run as ``interrupted``, as Ctrl-C d
 
 from __future__ import annotations
 
+import threading
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..storage import PointCache, atomic_write, new_run_dir
+from .fit_notes import bounded, fit_warnings
+from .interrupt import run_interruptible
 from .interrupts import sigterm_as_interrupt
-from .progress import progress_bar
+from .progress import point_cost, progress_bar
 from .protocol import Stopwatch, check_point_result, load_datasets, run_protocol
 from .provenance import now_iso, run_metadata
 from .run_report import link_latest
@@ -86,10 +89,8 @@ def reproduce(config, settings: Settings = Settings()) -> Run:
 
 def _run(config, settings, jobs, datasets, folder, log) -> Run:
     """The run itself, in its new folder; run.json and run.log are written however it ends."""
-    from ..report.figures import write_figures
     from ..report.html import write_report
-    from ..report.run_folder import write_meta, write_sweep, write_tables
-    from ..report.table import table_rows
+    from ..report.run_folder import write_meta
 
     atomic_write(folder / "config.original.yaml", config.original_text)
     atomic_write(folder / "config.yaml", config.resolved_text())
@@ -99,22 +100,20 @@ def _run(config, settings, jobs, datasets, folder, log) -> Run:
     if local:  # each local file's path, SHA-256 and size, and how it was read
         meta["local_data"] = local
     write_meta(folder, meta)
+    log.open(folder / "run.log")
     log.add(f"started {config.name} ({config.path}) in {folder}")
     watch = Stopwatch()
+
+    def interrupted(name):  # in the main thread, on SIGINT / SIGTERM (see .interrupt)
+        meta.update(ended=now_iso(), status="interrupted", error=f"interrupted by {name}",
+                    warnings=log.warnings)
+        log.add(f"interrupted by {name}")
+        _close(folder, meta, log)
+
     try:
-        results, grid_rows, checksums, swept = _protocol(config, settings, jobs, datasets)
-        rows = table_rows(results, config.reference, config.compare_to)
-        ranking = rank_over_datasets(rows) if swept is None else None
-        if swept is not None:
-            write_sweep(folder, swept)
-        write_tables(folder, config.name, results, grid_rows, rows, checksums,
-                     compare_to=config.compare_to, repeats=config.repeats,
-                     source=config.reference.get("source"), ranking=ranking,
-                     dag_orders=dag_order_studies(results))
-        figures = Stopwatch()
-        if settings.figures:
-            write_figures(folder, settings.figure_format, settings.dpi)
-            log.add(f"figures in {figures.wall:.2f} s")
+        results, grid_rows, rows, ranking, swept = run_interruptible(
+            lambda: _on_backend(jobs, _compute, config, settings, jobs, datasets, folder, log),
+            interrupted)
     except BaseException as exc:
         status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
         meta.update(ended=now_iso(), status=status, error=" ".join(str(exc).split()),
@@ -138,8 +137,11 @@ def _protocol(config, settings, jobs, datasets):
     swept value and repeat (:func:`.sweep.run_sweep`) when the config sweeps."""
     from .sweep import run_sweep
 
+    segments = progress_segments(config, datasets) if config.sweep is None else None
+
     def progress(total):
-        return progress_bar(total, f"{config.name}: grid points", settings.quiet)
+        return progress_bar(total, f"{config.name}: grid points", settings.quiet,
+                            mode=settings.progress, segments=segments)
 
     cache = point_cache(config, settings)
     if config.sweep is None:
@@ -147,6 +149,64 @@ def _protocol(config, settings, jobs, datasets):
                               progress=progress), None)
     return run_sweep(config, datasets, cache, n_jobs=jobs.grid, fit_jobs=jobs.fit,
                      progress=progress)
+
+
+def _on_backend(jobs, work, *args):
+    """``work(*args)`` on the joblib backend of ``jobs`` (joblib's backend setting is per
+    thread, and the work runs in a worker thread: see .interrupt)."""
+    import joblib
+
+    if jobs.backend == "threads":
+        return work(*args)
+    with joblib.parallel_config(backend=jobs.backend):
+        return work(*args)
+
+
+def _compute(config, settings, jobs, datasets, folder, log):
+    """The protocol, the fit warnings, the tables and the figures: (results, grid rows, table
+    rows, ranking, sweep rows or None).  Runs in a worker thread
+    (:func:`.interrupt.run_interruptible`)."""
+    from ..report.figures import write_figures
+    from ..report.run_folder import write_sweep, write_tables
+    from ..report.table import table_rows
+
+    results, grid_rows, checksums, swept = _protocol(config, settings, jobs, datasets)
+    for text in fit_warnings(results, grid_rows):
+        warnings.warn(text, UserWarning, stacklevel=1)
+    for result in results:
+        result["bounded"] = bounded(result)  # the table marks its error with a *
+    rows = table_rows(results, config.reference, config.compare_to)
+    ranking = rank_over_datasets(rows) if swept is None else None
+    if swept is not None:
+        write_sweep(folder, swept)
+    write_tables(folder, config.name, results, grid_rows, rows, checksums,
+                 compare_to=config.compare_to, repeats=config.repeats,
+                 source=config.reference.get("source"), ranking=ranking,
+                 dag_orders=dag_order_studies(results))
+    figures = Stopwatch()
+    if settings.figures:
+        write_figures(folder, settings.figure_format, settings.dpi)
+        log.add(f"figures in {figures.wall:.2f} s")
+    return results, grid_rows, rows, ranking, swept
+
+
+def progress_segments(config, datasets) -> list:
+    """[(grid points, expected cost per point)] per dataset in run order, for the ETA
+    (:func:`.progress.point_cost`, averaged over the config's schemes)."""
+    import numpy as np
+
+    from .protocol import grid_tasks
+
+    segments = []
+    for plan in config.datasets:
+        labels = [y for _, y in datasets[plan.name].parts.values()]
+        n_rows = sum(len(y) for y in labels)
+        n_classes = len(np.unique(np.concatenate(labels))) if labels else 2
+        points = config.repeats * len(plan.estimate) * plan.split.get("k", 1) * sum(
+            len(group) for _, group in grid_tasks(plan, config.schemes))
+        cost = np.mean([point_cost(s, n_rows, n_classes) for s in config.schemes])
+        segments.append((points, float(cost)))
+    return segments
 
 
 def _close(folder, meta, log):
@@ -161,17 +221,35 @@ def _close(folder, meta, log):
 
 
 class RunLog:
-    """run.log's lines (timestamped), and the warnings of the run, which are also shown."""
+    """run.log's lines (timestamped), and the warnings of the run, which are also shown.
+
+    Once :meth:`open` names the file, each line is appended to it as it comes (flushed per
+    line, so a long run's log can be followed); :meth:`write` rewrites it whole, atomically."""
 
     def __init__(self):
         self.lines = []
         self.warnings = []
+        self.path = None
+        self._lock = threading.Lock()
+
+    def open(self, path):
+        self.path = path
+        self.write(path)
 
     def add(self, line):
-        self.lines.append(f"{now_iso()} {line}")
+        text = f"{now_iso()} {line}"
+        with self._lock:
+            self.lines.append(text)
+            if self.path is not None:
+                try:
+                    with open(self.path, "a", encoding="utf-8") as stream:
+                        stream.write(text + "\n")
+                except OSError:
+                    pass
 
     def write(self, path):
-        atomic_write(path, "\n".join(self.lines) + "\n")
+        with self._lock:
+            atomic_write(path, "".join(line + "\n" for line in self.lines))
 
     @contextmanager
     def recording_warnings(self):

@@ -24,7 +24,7 @@ BACKENDS = ("loky", "threading", "dask")
 @dataclass(frozen=True)
 class Settings:
     """How to run: see the module docstring. ``force`` redoes cached grid points; ``quiet``
-    hides progress bars."""
+    hides progress bars; ``progress`` says how progress is shown (see :mod:`.progress`)."""
 
     out: str = "results"
     n_jobs: int | None = None
@@ -38,6 +38,7 @@ class Settings:
     figure_format: str = "png"  # png | svg | pdf
     dpi: int | None = None      # [report.drawing.DPI]
     figures: bool = True        # False: no figures (quick reruns)
+    progress: str = "auto"      # auto | bar | lines | none  [experiment.progress.MODES]
 
 
 @dataclass(frozen=True)

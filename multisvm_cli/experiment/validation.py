@@ -26,8 +26,13 @@ MAX_KERNEL_LOG10 = 150
 def check_plan(plan, dataset) -> None:
     """ConfigError (naming the split, validation or kernels key) when ``plan``'s splits cannot
     be made on ``dataset``'s labels, or leave a training part with fewer than two classes, or
-    a polynomial degree overflows on the scaled data (:func:`_check_polynomials`)."""
+    a polynomial degree overflows on the scaled data (:func:`_check_polynomials`); warns when
+    the data runs unscaled with column ranges far apart (``config.datasets.unscaled_ranges``)."""
+    from .config.datasets import unscaled_ranges
+
     _check_polynomials(plan, dataset)
+    if (ranges := unscaled_ranges(plan, dataset)) is not None:
+        warnings.warn(ranges, UserWarning, stacklevel=2)
     for y_train in _training_labels(plan, dataset):
         _check_classes(plan, "split", y_train, "an outer fold's training part")
         if plan.validation["method"] == "given":

@@ -102,6 +102,7 @@ def _our_numbers(result) -> dict:
                                             "level2_accuracy") if result.get(key) is not None},
         **_cv_best_numbers(result),
         **({"primal": True} if result.get("primal") else {}),  # linear machines' figures
+        **({"bounded": True} if result.get("bounded") else {}),  # a fit stopped at max_iter
     }
 
 
@@ -167,7 +168,8 @@ def render(rows, fmt="table", reference_source=None, compare_to="dag", wide=True
     if not wide and fmt == "table":
         columns = [(key, NARROW_TITLES.get(key, title)) for key, title in columns
                    if key in NARROW_KEYS]
-    body = [[display(key, row.get(key)) for key, _ in columns] for row in rows]
+    body = [[display(key, row.get(key)) + ("*" if key == "error_pct" and row.get("bounded")
+                                           else "") for key, _ in columns] for row in rows]
     table = tabulate(body, headers=[title for _, title in columns],
                      tablefmt="github" if fmt == "markdown" else "simple", disable_numparse=True)
     resampled = any(row.get("mcnemar_test") == RESAMPLED for row in rows)
@@ -180,6 +182,9 @@ def render(rows, fmt="table", reference_source=None, compare_to="dag", wide=True
         note = ("Columns: " + ", ".join(title for _, title in columns) + " (k-evals: kernel "
                 "evaluations per test point; CPU s: training CPU seconds; p: paired test vs "
                 f"{label(compare_to)}); --wide shows every column.\n" + note)
+    if any(row.get("bounded") for row in rows):
+        note += ("\n* a final fit stopped at libsvm's iteration bound (max_iter) on some fold: "
+                 "its error is doubtful (see run.json's warnings).")
     if width:
         note = "\n".join(textwrap.fill(line, width) for line in note.split("\n"))
     return table + "\n\n" + note

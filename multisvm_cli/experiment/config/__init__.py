@@ -14,7 +14,10 @@ Format (defaults in brackets)::
 
     name: platt1999-usps            # [the file's stem] names the results folder
     dataset: usps                   # a registry name, or a list of names / {name: ..., overrides}
-    scaling: paper                  # [paper] none | minmax | standard | standard-continuous | paper
+    scaling: paper                  # [paper; a local file: standard, or maxabs if sparse]
+                                    #   none | minmax | standard | standard-continuous | maxabs
+    max_iter: libsvm                # [libsvm] SMO iterations per binary SVM: libsvm = upstream
+                                    #   LIBSVM's max(10^7, 100 x rows); an integer; none: no bound
     split: standard                 # [standard] the dataset's own train/test parts, or
                                     #   {test_fraction: 0.25, seed: 0}  stratified holdout test part
                                     #   {method: kfold, k: 10, seed: 0}  k-fold: every point tested once
@@ -78,7 +81,9 @@ name or 0-based index, default the last) and ``header`` (csv: true/false, detect
 ``zero_based`` (svmlight, default false). A folder (or ``kind: text``) is a text folder: one
 subfolder per class, one document per file (``test_path``: a folder of test documents). Paths are relative to the config file; the resolved
 config writes them absolute. Without ``test_path`` there is no fixed split (use
-``split: {test_fraction: ...}`` or k-fold). ``scaling: paper`` means none for local data.
+``split: {test_fraction: ...}`` or k-fold). A local file's default scaling is ``standard``
+(``maxabs`` for sparse data), shown in the resolved config; ``scaling: paper`` is refused for
+it (no paper scaled that file).
 Sparse data (svmlight files and cards) refuses the scalings that center (minmax, standard,
 standard-continuous): use maxabs or none.
 """
@@ -90,21 +95,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...scaling import METHODS as SCALINGS
 from .features import _check_solvers, _check_text, _features, _solver
 from .datasets import (NAME_PATTERN, _check_parts, _check_sparse_scaling, _dataset_names,
-                       _local_spec)
+                       _local_spec, _max_iter, _scaling)
 from .document import ConfigError, Errors, Location, _Document, _key_name
 from .grid import GridPoint, _C_list, _kernels
 from .resolved import Config, DatasetPlan, _resolved, summary
 from .sections import (_check_order, _compare_to, _dag_orders, _estimate, _reference, _repeats,
                        _scheme_options, _schemes, _split, _validation)
 from .sweep import _sweep, sweep_document
-from .values import MAX_GRID_POINTS, _choice, _mapping, _number, _seed, _show
+from .values import MAX_GRID_POINTS, _mapping, _number, _seed, _show
 
 TOP_KEYS = ("name", "dataset", "scaling", "split", "validation", "kernels", "C", "schemes",
             "scheme_options", "compare_to", "seed", "reference", "max_grid_points", "repeats",
-            "dag_orders", "estimate", "reuse_across_C", "features", "solver", "sweep")
+            "dag_orders", "estimate", "reuse_across_C", "features", "solver", "sweep",
+            "max_iter")
 __all__ = ["Config", "ConfigError", "DatasetPlan", "GridPoint", "Location", "load_config",
            "summary"]
 
@@ -143,7 +148,8 @@ def load_config(path, seed=None) -> Config:
                                  default=MAX_GRID_POINTS, integer=True, positive=True)
                   if "max_grid_points" in raw else MAX_GRID_POINTS)
     defaults = {key: raw[key] for key in ("scaling", "split", "validation", "kernels", "C",
-                                          "estimate", "features", "solver") if key in raw}
+                                          "estimate", "features", "solver", "max_iter")
+                if key in raw}
     entries = (errors.attempt(_dataset_names, doc, raw["dataset"], ("dataset",), data.names())
                if "dataset" in raw else None)
     if entries and "kernels" not in raw and any("kernels" not in o for _, o, _ in entries):
@@ -203,8 +209,8 @@ def _plan(doc, name, overrides, where, defaults, seed, max_points):
     features, features_path = pick("features")
     features = None if features is None else _features(doc, features, features_path)
     scaling, path = pick("scaling")
-    scaling = _choice(doc, scaling if scaling is not None else "none" if text else "paper", path,
-                      SCALINGS, "scaling")
+    scaling = _scaling(doc, scaling if scaling is not None else "none" if text else None, path,
+                       local)
     _check_text(doc, name, text, features, scaling, {"features": features_path, "scaling": path})
     if text and features is None:
         features = data.TextFeatures()
@@ -212,6 +218,9 @@ def _plan(doc, name, overrides, where, defaults, seed, max_points):
         _check_sparse_scaling(doc, name, local, scaling, path)
     solver, solver_path = pick("solver")
     solver = None if solver is None else _solver(doc, solver, solver_path)
+    max_iter, max_iter_path = pick("max_iter")
+    given = "max_iter" in overrides or "max_iter" in defaults
+    max_iter = _max_iter(doc, max_iter if given else "libsvm", max_iter_path)
     split, path = pick("split")
     split = _split(doc, split if split is not None else "standard", path, seed)
     written = {"split": path}
@@ -230,7 +239,7 @@ def _plan(doc, name, overrides, where, defaults, seed, max_points):
     located["solver"] = solver_path if solver is not None else ("schemes",)
     return DatasetPlan(name=name, scaling=scaling, split=split, validation=validation, grid=grid,
                        estimate=estimate, where=located, local=local, features=features,
-                       solver=solver)
+                       solver=solver, max_iter=max_iter)
 
 
 def _reuse_across_C(doc, raw):

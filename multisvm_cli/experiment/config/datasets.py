@@ -9,7 +9,7 @@ from ...numbers import is_count, is_int
 from .values import _allowed, _choice, _mapping, _show
 
 DATASET_KEYS = ("name", "scaling", "split", "validation", "estimate", "kernels", "C", "features",
-                "solver")
+                "solver", "max_iter")
 LOCAL_KEYS = ("path", "test_path", "format", "kind", "label", "header", "zero_based",
               "memory_mb")
 LOCAL_FORMAT_KEYS = {"label": "csv", "header": "csv", "zero_based": "svmlight"}
@@ -130,13 +130,40 @@ def _local_file(doc, value, path, folder=False):
     return file
 
 
+def _scaling(doc, value, path, local):
+    """The scaling method: ``paper`` (the default) for a registry dataset; for a local file
+    ``standard``, or ``maxabs`` for sparse data (no paper scaled it, so ``paper`` is refused)."""
+    from ...scaling import METHODS
+
+    if local is None:
+        return _choice(doc, "paper" if value is None else value, path, METHODS, "scaling")
+    if value is None:
+        return "maxabs" if local.sparse else "standard"
+    choices = [method for method in METHODS if method != "paper"]
+    if value == "paper":
+        doc.fail(path, f"'paper' applies to registry datasets only (no paper scaled "
+                       f"a local file); allowed: {_allowed(choices)}")
+    return _choice(doc, value, path, choices, "scaling")
+
+
+def _max_iter(doc, value, path):
+    """``max_iter``: libsvm (upstream LIBSVM's bound), an integer > 0, or none (no bound)."""
+    from ...estimators.options import OPTIONS
+
+    try:
+        OPTIONS["max_iter"].check("max_iter", value)
+    except ValueError:
+        doc.fail(path, f"expected {OPTIONS['max_iter'].allowed}, got {_show(value)}")
+    return "none" if value in (None, -1) else value
+
+
 def _check_sparse_scaling(doc, name, local, scaling, path):
     """Sparse data (svmlight) cannot take a centering scaling: one line naming maxabs."""
     from ... import data
     from ...scaling import check_sparse, resolve
 
     if local is not None:
-        sparse, resolved = local.sparse, "none" if scaling == "paper" else scaling
+        sparse, resolved = local.sparse, scaling
     else:
         card = data.get_card(name)
         sparse = all(src.format == "svmlight" for src in card.sources)
@@ -163,3 +190,36 @@ def _check_parts(doc, name, split, validation, where, parts=None):
         doc.fail(where, f"validation: given needs split: standard and a dataset with a "
                         f"validation part; {name!r} has parts {_allowed(sorted(parts))}")
 
+
+
+RANGE_RATIO = 100  # column ranges differing by more than this run badly unscaled (SMO, kernels)
+
+
+def unscaled_ranges(plan, dataset) -> str | None:
+    """A one-line warning when ``plan`` runs ``dataset`` unscaled (scaling none, or a paper
+    scaling of none) while its numeric columns' ranges (max - min over every part, constant
+    columns left out) differ by more than :data:`RANGE_RATIO` times; else None.  Dense numeric
+    data only (sparse and text data are not checked)."""
+    import numpy as np
+
+    from ...scaling import resolve
+
+    if resolve(plan.scaling, dataset.card) != "none":
+        return None
+    blocks = [X for X, _ in dataset.parts.values()]
+    if not blocks or any(not isinstance(X, np.ndarray) or X.dtype.kind != "f" or X.ndim != 2
+                         for X in blocks):
+        return None
+    X = np.vstack(blocks)
+    ranges = np.nanmax(X, axis=0) - np.nanmin(X, axis=0)
+    used = np.flatnonzero(ranges > 0)
+    if len(used) < 2 or ranges[used].max() <= RANGE_RATIO * ranges[used].min():
+        return None
+    narrow = used[np.argmin(ranges[used])]
+    wide = [int(c) for c in used[np.argsort(-ranges[used])]
+            if ranges[c] > RANGE_RATIO * ranges[narrow]]
+    named = ", ".join(f"{c} ({ranges[c]:.3g})" for c in wide[:5]) + (" ..." if len(wide) > 5 else "")
+    return (f"{plan.name} runs unscaled, and its column ranges differ by "
+            f"{ranges[wide[0]] / ranges[narrow]:.3g}x: columns {named} against column "
+            f"{int(narrow)} ({ranges[narrow]:.3g}) (0-based); SMO may need millions of "
+            f"iterations and one column may decide the kernel: set scaling: standard")

@@ -33,6 +33,16 @@ class DatasetPlan:
     features: object = None
     # the dataset's (or the top level's) solver: libsvm | liblinear (None: not written)
     solver: str | None = None
+    max_iter: object = "libsvm"  # libsvm's SMO bound (estimators.options: libsvm | int | none)
+
+    def options(self, scheme_options, schemes) -> dict:
+        """The estimators' keyword arguments per scheme on this dataset: ``scheme_options``
+        with this plan's ``max_iter`` where a scheme sets none of its own (the default,
+        libsvm's bound, is the estimators' own and left out: resume-cache keys stay as they
+        were)."""
+        if self.max_iter == "libsvm":
+            return scheme_options
+        return {s: {"max_iter": self.max_iter, **scheme_options.get(s, {})} for s in schemes}
 
 
 @dataclass
@@ -169,4 +179,4 @@ def _plan_dict(plan: DatasetPlan) -> dict:
     solver = {"solver": plan.solver} if plan.solver is not None else {}
     return {"name": plan.name, **local, "scaling": plan.scaling, **text, **solver,
             "split": plan.split, "validation": plan.validation, "estimate": estimate,
-            "kernels": kernels}
+            "kernels": kernels, "max_iter": plan.max_iter}

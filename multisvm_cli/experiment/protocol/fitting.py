@@ -25,6 +25,7 @@ GRAM_SCHEMES = ("ovr",)  # schemes that read a Gram matrix shared across C
 POINT_TOTALS = ("n_errors", "n_validation", "fit_cpu", "fit_wall", "predict_wall",
                 "n_support_vectors", "kernel_evaluations", "size", "smo_iterations",
                 "n_reused_machines")
+ONE_CLASS_NOTE = "every validation point predicted as one class"  # a degenerate grid point
 
 
 class Stopwatch:
@@ -152,7 +153,10 @@ def score_points(group, points, options, splits, seed, reuse=True):
 def _add_split(entry, estimator, X_score, y_score, n_splits, fit_times, notes):
     """Add one validation split's counts, times and model figures to a point's result."""
     watch = Stopwatch()
-    entry["n_errors"] += int(np.sum(estimator.predict(X_score) != y_score))
+    predicted = estimator.predict(X_score)
+    entry["n_errors"] += int(np.sum(predicted != y_score))
+    if len(np.unique(predicted)) == 1 < len(estimator.classes_):
+        notes = [*notes, ONE_CLASS_NOTE]
     entry["n_validation"] += len(y_score)
     entry["fit_cpu"] += fit_times[0]
     entry["fit_wall"] += fit_times[1]

@@ -93,12 +93,13 @@ def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, f
     return results, grid_rows, checksums
 
 def plan_options(config, plan) -> dict:
-    """The estimators' options on ``plan``: the config's scheme_options, each kernel scheme's
-    solver filled in from the dataset's (or the top level's) ``solver`` where its own
-    scheme_options name none."""
+    """The estimators' options on ``plan``: the config's scheme_options with the plan's
+    ``max_iter`` (:meth:`DatasetPlan.options`), each kernel scheme's solver filled in from the
+    dataset's (or the top level's) ``solver`` where its own scheme_options name none."""
     from ..config.features import scheme_solvers
 
-    options = {s: dict(o) for s, o in config.scheme_options.items()}
+    options = {s: dict(o) for s, o in plan.options(config.scheme_options,
+                                                   config.schemes).items()}
     if plan.solver is None:
         return options
     for scheme, solver in scheme_solvers(plan, config.schemes, config.scheme_options).items():

@@ -250,3 +250,23 @@ def test_the_benchmark_counts_every_binary_fit(mirror, data_home):
     assert fits == 15 * 55 and reused == 634 and share == pytest.approx(634 / 825)
     assert smo_with < smo_without / 3 and 0 <= cpu_with and 0 < cpu_without  # CPU: not timed here
     assert agree and worst < 5
+
+
+def test_a_fit_stopped_at_the_iteration_bound_is_never_reused():
+    """A machine SMO left at max_iter is no solution: a larger C refits instead of reusing."""
+    from sklearn.datasets import load_iris
+
+    from multisvm_cli.estimators import OneVsRestSVC
+    from multisvm_cli.estimators.reuse import MachineReuse
+
+    X, y = load_iris(return_X_y=True)
+    store = MachineReuse()
+    for C in (100.0, 1000.0):
+        model = OneVsRestSVC(C=C, kernel="gaussian", gamma=2.0, max_iter=3).fit(X, y,
+                                                                                 reuse=store)
+        assert model.n_reused_machines_ == 0
+    assert store.n_reused == 0
+    free = MachineReuse()  # the same problems without the bound do reuse at the larger C
+    OneVsRestSVC(C=100.0, kernel="gaussian", gamma=2.0).fit(X, y, reuse=free)
+    assert OneVsRestSVC(C=1000.0, kernel="gaussian", gamma=2.0).fit(
+        X, y, reuse=free).n_reused_machines_ > 0

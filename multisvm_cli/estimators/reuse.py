@@ -130,11 +130,16 @@ class ReuseScope:
 
     def fit(self, rows, positive, settings, train):
         """The stored machine of this problem at ``settings.C`` as reused
-        (``fit.as_reused()``), else ``train()``'s, which is stored."""
+        (``fit.as_reused()``), else ``train()``'s, which is stored unless SMO stopped at its
+        iteration bound (then it is no solution whose KKT conditions carry over)."""
+        from ._solvers import iteration_bound
+
         key = self.key(rows, positive, settings)
         found = self.store.lookup(key, settings.C)
         if found is not None:
             return found.as_reused()
         fit = train()
-        self.store.store(key, settings.C, fit)
+        bound = iteration_bound(settings.max_iter, len(rows))
+        if bound < 0 or fit.n_iter < bound:
+            self.store.store(key, settings.C, fit)
         return fit

@@ -63,6 +63,11 @@ class MachineReuse:
     ``n_reused_machines_`` counts those of one fit.  Thread-safe.
     """
 
+    def __reduce__(self):
+        """Sent to another process (a process or Dask backend), a store starts empty there: its
+        machines live in this process, and reuse needs none of them to be correct."""
+        return (MachineReuse, ())
+
     def __init__(self):
         self._lock = threading.Lock()
         self._entries = {}  # key -> {"free": (C, fit) | None, "last": (C, fit)}

@@ -111,9 +111,13 @@ def _run(config, settings, jobs, datasets, folder, log) -> Run:
         _close(folder, meta, log)
 
     try:
-        results, grid_rows, rows, ranking, swept = run_interruptible(
-            lambda: _on_backend(jobs, _compute, config, settings, jobs, datasets, folder, log),
-            interrupted)
+        def work():
+            return _on_backend(jobs, _compute, config, settings, jobs, datasets, folder, log)
+
+        # a Dask client answers in the thread that made it, and Dask stops its own workers:
+        # there the work stays in this thread (Ctrl-C as before, between fits)
+        results, grid_rows, rows, ranking, swept = (
+            work() if jobs.backend == "dask" else run_interruptible(work, interrupted))
     except BaseException as exc:
         status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
         meta.update(ended=now_iso(), status=status, error=" ".join(str(exc).split()),

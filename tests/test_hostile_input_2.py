@@ -405,7 +405,9 @@ def test_sigterm_ends_a_run_as_interrupted_with_exit_143(tmp_path, mirror):
     _, err = run.communicate(timeout=60)
     meta = json.loads(next((tmp_path / "out").glob("slow/2*/run.json")).read_text())
     assert run.returncode == 143 and "Traceback" not in err, err
-    assert meta["status"] == "interrupted" and meta["error"] == "stopped by SIGTERM"
+    # "interrupted by SIGTERM" inside the run's work, "stopped by SIGTERM" while loading data
+    assert meta["status"] == "interrupted"
+    assert meta["error"] in ("interrupted by SIGTERM", "stopped by SIGTERM")
 
 
 def test_a_run_is_marked_done_only_after_report_html_is_in_place(tmp_path, monkeypatch):

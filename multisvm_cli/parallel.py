@@ -68,15 +68,20 @@ def threadpools():
     return ThreadpoolController()
 
 
+RUN_THREAD = "multisvm-run"  # the thread a run's work goes to while the main thread waits
+
+
 def single_threaded_blas():
-    """A context in which BLAS runs on one thread, when entered from the main thread.
+    """A context in which BLAS runs on one thread, when entered from the thread that drives the
+    work: the main thread, or the run thread (:data:`RUN_THREAD`) while the main one only waits.
 
     BLAS limits are process-wide and OpenBLAS does not take changes reliably while other threads
     are inside BLAS: callers limiting and restoring side by side (grid points predicting in
-    concurrent threads) were seen to leave BLAS on one thread for good.  So only the main
+    concurrent threads) were seen to leave BLAS on one thread for good.  So only the driving
     thread limits; work already running in other threads keeps the limits it finds.
     """
-    if threading.current_thread() is threading.main_thread():
+    here = threading.current_thread()
+    if here is threading.main_thread() or here.name == RUN_THREAD:
         return threadpools().limit(limits=1, user_api="blas")
     return nullcontext()
 

@@ -17,6 +17,8 @@ import signal
 import sys
 import threading
 
+from ..parallel import RUN_THREAD
+
 POLL = 0.2  # seconds between the main thread's looks at the signal flag
 EXIT_CODES = {"SIGINT": 130, "SIGTERM": 143}
 
@@ -42,7 +44,7 @@ def run_interruptible(work, on_signal):
 
     previous = {sig: signal.signal(sig, heard) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        threading.Thread(target=target, name="multisvm-run", daemon=True).start()
+        threading.Thread(target=target, name=RUN_THREAD, daemon=True).start()
         while not done.wait(POLL) and not received:
             pass
         if received and not done.is_set():

@@ -69,11 +69,13 @@ def run_output(name, folder) -> str:
     return f"```\n{shown_command(name)}\n{_short_paths(text)}\n```\n"
 
 
-def _short_paths(text) -> str:
-    """Shipped configs named as configs/<name>.yaml, wherever multisvm is installed."""
-    from multisvm_cli.experiment.shipped import configs_dir
+SHIPPED_PATH = re.compile(r"(?:[^\s'\"]*[/\\])?configs[/\\](?=[A-Za-z0-9._-]+\.yaml)")
 
-    return text.replace(f"{configs_dir()}{os.sep}", "configs/")
+
+def _short_paths(text) -> str:
+    """Shipped configs named as configs/<name>.yaml, wherever multisvm is installed (a checkout's
+    configs/ or an installed package's multisvm_cli/configs/)."""
+    return SHIPPED_PATH.sub("configs/", text)
 
 
 def blocks(text) -> dict:

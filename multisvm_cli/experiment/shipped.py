@@ -12,7 +12,8 @@ import re
 import sys
 from pathlib import Path
 
-from .config.document import ConfigError
+from ..readers import read_text
+from .config.document import MAX_CONFIG_BYTES, ConfigError
 from .config.values import did_you_mean
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
@@ -61,7 +62,8 @@ SENTENCE_END = re.compile(r"(?<!\bal)(?<!e\.g)(?<!i\.e)\.(?=\s+[A-Z]|\s*$)")
 def describe(path) -> str:
     """A shipped config's first sentence (what it runs), from its leading comment paragraph."""
     words = []
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
+    text = read_text(path, MAX_CONFIG_BYTES, ConfigError, "config file")
+    for line in text.splitlines():
         text = line.lstrip("#").strip()
         if not line.startswith("#") or not text:
             if words:

@@ -73,21 +73,37 @@ class Machines:
         self.intercept = np.asarray(intercept, dtype=np.float64)
         self.groups = np.zeros(self.n_pool, np.int64) if groups is None else np.asarray(groups, np.int64)
         self.sqnorms = squared_norms(self.vectors)
-        self.membership = (self.coef.T != 0).tocsr().astype(np.int32)  # (n_machines, n_pool)
+        self._membership = None  # (n_machines, n_pool) non-zero pattern, built on first use
         self._blocks = self._group_blocks()
         self._node_cache = {}  # machine -> node-block operands, built on first use
 
     def _group_blocks(self):
-        """[(first pool row, end pool row, machine columns, dense coefficients)] per group."""
+        """[(first pool row, end pool row, machine columns, dense coefficients)] per group.
+
+        Built from the CSR arrays with a few numpy calls a group (scipy's slicing costs more
+        than the small fits themselves when UDT builds a Machines per candidate node)."""
         rows = self.coef.tocsr()
+        per_row = np.diff(rows.indptr)
         bounds = np.flatnonzero(np.diff(self.groups)) + 1
         blocks = []
         for start, stop in zip(np.r_[0, bounds], np.r_[bounds, self.n_pool]):
-            part = rows[start:stop]
-            columns = np.unique(part.indices)
-            if len(columns):
-                blocks.append((start, stop, columns, part[:, columns].toarray()))
+            first, end = rows.indptr[start], rows.indptr[stop]
+            if first == end:
+                continue
+            columns, column_of = np.unique(rows.indices[first:end], return_inverse=True)
+            dense = np.zeros((stop - start, len(columns)))
+            np.add.at(dense, (np.repeat(np.arange(stop - start), per_row[start:stop]), column_of),
+                      rows.data[first:end])
+            blocks.append((start, stop, columns, dense))
         return blocks
+
+    @property
+    def membership(self):
+        """Which pooled support vectors each machine uses: an int32 (n_machines, n_pool) CSR
+        matrix of ones (explicit zero coefficients count as unused)."""
+        if self._membership is None:
+            self._membership = (self.coef.T != 0).tocsr().astype(np.int32)
+        return self._membership
 
     @classmethod
     def from_fits(cls, kernel, X, fits, row_groups):

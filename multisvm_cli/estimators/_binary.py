@@ -123,8 +123,12 @@ def train_binary(X, rows, positive, settings, gram=None):
 
 def run_parallel(tasks, n_jobs):
     """Run delayed tasks with joblib, threads preferred (libsvm and BLAS release the GIL);
-    ``n_jobs`` through the one resolver (None: the surrounding ``parallel_config``'s)."""
+    ``n_jobs`` through the one resolver (None: the surrounding ``parallel_config``'s).  One
+    worker runs them here in order, as joblib would, without its dispatch (the grid's small
+    problems are milliseconds each)."""
     workers = None if n_jobs is None else resolve_n_jobs(n_jobs)
+    if workers == 1:
+        return [func(*args, **kwargs) for func, args, kwargs in tasks]
     return Parallel(n_jobs=workers, prefer="threads")(tasks)
 
 

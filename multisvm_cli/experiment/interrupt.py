@@ -8,6 +8,12 @@ thread while the main thread waits in :data:`POLL` second steps; on a signal it 
 :data:`EXIT_CODES` (130 for SIGINT, 143 for SIGTERM: 128 + the signal's number) through
 ``os._exit``, as the worker thread cannot be joined.  Every file multisvm writes is written
 atomically, and the resume cache holds only finished grid points, so nothing is half-written.
+
+Before the work starts (loading and checking the data, in the main thread),
+:func:`sigterm_as_interrupt` makes SIGTERM raise :class:`Terminated`, a ``KeyboardInterrupt``,
+so every place that handles Ctrl-C handles it the same way and the command line exits with 143
+(a second SIGTERM ends the process at once: the default action).  A Dask cluster stops its own
+worker processes with SIGTERM, so there the default stays.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import os
 import signal
 import sys
 import threading
+from contextlib import contextmanager
 
 from ..parallel import RUN_THREAD
 
@@ -67,3 +74,29 @@ def leave(name, on_signal):
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(EXIT_CODES[name])
+
+
+class Terminated(KeyboardInterrupt):
+    """The run was stopped by SIGTERM (before its work started: see :func:`sigterm_as_interrupt`)."""
+
+    exit_code = 128 + signal.SIGTERM
+
+
+def _raise_terminated(signum, frame):
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends a fit that hangs
+    raise Terminated("stopped by SIGTERM")
+
+
+@contextmanager
+def sigterm_as_interrupt(active=True):
+    """Within the block, SIGTERM raises :class:`Terminated` (main thread only: elsewhere a
+    handler cannot be installed and the default stays; not ``active``: the default stays, as
+    for a Dask cluster, which stops its worker processes with SIGTERM)."""
+    if not active or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

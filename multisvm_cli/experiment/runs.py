@@ -31,7 +31,7 @@ grid.csv, table.csv, table.md, results.json and run.json are written, and read b
 (:mod:`multisvm_cli.storage`); run.json says ``running``
 while the run goes on and ``done``, ``failed`` or ``interrupted`` at the end (``done`` only
 once report.html is in place; SIGTERM ends a run as ``interrupted``, as Ctrl-C does:
-:mod:`.interrupts`).
+:mod:`.interrupt`).
 """
 
 from __future__ import annotations
@@ -44,8 +44,7 @@ from pathlib import Path
 
 from ..storage import PointCache, atomic_write, new_run_dir
 from .fit_notes import bounded, fit_warnings
-from .interrupt import run_interruptible
-from .interrupts import sigterm_as_interrupt
+from .interrupt import run_interruptible, sigterm_as_interrupt
 from .progress import point_cost, progress_bar
 from .protocol import Stopwatch, check_point_result, load_datasets, run_protocol
 from .provenance import now_iso, run_metadata

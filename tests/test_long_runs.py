@@ -102,11 +102,13 @@ def test_progress_modes():
     assert progress_bar(5, "d", stream=io.StringIO(), mode="none").disable
 
 
-def test_point_cost_counts_binary_problems_times_rows_squared():
-    assert point_cost("ovr", 100, 10) == 10 * 100**2
-    assert point_cost("ovr", 100, 2) == 100**2
-    assert point_cost("maxwins", 100, 10) == pytest.approx(45 * 20**2)
-    assert point_cost("udt", 100, 10) == 9 * 100**2
+def test_point_cost_counts_binary_problems_times_rows_squared_plus_a_fixed_cost():
+    fixed = 500**2
+    assert point_cost("ovr", 100, 10) == 10 * (100**2 + fixed)
+    assert point_cost("ovr", 100, 2) == 100**2 + fixed
+    assert point_cost("maxwins", 100, 10) == pytest.approx(45 * (20**2 + fixed))
+    assert point_cost("udt", 100, 10) == 9 * 100**2 + 55 * fixed
+    assert point_cost("nb", 100, 10) == 100
 
 
 def test_progress_lines_prints_them(tmp_path, run_multisvm, write_config, monkeypatch):

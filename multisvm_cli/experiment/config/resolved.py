@@ -9,7 +9,7 @@ from pathlib import Path
 
 import yaml
 
-from ...estimators.registry import REGISTRY
+from ...estimators.registry import REGISTRY, scheme_groups
 from .document import ConfigError
 from .features import features_dict
 from .values import did_you_mean
@@ -76,11 +76,9 @@ class Config:
         return header + yaml.safe_dump(self.resolved, sort_keys=False, default_flow_style=None)
 
     def families(self) -> list:
-        """The schemes grouped by training: a scheme that reads another's machines (DAGSVM)
-        is trained with it when both are run."""
-        readers = {s for s in self.schemes if REGISTRY[s].trained_with in self.schemes}
-        return [[s] + [r for r in readers if REGISTRY[r].trained_with == s]
-                for s in self.schemes if s not in readers]
+        """The schemes grouped by training (:func:`registry.scheme_groups`: DAGSVM is trained
+        with Max Wins when both are run), in the config's order of their first scheme."""
+        return sorted(scheme_groups(self.schemes), key=lambda group: self.schemes.index(group[0]))
 
     def points_per_fold(self, plan) -> int:
         """Grid points x schemes of one dataset's outer fold (kernel-free schemes once)."""

@@ -2,6 +2,7 @@
 unscaled one with far-apart column ranges warns, and libsvm's fits are bounded as upstream
 LIBSVM bounds them, a fit stopped at the bound being a warning in run.json and a * in the table."""
 
+import csv
 import json
 import warnings
 
@@ -84,6 +85,16 @@ def test_a_fit_stopped_at_max_iter_warns_in_run_json_and_marks_the_table(tmp_pat
     assert final and all("linear, C=" in w and "iteration bound" in w for w in final)
     assert any(w.startswith("own maxwins: ") and "grid point" in w for w in run["warnings"])
     assert "*" in result.out and "stopped at libsvm's iteration bound" in result.out
+    # table.csv keeps the mark, so report.html (and multisvm report, which redraws it) shows it
+    folder = next((tmp_path / "res" / "own").glob("2*"))
+    rows = list(csv.DictReader((folder / "table.csv").open()))
+    marked = [row["scheme"] for row in rows if row["bounded"] == "True"]
+    assert marked and all(row["bounded"] in ("True", "") for row in rows)
+    (folder / "report.html").unlink()
+    assert run_multisvm("report", folder, "--no-figures").code == 0
+    page = (folder / "report.html").read_text()
+    assert page.count("*</td>") == len(marked)
+    assert "stopped at libsvm&#x27;s iteration bound" in page
 
 
 def test_max_iter_in_scheme_options_and_bad_values(tmp_path, run_multisvm):

@@ -23,7 +23,7 @@ from .paired import RESAMPLED
 from .ranking import ranking_text
 from .run_folder import read_config_text, read_meta, read_results, read_sweep, read_table
 from .sweep import sweep_table
-from .table import COLUMNS, PAPER_COLUMNS, dag_orders_text, display, footnote
+from .table import BOUNDED_NOTE, COLUMNS, PAPER_COLUMNS, dag_orders_text, display, footnote
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 PNG_LIMIT = 64 << 20  # bytes of one figure
@@ -118,6 +118,8 @@ def table_html(header, rows) -> str:
         for key in header:
             exact = row.get(key) or ""
             shown = display(key, _parse(exact))
+            if key == "error_pct" and row.get("bounded") == "True":
+                shown += "*"  # a final fit stopped at max_iter (the footnote says so)
             kind = "" if is_number(_parse(exact)) else " class=\"text\""
             title = f" title=\"{_esc(exact)}\"" if shown != exact else ""
             cells.append(f"<td{kind}{title}>{_esc(shown)}</td>")
@@ -181,7 +183,9 @@ def provenance_html(meta: dict) -> str:
 def _footnote(rows, results) -> str:
     compared = any(row.get("mcnemar_p") for row in rows)
     resampled = any(row.get("mcnemar_test") == RESAMPLED for row in rows)
-    return footnote(results.get("compare_to") or "dag", None, compared, resampled)
+    note = footnote(results.get("compare_to") or "dag", None, compared, resampled)
+    return note + ("\n" + BOUNDED_NOTE if any(row.get("bounded") == "True" for row in rows)
+                   else "")
 
 
 def _parse(text: str):

@@ -150,6 +150,8 @@ def render(rows, fmt="table", reference_source=None, compare_to="dag", wide=True
                + (PAPER_COLUMNS if any("paper_error_pct" in r for r in rows) else []))
     if fmt in ("csv", "json"):
         columns.append(("estimate", "estimate"))
+    if fmt in ("csv", "json") and any(r.get("bounded") for r in rows):
+        columns.append(("bounded", "bounded"))  # report.html's * (multisvm report redraws it)
     if fmt in ("csv", "json") and any("run_folder" in r for r in rows):
         columns.append(("run_folder", "run folder"))
     if fmt == "json":
@@ -183,8 +185,7 @@ def render(rows, fmt="table", reference_source=None, compare_to="dag", wide=True
                 "evaluations per test point; CPU s: training CPU seconds; p: paired test vs "
                 f"{label(compare_to)}); --wide shows every column.\n" + note)
     if any(row.get("bounded") for row in rows):
-        note += ("\n* a final fit stopped at libsvm's iteration bound (max_iter) on some fold: "
-                 "its error is doubtful (see run.json's warnings).")
+        note += "\n" + BOUNDED_NOTE
     if width:
         note = "\n".join(textwrap.fill(line, width) for line in note.split("\n"))
     return table + "\n\n" + note
@@ -276,6 +277,10 @@ def display(key, value) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)
+
+
+BOUNDED_NOTE = ("* a final fit stopped at libsvm's iteration bound (max_iter) on some fold: its "
+                "error is doubtful (see run.json's warnings).")
 
 
 def _csv_value(value):

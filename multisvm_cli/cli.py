@@ -14,14 +14,13 @@ import click
 from . import __version__
 from .cli_datasets import cards_option, datasets
 from .errors import MultisvmError
+from .estimators.registry import scheme_names_help
 
 EXIT_USER_ERROR = 2
 FORMATS = ("table", "markdown", "csv", "json")
 FIGURE_FORMATS = ("png", "svg", "pdf")  # report.drawing.FIGURE_FORMATS (not imported: slow)
 DEFAULT_WIDTH = 120  # the width text wraps at when the output is not a terminal
-# estimators.registry.scheme_names_help() (a test checks they agree; importing it is slow)
-SCHEME_HELP = ("ovr (1-v-r, ova); maxwins (Max Wins, ovo); dag (DAGSVM); udt (UDT); graph "
-               "(GraphSVM); hier (Hier); nb (NB)")
+SCHEME_HELP = scheme_names_help()  # the registry is data only: importing it is quick
 
 
 def _width() -> int:

@@ -1,17 +1,23 @@
 """The multiclass SVM schemes as scikit-learn classifiers, and the naive Bayes baseline.
 
-:data:`REGISTRY` (in :mod:`.registry`) declares every scheme; ``SCHEMES`` maps the config's
-scheme names to the estimator classes.
+:data:`REGISTRY` (in :mod:`.registry`) declares every scheme.  The estimator classes, and
+``SCHEMES`` (name -> class), are imported on first use, so importing the registry loads no
+scikit-learn.
 """
 
-from .dag import DAGSVC
-from .graph import GraphSVC
-from .hier import HierSVC
-from .maxwins import MaxWinsSVC
-from .nb import NBClassifier
-from .ovr import OneVsRestSVC
-from .registry import REGISTRY, SCHEME_NAMES, SCHEMES, Scheme
-from .udt import UDTSVC
+from .registry import REGISTRY, SCHEME_NAMES, Scheme
+
+
+def __getattr__(name):
+    """``SCHEMES`` and the estimator classes by class name (``MaxWinsSVC``, ...), on first use."""
+    if name == "SCHEMES":
+        globals()[name] = {scheme.name: scheme.estimator for scheme in REGISTRY.values()}
+        return globals()[name]
+    for scheme in REGISTRY.values():
+        if scheme.target.endswith(":" + name):
+            return scheme.estimator
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["REGISTRY", "SCHEME_NAMES", "SCHEMES", "Scheme", "OneVsRestSVC", "MaxWinsSVC",
            "DAGSVC", "UDTSVC", "GraphSVC", "HierSVC", "NBClassifier"]

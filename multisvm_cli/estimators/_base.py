@@ -11,6 +11,22 @@ A scheme subclasses :class:`MulticlassSVM` and implements
 - ``_get_state() -> (meta dict, dict of arrays)`` and ``_set_state(meta, arrays, kernel)`` for
   :mod:`..persist` (``_get_state`` defaults to ``machines_``'s arrays).
 
+and declares, as class attributes, what the rest of the package reads before or after a fit
+(no module outside ``estimators/`` names a scheme):
+
+- ``_options``: its own constructor parameters a config may set (checked by ``options.OPTIONS``);
+- ``_shares_gram``: whether its fits at one kernel read one Gram matrix K(X, X) shared across C;
+- ``_point_cost(n_rows, n_classes)``: the expected cost of one fit, for the ETA;
+- ``_array_schema(params, n_classes, n_features, shapes)``: the arrays a saved model holds
+  besides ``classes`` and ``feature_names`` (see :mod:`._schema`);
+- ``_machine_bounds(n_classes)``: how many binary SVMs a fitted model has;
+- ``_fitted_keys``: scheme-specific entries of a saved model's ``fitted`` record.
+
+A scheme that trains one joint machine instead of binary SVMs returns from ``_fit`` one record
+of the joint solve (the same fields as :class:`._binary.BinaryFit`: ``n_iter``, ``pid``,
+``cpu_seconds``, ``reused``, ``train_memory``), so its iterations, training memory and CPU
+time reach the table as the binary schemes' do.
+
 ``X`` reaching a scheme is a C-contiguous float64 array or a float64 scipy CSR matrix (sparse
 input is accepted everywhere and never densified whole): schemes count rows with
 ``X.shape[0]`` and fit / predict naive Bayes through :func:`nb_fit` / :func:`nb_predict` /
@@ -37,7 +53,9 @@ from ._primal import PrimalMachines
 from .options import (NB_NAMES, SHARED_OPTIONS, check_C, check_choice, check_options,
                       check_solver_kernel)
 from .reuse import MachineReuse
+from ._schema import machine_arrays
 
+FIXED_ROWS = 500  # a binary problem's fixed cost, as the SMO cost of a problem of this many rows
 NB_MODELS = {"gaussian": GaussianNB, "multinomial": MultinomialNB}
 assert tuple(NB_MODELS) == NB_NAMES
 NB_FIELDS = {"gaussian": ("theta_", "var_", "class_prior_", "class_count_", "classes_"),
@@ -271,6 +289,25 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
                              float(self.memory_mb), self.n_jobs, self.solver, self.max_iter)
 
     _options = ()  # the scheme's own parameters, checked by their options.OPTIONS entries
+    _shares_gram = False  # whether fits at one kernel read one Gram matrix shared across C
+    _fitted_keys = ()  # scheme-specific keys of a saved model's "fitted" record
+
+    @classmethod
+    def _point_cost(cls, n_rows, n_classes):
+        """Expected relative cost of one fit on ``n_rows`` rows of ``n_classes`` classes (the
+        ETA's weight): each binary problem costs about rows^2 kernel products plus a fixed cost
+        (bookkeeping, the machine's prediction on the validation part) worth an SMO fit on
+        :data:`FIXED_ROWS` rows.  This default is a tree of at most k - 1 splits of up to n
+        rows and k(k+1)/2 fixed costs (UDT's candidates; Graph and Hier alike)."""
+        k = n_classes
+        return (k - 1) * float(n_rows) ** 2 + k * (k + 1) / 2 * float(FIXED_ROWS) ** 2
+
+    @classmethod
+    def _array_schema(cls, params, n_classes, n_features, shapes):
+        """name -> (dtype, shape) of every array a saved model holds besides ``classes`` and
+        ``feature_names`` (this default: the binary machines of :func:`._schema.machine_arrays`).
+        ``shapes`` reads the saved model's declared shapes (:class:`._schema.Shapes`)."""
+        return machine_arrays(params, shapes, cls._machine_bounds(n_classes), n_features)
 
     @staticmethod
     def _machine_bounds(n_classes):

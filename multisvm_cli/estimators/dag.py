@@ -31,6 +31,8 @@ class DAGSVC(MulticlassSVM):
     for Max Wins (same machines).
     """
 
+    _point_cost = MaxWinsSVC._point_cost  # the same pairwise machines
+
     @staticmethod
     def _machine_bounds(n_classes):
         """One machine per pair of classes."""

@@ -7,6 +7,8 @@ from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_fit, nb_from_arrays, n
 from ._groups import (check_confusion, confusion_rates, fit_group_machines, group_scores, pack,
                       unpack)
 from ._primal import build_machines, load_machines
+from ._schema import FLOAT, INT
+from ._schema import nb_arrays as nb_schema
 
 
 class GraphSVC(MulticlassSVM):
@@ -34,6 +36,17 @@ class GraphSVC(MulticlassSVM):
     model's parameters.  ``groups_[i]`` is {i} U F(i) (or just i), ``confusion_`` the held-out
     confusion rates (row = true class).
     """
+
+    @classmethod
+    def _array_schema(cls, params, n_classes, n_features, shapes):
+        """The machines; ``confusion`` (N, N), ``machine_ptr`` (at most N + 1), ``group_ptr``
+        (N + 1), ``group_classes`` (N..N^2 entries) and the naive Bayes model of the N classes."""
+        return {**super()._array_schema(params, n_classes, n_features, shapes),
+                "confusion": (FLOAT, (n_classes, n_classes)),
+                "machine_ptr": (INT, (shapes.length("machine_ptr", 2, n_classes + 1),)),
+                "group_ptr": (INT, (n_classes + 1,)),
+                "group_classes": (INT, (shapes.length("group_classes", n_classes, n_classes ** 2),)),
+                **nb_schema(params["nb"], n_classes, n_features)}
 
     @staticmethod
     def _machine_bounds(n_classes):

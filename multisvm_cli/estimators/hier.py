@@ -8,6 +8,8 @@ from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_fit, nb_from_arrays, n
 from ._groups import check_confusion, confusion_rates, fit_group_machines, group_scores
 from ._binary import fit_one_vs_rest
 from ._primal import build_machines, load_machines
+from ._schema import FLOAT, INT
+from ._schema import nb_arrays as nb_schema
 
 def cluster_classes(confusion):
     """Cluster label of each class (numbered in order of each cluster's first class).
@@ -50,6 +52,21 @@ class HierSVC(MulticlassSVM):
     ``n_parameters_`` = SVM unique-SV non-zeros + non-zero dual coefficients + biases, plus the
     level-1 naive Bayes parameters if ``level1='nb'``.  ``clusters_[c]`` is class c's cluster.
     """
+
+    _fitted_keys = ("n_level1_machines",)
+
+    @classmethod
+    def _array_schema(cls, params, n_classes, n_features, shapes):
+        """The machines; ``confusion`` (N, N), ``machine_ptr`` (at most N + 1), ``clusters`` (N)
+        and, when level 1 is naive Bayes, its model of the clusters (``nb_classes`` of 2..N)."""
+        expected = {**super()._array_schema(params, n_classes, n_features, shapes),
+                    "confusion": (FLOAT, (n_classes, n_classes)),
+                    "machine_ptr": (INT, (shapes.length("machine_ptr", 2, n_classes + 1),)),
+                    "clusters": (INT, (n_classes,))}
+        if params["level1"] == "nb":
+            n_clusters = shapes.length("nb_classes", 2, n_classes)
+            expected.update(nb_schema(params["nb"], n_clusters, n_features))
+        return expected
 
     @staticmethod
     def _machine_bounds(n_classes):

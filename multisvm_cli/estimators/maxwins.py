@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ._base import MulticlassSVM
+from ._base import FIXED_ROWS, MulticlassSVM
 from ._primal import load_machines
 from ._pairwise import class_pairs, fit_pairwise
 
@@ -22,6 +22,12 @@ class MaxWinsSVC(MulticlassSVM):
     (all are evaluated for every test point); ``n_parameters_`` = non-zero entries of the unique
     support vectors + non-zero dual coefficients + K biases.
     """
+
+    @classmethod
+    def _point_cost(cls, n_rows, n_classes):
+        """k(k-1)/2 pairs of about 2n/k rows each."""
+        k = n_classes
+        return k * (k - 1) / 2 * ((2.0 * n_rows / k) ** 2 + float(FIXED_ROWS) ** 2)
 
     @staticmethod
     def _machine_bounds(n_classes):

@@ -2,6 +2,7 @@
 
 from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_fit, nb_from_arrays,
                     nb_joint_log_proba, nb_n_parameters)
+from ._schema import nb_arrays as nb_schema
 
 
 class NBClassifier(MulticlassSVM):
@@ -27,6 +28,16 @@ class NBClassifier(MulticlassSVM):
         self.nb = nb
 
     _options = ("nb",)
+
+    @classmethod
+    def _point_cost(cls, n_rows, n_classes):
+        """One pass over the n rows, no SVM."""
+        return float(n_rows)
+
+    @classmethod
+    def _array_schema(cls, params, n_classes, n_features, shapes):
+        """The naive Bayes model of the N classes (no machines)."""
+        return nb_schema(params["nb"], n_classes, n_features)
 
     def _fit(self, X, y_index, settings):
         self.nb_ = nb_fit(make_nb(self.nb), X, y_index)

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ._base import MulticlassSVM
+from ._base import FIXED_ROWS, MulticlassSVM
 from ._binary import fit_one_vs_rest
 from ._primal import build_machines, load_machines
 
@@ -22,6 +22,14 @@ class OneVsRestSVC(MulticlassSVM):
     (each is evaluated once per test point, whatever X); ``n_parameters_`` = non-zero entries of
     the unique support vectors + non-zero dual coefficients + N biases.
     """
+
+    _shares_gram = True  # every machine trains on all rows: one K(X, X) serves them at every C
+
+    @classmethod
+    def _point_cost(cls, n_rows, n_classes):
+        """k problems of all n rows (one for two classes)."""
+        k = n_classes if n_classes > 2 else 1
+        return k * (float(n_rows) ** 2 + float(FIXED_ROWS) ** 2)
 
     @staticmethod
     def _machine_bounds(n_classes):

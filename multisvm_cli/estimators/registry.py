@@ -1,65 +1,83 @@
-"""The one table of schemes: config name, estimator class, display name and options.
+"""The one table of schemes: data only, so importing it loads neither scikit-learn nor a scheme.
 
-Config validation, the estimators' parameter checks, the command line and the report all read
-:data:`REGISTRY`; nothing else lists the schemes.
+Config validation, the command line, the protocol, persistence and the report all read
+:data:`REGISTRY`; nothing else lists the schemes, and no module outside ``estimators/`` names
+one.  A :class:`Scheme` holds what the rest of the package needs before any fit:
 
 - ``name``: what a config's ``schemes`` list says;
-- ``estimator``: the scikit-learn estimator class;
 - ``label``: the row name in the report (Table 1's ``1-v-r``, ``Max Wins``, ``DAGSVM``, ...);
-- ``options``: the constructor parameters a config may set in ``scheme_options`` (the scheme's
-  own, checked by :data:`.options.OPTIONS`, and the shared libsvm ones);
+- ``target``: where the estimator class lives, ``"module:Class"`` (imported on first use of
+  :attr:`Scheme.estimator`, so ``multisvm --help`` stays light);
+- ``aliases``: other names a config or ``--scheme`` may use (``ovo``, ``ova``, ...; the first
+  is shown in ``--help``);
 - ``kernel_free``: uses neither kernel nor C (scored at one grid point only);
 - ``trained_with``: another scheme whose fitted machines this one evaluates (DAGSVM reads Max
-  Wins' pairwise SVMs: both are trained once when both are run, as in Table 1).
+  Wins' pairwise SVMs: both are trained once when both are run, as in Table 1);
+- ``reference``: the scheme every other is compared with by default (a config's ``compare_to``);
+- ``order_study``: the scheme whose test error over random class orders ``dag_orders`` studies;
+- ``help``: one line for ``--help`` and the docs.
+
+What only the scheme knows (the arrays it saves, its cost for the ETA, whether it reads the
+shared Gram matrix, its options) its class declares: see :mod:`._base`.
 
 :func:`scheme_name` is the one home of the schemes' other names: a config's ``schemes``,
 ``compare_to`` and ``scheme_options`` and the CLI's ``--scheme`` take the registry name, the
-report's label or an alias of :data:`ALIASES`, in any case (``Max Wins``, ``max-wins``, ``ovo``).
+report's label or an alias, in any case (``Max Wins``, ``max-wins``, ``ovo``).
 """
 
 from dataclasses import dataclass
-
-from .dag import DAGSVC
-from .graph import GraphSVC
-from .hier import HierSVC
-from .maxwins import MaxWinsSVC
-from .nb import NBClassifier
-from .options import OPTIONS, SHARED_OPTIONS
-from .ovr import OneVsRestSVC
-from .udt import UDTSVC
-
+from importlib import import_module
 
 @dataclass(frozen=True)
 class Scheme:
     """One multiclass scheme (see the module docstring)."""
 
     name: str
-    estimator: type
     label: str
+    target: str
+    help: str = ""
+    aliases: tuple = ()
     kernel_free: bool = False
     trained_with: str | None = None
+    reference: bool = False
+    order_study: bool = False
+
+    @property
+    def estimator(self) -> type:
+        """The scikit-learn estimator class (imported on first use)."""
+        module, _, attribute = self.target.partition(":")
+        return getattr(import_module(module), attribute)
 
     @property
     def options(self) -> tuple:
         """The ``scheme_options`` keys this scheme takes, its own first."""
+        from .options import SHARED_OPTIONS
         return tuple(self.estimator._options) + SHARED_OPTIONS
 
 
+_HERE = __name__.rpartition(".")[0]  # multisvm_cli.estimators
+
 REGISTRY = {scheme.name: scheme for scheme in (
-    Scheme("ovr", OneVsRestSVC, "1-v-r"),
-    Scheme("maxwins", MaxWinsSVC, "Max Wins"),
-    Scheme("dag", DAGSVC, "DAGSVM", trained_with="maxwins"),
-    Scheme("udt", UDTSVC, "UDT"),
-    Scheme("graph", GraphSVC, "GraphSVM"),
-    Scheme("hier", HierSVC, "Hier"),
-    Scheme("nb", NBClassifier, "NB", kernel_free=True),
+    Scheme("ovr", "1-v-r", f"{_HERE}.ovr:OneVsRestSVC", "one-vs-rest: one SVM per class",
+           aliases=("ova", "onevsrest", "onevsall")),
+    Scheme("maxwins", "Max Wins", f"{_HERE}.maxwins:MaxWinsSVC",
+           "one-vs-one voting: one SVM per pair of classes", aliases=("ovo", "onevsone")),
+    Scheme("dag", "DAGSVM", f"{_HERE}.dag:DAGSVC",
+           "Platt et al.'s decision DAG over the pairwise SVMs", trained_with="maxwins",
+           reference=True, order_study=True),
+    Scheme("udt", "UDT", f"{_HERE}.udt:UDTSVC", "Ramanan et al.'s unbalanced decision tree"),
+    Scheme("graph", "GraphSVM", f"{_HERE}.graph:GraphSVC",
+           "Godbole et al.'s confusion-graph one-vs-others"),
+    Scheme("hier", "Hier", f"{_HERE}.hier:HierSVC",
+           "Godbole et al.'s two-level hierarchy over class clusters"),
+    Scheme("nb", "NB", f"{_HERE}.nb:NBClassifier", "naive Bayes baseline (no SVM)",
+           kernel_free=True),
 )}
 SCHEME_NAMES = tuple(REGISTRY)
-SCHEMES = {name: scheme.estimator for name, scheme in REGISTRY.items()}  # name -> class
-# Other names of the schemes (besides each label): the UDT paper's one-vs-one / one-vs-all.
-ALIASES = {"ovo": "maxwins", "ova": "ovr", "onevsone": "maxwins", "onevsrest": "ovr",
-           "onevsall": "ovr"}
-assert all(name in OPTIONS for scheme in REGISTRY.values() for name in scheme.options)
+# the UDT paper's one-vs-one / one-vs-all, and every scheme's other names
+ALIASES = {alias: scheme.name for scheme in REGISTRY.values() for alias in scheme.aliases}
+REFERENCE = next(s.name for s in REGISTRY.values() if s.reference)  # compare_to's default
+ORDER_STUDY = next(s.name for s in REGISTRY.values() if s.order_study)  # what dag_orders studies
 
 
 def label(name) -> str:
@@ -72,6 +90,11 @@ def label(name) -> str:
 def kernel_free(name) -> bool:
     """Whether scheme ``name`` uses neither kernel nor C (scored at one grid point only)."""
     return REGISTRY[name].kernel_free
+
+
+def estimator(name) -> type:
+    """The estimator class of scheme ``name``."""
+    return REGISTRY[name].estimator
 
 
 def shared_group() -> tuple:
@@ -94,21 +117,17 @@ def _folded(name: str) -> str:
     return "".join(ch for ch in name.lower() if ch not in " -_")
 
 
-_NAMES = {**{_folded(s.label): s.name for s in REGISTRY.values()},
-          **{_folded(alias): name for alias, name in ALIASES.items()},
-          **{name: name for name in REGISTRY}}
-
-
 def scheme_name(given) -> str | None:
     """The registry name of a scheme named by its name, label or alias in any case (None when
     ``given`` names no scheme)."""
-    return _NAMES.get(_folded(given)) if isinstance(given, str) else None
+    if not isinstance(given, str):
+        return None
+    names = {**{_folded(s.label): s.name for s in REGISTRY.values()},
+             **{_folded(alias): name for alias, name in ALIASES.items()},
+             **{name: name for name in REGISTRY}}
+    return names.get(_folded(given))
 
 
 def scheme_names_help() -> str:
-    """Each scheme's name with its other names, for ``--help`` and error messages."""
-    others = {name: [s.label] for name, s in REGISTRY.items()}
-    for alias, name in ALIASES.items():
-        if alias in ("ovo", "ova"):
-            others[name].append(alias)
-    return "; ".join(f"{name} ({', '.join(o)})" for name, o in others.items())
+    """Each scheme's name with its label and first alias, for ``--help`` and error messages."""
+    return "; ".join(f"{s.name} ({', '.join((s.label,) + s.aliases[:1])})" for s in REGISTRY.values())

@@ -2,6 +2,7 @@
 
 import numpy as np
 from ._base import MulticlassSVM, split_holdout
+from ._schema import INT
 from ._binary import fit_binary, fit_one_vs_rest
 from ._primal import build_machines, load_machines
 
@@ -28,6 +29,12 @@ class UDTSVC(MulticlassSVM):
     (up to and including its exit node), averaged over X; ``n_parameters_`` = non-zeros of the
     unique SVs + non-zero dual coefficients + N-1 biases.
     """
+
+    @classmethod
+    def _array_schema(cls, params, n_classes, n_features, shapes):
+        """The machines, and ``level_order`` (N): the classes in the order the tree splits them off."""
+        return {**super()._array_schema(params, n_classes, n_features, shapes),
+                "level_order": (INT, (n_classes,))}
 
     @staticmethod
     def _machine_bounds(n_classes):

@@ -4,18 +4,14 @@
 stderr at most every :data:`LINE_EVERY` seconds, with points done and the ETA), ``none``, or
 ``auto`` (the default: a bar on a terminal, lines otherwise; ``--quiet`` means none).
 
-The ETA weighs grid points by their expected cost, not by count (:func:`point_cost`): an SMO
-fit costs about rows^2 kernel products per binary problem, plus a fixed cost (bookkeeping, the
-machine's prediction on the validation part) worth an SMO fit on about :data:`FIXED_ROWS` rows,
-so a grid point of a scheme on a dataset of n training rows and k classes is weighted by the
-sum of its binary problems' rows^2 + FIXED_ROWS^2: 1-v-r k problems of n rows (one for k = 2);
-Max Wins / DAGSVM k(k-1)/2 pairs of about 2n/k rows; UDT, Hier and GraphSVM (k - 1) n^2 (a tree
-of at most k - 1 splits of up to n rows) and k(k+1)/2 fixed costs (UDT's candidates); naive
-Bayes n (no SVM).  Points of one dataset run in mixed order, so each dataset's points weigh the
-mean cost of its schemes; datasets run one after another, and the done cost follows them in
-that order.  (Measured on ramanan-rbf's six small sets: each dataset's share of the wall time
-within a factor 2 of this model's, where rows^2 alone put iris's 50 times too low and the first
-minutes' ETA at hours for a 20-minute run.)
+The ETA weighs grid points by their expected cost, not by count (:func:`point_cost`): each
+scheme's class states the cost of one of its fits (``_point_cost``, in rows^2 kernel products
+plus a fixed cost per binary problem, see :mod:`multisvm_cli.estimators._base`).  Points of one
+dataset run in mixed order, so each dataset's points weigh the mean cost of its schemes;
+datasets run one after another, and the done cost follows them in that order.  (Measured on
+ramanan-rbf's six small sets: each dataset's share of the wall time within a factor 2 of this
+model's, where rows^2 alone put iris's 50 times too low and the first minutes' ETA at hours for
+a 20-minute run.)
 """
 
 from __future__ import annotations
@@ -25,21 +21,15 @@ import time
 
 from tqdm import tqdm
 
+from ..estimators.registry import REGISTRY
+
 MODES = ("auto", "bar", "lines", "none")
 LINE_EVERY = 30.0  # seconds between progress lines
-FIXED_ROWS = 500  # a binary problem's fixed cost, as the SMO cost of a problem of this many rows
 
 
 def point_cost(scheme, n_rows, n_classes) -> float:
-    """Expected relative cost of one grid point of ``scheme`` (see the module docstring)."""
-    k, n2, fixed = n_classes, float(n_rows) ** 2, float(FIXED_ROWS) ** 2
-    if scheme == "ovr":
-        return (k if k > 2 else 1) * (n2 + fixed)
-    if scheme in ("maxwins", "dag"):
-        return k * (k - 1) / 2 * ((2.0 * n_rows / k) ** 2 + fixed)
-    if scheme == "nb":
-        return float(n_rows)
-    return (k - 1) * n2 + k * (k + 1) / 2 * fixed
+    """Expected relative cost of one grid point of ``scheme`` (its class's ``_point_cost``)."""
+    return float(REGISTRY[scheme].estimator._point_cost(n_rows, n_classes))
 
 
 def progress_bar(total, description, quiet=False, stream=None, mode="auto", segments=None,

@@ -19,14 +19,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..estimators import SCHEMES
+from ..estimators.registry import REGISTRY
 from ..numbers import is_count, is_int, is_number
 from ..readers import read_json_with_bytes
 from .folder import folder_lock
 from .format import (ARRAYS_NAME, EXTRA_PREFIX, FITTED_KEYS, FORMAT_NAME, FORMAT_VERSION, HEX64,
                      JSON_NAME, MANIFEST_FORMAT, MANIFEST_KEYS, MANIFEST_NAME, MANIFEST_VERSION,
                      MAX_JSON_BYTES, MAX_MANIFEST_BYTES, OPTIONAL_FITTED_KEYS, REQUIRED_KEYS,
-                     SCHEME_FITTED_KEYS,
                      ModelFormatError, expected_arrays, one_line, short)
 from .npy import open_archive, read_data, read_headers
 
@@ -82,7 +81,7 @@ def _read_document(path):
         raise ModelFormatError(f"{json_path}: unknown model format {short(document['format'])} version "
                                f"{short(version)}; this multisvm reads version {FORMAT_VERSION} "
                                f"(train the model again)")
-    if not isinstance(document["scheme"], str) or document["scheme"] not in SCHEMES:
+    if not isinstance(document["scheme"], str) or document["scheme"] not in REGISTRY:
         raise ModelFormatError(f"{json_path}: unknown scheme {short(document['scheme'])}")
     for key in ("params", "fitted", "arrays", "metadata"):
         if not isinstance(document[key], dict):
@@ -143,7 +142,7 @@ def _check_model_fields(path, document):
 def _estimator_of(path, scheme, params):
     """An unfitted ``scheme`` estimator with exactly its parameters, checked by the estimator."""
     try:
-        cls = SCHEMES[scheme]
+        cls = REGISTRY[scheme].estimator
         params = {"solver": "libsvm", **params}  # saved before liblinear: libsvm's
         known = set(cls().get_params())
         if set(params) != known:
@@ -160,7 +159,7 @@ def _estimator_of(path, scheme, params):
 def _check_fitted(json_path, scheme, fitted):
     """The fitted scalars: exactly the scheme's keys; n_features_in an integer >= 1, fit times
     finite numbers >= 0, other counts integers >= 0."""
-    keys = FITTED_KEYS + SCHEME_FITTED_KEYS.get(scheme, ())
+    keys = FITTED_KEYS + tuple(REGISTRY[scheme].estimator._fitted_keys)
     if not set(keys) <= set(fitted) <= set(keys + OPTIONAL_FITTED_KEYS):
         raise ModelFormatError(f"{json_path}: 'fitted' must hold exactly {', '.join(keys)} "
                                f"(and optionally {', '.join(OPTIONAL_FITTED_KEYS)})")

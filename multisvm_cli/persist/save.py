@@ -14,7 +14,7 @@ import json
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from ..estimators import SCHEMES
+from ..estimators.registry import REGISTRY
 from .folder import write_folder
 from .format import (ARRAYS_NAME, EXTRA_PREFIX, FORMAT_NAME, FORMAT_VERSION, JSON_NAME,
                      MANIFEST_FORMAT, MANIFEST_NAME, MANIFEST_VERSION)
@@ -22,10 +22,10 @@ from .npy import write_arrays
 
 
 def scheme_of(estimator):
-    """The ``SCHEMES`` name of an estimator's class; ValueError for anything else."""
-    for name, cls in SCHEMES.items():
-        if type(estimator) is cls:
-            return name
+    """The registry name of an estimator's class; ValueError for anything else."""
+    for scheme in REGISTRY.values():
+        if type(estimator) is scheme.estimator:
+            return scheme.name
     raise ValueError(f"cannot save a {type(estimator).__name__}: not one of the multisvm schemes")
 
 

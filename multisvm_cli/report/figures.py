@@ -27,7 +27,7 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator
 from matplotlib.transforms import offset_copy
 
 from ..errors import MultisvmError
-from ..estimators.registry import SCHEME_NAMES, label
+from ..estimators.registry import ORDER_STUDY, SCHEME_NAMES, label
 from .drawing import DPI, FIGURE_FORMATS, margins, save_figure, slug
 from .heatmaps import grid_heatmaps
 from .ranking import small_sample_caution
@@ -289,7 +289,7 @@ def dag_orders_figure(errors_pct, kernel_evaluations, selected_error, dataset=""
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     right.set_title("evaluation cost of the same orders", fontsize=9)
     name = f"{dataset}: " if dataset else ""
-    fig.suptitle(f"{name}{label('dag')} test error over {errors.size} random class orders",
+    fig.suptitle(f"{name}{label(ORDER_STUDY)} test error over {errors.size} random class orders",
                  fontsize=11, y=0.98)
     return fig
 

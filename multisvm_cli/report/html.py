@@ -15,7 +15,7 @@ import html
 import json
 from pathlib import Path
 
-from ..estimators.registry import label
+from ..estimators.registry import ORDER_STUDY, REFERENCE, label
 from ..numbers import is_number
 from ..readers import read_bytes
 from ..storage import atomic_write
@@ -40,8 +40,8 @@ FIGURE_KINDS = [  # (file name prefix, section title, how to read the figure)
      "scheme: lower left is better (fewer errors for less work at test time). Error bars: "
      "+-1 standard deviation over folds x repeats; hollow markers: the paper's numbers; a "
      "dashed line: a scheme that evaluates no kernel."),
-    ("dag-orders-", f"{label('dag')} class orders",
-     f"Left: histogram of {label('dag')}'s test error over random orders of the classes in the "
+    ("dag-orders-", f"{label(ORDER_STUDY)} class orders",
+     f"Left: histogram of {label(ORDER_STUDY)}'s test error over random orders of the classes in the "
      "DAG, the red line at the natural order's error. Right: kernel evaluations per test point "
      "of the same orders. A narrow histogram means the class order matters little."),
     ("grid-", "Model selection grids",
@@ -183,7 +183,7 @@ def provenance_html(meta: dict) -> str:
 def _footnote(rows, results) -> str:
     compared = any(row.get("mcnemar_p") for row in rows)
     resampled = any(row.get("mcnemar_test") == RESAMPLED for row in rows)
-    note = footnote(results.get("compare_to") or "dag", None, compared, resampled)
+    note = footnote(results.get("compare_to") or REFERENCE, None, compared, resampled)
     return note + ("\n" + BOUNDED_NOTE if any(row.get("bounded") == "True" for row in rows)
                    else "")
 

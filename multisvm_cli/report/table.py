@@ -21,7 +21,7 @@ import textwrap
 import numpy as np
 from tabulate import tabulate
 
-from ..estimators.registry import label
+from ..estimators.registry import ORDER_STUDY, REFERENCE, label, shared_group
 from .paired import EXACT_BELOW, RESAMPLED, paired_test
 
 FORMATS = ("table", "markdown", "csv", "json")
@@ -56,7 +56,7 @@ PAPER_COLUMNS = [
 ]
 
 
-def table_rows(results, reference=None, compare_to="dag") -> list[dict]:
+def table_rows(results, reference=None, compare_to=REFERENCE) -> list[dict]:
     """The report's rows (machine-readable values) from the protocol's per-scheme results.
 
     ``results``: dicts with dataset, scheme, kernel, C, n_errors, n_test, kernel_evaluations,
@@ -131,7 +131,7 @@ def _paper_numbers(numbers) -> dict:
             "paper_cpu_time": numbers.get("cpu_time"), "paper_size_k": numbers.get("size_k")}
 
 
-def render(rows, fmt="table", reference_source=None, compare_to="dag", wide=True,
+def render(rows, fmt="table", reference_source=None, compare_to=REFERENCE, wide=True,
            width=None) -> str:
     """The report as text: ``table`` (aligned), ``markdown``, ``csv`` or ``json``.
 
@@ -191,7 +191,7 @@ def render(rows, fmt="table", reference_source=None, compare_to="dag", wide=True
     return table + "\n\n" + note
 
 
-def footnote(compare_to="dag", reference_source=None, compared=True, resampled=False,
+def footnote(compare_to=REFERENCE, reference_source=None, compared=True, resampled=False,
              estimates=(), primal=False) -> str:
     """What the columns mean, printed under the table; the McNemar line only when some row was
     ``compared`` with the comparison scheme, and the corrected resampled t-test's line when
@@ -205,7 +205,7 @@ def footnote(compare_to="dag", reference_source=None, compared=True, resampled=F
         "evals: per test point; size K: thousands of parameters; train CPU s: final fit; SMO "
         "iters: libsvm's SMO iterations summed over the final fit's binary SVMs (mean over "
         "folds); select s: wall seconds summed over the scheme's grid points (shared "
-        f"{label('maxwins')}/DAG fits counted for both); eval s: wall seconds to predict the test "
+        f"{'/'.join(map(label, shared_group()))} fits counted for both); eval s: wall seconds to predict the test "
         "part; ties: "
         "grid points tied at the lowest validation error (mean over folds), broken towards "
         "smaller C, then the simpler kernel, then the wider gaussian.",
@@ -319,7 +319,7 @@ def dag_orders_text(studies) -> str:
     for dataset, study in studies.items():
         errors, evaluations = study["errors_pct"], study["kernel_evaluations"]
         lines.append(
-            f"{label('dag')} class orders on {dataset} ({len(errors)} random orders, same "
+            f"{label(ORDER_STUDY)} class orders on {dataset} ({len(errors)} random orders, same "
             "machines): "
             f"test error % min {min(errors):.2f} / mean {sum(errors) / len(errors):.2f} / "
             f"max {max(errors):.2f} (the run's order: {study['selected_error']:.2f}); "

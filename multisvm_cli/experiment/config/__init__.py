@@ -163,8 +163,7 @@ def load_config(path, seed=None) -> Config:
                       if schemes else {})
     for plan in plans:
         if plan is not None:
-            errors.attempt(_check_order, doc, scheme_options, plan,
-                           ("scheme_options", "dag", "order"))
+            errors.attempt(_check_order, doc, scheme_options, plan)
             if schemes:
                 errors.attempt(_check_solvers, doc, plan, schemes, scheme_options,
                                plan.where["solver"])

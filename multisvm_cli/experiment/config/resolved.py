@@ -147,8 +147,9 @@ def _resolved(name, seed, schemes, compare_to, scheme_options, reference, plans,
     """The config with every default filled in and every grid point explicit: a valid config
     document that gives the same experiment (same grid, same order, same seeds)."""
     options = copy.deepcopy(scheme_options)
-    if "order" in options.get("dag", {}) and options["dag"]["order"] is None:
-        options["dag"]["order"] = "natural"
+    for scheme_options in options.values():
+        if "order" in scheme_options and scheme_options["order"] is None:
+            scheme_options["order"] = "natural"
     resolved = {"name": name, "seed": seed, "schemes": list(schemes), "compare_to": compare_to,
                 "scheme_options": options,
                 "dataset": [_plan_dict(plan) for plan in plans]}

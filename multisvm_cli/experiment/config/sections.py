@@ -4,7 +4,8 @@ compare_to, repeats, DAG order studies and the paper's reference numbers."""
 from __future__ import annotations
 
 from ...estimators.options import OPTIONS
-from ...estimators.registry import ALIASES, REGISTRY, SCHEME_NAMES, scheme_name
+from ...estimators.registry import (ALIASES, ORDER_STUDY, REFERENCE, REGISTRY, SCHEME_NAMES, label,
+                                   scheme_name)
 from .values import (SEED_RANGE, _allowed, _choice, _folds, _list, _mapping, _number, _seed,
                      _show)
 
@@ -85,16 +86,18 @@ def _scheme_options(doc, value, path, schemes):
     return options
 
 
-def _check_order(doc, options, plan, where):
-    """A DAG class order must list every class of the dataset exactly once."""
+def _check_order(doc, options, plan):
+    """A scheme's class ``order`` (DAGSVM's) must list every class of the dataset exactly once."""
     from ... import data
 
-    order = options.get("dag", {}).get("order")
-    if order is None or plan.local is not None:
-        return
-    classes = list(data.get_card(plan.name).classes)
-    if sorted(map(repr, order)) != sorted(map(repr, classes)):
-        doc.fail(where, f"order must list every class of {plan.name} once: {_show(classes)}")
+    for scheme, scheme_options in options.items():
+        order = scheme_options.get("order")
+        if order is None or plan.local is not None:
+            continue
+        classes = list(data.get_card(plan.name).classes)
+        if sorted(map(repr, order)) != sorted(map(repr, classes)):
+            doc.fail(("scheme_options", scheme, "order"),
+                     f"order must list every class of {plan.name} once: {_show(classes)}")
 
 
 def _reference(doc, value, path, datasets):
@@ -161,17 +164,17 @@ def _dag_orders(doc, raw, schemes):
     orders = _number(doc, raw["dag_orders"], path, integer=True)
     if not 0 <= orders <= MAX_DAG_ORDERS:
         doc.fail(path, f"must be an integer from 0 to {MAX_DAG_ORDERS}, got {orders}")
-    if orders and "dag" not in schemes:
-        doc.fail(path, f"the DAG order study needs the dag scheme; add dag to schemes "
-                       f"({_allowed(schemes)}) or set dag_orders: 0")
+    if orders and ORDER_STUDY not in schemes:
+        doc.fail(path, f"the {label(ORDER_STUDY)} order study needs the {ORDER_STUDY} scheme; add "
+                       f"{ORDER_STUDY} to schemes ({_allowed(schemes)}) or set dag_orders: 0")
     return orders
 
 
 def _compare_to(doc, raw, schemes):
     """The scheme McNemar's test compares the others with: as given (it must be run), else
-    DAGSVM when it is run, else the first scheme."""
+    the registry's reference (DAGSVM) when it is run, else the first scheme."""
     if "compare_to" not in raw:
-        return "dag" if "dag" in schemes else schemes[0]
+        return REFERENCE if REFERENCE in schemes else schemes[0]
     compare_to = _scheme(doc, raw["compare_to"], ("compare_to",))
     if compare_to not in schemes:
         doc.fail(("compare_to",), f"scheme {compare_to!r} is not run; choose one of the "

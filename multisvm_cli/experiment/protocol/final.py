@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...estimators.registry import scheme_groups, shared_group
+from ...estimators.registry import ORDER_STUDY, scheme_groups, shared_group
 from ..progress import progress_bar
 from .fitting import Stopwatch, fit_group
 from .selection import _of_estimate, select, select_cv_best
@@ -33,7 +33,7 @@ def fold_tests(folds, plan, rows, schemes, options, seed, n_jobs=1, repeat=0, da
             for scheme, estimator in fitted.items():
                 test = _test(estimator, fold, chosen[scheme], notes)
                 test.update(repeat=repeat, fold=fold.index, n_train=len(fold.y_train))
-                if scheme == "dag" and dag_orders:
+                if scheme == ORDER_STUDY and dag_orders:
                     test["orders"] = dag_order_study(estimator, fold.X_test, fold.y_test,
                                                      random_orders(estimator.classes_,
                                                                    dag_orders, seed))

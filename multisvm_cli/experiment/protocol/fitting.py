@@ -21,7 +21,6 @@ from ...estimators.reuse import MachineReuse
 from ...kernels import KERNEL_PARAMS, Kernel, gram_fits
 from ...parallel import threadpools
 
-GRAM_SCHEMES = ("ovr",)  # schemes that read a Gram matrix shared across C
 POINT_TOTALS = ("n_errors", "n_validation", "fit_cpu", "fit_wall", "predict_wall",
                 "n_support_vectors", "kernel_evaluations", "size", "smo_iterations",
                 "n_reused_machines")
@@ -84,7 +83,7 @@ def shared_gram(group, params, options, X, seed, cpu_clock):
     """(K(X, X), wall seconds, CPU seconds by ``cpu_clock``) under the kernel of ``params`` when
     the group's schemes read a shared Gram matrix and it fits their ``memory_mb``; else
     (None, 0, 0)."""
-    if group[0] not in GRAM_SCHEMES:
+    if not REGISTRY[group[0]].estimator._shares_gram:
         return None, 0.0, 0.0
     if not gram_fits(X.shape[0], make_estimator(group[0], params, options, 1, seed).memory_mb):
         return None, 0.0, 0.0

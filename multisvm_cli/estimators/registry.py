@@ -80,21 +80,40 @@ REFERENCE = next(s.name for s in REGISTRY.values() if s.reference)  # compare_to
 ORDER_STUDY = next(s.name for s in REGISTRY.values() if s.order_study)  # what dag_orders studies
 
 
+OWN = "own:"  # a user's classifier row is the scheme "own:<its label>" (see :mod:`.own`)
+
+
+def get(name) -> Scheme:
+    """The Scheme of a registry name, or of a user's classifier row ``own:<label>`` (kernel-free,
+    its class and options given by the config); KeyError for anything else."""
+    if isinstance(name, str) and name.startswith(OWN) and len(name) > len(OWN):
+        return Scheme(name, name[len(OWN):], f"{_HERE}.own:OwnClassifier",
+                      "a user's scikit-learn classifier", kernel_free=True)
+    return REGISTRY[name]
+
+
+def own_name(label) -> str:
+    """The scheme name of a user's classifier row labelled ``label``."""
+    return OWN + label
+
+
 def label(name) -> str:
     """The report's name of a scheme (the name itself for rows we do not run, e.g. a paper's
     "Neural Net")."""
-    scheme = REGISTRY.get(name)
-    return scheme.label if scheme else str(name)
+    try:
+        return get(name).label
+    except KeyError:
+        return str(name)
 
 
 def kernel_free(name) -> bool:
     """Whether scheme ``name`` uses neither kernel nor C (scored at one grid point only)."""
-    return REGISTRY[name].kernel_free
+    return get(name).kernel_free
 
 
 def estimator(name) -> type:
-    """The estimator class of scheme ``name``."""
-    return REGISTRY[name].estimator
+    """The estimator class of scheme ``name`` (a registry name or ``own:<label>``)."""
+    return get(name).estimator
 
 
 def shared_group() -> tuple:

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import MultisvmError
+from ..estimators.registry import own_name
 from .config.values import did_you_mean
 from .progress import progress_bar
 from .protocol import Stopwatch, fit_selected
@@ -48,6 +49,10 @@ def train(config, scheme, dataset=None, output=None, settings: Settings = Settin
 
     An existing model folder is refused (before any work) unless ``force``.
     """
+    if own_name(scheme) in config.schemes:
+        raise MultisvmError(f"{config.path}: {scheme} is a user's classifier row; it cannot be "
+                            f"saved as a model (multisvm writes no pickles): run it with "
+                            f"'multisvm reproduce-table'")
     if scheme not in config.schemes:
         raise MultisvmError(f"{config.path}: scheme {scheme!r} is not in its schemes "
                             f"({', '.join(config.schemes)}){did_you_mean(scheme, config.schemes)}")

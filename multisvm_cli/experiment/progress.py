@@ -21,7 +21,7 @@ import time
 
 from tqdm import tqdm
 
-from ..estimators.registry import REGISTRY
+from ..estimators.registry import estimator
 
 MODES = ("auto", "bar", "lines", "none")
 LINE_EVERY = 30.0  # seconds between progress lines
@@ -29,7 +29,7 @@ LINE_EVERY = 30.0  # seconds between progress lines
 
 def point_cost(scheme, n_rows, n_classes) -> float:
     """Expected relative cost of one grid point of ``scheme`` (its class's ``_point_cost``)."""
-    return float(REGISTRY[scheme].estimator._point_cost(n_rows, n_classes))
+    return float(estimator(scheme)._point_cost(n_rows, n_classes))
 
 
 def progress_bar(total, description, quiet=False, stream=None, mode="auto", segments=None,

@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import __version__, data
 from ..data.local import FORMATS
-from ..estimators import SCHEMES
+from ..estimators.registry import REGISTRY
 from ..estimators.options import check_C
 from ..kernels import KERNEL_NAMES, KERNEL_PARAMS, Kernel
 from ..numbers import is_int, is_number
@@ -84,7 +84,7 @@ def load_trained_model(path) -> TrainedModel:
     loaded = load_model(path)
     metadata = check_training_metadata(loaded.metadata, path)
     estimator = loaded.estimator
-    if SCHEMES[metadata["scheme"]] is not type(estimator):
+    if REGISTRY[metadata["scheme"]].estimator is not type(estimator):
         raise ModelFormatError(f"{path}: metadata says scheme {metadata['scheme']!r}, the model is a "
                                f"{type(estimator).__name__}")
     if metadata["classes"] != np.asarray(estimator.classes_).tolist():
@@ -145,7 +145,7 @@ def check_training_metadata(metadata, path):
         if not isinstance(get(key), str) or not get(key).strip():
             fail(key, "a non-empty string")
         checked[key] = get(key)
-    checked["scheme"] = _choice(get("scheme"), tuple(SCHEMES)) or fail("scheme", f"one of {', '.join(SCHEMES)}")
+    checked["scheme"] = _choice(get("scheme"), tuple(REGISTRY)) or fail("scheme", f"one of {', '.join(REGISTRY)}")
     names = tuple(data.names())
     if "local" in metadata:
         checked["local"] = _local_metadata(metadata["local"], where)

@@ -9,7 +9,6 @@ dtypes, a model of each scheme must hold.
 import math
 import re
 
-import numpy as np
 
 from ..errors import MultisvmError
 from ..estimators._schema import Shapes

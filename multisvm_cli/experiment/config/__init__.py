@@ -101,6 +101,7 @@ from .datasets import (NAME_PATTERN, _check_parts, _check_sparse_scaling, _datas
 from .document import ConfigError, Errors, Location, _Document, _key_name
 from .grid import GridPoint, _C_list, _kernels
 from .resolved import Config, DatasetPlan, _resolved, summary
+from .own import own_options
 from .sections import (_check_order, _compare_to, _dag_orders, _estimate, _reference, _repeats,
                        _scheme_options, _schemes, _split, _validation)
 from .sweep import _sweep, sweep_document
@@ -161,6 +162,8 @@ def load_config(path, seed=None) -> Config:
     scheme_options = (errors.attempt(_scheme_options, doc, raw.get("scheme_options"),
                                      ("scheme_options",), schemes, default={})
                       if schemes else {})
+    if schemes and scheme_options is not None:
+        scheme_options.update(own_options(raw["schemes"]))  # a user's classifier rows
     for plan in plans:
         if plan is not None:
             errors.attempt(_check_order, doc, scheme_options, plan)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from ...estimators.options import SOLVERS
-from ...estimators.registry import REGISTRY
+from ...estimators.registry import kernel_free
 from .values import _choice, _show
 
 TEXT_SCALINGS = ("none", "maxabs", "paper")
@@ -56,7 +56,7 @@ def scheme_solvers(plan, schemes, scheme_options) -> dict:
     """Each kernel scheme's solver on ``plan``: its scheme_options' solver, else the dataset's,
     else the top level's (``plan.solver``), else libsvm."""
     return {s: scheme_options.get(s, {}).get("solver", plan.solver or "libsvm")
-            for s in schemes if not REGISTRY[s].kernel_free}
+            for s in schemes if not kernel_free(s)}
 
 
 def _check_solvers(doc, plan, schemes, scheme_options, path):

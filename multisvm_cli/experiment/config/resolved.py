@@ -9,7 +9,8 @@ from pathlib import Path
 
 import yaml
 
-from ...estimators.registry import REGISTRY, scheme_groups
+from ...estimators.registry import OWN, kernel_free, label, scheme_groups
+from .own import as_row
 from .document import ConfigError
 from .features import features_dict
 from .values import did_you_mean
@@ -82,7 +83,7 @@ class Config:
 
     def points_per_fold(self, plan) -> int:
         """Grid points x schemes of one dataset's outer fold (kernel-free schemes once)."""
-        return sum(1 if REGISTRY[s].kernel_free else len(plan.grid) for s in self.schemes)
+        return sum(1 if kernel_free(s) else len(plan.grid) for s in self.schemes)
 
     def grid_size(self) -> int:
         """Grid points x schemes, summed over datasets (one outer fold); naive Bayes counts once."""
@@ -95,7 +96,7 @@ class Config:
         folds = plan.split.get("k", 1)
         splits = plan.validation.get("k", 1)
         families = self.families()
-        points = sum(1 if REGISTRY[f[0]].kernel_free else len(plan.grid) for f in families)
+        points = sum(1 if kernel_free(f[0]) else len(plan.grid) for f in families)
         nested = "nested" in plan.estimate
         cv_best = folds * points + folds * len(families) if "cv-best" in plan.estimate else 0
         return {"repeats": self.repeats, "outer_folds": folds, "validation_splits": splits,
@@ -121,7 +122,7 @@ def summary(config) -> str:
     for plan in config.datasets:
         fits = config.fits(plan)
         total += fits["selection"] + fits["final"] + fits["cv_best"]
-        families = " + ".join("/".join(REGISTRY[s].label for s in family)
+        families = " + ".join("/".join(label(s) for s in family)
                               for family in config.families())
         repeats = f"{fits['repeats']} repeats x " if fits["repeats"] > 1 else ""
         parts = []
@@ -146,11 +147,14 @@ def summary(config) -> str:
 def _resolved(name, seed, schemes, compare_to, scheme_options, reference, plans, max_points):
     """The config with every default filled in and every grid point explicit: a valid config
     document that gives the same experiment (same grid, same order, same seeds)."""
-    options = copy.deepcopy(scheme_options)
-    for scheme_options in options.values():
-        if "order" in scheme_options and scheme_options["order"] is None:
-            scheme_options["order"] = "natural"
-    resolved = {"name": name, "seed": seed, "schemes": list(schemes), "compare_to": compare_to,
+    own = [s for s in schemes if s.startswith(OWN)]  # a user's classifier rows
+    options = {s: o for s, o in copy.deepcopy(scheme_options).items() if s not in own}
+    for given in options.values():
+        if "order" in given and given["order"] is None:
+            given["order"] = "natural"
+    rows = [as_row(s, scheme_options[s]) if s in own else s for s in schemes]
+    resolved = {"name": name, "seed": seed, "schemes": rows,
+                "compare_to": label(compare_to) if compare_to in own else compare_to,
                 "scheme_options": options,
                 "dataset": [_plan_dict(plan) for plan in plans]}
     if max_points is not None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ...estimators.options import OPTIONS
 from ...estimators.registry import (ALIASES, ORDER_STUDY, REFERENCE, REGISTRY, SCHEME_NAMES, label,
-                                   scheme_name)
+                                   own_name, scheme_name)
+from .own import own_row
 from .values import (SEED_RANGE, _allowed, _choice, _folds, _list, _mapping, _number, _seed,
                      _show)
 
@@ -59,7 +60,10 @@ def _scheme(doc, value, path):
 
 
 def _schemes(doc, value, path):
-    return _list(doc, value, path, lambda v, p: _scheme(doc, v, p))
+    """The scheme names of ``schemes``: registry schemes by any of their names, and a user's
+    classifier rows (:mod:`.own`) as ``own:<label>``."""
+    return _list(doc, value, path,
+                 lambda v, p: own_row(doc, v, p) if isinstance(v, dict) else _scheme(doc, v, p))
 
 
 def _scheme_options(doc, value, path, schemes):
@@ -175,6 +179,8 @@ def _compare_to(doc, raw, schemes):
     the registry's reference (DAGSVM) when it is run, else the first scheme."""
     if "compare_to" not in raw:
         return REFERENCE if REFERENCE in schemes else schemes[0]
+    if isinstance(raw["compare_to"], str) and own_name(raw["compare_to"]) in schemes:
+        return own_name(raw["compare_to"])  # a user's classifier row, by its label
     compare_to = _scheme(doc, raw["compare_to"], ("compare_to",))
     if compare_to not in schemes:
         doc.fail(("compare_to",), f"scheme {compare_to!r} is not run; choose one of the "

@@ -56,8 +56,10 @@ def check_point_result(result, n_validation=None):
     if n_validation is not None and n_points != n_validation:
         raise ValueError(f"n_validation is {n_points}, but the plan scores {n_validation} points")
     for key in RESULT_TIMES + RESULT_FIGURES:
-        if not (is_number(result.get(key)) and result[key] >= 0):
-            raise ValueError(f"{key} must be a finite number >= 0")
+        undefined = key in RESULT_FIGURES and key in result and result[key] is None
+        if not (undefined or is_number(result.get(key)) and result[key] >= 0):
+            raise ValueError(f"{key} must be a finite number >= 0"
+                             + (" (or null: not defined for the scheme)" if key in RESULT_FIGURES else ""))
     for key in ("smo_iterations", "n_reused_machines"):  # absent in entries cached before
         if result.get(key) is not None and not is_count(result[key]):
             raise ValueError(f"{key} must be an integer >= 0")

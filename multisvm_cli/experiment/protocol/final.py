@@ -77,16 +77,21 @@ def _test(estimator, fold, chosen, notes):
     predicted = estimator.predict(fold.X_test)
     evaluation_time = watch.wall
     return {"point": chosen["point"], "validation_error": chosen["validation_error"],
-            "ties": int(chosen["ties"]), "smo_iterations": int(estimator.smo_iterations_),
+            "ties": int(chosen["ties"]), "smo_iterations": _or_none(int, estimator.smo_iterations_),
             "correct": predicted == fold.y_test, "predicted": predicted,
-            "kernel_evaluations": float(estimator.kernel_evaluations(fold.X_test)),
+            "kernel_evaluations": _or_none(float, estimator.kernel_evaluations(fold.X_test)),
             "cpu_time": float(estimator.fit_cpu_time_),
-            "size": int(estimator.n_parameters_),
-            "n_support_vectors": int(estimator.n_support_vectors_),
+            "size": _or_none(int, estimator.n_parameters_),
+            "n_support_vectors": _or_none(int, estimator.n_support_vectors_),
             "evaluation_time": evaluation_time, "notes": notes,
             "max_train_memory": getattr(estimator, "max_train_memory_", None),
             "primal": bool(getattr(estimator, "primal_", False)),
             **_levels(estimator, fold)}
+
+
+def _or_none(kind, value):
+    """``kind(value)``; None stays None (a figure the scheme does not define)."""
+    return None if value is None else kind(value)
 
 
 def _levels(estimator, fold) -> dict:

@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 
-from ...estimators import REGISTRY
+from ...estimators import registry
 from ...estimators.registry import shared_group
 from ...estimators.reuse import MachineReuse
 from ...kernels import KERNEL_PARAMS, Kernel, gram_fits
@@ -39,7 +39,7 @@ class Stopwatch:
 
 def make_estimator(scheme, params, options, n_jobs, seed):
     """An unfitted estimator of ``scheme`` at grid point ``params``."""
-    return REGISTRY[scheme].estimator(**params, **options.get(scheme, {}), n_jobs=n_jobs, random_state=seed)
+    return registry.estimator(scheme)(**params, **options.get(scheme, {}), n_jobs=n_jobs, random_state=seed)
 
 
 class NonFiniteFit(ValueError):
@@ -73,7 +73,7 @@ def fit_group(group, params, options, X, y, n_jobs, seed, gram=None, reuse=None)
         fitted = {group[0]: first}
         if group == shared_group():
             reader = group[1]
-            fitted[reader] = REGISTRY[reader].estimator.from_maxwins(
+            fitted[reader] = registry.estimator(reader).from_maxwins(
                 first, order=options.get(reader, {}).get("order"))
     notes = sorted({f"{w.category.__name__}: {' '.join(str(w.message).split())}" for w in caught})
     return fitted, notes, watch.wall
@@ -83,7 +83,7 @@ def shared_gram(group, params, options, X, seed, cpu_clock):
     """(K(X, X), wall seconds, CPU seconds by ``cpu_clock``) under the kernel of ``params`` when
     the group's schemes read a shared Gram matrix and it fits their ``memory_mb``; else
     (None, 0, 0)."""
-    if not REGISTRY[group[0]].estimator._shares_gram:
+    if not registry.estimator(group[0])._shares_gram:
         return None, 0.0, 0.0
     if not gram_fits(X.shape[0], make_estimator(group[0], params, options, 1, seed).memory_mb):
         return None, 0.0, 0.0
@@ -145,7 +145,8 @@ def score_points(group, points, options, splits, seed, reuse=True):
     for point_results in results:
         for entry in point_results.values():
             entry["validation_error"] = entry["n_errors"] / entry["n_validation"]
-            entry["kernel_evaluations"] /= entry["n_validation"]
+            if entry["kernel_evaluations"] is not None:
+                entry["kernel_evaluations"] /= entry["n_validation"]
     return results
 
 
@@ -160,7 +161,7 @@ def _add_split(entry, estimator, X_score, y_score, n_splits, fit_times, notes):
     entry["fit_cpu"] += fit_times[0]
     entry["fit_wall"] += fit_times[1]
     entry["predict_wall"] += watch.wall
-    entry["smo_iterations"] += int(estimator.smo_iterations_)
+    _accumulate(entry, "smo_iterations", estimator.smo_iterations_)
     entry["n_reused_machines"] += int(getattr(estimator, "n_reused_machines_", 0))
     entry["notes"] = sorted(set(entry["notes"]) | set(notes))
     _add_figures(entry, estimator, X_score, n_splits)
@@ -171,6 +172,14 @@ def _add_figures(entry, estimator, X_score, n_splits):
     averaged over the ``n_splits`` validation splits, kernel evaluations per validation point
     (Platt's definition, ``kernel_evaluations``) summed here, weighted by the split's points
     (:func:`score_points` divides by all the points scored)."""
-    entry["n_support_vectors"] += estimator.n_support_vectors_ / n_splits
-    entry["size"] += estimator.n_parameters_ / n_splits
-    entry["kernel_evaluations"] += estimator.kernel_evaluations(X_score) * X_score.shape[0]
+    figures = {"n_support_vectors": estimator.n_support_vectors_, "size": estimator.n_parameters_,
+               "kernel_evaluations": estimator.kernel_evaluations(X_score)}
+    for key, value in figures.items():
+        weight = X_score.shape[0] if key == "kernel_evaluations" else 1 / n_splits
+        _accumulate(entry, key, None if value is None else value * weight)
+
+
+def _accumulate(entry, key, value):
+    """``entry[key] += value``; a figure the scheme does not define (None: a user's
+    classifier's kernel evaluations, say) makes the sum None, shown blank, never 0."""
+    entry[key] = None if value is None or entry[key] is None else entry[key] + value

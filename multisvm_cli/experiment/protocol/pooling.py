@@ -30,16 +30,15 @@ def _pool(dataset, scheme, tests, rows):
                         "validation_error": t["validation_error"], "ties": t["ties"]}
                        for i, t in enumerate(tests)],
         "ties": float(np.mean([t["ties"] for t in tests])),
-        "smo_iterations": float(np.mean([t["smo_iterations"] for t in tests])),
+        "smo_iterations": _mean([t["smo_iterations"] for t in tests]),
         "validation_error": float(np.mean([t["validation_error"] for t in tests])),
         "n_errors": int(np.sum(~correct)), "n_test": int(len(correct)), "correct": correct,
         "error_sd": stdev(s["error_pct"] for s in splits) if len(splits) > 1 else None,
         "repeats": repeats, "splits": splits,
-        "kernel_evaluations": float(np.average([t["kernel_evaluations"] for t in tests],
-                                               weights=n_test)),
+        "kernel_evaluations": _mean([t["kernel_evaluations"] for t in tests], n_test),
         "cpu_time": float(np.mean([t["cpu_time"] for t in tests])),
-        "size": float(np.mean([t["size"] for t in tests])),
-        "n_support_vectors": float(np.mean([t["n_support_vectors"] for t in tests])),
+        "size": _mean([t["size"] for t in tests]),
+        "n_support_vectors": _mean([t["n_support_vectors"] for t in tests]),
         "selection_time": float(sum(r["fit_wall"] + r["predict_wall"] for r in mine)),
         "evaluation_time": float(sum(t["evaluation_time"] for t in tests)),
         "notes": sorted({n for t in tests for n in t["notes"]}),
@@ -48,6 +47,14 @@ def _pool(dataset, scheme, tests, rows):
     if any("orders" in t for t in tests):
         pooled["dag_orders"] = _pool_orders(tests, correct)
     return pooled
+
+def _mean(values, weights=None):
+    """The (weighted) mean of the splits' figures; None when a split's is None (a figure the
+    scheme does not define: shown blank, never 0)."""
+    if any(value is None for value in values):
+        return None
+    return float(np.average(values, weights=weights))
+
 
 def _split_record(test) -> dict:
     """What results.json keeps of one split (outer fold of one repeat): its choice, counts,

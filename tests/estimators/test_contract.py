@@ -1,0 +1,30 @@
+"""Every scheme of the registry keeps the contract of :mod:`contract` (no test names a scheme:
+one added to the registry is checked here as it is)."""
+
+import pytest
+
+import contract
+from multisvm_cli.estimators.registry import REGISTRY
+
+SCHEMES = list(REGISTRY)
+
+
+@pytest.mark.parametrize("name", SCHEMES)
+def test_sklearn_estimator_checks(name):
+    contract.sklearn_checks(name)
+
+
+@pytest.mark.parametrize("name", SCHEMES)
+def test_table_figures_and_eta_cost_are_defined(name):
+    contract.figures(name)
+
+
+@pytest.mark.parametrize("name", SCHEMES)
+def test_saved_model_loads_and_predicts_the_same(name, tmp_path):
+    contract.save_load(name, tmp_path / "model")
+
+
+@pytest.mark.parametrize("name", SCHEMES)
+def test_train_and_evaluate_reproduce_the_runs_test_error(name, tmp_path, mirror, data_home,
+                                                          run_multisvm):
+    contract.cli_round_trip(name, tmp_path, run_multisvm)

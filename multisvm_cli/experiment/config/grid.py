@@ -40,15 +40,9 @@ class GridPoint:
         return params
 
     def kernel_label(self) -> str:
-        """How Table 1 names the kernel: ``gaussian sigma=4``, ``polynomial d=3 homogeneous``."""
-        if self.kernel == "gaussian":
-            if self.gamma is not None:
-                return f"gaussian gamma={self.gamma:g}"
-            return f"gaussian sigma={self.sigma:g}"
-        if self.kernel == "polynomial":
-            kind = "homogeneous" if self.homogeneous else "inhomogeneous"
-            return f"polynomial d={self.degree} {kind}"
-        return "linear"
+        """How Table 1 names the kernel (``Kernel.label``): ``gaussian sigma=4``, ``polynomial d=3
+        homogeneous``."""
+        return Kernel.from_params(**{k: v for k, v in self.params().items() if k != "C"}).label()
 
     def simplicity(self) -> tuple:
         """The tie-break key (smaller is simpler), independent of the grid's order: smaller C,

@@ -1,5 +1,6 @@
-"""Shared test set-up: the dataset mirror (../shared/datasets, as in .ci/run), a fresh data
-home, no network, the in-process command line, and the base config (see configs.py)."""
+"""Shared test set-up: the dataset mirror (../shared/datasets, as in .ci/run) and a partial
+one, a fresh or a session-wide data home, no network, the in-process command line, and the
+base config (see configs.py)."""
 
 import os
 import sys
@@ -31,6 +32,28 @@ def mirror():
 
 
 @pytest.fixture
+def partial_mirror(mirror, tmp_path):
+    """A mirror like ``mirror`` whose covtype folder holds only the Kaggle file (UCI rows
+    1..15,120): Covertype's test part is then not available locally."""
+    root = tmp_path / "partial-mirror"
+    root.mkdir()
+    for folder in Path(mirror).iterdir():
+        if folder.name != "covtype":
+            (root / folder.name).symlink_to(folder)
+    (root / "covtype").mkdir()
+    kaggle = "kaggle-forest-cover-type-prediction-train.csv"
+    (root / "covtype" / kaggle).symlink_to(Path(mirror) / "covtype" / kaggle)
+    return root
+
+
+@pytest.fixture(scope="session")
+def shared_home(tmp_path_factory):
+    """One data home for a whole test session: a large dataset is parsed once, then read from
+    its parsed cache."""
+    return tmp_path_factory.mktemp("shared-data-home")
+
+
+@pytest.fixture
 def data_home(tmp_path, monkeypatch):
     """A fresh, empty download/parsed cache for one test."""
     home = tmp_path / "data-home"
@@ -47,6 +70,13 @@ def no_user_cards():
     os.environ.pop("MULTISVM_CARDS", None)
     if saved is not None:
         os.environ["MULTISVM_CARDS"] = saved
+
+
+@pytest.fixture(autouse=True)
+def offline(monkeypatch):
+    """Every test: a download goes to a closed local port and fails at once (a test of
+    downloads points ``MULTISVM_URL_BASE`` at its own local server instead)."""
+    monkeypatch.setenv("MULTISVM_URL_BASE", "http://127.0.0.1:9")
 
 
 @pytest.fixture

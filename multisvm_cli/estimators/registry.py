@@ -15,6 +15,8 @@ one.  A :class:`Scheme` holds what the rest of the package needs before any fit:
   Wins' pairwise SVMs: both are trained once when both are run, as in Table 1);
 - ``reference``: the scheme every other is compared with by default (a config's ``compare_to``);
 - ``order_study``: the scheme whose test error over random class orders ``dag_orders`` studies;
+- ``figures``: whether Table 1's machine figures (kernel evaluations, size, support vectors,
+  iterations) are defined (not for a user's classifier: those cells stay blank);
 - ``help``: one line for ``--help`` and the docs.
 
 What only the scheme knows (the arrays it saves, its cost for the ETA, whether it reads the
@@ -41,6 +43,7 @@ class Scheme:
     trained_with: str | None = None
     reference: bool = False
     order_study: bool = False
+    figures: bool = True
 
     @property
     def estimator(self) -> type:
@@ -88,7 +91,7 @@ def get(name) -> Scheme:
     its class and options given by the config); KeyError for anything else."""
     if isinstance(name, str) and name.startswith(OWN) and len(name) > len(OWN):
         return Scheme(name, name[len(OWN):], f"{_HERE}.own:OwnClassifier",
-                      "a user's scikit-learn classifier", kernel_free=True)
+                      "a user's scikit-learn classifier", kernel_free=True, figures=False)
     return REGISTRY[name]
 
 

@@ -105,3 +105,16 @@ def test_a_users_classifier_is_never_saved_as_a_model(tmp_path, mirror, data_hom
                        "-o", tmp_path / "model")
     assert run.code == 2 and "writes no pickles" in run.err
     assert not (tmp_path / "model").exists()
+
+
+def test_a_cached_point_of_a_users_classifier_keeps_its_figures_blank():
+    from multisvm_cli.experiment.protocol import check_point_result
+
+    entry = {"n_errors": 1, "n_validation": 10, "validation_error": 0.1, "fit_cpu": 0.1,
+             "fit_wall": 0.1, "predict_wall": 0.01, "n_support_vectors": None,
+             "kernel_evaluations": None, "size": None, "notes": []}
+    check_point_result(entry, 10, figures=False)
+    with pytest.raises(ValueError, match="n_support_vectors must be a finite number"):
+        check_point_result(entry, 10)  # a scheme of ours must have its figures
+    with pytest.raises(ValueError, match="size must be null"):
+        check_point_result({**entry, "size": 0.0}, 10, figures=False)

@@ -4,7 +4,7 @@ compare_to, repeats, DAG order studies and the paper's reference numbers."""
 from __future__ import annotations
 
 from ...estimators.options import OPTIONS
-from ...estimators.registry import (ALIASES, ORDER_STUDY, REFERENCE, REGISTRY, SCHEME_NAMES, label,
+from ...estimators.registry import (ALIASES, ORDER_STUDY, REFERENCE, REGISTRY, SCHEME_NAMES,
                                    own_name, scheme_name)
 from .own import own_row
 from .values import (SEED_RANGE, _allowed, _choice, _folds, _list, _mapping, _number, _seed,
@@ -169,8 +169,8 @@ def _dag_orders(doc, raw, schemes):
     if not 0 <= orders <= MAX_DAG_ORDERS:
         doc.fail(path, f"must be an integer from 0 to {MAX_DAG_ORDERS}, got {orders}")
     if orders and ORDER_STUDY not in schemes:
-        doc.fail(path, f"the {label(ORDER_STUDY)} order study needs the {ORDER_STUDY} scheme; add "
-                       f"{ORDER_STUDY} to schemes ({_allowed(schemes)}) or set dag_orders: 0")
+        doc.fail(path, f"the DAG order study needs the {ORDER_STUDY} scheme; add {ORDER_STUDY} "
+                       f"to schemes ({_allowed(schemes)}) or set dag_orders: 0")
     return orders
 
 

@@ -41,11 +41,12 @@ RESULT_TIMES = ("fit_cpu", "fit_wall", "predict_wall")
 RESULT_FIGURES = ("n_support_vectors", "kernel_evaluations", "size")
 
 
-def check_point_result(result, n_validation=None):
+def check_point_result(result, n_validation=None, figures=True):
     """ValueError unless ``result`` is a grid point's result as :func:`.fitting.score_points`
     makes it (the resume cache checks every stored entry with this before use; a bad one is
     redone).  ``n_validation``, when given, is the number of validation points the plan scores
-    the point on: a stored entry that claims another count is refused."""
+    the point on: a stored entry that claims another count is refused.  ``figures``: whether
+    the scheme defines Table 1's machine figures (else they must be null)."""
     if not isinstance(result, dict):
         raise ValueError("a point result must be a mapping")
     n_errors, n_points = (result.get(key) for key in RESULT_COUNTS)
@@ -56,10 +57,11 @@ def check_point_result(result, n_validation=None):
     if n_validation is not None and n_points != n_validation:
         raise ValueError(f"n_validation is {n_points}, but the plan scores {n_validation} points")
     for key in RESULT_TIMES + RESULT_FIGURES:
-        undefined = key in RESULT_FIGURES and key in result and result[key] is None
-        if not (undefined or is_number(result.get(key)) and result[key] >= 0):
-            raise ValueError(f"{key} must be a finite number >= 0"
-                             + (" (or null: not defined for the scheme)" if key in RESULT_FIGURES else ""))
+        if key in RESULT_FIGURES and not figures:
+            if key not in result or result[key] is not None:
+                raise ValueError(f"{key} must be null (the scheme does not define it)")
+        elif not (is_number(result.get(key)) and result[key] >= 0):
+            raise ValueError(f"{key} must be a finite number >= 0")
     for key in ("smo_iterations", "n_reused_machines"):  # absent in entries cached before
         if result.get(key) is not None and not is_count(result[key]):
             raise ValueError(f"{key} must be an integer >= 0")

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from joblib import Parallel, delayed, effective_n_jobs
 
+from ...estimators import registry
 from ...estimators.registry import kernel_free, scheme_groups
 from ...parallel import resolve_n_jobs, single_threaded_blas
 from ...storage import PointCache
@@ -72,7 +73,8 @@ def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache,
             for point, group in grid_tasks(plan, schemes):
                 keys = {s: point_key(dataset, scored, fold, point, s, options, seed, reuse)
                         for s in group}
-                stored = {s: cache.get(k, expected) for s, k in keys.items()}
+                stored = {s: cache.get(k, expected, registry.get(s).figures)
+                          for s, k in keys.items()}
                 if all(v is not None for v in stored.values()):
                     rows.extend(_grid_row(dataset.name, fold, point, s, stored[s], True,
                                           estimate) for s in group)

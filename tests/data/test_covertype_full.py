@@ -5,7 +5,6 @@ import collections
 import numpy as np
 import pytest
 
-from mirrors import no_network, shared_home  # noqa: F401  (fixtures)
 from multisvm_cli import data
 
 ALL_ROWS = {1: 211840, 2: 283301, 3: 35754, 4: 2747, 5: 9493, 6: 17367, 7: 20510}

@@ -6,10 +6,8 @@ import sys
 
 import pytest
 
-from mirrors import partial_mirror  # noqa: F401  (a fixture)
-from multisvm_cli.cli import main
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 @pytest.fixture(autouse=True)
@@ -18,34 +16,28 @@ def offline_without_mirror(monkeypatch, no_network):
     monkeypatch.delenv("MULTISVM_MIRROR", raising=False)
 
 
-def run(capsys, *argv):
-    """(exit code, stdout, stderr) of ``multisvm ARGV``."""
-    with pytest.raises(SystemExit) as stop:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return stop.value.code, out, err
 
 
 def row(table_text, name):
     return next(line.split() for line in table_text.splitlines() if line.startswith(name + " "))
 
 
-def test_list_shows_sizes_and_what_is_cached(capsys, partial_mirror, data_home):
-    code, out, err = run(capsys, "datasets", "list")
+def test_list_shows_sizes_and_what_is_cached(run_multisvm, partial_mirror, data_home):
+    code, out, err = run_multisvm("datasets", "list")
     assert code == 0 and err == ""
     assert row(out, "letter") == ["letter", "26", "16", "train", "16,000", "/", "test", "4,000",
                                   "minmax", "no"]
     assert row(out, "usps")[-2:] == ["none", "no"]
-    code, out, _ = run(capsys, "datasets", "--mirror", str(partial_mirror), "fetch", "letter",
+    code, out, _ = run_multisvm("datasets", "--mirror", str(partial_mirror), "fetch", "letter",
                        "covertype")
     assert code == 2
-    code, out, _ = run(capsys, "datasets", "list")
+    code, out, _ = run_multisvm("datasets", "list")
     assert row(out, "letter")[-1] == "yes"
     assert row(out, "covertype")[-2:] == ["train,", "validation"]
 
 
-def test_fetch_copies_verified_files_into_the_data_home(capsys, mirror, data_home):
-    code, out, err = run(capsys, "datasets", "fetch", "letter", "iris", "--mirror", str(mirror),
+def test_fetch_copies_verified_files_into_the_data_home(run_multisvm, mirror, data_home):
+    code, out, err = run_multisvm("datasets", "fetch", "letter", "iris", "--mirror", str(mirror),
                          "--no-progress")
     assert code == 0 and err == ""
     assert out.splitlines() == [
@@ -56,9 +48,9 @@ def test_fetch_copies_verified_files_into_the_data_home(capsys, mirror, data_hom
     assert copied.read_bytes() == (mirror / "letter" / "letter-recognition.data").read_bytes()
 
 
-def test_fetch_covertype_caches_the_partial_parts_and_explains_the_rest(capsys, partial_mirror,
+def test_fetch_covertype_caches_the_partial_parts_and_explains_the_rest(run_multisvm, partial_mirror,
                                                                         data_home):
-    code, out, err = run(capsys, "datasets", "fetch", "covertype", "--mirror",
+    code, out, err = run_multisvm("datasets", "fetch", "covertype", "--mirror",
                          str(partial_mirror))
     assert code == 2
     assert out.startswith("covertype: train 11,340, validation 3,780 (source kaggle-partial")
@@ -67,8 +59,8 @@ def test_fetch_covertype_caches_the_partial_parts_and_explains_the_rest(capsys, 
     assert f"put it in {data_home / 'covtype'}/" in err
 
 
-def test_info_prints_class_counts_and_checksums(capsys, mirror, data_home):
-    code, out, err = run(capsys, "datasets", "info", "letter", "--mirror", str(mirror))
+def test_info_prints_class_counts_and_checksums(run_multisvm, mirror, data_home):
+    code, out, err = run_multisvm("datasets", "info", "letter", "--mirror", str(mirror))
     assert code == 0 and err == ""
     assert row(out, "T") == ["T", "645", "151", "796"]  # grep -c "^T," on head/tail
     assert row(out, "total") == ["total", "16000", "4000", "20000"]
@@ -76,8 +68,8 @@ def test_info_prints_class_counts_and_checksums(capsys, mirror, data_home):
     assert row(out, "uci")[-2:] == ["ok", "(2b89f3602cf768d3...)"]
 
 
-def test_info_of_a_part_not_available_says_which_file(capsys, partial_mirror, data_home):
-    code, out, _ = run(capsys, "datasets", "info", "covertype", "--mirror", str(partial_mirror))
+def test_info_of_a_part_not_available_says_which_file(run_multisvm, partial_mirror, data_home):
+    code, out, _ = run_multisvm("datasets", "info", "covertype", "--mirror", str(partial_mirror))
     assert code == 0
     assert row(out, "total") == ["total", "11340", "3780", "15120"]
     assert "part test: not available locally (needs covtype.data or covtype.data.gz)" in out
@@ -86,13 +78,13 @@ def test_info_of_a_part_not_available_says_which_file(capsys, partial_mirror, da
 
 
 def test_unknown_missing_and_corrupt_datasets_are_one_line_with_exit_code_2(
-        capsys, mirror, data_home, tmp_path):
-    code, out, err = run(capsys, "datasets", "fetch", "mnist")
+        run_multisvm, mirror, data_home, tmp_path):
+    code, out, err = run_multisvm("datasets", "fetch", "mnist")
     assert (code, out) == (2, "")
     assert err.splitlines() == ["error: unknown dataset 'mnist'; known datasets: 20newsgroups, "
                                 "covertype, digits, dna, glass, iris, letter, pendigits, "
                                 "reuters21578, segment, usps, vehicle, vowel, wine"]
-    code, _, err = run(capsys, "datasets", "fetch", "segment", "--mirror", str(tmp_path))
+    code, _, err = run_multisvm("datasets", "fetch", "segment", "--mirror", str(tmp_path))
     assert code == 2 and len(err.splitlines()) == 1
     assert err.startswith("error: segment: cannot download http://127.0.0.1:9/segment/segment.dat")
     assert "https://archive.ics.uci.edu/ml/machine-learning-databases/statlog/segment/" in err
@@ -100,7 +92,7 @@ def test_unknown_missing_and_corrupt_datasets_are_one_line_with_exit_code_2(
     (bad_mirror / "glass").mkdir(parents=True)
     good = (mirror / "glass" / "glass.data").read_bytes()
     (bad_mirror / "glass" / "glass.data").write_bytes(good.replace(b"1.52101", b"1.52102"))
-    code, _, err = run(capsys, "datasets", "fetch", "glass", "--mirror", str(bad_mirror))
+    code, _, err = run_multisvm("datasets", "fetch", "glass", "--mirror", str(bad_mirror))
     assert code == 2 and len(err.splitlines()) == 1
     assert "glass.data at" in err and "expected dd67373f4baf2807" in err and "refused" in err
     assert not (data_home / "glass").exists()
@@ -120,26 +112,26 @@ def test_real_subprocess(mirror, tmp_path):
 
 
 def test_info_shows_the_true_counts_after_the_parsed_cache_was_tampered_with(
-        capsys, mirror, data_home):
+        run_multisvm, mirror, data_home):
     import numpy as np
 
-    code, _, _ = run(capsys, "datasets", "fetch", "vowel", "--mirror", str(mirror))
+    code, _, _ = run_multisvm("datasets", "fetch", "vowel", "--mirror", str(mirror))
     assert code == 0
     (path,) = (data_home / "vowel" / "parsed").glob("uci-train-*.npz")
     with np.load(path) as stored:
         X, y = stored["X"], stored["y"]
     np.savez(path, X=X[:100], y=y[:100])  # a valid npz of 100 rows
     with pytest.warns(UserWarning, match=rf"parsed cache {path}: its arrays \(X \(100, 10\)"):
-        code, out, err = run(capsys, "datasets", "info", "vowel", "--mirror", str(mirror))
+        code, out, err = run_multisvm("datasets", "info", "vowel", "--mirror", str(mirror))
     assert code == 0
     assert row(out, "0") == ["0", "48", "42", "90"]
     assert row(out, "total") == ["total", "528", "462", "990"]
 
 
-def test_fetch_into_an_unwritable_data_home_is_one_error_line(capsys, tmp_path):
+def test_fetch_into_an_unwritable_data_home_is_one_error_line(run_multisvm, tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("")
-    code, out, err = run(capsys, "datasets", "fetch", "vowel", "--data-home",
+    code, out, err = run_multisvm("datasets", "fetch", "vowel", "--data-home",
                          str(blocker / "home"))
     assert (code, out) == (2, "")
     assert err.splitlines() == [

@@ -20,9 +20,8 @@ VOWEL_TRAIN = {c: 48 for c in range(11)}
 
 
 @pytest.fixture(autouse=True)
-def no_network(monkeypatch):
-    """Any download attempt goes to a closed local port and fails at once."""
-    monkeypatch.setenv("MULTISVM_URL_BASE", "http://127.0.0.1:9")
+def no_mirror_setting(monkeypatch):
+    """No mirror from the environment: each test names the folders it reads."""
     monkeypatch.delenv("MULTISVM_MIRROR", raising=False)
 
 

@@ -18,7 +18,7 @@ from multisvm_cli import data
 from multisvm_cli.data import download as download_module
 from multisvm_cli.data.download import download
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 LETTER_SHA = "2b89f3602cf768d3c8355267d2f13f2417809e101fc2b5ceee10db19a60de6e2"
 

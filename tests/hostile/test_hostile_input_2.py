@@ -66,7 +66,7 @@ def user_card(**changes):
         if not (mirror / "glass" / "glass.data").is_file():
             pytest.skip("dataset mirror is absent")
         data = (mirror / "glass" / "glass.data").read_bytes()
-        card = (Path(__file__).parents[1] / "datasets" / "glass.yaml").read_text()
+        card = (Path(__file__).parents[2] / "datasets" / "glass.yaml").read_text()
         card = card.replace("name: glass\n", "name: evil\n")
         folder = changes.get("folder", "evil").replace("TMP", str(tmp))
         name = changes.get("file", "glass.data")

@@ -12,7 +12,6 @@ import json
 
 import pytest
 
-from multisvm_cli.cli import main
 from multisvm_cli.estimators.registry import REGISTRY
 
 CONFIG = """\
@@ -43,11 +42,6 @@ FORMS = {
 TEST_POINTS = 45  # iris's 150 rows, 30% held out
 
 
-def run(capsys, *args):
-    with pytest.raises(SystemExit) as exited:
-        main(list(args))
-    captured = capsys.readouterr()
-    return exited.value.code, captured.out, captured.err
 
 
 @pytest.fixture(scope="module")
@@ -57,14 +51,14 @@ def workspace(tmp_path_factory):
     return tmp_path_factory.mktemp("roundtrip"), {}
 
 
-def reported(workspace, capsys, form):
+def reported(workspace, run_multisvm, form):
     """The config of ``form`` and its `reproduce-table` report rows by scheme (run once)."""
     folder, reports = workspace
     config = folder / f"{form}.yaml"
     if form not in reports:
         config.write_text(CONFIG.format(form=form, kernel=FORMS[form][0],
                                         schemes=", ".join(REGISTRY)))
-        code, text, err = run(capsys, "reproduce-table", str(config), "--out", str(folder / "results"),
+        code, text, err = run_multisvm("reproduce-table", str(config), "--out", str(folder / "results"),
                               "-q", "--format", "json")
         assert code == 0, err
         reports[form] = {row["scheme"]: row for row in json.loads(text)}
@@ -73,14 +67,14 @@ def reported(workspace, capsys, form):
 
 @pytest.mark.parametrize("scheme", list(REGISTRY))
 @pytest.mark.parametrize("form", list(FORMS))
-def test_every_trained_model_evaluates_to_its_runs_test_error(workspace, capsys, data_home,
+def test_every_trained_model_evaluates_to_its_runs_test_error(workspace, run_multisvm, data_home,
                                                               form, scheme):
-    config, report = reported(workspace, capsys, form)
+    config, report = reported(workspace, run_multisvm, form)
     row, (_, label, params) = report[scheme], FORMS[form]
     if not REGISTRY[scheme].kernel_free:  # naive Bayes reports no kernel (but saves the point's)
         assert row["kernel"] == label and row["C"] == 2
     model = workspace[0] / "models" / f"{form}-{scheme}"
-    code, said, err = run(capsys, "train", str(config), "--scheme", scheme, "-o", str(model),
+    code, said, err = run_multisvm("train", str(config), "--scheme", scheme, "-o", str(model),
                           "--out", str(workspace[0] / "results"), "-q")
     assert code == 0, err
     assert said.startswith(f"trained {scheme} on iris: {label}, C=2, ")
@@ -89,7 +83,7 @@ def test_every_trained_model_evaluates_to_its_runs_test_error(workspace, capsys,
     assert metadata["params"] == {**params, "C": 2.0}
     assert metadata["scheme"] == scheme and metadata["kernel"] == label
 
-    code, text, err = run(capsys, "evaluate", str(model))
+    code, text, err = run_multisvm("evaluate", str(model))
     assert code == 0, err
     errors = round(row["error_pct"] * TEST_POINTS / 100)
     assert f"model: {REGISTRY[scheme].label}, {label}, C=2 (trained on iris)" in text

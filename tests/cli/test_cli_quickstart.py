@@ -17,7 +17,7 @@ from multisvm_cli.cli import cli
 from multisvm_cli.estimators import DAGSVC, SCHEMES
 from multisvm_cli.scaling import make_scaler
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 QUICKSTART = REPO / "configs" / "quickstart.yaml"
 SCHEME_NAMES = ["ovr", "maxwins", "dag", "udt", "graph", "hier", "nb"]
 TIMES = ("cpu_time", "selection_time", "evaluation_time")

@@ -32,11 +32,6 @@ C_VALUES = (1.0, 10.0, 100.0, 1000.0)
 DATASETS = {"iris": "all", "wine": "all", "glass": "all", "vowel": "train"}
 
 
-@pytest.fixture(autouse=True)
-def no_network(monkeypatch):
-    monkeypatch.setenv("MULTISVM_URL_BASE", "http://127.0.0.1:9")
-
-
 def scaled(name, mirror):
     X, y = data.load(name, mirror=mirror, progress=False).parts[DATASETS[name]]
     return MinMaxScaler((-1, 1)).fit_transform(X), y

@@ -16,7 +16,7 @@ import compare_sklearn as bench
 from multisvm_cli.experiment.config import GridPoint
 from multisvm_cli.estimators import DAGSVC, MaxWinsSVC
 
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "compare_sklearn.py"
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "compare_sklearn.py"
 
 
 def test_reference_dag_walk_on_svc_equals_dagsvc():

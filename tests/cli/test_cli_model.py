@@ -7,8 +7,6 @@ import re
 import numpy as np
 import pytest
 
-from mirrors import partial_mirror  # noqa: F401  (a fixture)
-from multisvm_cli.cli import main
 
 CONFIG = """\
 name: wine-models
@@ -22,32 +20,27 @@ schemes: [ovr, maxwins, dag]
 """
 
 
-def run(capsys, *args):
-    with pytest.raises(SystemExit) as exited:
-        main(list(args))
-    captured = capsys.readouterr()
-    return exited.value.code, captured.out, captured.err
 
 
 @pytest.fixture
-def trained(tmp_path, capsys, data_home):
+def trained(tmp_path, run_multisvm, data_home):
     """The report of the config and a DAGSVM model trained from it."""
     config = tmp_path / "wine.yaml"
     config.write_text(CONFIG)
     out, model = tmp_path / "results", tmp_path / "model"
-    code, report, err = run(capsys, "reproduce-table", str(config), "--out", str(out), "-q",
+    code, report, err = run_multisvm("reproduce-table", str(config), "--out", str(out), "-q",
                             "--format", "json")
     assert code == 0, err
-    code, said, err = run(capsys, "train", str(config), "--scheme", "dag", "-o", str(model),
+    code, said, err = run_multisvm("train", str(config), "--scheme", "dag", "-o", str(model),
                           "--out", str(out), "-q")
     assert code == 0, err
     assert said.startswith("trained dag on wine: ") and str(model) in said
     return {r["scheme"]: r for r in json.loads(report)}, model
 
 
-def test_evaluate_reproduces_the_report(trained, capsys):
+def test_evaluate_reproduces_the_report(trained, run_multisvm):
     table, model = trained
-    code, text, err = run(capsys, "evaluate", str(model), "--confusion")
+    code, text, err = run_multisvm("evaluate", str(model), "--confusion")
     assert code == 0, err
     dag = table["dag"]
     assert f"model: DAGSVM, {dag['kernel']}, C={dag['C']:g} (trained on wine)" in text
@@ -62,7 +55,7 @@ def test_evaluate_reproduces_the_report(trained, capsys):
     meta = json.loads((model / "model.json").read_text())["metadata"]
     assert meta["scheme"] == "dag" and meta["dataset"] == "wine" and meta["classes"] == [0, 1, 2]
     assert meta["checksums"] and meta["multisvm_version"] and meta["scaling"] == "paper"
-    code, text, _ = run(capsys, "evaluate", str(model), "--part", "all")
+    code, text, _ = run_multisvm("evaluate", str(model), "--part", "all")
     assert code == 0 and "data: wine all, 178 points" in text
 
 
@@ -101,19 +94,19 @@ ALTERATIONS = {"unknown format version": (alter_version, "version"),
 
 
 @pytest.mark.parametrize("alteration", sorted(ALTERATIONS))
-def test_model_altered_by_hand_is_refused(trained, capsys, alteration):
+def test_model_altered_by_hand_is_refused(trained, run_multisvm, alteration):
     _, model = trained
     alter, fragment = ALTERATIONS[alteration]
     alter(model)
-    code, out, err = run(capsys, "evaluate", str(model))
+    code, out, err = run_multisvm("evaluate", str(model))
     assert code == 2 and out == ""
     assert err.startswith("error: ") and err.count("\n") == 1 and fragment in err, err
 
 
-def test_train_refuses_scheme_outside_config(tmp_path, capsys):
+def test_train_refuses_scheme_outside_config(tmp_path, run_multisvm):
     config = tmp_path / "wine.yaml"
     config.write_text(CONFIG)
-    code, _, err = run(capsys, "train", str(config), "--scheme", "udt", "-o", str(tmp_path / "m"))
+    code, _, err = run_multisvm("train", str(config), "--scheme", "udt", "-o", str(tmp_path / "m"))
     assert code == 2 and "scheme 'udt' is not in its schemes (ovr, maxwins, dag)" in err
 
 
@@ -128,7 +121,7 @@ schemes: [dag]
 
 
 @pytest.mark.slow
-def test_covertype_trains_from_the_partial_copy(partial_mirror, data_home, tmp_path, capsys,
+def test_covertype_trains_from_the_partial_copy(partial_mirror, data_home, tmp_path, run_multisvm,
                                                 monkeypatch):
     """validation: given (Platt's Covertype protocol) needs only the train and validation
     parts, which the mirror's partial copy has; with one grid point the final model is the
@@ -138,34 +131,34 @@ def test_covertype_trains_from_the_partial_copy(partial_mirror, data_home, tmp_p
     config = tmp_path / "covertype.yaml"
     config.write_text(COVERTYPE)
     model = tmp_path / "model"
-    code, said, err = run(capsys, "train", str(config), "--scheme", "dag", "-o", str(model),
+    code, said, err = run_multisvm("train", str(config), "--scheme", "dag", "-o", str(model),
                           "--out", str(tmp_path / "results"), "-q")
     assert code == 0, err
     validation_error = json.loads((model / "model.json").read_text())["metadata"][
         "validation_error"]
-    code, text, err = run(capsys, "evaluate", str(model), "--part", "validation")
+    code, text, err = run_multisvm("evaluate", str(model), "--part", "validation")
     assert code == 0, err
     assert "data: covertype validation, 3780 points" in text
     assert f"error rate: {100 * validation_error:.2f}% ({round(validation_error * 3780)} errors)" \
         in text
-    code, _, err = run(capsys, "evaluate", str(model))  # the test part needs the full UCI file
+    code, _, err = run_multisvm("evaluate", str(model))  # the test part needs the full UCI file
     assert code == 2 and "covtype.data.gz" in err and err.count("\n") == 1  # its URL
 
 
-def test_a_shipped_kfold_config_trains_and_evaluates_on_every_row(tmp_path, capsys, data_home):
+def test_a_shipped_kfold_config_trains_and_evaluates_on_every_row(tmp_path, run_multisvm, data_home):
     """ramanan-rbf-quick (10-fold, Gaussian given by gamma) trains a model that `evaluate`
     measures without options: on every row, with a warning that it is a training error."""
     model = tmp_path / "m"
-    code, said, err = run(capsys, "train", "ramanan-rbf-quick", "--scheme", "dag", "--dataset",
+    code, said, err = run_multisvm("train", "ramanan-rbf-quick", "--scheme", "dag", "--dataset",
                           "iris", "-o", str(model), "--out", str(tmp_path / "results"), "-q")
     assert code == 0, err
     assert said.startswith("trained dag on iris: gaussian gamma=")
     with pytest.warns(UserWarning, match="training error, not a test estimate"):
-        code, text, err = run(capsys, "evaluate", str(model))
+        code, text, err = run_multisvm("evaluate", str(model))
     assert code == 0, err
     assert "data: iris all, 150 points" in text
     errors = int(re.search(r"error rate: [0-9.]+% \((\d+) errors?\)", text).group(1))
-    code, named, err = run(capsys, "evaluate", str(model), "--part", "all")
+    code, named, err = run_multisvm("evaluate", str(model), "--part", "all")
     assert code == 0 and f"({errors} error" in named
-    code, _, err = run(capsys, "evaluate", str(model), "--part", "test")
+    code, _, err = run_multisvm("evaluate", str(model), "--part", "test")
     assert code == 2 and err.startswith("error: part 'test' is not defined for a kfold split")

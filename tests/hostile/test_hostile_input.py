@@ -20,7 +20,7 @@ from configs import config_text
 
 from multisvm_cli.cli import main
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 GOOD = config_text(name="good", schemes=["ovr", "dag", "maxwins"])
 
@@ -78,15 +78,10 @@ def changed_outside(before, after, allowed):
                   and not any(k.startswith(prefix) for prefix in allowed))
 
 
-def run_cli(capsys, *args):
-    with pytest.raises(SystemExit) as exited:
-        main(list(args))
-    captured = capsys.readouterr()
-    return exited.value.code, captured.out, captured.err
 
 
 @pytest.mark.parametrize("case", sorted(CONFIG_CASES), ids=lambda c: c.replace(" ", "-"))
-def test_hostile_configs_are_refused_in_one_line(case, tmp_path, capsys, monkeypatch):
+def test_hostile_configs_are_refused_in_one_line(case, tmp_path, run_multisvm, monkeypatch):
     text, extra, code, fragment = CONFIG_CASES[case]
     config = tmp_path / "config.yaml"
     config.write_text(text if text is not None else GOOD)
@@ -96,39 +91,39 @@ def test_hostile_configs_are_refused_in_one_line(case, tmp_path, capsys, monkeyp
                     ["reproduce-table", str(config), "--out", "out", *extra]):
         if not command:
             continue
-        got, out, err = run_cli(capsys, *command)
+        got, out, err = run_multisvm(*command)
         errors = [line for line in err.splitlines() if not line.startswith("warning: ")]
         assert got == code and len(errors) == 1 and errors[0].startswith("error: "), err
         assert fragment in errors[0] and "Traceback" not in err
     assert changed_outside(before, snapshot(tmp_path), allowed=()) == []
 
 
-def test_an_endless_config_file_is_refused(capsys):
-    code, out, err = run_cli(capsys, "validate", "/dev/zero")
+def test_an_endless_config_file_is_refused(run_multisvm):
+    code, out, err = run_multisvm("validate", "/dev/zero")
     assert code == 2 and err == "error: /dev/zero: not a regular file; a config file must be one\n"
 
 
-def test_a_thousand_workers_are_lowered_with_one_warning(tmp_path, capsys):
+def test_a_thousand_workers_are_lowered_with_one_warning(tmp_path, run_multisvm):
     config = tmp_path / "good.yaml"
     config.write_text(GOOD)
     with pytest.warns(UserWarning, match="n_jobs=100000 is more than the"):
-        code, out, err = run_cli(capsys, "reproduce-table", str(config), "--out",
+        code, out, err = run_multisvm("reproduce-table", str(config), "--out",
                                  str(tmp_path / "out"), "--n-jobs", "100000", "-q")
     assert code == 0, err
 
 
-def test_a_resume_cache_entry_edited_to_divide_by_zero_is_recomputed(tmp_path, capsys):
+def test_a_resume_cache_entry_edited_to_divide_by_zero_is_recomputed(tmp_path, run_multisvm):
     config = tmp_path / "good.yaml"
     config.write_text(GOOD)
     args = ["reproduce-table", str(config), "--out", str(tmp_path / "out"), "--format", "json",
             "-q"]
-    code, first, err = run_cli(capsys, *args)
+    code, first, err = run_multisvm(*args)
     assert code == 0, err
     for entry in (tmp_path / "out" / "good" / "cache").glob("*.json"):
         stored = json.loads(entry.read_text())
         stored["result"]["n_validation"] = 0
         entry.write_text(json.dumps(stored))
-    code, again, err = run_cli(capsys, *args)
+    code, again, err = run_multisvm(*args)
     assert code == 0, err
     strip = lambda rows: [{k: v for k, v in r.items() if k not in (
         "cpu_time", "selection_time", "evaluation_time", "run_folder")} for r in json.loads(rows)]
@@ -138,7 +133,7 @@ def test_a_resume_cache_entry_edited_to_divide_by_zero_is_recomputed(tmp_path, c
 
 
 @pytest.mark.parametrize("where", ["under-a-file", "sysfs"])
-def test_an_unwritable_results_folder_is_one_line(where, tmp_path, capsys):
+def test_an_unwritable_results_folder_is_one_line(where, tmp_path, run_multisvm):
     config = tmp_path / "good.yaml"
     config.write_text(GOOD)
     if where == "under-a-file":
@@ -148,13 +143,13 @@ def test_an_unwritable_results_folder_is_one_line(where, tmp_path, capsys):
         out = Path("/sys/multisvm-results")
         if os.access("/sys", os.W_OK) and not Path("/sys/kernel").is_dir():
             pytest.skip("no sysfs here")
-    code, _, err = run_cli(capsys, "reproduce-table", str(config), "--out", str(out), "-q")
+    code, _, err = run_multisvm("reproduce-table", str(config), "--out", str(out), "-q")
     assert code == 2 and err.count("\n") == 1 and err.startswith("error: "), err
     assert "check that the folder exists, is writable and has room" in err
     assert not out.exists()
 
 
-def test_a_full_disk_is_one_line_and_run_json_says_failed(tmp_path, capsys, monkeypatch):
+def test_a_full_disk_is_one_line_and_run_json_says_failed(tmp_path, run_multisvm, monkeypatch):
     from multisvm_cli import storage
 
     config = tmp_path / "good.yaml"
@@ -169,7 +164,7 @@ def test_a_full_disk_is_one_line_and_run_json_says_failed(tmp_path, capsys, monk
     monkeypatch.setattr(storage, "atomic_write", full_disk)
     monkeypatch.setattr("multisvm_cli.experiment.runs.atomic_write", full_disk)
     monkeypatch.setattr("multisvm_cli.report.run_folder.atomic_write", full_disk)
-    code, _, err = run_cli(capsys, "reproduce-table", str(config), "--out",
+    code, _, err = run_multisvm("reproduce-table", str(config), "--out",
                            str(tmp_path / "out"), "-q")
     assert code == 2 and err.count("\n") == 1, err
     assert "grid.csv: No space left on device" in err
@@ -179,11 +174,11 @@ def test_a_full_disk_is_one_line_and_run_json_says_failed(tmp_path, capsys, monk
     assert not (folder / "grid.csv").exists() and not list(folder.glob(".*.tmp"))
 
 
-def test_a_model_folder_under_a_file_is_one_line(tmp_path, capsys):
+def test_a_model_folder_under_a_file_is_one_line(tmp_path, run_multisvm):
     config = tmp_path / "good.yaml"
     config.write_text(GOOD)
     (tmp_path / "plain").write_text("x")
-    code, _, err = run_cli(capsys, "train", str(config), "--scheme", "ovr", "-o",
+    code, _, err = run_multisvm("train", str(config), "--scheme", "ovr", "-o",
                            str(tmp_path / "plain" / "model"), "--out", str(tmp_path / "out"), "-q")
     assert code == 2 and err.count("\n") == 1 and err.startswith("error: "), err
 
@@ -254,7 +249,7 @@ def trained_model(tmp_path_factory):
 
 @pytest.mark.parametrize("case", sorted(MODEL_CASES), ids=lambda c: c.replace(" ", "-"))
 def test_tampered_models_are_refused_by_evaluate_in_one_line(case, trained_model, tmp_path,
-                                                             capsys):
+                                                             run_multisvm):
     import shutil
 
     edit, fragment = MODEL_CASES[case]
@@ -262,7 +257,7 @@ def test_tampered_models_are_refused_by_evaluate_in_one_line(case, trained_model
     shutil.copytree(trained_model, model)
     edit(model)
     before = snapshot(tmp_path)
-    code, out, err = run_cli(capsys, "evaluate", str(model))
+    code, out, err = run_multisvm("evaluate", str(model))
     assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("error: "), err
     assert fragment in err and "Traceback" not in err
     assert changed_outside(before, snapshot(tmp_path), allowed=()) == []

@@ -32,7 +32,7 @@ def test_warnings_are_one_line_naming_the_dataset(mirror, data_home, tmp_path, w
     done = subprocess.run(
         [sys.executable, "-m", "multisvm_cli", "reproduce-table", str(config), "--quiet",
          "--out", str(tmp_path / "out"), "--mirror", str(mirror)],
-        capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parents[1],
+        capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parents[2],
         env={**os.environ, "MULTISVM_DATA_HOME": str(data_home)})
     assert done.returncode == 0, done.stderr
     lines = [line for line in done.stderr.splitlines() if not line.startswith("results: ")]

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from mirrors import no_network, shared_home  # noqa: F401  (fixtures)
 from multisvm_cli import data
 from multisvm_cli.cli import main
 from multisvm_cli.data import archives, text_features

@@ -11,7 +11,6 @@ from sklearn.multiclass import OneVsRestClassifier
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 
-from mirrors import no_network, shared_home  # noqa: F401  (fixtures)
 from model_files import edit_json
 from multisvm_cli import data
 from multisvm_cli.data.text_features import TextFeatures, fit_transform_parts

@@ -4,7 +4,6 @@ run end to end through reproduce-table."""
 
 import json
 
-import numpy as np
 import pytest
 
 from multisvm_cli.experiment.config import ConfigError, load_config

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 spec = importlib.util.spec_from_file_location("readme_outputs",
                                               REPO / "scripts" / "readme_outputs.py")
 readme_outputs = importlib.util.module_from_spec(spec)

@@ -6,7 +6,6 @@ import shutil
 import numpy as np
 import pytest
 
-from mirrors import partial_mirror  # noqa: F401  (a fixture)
 from multisvm_cli import data
 from multisvm_cli.data import cache
 
@@ -15,12 +14,6 @@ LETTER_COUNTS = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", [
     748, 796, 813, 764, 752, 787, 786, 734]))
 USPS_TRAIN = [1194, 1005, 731, 658, 652, 556, 664, 645, 542, 644]
 USPS_TEST = [359, 264, 198, 166, 200, 160, 170, 147, 166, 177]
-
-
-@pytest.fixture(autouse=True)
-def no_network(monkeypatch):
-    """Any download attempt goes to a closed local port and fails at once."""
-    monkeypatch.setenv("MULTISVM_URL_BASE", "http://127.0.0.1:9")
 
 
 def counts(y):

@@ -12,7 +12,6 @@ import scipy.sparse as sp
 from sklearn.datasets import dump_svmlight_file, load_digits
 
 from multisvm_cli import data
-from multisvm_cli.cli import main
 from multisvm_cli.experiment import Settings, load_config, reproduce
 
 TIMES = ("cpu_time", "selection_time", "evaluation_time")
@@ -21,11 +20,6 @@ TIMES = ("cpu_time", "selection_time", "evaluation_time")
 pytestmark = pytest.mark.usefixtures("no_network")
 
 
-def run_cli(capsys, *args):
-    with pytest.raises(SystemExit) as exited:
-        main([str(a) for a in args])
-    captured = capsys.readouterr()
-    return exited.value.code, captured.out, captured.err
 
 
 def write_digits(folder):
@@ -61,11 +55,11 @@ def table_by_dataset(rows):
     return tables
 
 
-def same_table_as_registry_digits(tmp_path, capsys, entries, names):
+def same_table_as_registry_digits(tmp_path, run_multisvm, entries, names):
     write_digits(tmp_path)
     path = tmp_path / "mine.yaml"
     path.write_text(CONFIG.format(name="mine", entries=entries))
-    code, out, err = run_cli(capsys, "reproduce-table", path, "--format", "json", "--out",
+    code, out, err = run_multisvm("reproduce-table", path, "--format", "json", "--out",
                              tmp_path / "out", "--quiet")
     assert code == 0, err
     tables = table_by_dataset(json.loads(out))
@@ -87,27 +81,27 @@ def same_table_as_registry_digits(tmp_path, capsys, entries, names):
         assert all(abs(a - b) <= 1e-3 * b for a, b in steps), (name, steps)
 
 
-def test_digits_as_csv_and_npz_give_the_registry_digits_table(tmp_path, capsys):
+def test_digits_as_csv_and_npz_give_the_registry_digits_table(tmp_path, run_multisvm):
     same_table_as_registry_digits(
-        tmp_path, capsys, "  - {name: mycsv, path: digits.csv, label: target}\n"
+        tmp_path, run_multisvm, "  - {name: mycsv, path: digits.csv, label: target}\n"
                           "  - {name: mynpz, path: digits.npz}", ["mycsv", "mynpz"])
 
 
-def test_digits_as_svmlight_gives_the_registry_digits_table(tmp_path, capsys):
-    same_table_as_registry_digits(tmp_path, capsys, "  - {name: mysvm, path: digits.svm}",
+def test_digits_as_svmlight_gives_the_registry_digits_table(tmp_path, run_multisvm):
+    same_table_as_registry_digits(tmp_path, run_multisvm, "  - {name: mysvm, path: digits.svm}",
                                   ["mysvm"])
 
 
-def test_a_model_trained_on_svmlight_data_evaluates_on_it_sparse(tmp_path, capsys):
+def test_a_model_trained_on_svmlight_data_evaluates_on_it_sparse(tmp_path, run_multisvm):
     write_digits(tmp_path)
     config = tmp_path / "mine.yaml"
     config.write_text(CONFIG.format(name="mine", entries="").replace(
         "  - digits\n", "  - {name: mysvm, path: digits.svm}\n"))
-    code, out, err = run_cli(capsys, "train", config, "--scheme", "ovr", "-o", tmp_path / "m",
+    code, out, err = run_multisvm("train", config, "--scheme", "ovr", "-o", tmp_path / "m",
                              "--out", tmp_path / "out", "--quiet")
     assert code == 0, err
     assert out.startswith("trained ovr on mysvm: gaussian sigma=1, C=1, validation error 0.79%")
-    code, out, err = run_cli(capsys, "evaluate", tmp_path / "m")
+    code, out, err = run_multisvm("evaluate", tmp_path / "m")
     assert code == 0, err
     # the test part of the same split: 3 errors of 540, as 1-v-r in the digits table
     assert "data: mysvm test, 540 points" in out and "error rate: 0.56% (3 errors)" in out
@@ -151,7 +145,7 @@ def test_svmlight_columns_are_the_union_of_train_and_test(tmp_path):
     assert loaded.card.parts == {"train": 2, "test": 2} and loaded.card.split == "fixed"
 
 
-def test_a_changed_local_file_is_recomputed_and_evaluate_warns(tmp_path, capsys, monkeypatch):
+def test_a_changed_local_file_is_recomputed_and_evaluate_warns(tmp_path, run_multisvm, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write_digits(tmp_path)
     config = tmp_path / "mine.yaml"
@@ -166,14 +160,14 @@ def test_a_changed_local_file_is_recomputed_and_evaluate_warns(tmp_path, capsys,
     again = json.loads((reproduce(load_config(config), settings).folder / "run.json").read_text())
     # 3 kernels x 2 C: 1-v-r 6 rows, Max Wins and DAG 12
     assert again["grid_points"]["cached"] == again["grid_points"]["total"] == 18
-    code, out, err = run_cli(capsys, "train", config, "--scheme", "dag", "--dataset", "mycsv",
+    code, out, err = run_multisvm("train", config, "--scheme", "dag", "--dataset", "mycsv",
                              "-o", tmp_path / "model", "--out", tmp_path / "out", "--quiet")
     assert code == 0, err
     model = json.loads((tmp_path / "model" / "model.json").read_text())
     assert model["metadata"]["local"]["files"]["digits.csv"]["size"] == files["digits.csv"]["size"]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        code, out, err = run_cli(capsys, "evaluate", tmp_path / "model")
+        code, out, err = run_multisvm("evaluate", tmp_path / "model")
     assert code == 0, err
     # one pixel of the first digit changes: same size, other SHA-256
     text = (tmp_path / "digits.csv").read_text().splitlines()
@@ -185,11 +179,11 @@ def test_a_changed_local_file_is_recomputed_and_evaluate_warns(tmp_path, capsys,
     with pytest.warns(UserWarning, match="the mycsv files differ from those the model was "
                                          r"trained on \(digits.csv\): the model was trained on "
                                          "other data"):
-        code, out, err = run_cli(capsys, "evaluate", tmp_path / "model")
+        code, out, err = run_multisvm("evaluate", tmp_path / "model")
     assert code == 0
 
 
-def test_resolved_config_keeps_the_local_entry_and_replays(tmp_path, capsys):
+def test_resolved_config_keeps_the_local_entry_and_replays(tmp_path, run_multisvm):
     write_digits(tmp_path)
     (tmp_path / "conf").mkdir()
     config = tmp_path / "conf" / "mine.yaml"
@@ -198,7 +192,7 @@ def test_resolved_config_keeps_the_local_entry_and_replays(tmp_path, capsys):
     run = reproduce(load_config(config), Settings(out=str(tmp_path / "out"), quiet=True))
     saved = run.folder / "config.yaml"
     assert f"path: {tmp_path / 'digits.npz'}" in saved.read_text()
-    code, out, err = run_cli(capsys, "validate", saved)
+    code, out, err = run_multisvm("validate", saved)
     assert code == 0, err
     replay = reproduce(load_config(saved), Settings(out=str(tmp_path / "out2"), quiet=True))
     drop = lambda rows: [{k: v for k, v in r.items() if k not in TIMES} for r in rows]  # noqa
@@ -269,7 +263,7 @@ schemes: [ovr]
 
 @pytest.mark.parametrize("case", ERRORS)
 def test_each_bad_file_is_one_line_with_file_and_line_exit_2_no_run_folder(case, tmp_path,
-                                                                            capsys):
+                                                                            run_multisvm):
     files, entry, expected = ERRORS[case]
     for name, text in files.items():
         if text is None:
@@ -283,7 +277,7 @@ def test_each_bad_file_is_one_line_with_file_and_line_exit_2_no_run_folder(case,
     config = tmp_path / "mine.yaml"
     config.write_text(config_text)
     for command in (["validate"], ["reproduce-table", "--out", tmp_path / "out"]):
-        code, out, err = run_cli(capsys, *command, config)
+        code, out, err = run_multisvm(*command, config)
         assert code == 2, (command, out, err)
         assert len(err.splitlines()) == 1 and "Traceback" not in err, err
         assert err.startswith("error: ") and expected in err, err
@@ -315,10 +309,10 @@ def user_card(folder, name="myvowel"):
         text.replace("\nname: vowel\n", f"\nname: {name}\nfolder: vowel\n"))
 
 
-def test_user_cards_are_listed_marked_and_loaded(tmp_path, capsys, mirror, data_home,
+def test_user_cards_are_listed_marked_and_loaded(tmp_path, run_multisvm, mirror, data_home,
                                                  monkeypatch):
     user_card(tmp_path / "cards")
-    code, out, err = run_cli(capsys, "datasets", "list", "--cards", tmp_path / "cards")
+    code, out, err = run_multisvm("datasets", "list", "--cards", tmp_path / "cards")
     assert code == 0, err
     line = next(l for l in out.splitlines() if l.startswith("myvowel "))
     assert line.split()[:3] == ["myvowel", "11", "10"]
@@ -330,9 +324,9 @@ def test_user_cards_are_listed_marked_and_loaded(tmp_path, capsys, mirror, data_
     assert loaded.parts["train"][0].shape == (528, 10)
 
 
-def test_a_user_card_may_not_replace_a_registry_card(tmp_path, capsys):
+def test_a_user_card_may_not_replace_a_registry_card(tmp_path, run_multisvm):
     user_card(tmp_path / "cards", "iris")
-    code, out, err = run_cli(capsys, "datasets", "list", "--cards", tmp_path / "cards")
+    code, out, err = run_multisvm("datasets", "list", "--cards", tmp_path / "cards")
     assert code == 2 and len(err.splitlines()) == 1
     assert "user card " in err and "has the name of the registry dataset 'iris'" in err
 

@@ -13,7 +13,7 @@ from multisvm_cli.cli import SCHEME_HELP, cli
 from multisvm_cli.estimators.registry import scheme_names_help
 from multisvm_cli.report.ranking import small_sample_caution
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

@@ -13,13 +13,12 @@ from pathlib import Path
 import pytest
 from configs import GLASS_TEN_FOLDS
 
-from multisvm_cli.cli import main
 from multisvm_cli.experiment import Settings, load_config, reproduce
 from multisvm_cli.experiment.progress import progress_bar
 from multisvm_cli.experiment.protocol import check_point_result
 from multisvm_cli.storage import PointCache
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 TIMES = ("cpu_time", "selection_time", "evaluation_time")
 
 SMALL = """\
@@ -35,11 +34,6 @@ scheme_options: {dag: {order: natural}}
 """
 
 
-def run_cli(capsys, *args):
-    with pytest.raises(SystemExit) as exited:
-        main(list(args))
-    captured = capsys.readouterr()
-    return exited.value.code, captured.out, captured.err
 
 
 def without_times(rows):
@@ -53,12 +47,12 @@ def small(tmp_path):
     return path
 
 
-def test_quickstart_run_folder_replays_to_the_same_table(tmp_path, capsys):
+def test_quickstart_run_folder_replays_to_the_same_table(tmp_path, run_multisvm):
     first = reproduce(load_config("quickstart"), Settings(out=str(tmp_path / "a"), quiet=True))
     saved = first.folder / "config.yaml"
     assert (first.folder / "config.original.yaml").read_text() == \
         (REPO / "configs" / "quickstart.yaml").read_text()
-    code, out, err = run_cli(capsys, "validate", str(saved))
+    code, out, err = run_multisvm("validate", str(saved))
     assert code == 0, err
     assert out.rstrip().endswith("valid; 111 grid points x schemes per outer fold; 111 fits in all")
     # the saved config keeps DAGSVM's natural order as written (not as null)
@@ -69,11 +63,11 @@ def test_quickstart_run_folder_replays_to_the_same_table(tmp_path, capsys):
 
 
 def test_run_json_and_run_log_record_argv_host_memory_versions_and_warnings(
-        mirror, data_home, tmp_path, capsys, monkeypatch, write_config):
+        mirror, data_home, tmp_path, run_multisvm, monkeypatch, write_config):
     path = write_config("glass.yaml", **{**GLASS_TEN_FOLDS, "name": None})
     monkeypatch.chdir(tmp_path)
     with pytest.warns(UserWarning, match="glass: The least populated class"):
-        code, out, err = run_cli(capsys, "reproduce-table", str(path), "--out", "out")
+        code, out, err = run_multisvm("reproduce-table", str(path), "--out", "out")
     assert code == 0, err
     folder = next((tmp_path / "out" / "glass").glob("2*"))
     meta = json.loads((folder / "run.json").read_text())
@@ -187,8 +181,8 @@ def test_progress_bar_draws_only_on_a_terminal():
     assert quiet.getvalue() == ""
 
 
-def test_json_report_holds_the_run_folder(small, tmp_path, capsys):
-    code, out, err = run_cli(capsys, "reproduce-table", str(small), "--out",
+def test_json_report_holds_the_run_folder(small, tmp_path, run_multisvm):
+    code, out, err = run_multisvm("reproduce-table", str(small), "--out",
                              str(tmp_path / "out"), "--format", "json", "-q")
     assert code == 0, err
     rows = json.loads(out)
@@ -196,37 +190,37 @@ def test_json_report_holds_the_run_folder(small, tmp_path, capsys):
     assert len(folders) == 1 and Path(folders.pop()).joinpath("table.csv").is_file()
 
 
-def test_train_refuses_an_existing_model_folder_unless_forced(small, tmp_path, capsys):
+def test_train_refuses_an_existing_model_folder_unless_forced(small, tmp_path, run_multisvm):
     model = tmp_path / "model"
     args = ["train", str(small), "--scheme", "ovr", "-o", str(model), "--out",
             str(tmp_path / "out"), "-q"]
-    assert run_cli(capsys, *args)[0] == 0
+    assert run_multisvm(*args)[0] == 0
     written = (model / "model.json").read_bytes()
-    code, out, err = run_cli(capsys, *args)
+    code, out, err = run_multisvm(*args)
     assert code == 2 and err == (f"error: {model} already exists; choose another folder with -o, "
                                  f"or pass --force to replace it\n")
     assert (model / "model.json").read_bytes() == written
-    code, out, err = run_cli(capsys, *args, "--force")
+    code, out, err = run_multisvm(*args, "--force")
     assert code == 0 and "saved to" in out, err
 
 
-def test_shipped_configs_are_named_from_any_folder(tmp_path, capsys, monkeypatch):
+def test_shipped_configs_are_named_from_any_folder(tmp_path, run_multisvm, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    code, out, err = run_cli(capsys, "configs")
+    code, out, err = run_multisvm("configs")
     assert code == 0
     names = [line.split()[0] for line in out.splitlines()[2:]
              if not line.startswith(" ")]  # descriptions wrap onto indented lines
     assert names == sorted(p.stem for p in (REPO / "configs").glob("*.yaml"))
-    code, out, err = run_cli(capsys, "validate", "platt1999-usps")
+    code, out, err = run_multisvm("validate", "platt1999-usps")
     assert code == 0, err
     assert "name: platt1999-usps" in out
 
 
 @pytest.mark.parametrize("n_jobs, fragment", [("0", "n_jobs must be a non-zero integer"),
                                               ("-999", None)])
-def test_n_jobs_zero_is_refused_and_too_many_are_lowered(small, tmp_path, capsys, n_jobs,
+def test_n_jobs_zero_is_refused_and_too_many_are_lowered(small, tmp_path, run_multisvm, n_jobs,
                                                          fragment):
-    code, out, err = run_cli(capsys, "reproduce-table", str(small), "--out",
+    code, out, err = run_multisvm("reproduce-table", str(small), "--out",
                              str(tmp_path / "out"), "-q", "--n-jobs", n_jobs)
     if fragment:
         assert code == 2 and err.startswith("error: --n-jobs: ") and fragment in err

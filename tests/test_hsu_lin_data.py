@@ -6,6 +6,7 @@ import hashlib
 import random
 import shutil
 import subprocess
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,8 +16,10 @@ from mirrors import no_network  # noqa: F401  (autouse: downloads go to a closed
 from multisvm_cli import data
 from multisvm_cli.data import unix_compress
 from multisvm_cli.data.errors import DatasetError
+from multisvm_cli.experiment.config import load_config
 from test_download import leftovers, serve, served  # noqa: F401  (the local HTTP server)
 
+REPO = Path(__file__).resolve().parents[1]
 SHUTTLE_TRN_SHA = "87b24ee9fb5137e1d417659cf905d84d0e15342bbaa60770f1ae83da1a38200a"
 SHUTTLE_TRN_SIZE = 1153518
 # shuttle.trn.Z as UCI serves it (SOURCES.md): read only when a mirror holds it
@@ -257,3 +260,38 @@ def test_a_mirror_file_with_other_content_is_refused_and_never_used(
     assert result.code == 2 and result.out == "" and len(result.err.splitlines()) == 1
     assert f"{name} at" in result.err and "refused" in result.err
     assert not (data_home / folder).exists() and not list(data_home.rglob("*.npz"))
+
+
+# ---- the shipped configs ---------------------------------------------------------------------
+
+SMALL = ["iris", "wine", "glass", "vowel", "vehicle", "segment"]
+LARGE = ["dna", "satimage", "letter-hsu-lin", "shuttle"]
+
+
+def test_hsu_lin_2002_is_their_grid_and_their_two_protocols():
+    """225 points exactly (gamma 2^4..2^-10, C 2^12..2^-2); cv-best 10-fold on the small sets;
+    70/30 choice, retrain, given test set on the large ones; [-1, 1] scaling but for dna."""
+    config = load_config(REPO / "configs" / "hsu-lin-2002.yaml")
+    assert [plan.name for plan in config.datasets] == SMALL + LARGE
+    assert config.schemes == ["ovr", "maxwins", "dag"]
+    for plan in config.datasets:
+        assert sorted({p.gamma for p in plan.grid}) == list(2.0 ** np.arange(-10, 5))
+        assert sorted({p.C for p in plan.grid}) == list(2.0 ** np.arange(-2, 13))
+        assert len(plan.grid) == 225 and {p.kernel for p in plan.grid} == {"gaussian"}
+        assert plan.validation == {"method": "holdout", "train_fraction": 0.7, "seed": 0}
+        if plan.name in SMALL:
+            assert (plan.split["method"], plan.split["k"], plan.estimate) == \
+                ("kfold", 10, ("cv-best",))
+        else:
+            assert (plan.split, plan.estimate) == ({"method": "standard"}, ("nested",))
+        assert plan.scaling == ("none" if plan.name == "dna" else "paper")
+
+
+def test_hsu_lin_2002_quick_runs_both_protocols_on_a_coarse_grid():
+    config = load_config(REPO / "configs" / "hsu-lin-2002-quick.yaml")
+    estimates = {plan.name: plan.estimate for plan in config.datasets}
+    assert estimates == {"iris": ("cv-best",), "wine": ("cv-best",), "dna": ("nested",),
+                         "satimage": ("nested",)}
+    grid = config.plan("satimage").grid
+    assert sorted((p.gamma, p.C) for p in grid) == sorted(
+        (2.0 ** g, 2.0 ** c) for g in (2, -2, -6) for c in (10, 4, -2))

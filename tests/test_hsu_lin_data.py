@@ -231,6 +231,9 @@ def test_a_z_download_with_other_content_is_refused_and_not_kept(
     with pytest.raises(DatasetError, match=says) as refused:
         data.load("shuttle", url_base=base, progress=False)
     assert "\n" not in str(refused.value) and str(refused.value).startswith("shuttle: ")
+    assert ("get shuttle.trn from https://archive.ics.uci.edu/ml/machine-learning-databases/"
+            "statlog/shuttle/shuttle.trn.Z, decompress it (gzip -d reads it) and put it in "
+            f"{data_home / 'shuttle'}/") in str(refused.value)
     assert not (data_home / "shuttle" / "shuttle.trn").exists()
     assert not [p for p in leftovers(data_home) if ".part-" in p or p.endswith(".npz")]
 

@@ -329,8 +329,10 @@ def _fetch(card, src, spec, home, url_base, progress):
     except DataHomeError as exc:
         raise DataHomeError(f"{card.name}: {exc}") from None
     except DatasetError as exc:
-        raise DatasetError(f"{card.name}: {exc}; get {spec.name} from {spec.url} and put it in "
-                           f"{folder}/ (or in <mirror>/{card.folder}/ with --mirror)") from None
+        unpack = ", decompress it (gzip -d reads it)" if spec.packing else ""
+        raise DatasetError(f"{card.name}: {exc}; get {spec.name} from {spec.url}{unpack} and put "
+                           f"it in {folder}/ (or in <mirror>/{card.folder}/ with --mirror)") \
+            from None
 
 
 def _download_check(card, src, spec):

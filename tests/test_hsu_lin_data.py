@@ -192,6 +192,55 @@ def test_a_packed_file_larger_than_its_bound_allows_is_not_read(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+# ---- a shuttle.trn.Z at hand ------------------------------------------------------------------
+
+def test_a_local_z_is_read_through_the_bounded_reader(mirror, shuttle_z, tmp_path, data_home,
+                                                      monkeypatch):
+    """The uci-z source reads a .Z at hand; here a user card names the reference encoder's
+    stream (UCI's own bytes are the registry card's), and the arrays equal the uci source's."""
+    content, packed = shuttle_z
+    folder = tmp_path / "z-mirror" / "shuttle"
+    folder.mkdir(parents=True)
+    (folder / "shuttle.trn.Z").write_bytes(packed)
+    (folder / "shuttle.tst").symlink_to(mirror / "shuttle" / "shuttle.tst")
+    card = (REPO / "datasets" / "shuttle.yaml").read_text()
+    card = card.replace("name: shuttle\n", "name: shuttle-z\nfolder: shuttle\n")
+    card = card.replace(SHUTTLE_Z_SHA, hashlib.sha256(packed).hexdigest())
+    card = card.replace("size: 319869", f"size: {len(packed)}")
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    (cards / "shuttle-z.yaml").write_text(card)
+    monkeypatch.setenv("MULTISVM_CARDS", str(cards))
+    local = data.load("shuttle-z", mirror=tmp_path / "z-mirror", progress=False)
+    given = data.load("shuttle", source="uci", progress=False)
+    assert local.source_id == "uci-z" and local.checksums["shuttle.trn.Z"] == \
+        hashlib.sha256(packed).hexdigest()
+    for part in ("train", "test"):
+        np.testing.assert_array_equal(local.parts[part][0], given.parts[part][0])
+        assert local.parts[part][1].tolist() == given.parts[part][1].tolist()
+
+
+def test_a_local_z_of_other_bytes_or_past_its_bound_is_refused(mirror, shuttle_z, tmp_path,
+                                                               data_home):
+    """The registry card's uci-z source takes UCI's .Z bytes only (a .Z's bytes depend on the
+    program); the parser's bound stops a .Z whose content is larger than the source says."""
+    folder = tmp_path / "z-mirror" / "shuttle"
+    folder.mkdir(parents=True)
+    (folder / "shuttle.trn.Z").write_bytes(shuttle_z[1])
+    (folder / "shuttle.tst").symlink_to(mirror / "shuttle" / "shuttle.tst")
+    with pytest.raises(DatasetError, match=r"^shuttle: shuttle\.trn\.Z at .* is 325,947 bytes, "
+                                           r"expected 319,869: .*refused"):
+        data.load("shuttle", mirror=tmp_path / "z-mirror", source="uci-z", progress=False)
+    from multisvm_cli.data import parsers
+
+    small = tmp_path / "small.Z"
+    small.write_bytes(compress(b"1 2 3\n4 5 6\n"))
+    options = {"sep": "whitespace", "header": False}
+    assert parsers.read_table(small, options, "t").to_numpy().tolist() == [[1, 2, 3], [4, 5, 6]]
+    with pytest.raises(DatasetError, match=r"^t: .*small\.Z decompresses to more than 11 bytes"):
+        parsers.read_table(small, {**options, "max_unpacked_bytes": 11}, "t")
+
+
 # ---- downloading shuttle.trn.Z ---------------------------------------------------------------
 
 def serve_shuttle(folder, mirror, packed):

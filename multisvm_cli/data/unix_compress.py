@@ -47,17 +47,23 @@ def is_compressed(path):
 
 def decompress_file(packed, target, limit, name):
     """Decompress the ``.Z`` file ``packed`` into the file ``target``; returns the number of
-    bytes written. ``limit``: the most bytes the content may have (None: no bound); ``name``
-    names the stream in errors. A ``.Z`` file is never read past ``max_packed_bytes(limit)``."""
+    bytes written (see :func:`read_compressed`)."""
+    content = read_compressed(packed, limit, name)
+    with open(target, "wb") as sink:
+        sink.write(content)
+    return len(content)
+
+
+def read_compressed(packed, limit, name):
+    """The content of the ``.Z`` file ``packed``. ``limit``: the most bytes the content may
+    have (None: no bound); ``name`` names the stream in errors. The file is never read past
+    ``max_packed_bytes(limit)``."""
     with open(packed, "rb") as stream:
         data = stream.read(max_packed_bytes(limit) + 1)
     if limit is not None and len(data) > max_packed_bytes(limit):
         raise DatasetError(f"{name} is larger than a .Z stream of at most {limit:,} bytes of "
                            "content can be: refused")
-    content = decompress(data, limit, name)
-    with open(target, "wb") as sink:
-        sink.write(content)
-    return len(content)
+    return decompress(data, limit, name)
 
 
 def max_packed_bytes(limit):

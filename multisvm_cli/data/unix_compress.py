@@ -18,6 +18,9 @@ al.; ncompress 4.2 and gzip's ``unlzw.c`` read it the same way), the LZW scheme 
   after CLEAR, the rest of the current group is padding, and reading resumes at the next
   group boundary, counted from where the current width began.
 
+Readers differ on one corner: with ``maxbits`` 9, gzip's ``unlzw`` widens codes to 10 bits once
+the table is full; ncompress and this reader stay at 9 (UCI's files are 16-bit).
+
 Bounds: the output stops at ``limit`` bytes (past it the stream is refused, nothing more is
 produced). The dictionary holds at most ``2**16`` entries, and since each entry is a string
 already written plus one byte, its memory is bounded by the output written. A stream that

@@ -35,7 +35,8 @@ class FileSpec:
     a file to unpack by hand). ``package`` names an installed package that ships the file.
     ``tree_sha256`` holds the accepted tree digests of an archive (``format: archive``; see
     :mod:`.archives`), checked instead of the archive's own bytes. ``gunzip``: ``url`` serves
-    the file gzip-compressed, and the decompressed bytes are checked (size, SHA-256).
+    the file gzip-compressed, and the decompressed bytes are checked (size, SHA-256);
+    ``uncompress``: the same for a file served Unix-compressed (``.Z``, :mod:`.unix_compress`).
     ``max_size``: a download of a file whose exact size is unknown stops past it (bytes).
     """
 
@@ -49,6 +50,12 @@ class FileSpec:
     tree_sha256: tuple = ()
     gunzip: bool = False
     max_size: int | None = None
+    uncompress: bool = False
+
+    @property
+    def packing(self):
+        """The suffix of the compressed form ``url`` serves (``.gz``, ``.Z``), or None."""
+        return ".gz" if self.gunzip else ".Z" if self.uncompress else None
 
     @property
     def digests(self):
@@ -245,7 +252,15 @@ def _file(raw):
         tree_sha256=_digests(raw, "tree_sha256"),
         gunzip=raw.get("gunzip", False) is True,
         max_size=(_sizes(raw.get("max_size"), raw["name"]) or (None,))[0],
+        uncompress=_uncompress(raw),
     )
+
+
+def _uncompress(raw):
+    """``uncompress: true`` (the url serves a .Z); refused beside ``gunzip: true``."""
+    if raw.get("uncompress", False) is True and raw.get("gunzip", False) is True:
+        raise ValueError(f"file {raw['name']}: gunzip and uncompress exclude each other")
+    return raw.get("uncompress", False) is True
 
 
 def _digests(raw, field):

@@ -12,8 +12,9 @@ A file whose size the card records (``FileSpec.size``) is never written past tha
 transfer stops at the first byte beyond the largest accepted size, and a body announced larger
 (Content-Length) is refused before any byte is written.
 
-A file served gzip-compressed (Covertype's ``covtype.data.gz``) is kept decompressed and checked
-by its decompressed size and SHA-256 (:func:`download_gunzipped`).
+A file served compressed (Covertype's ``covtype.data.gz``, gzip; Shuttle's ``shuttle.trn.Z``,
+Unix compress, read by :mod:`.unix_compress`) is kept decompressed and checked by its
+decompressed size and SHA-256 (:func:`download_unpacked`).
 """
 
 import os
@@ -29,6 +30,7 @@ import psutil
 from tqdm import tqdm
 
 from ..storage import file_mode
+from . import unix_compress
 from .errors import DatasetError
 from .verify import sha256_file
 
@@ -189,21 +191,30 @@ def _size_note(received, sizes):
 
 
 def download_gunzipped(url, target, sha256s=(), sizes=(), progress=True, timeout=TIMEOUT_S):
-    """Download the gzip file at ``url`` and keep its decompressed content as ``target``,
-    checked by the decompressed size and SHA-256 (a .gz's own bytes differ between copies: its
-    header holds a time). Both stages go through ``.part-<pid>-`` files; returns the SHA-256."""
+    """:func:`download_unpacked` of a gzip file (``.gz``)."""
+    return download_unpacked(url, target, sha256s, sizes, progress, timeout, ".gz")
+
+
+def download_unpacked(url, target, sha256s=(), sizes=(), progress=True, timeout=TIMEOUT_S,
+                      packing=".gz"):
+    """Download the compressed file at ``url`` (``packing``: ``.gz`` gzip or ``.Z`` Unix
+    compress) and keep its decompressed content as ``target``, checked by the decompressed
+    size and SHA-256 (a .gz's own bytes differ between copies: its header holds a time; a .Z's
+    depend on the compress program). Both stages go through ``.part-<pid>-`` files, the
+    decompression stops past ``max(sizes)`` bytes; returns the SHA-256."""
     target = Path(target)
-    packed = _temp_file(target.with_name(f"{target.name}.gz"))
+    packed = _temp_file(target.with_name(f"{target.name}{packing}"))
     limit = max(sizes) if sizes else None
     try:
         try:
-            with open(packed, "wb") as sink:  # the .gz is never larger than its content here
-                _stream(url, sink, f"{target.name}.gz", progress, timeout, sizes)
+            with open(packed, "wb") as sink:
+                _stream(url, sink, f"{target.name}{packing}", progress, timeout,
+                        _packed_bound(sizes, packing))
         except OSError as exc:
             raise DataHomeError(not_writable(target.parent, exc)) from None
         temp_path = _temp_file(target)
         try:
-            received = _gunzip(packed, temp_path, limit, url)
+            received = UNPACK[packing](packed, temp_path, limit, url)
             seen = sha256_file(temp_path)
             if (sizes and received not in sizes) or (sha256s and seen not in sha256s):
                 raise DatasetError(f"{target.name} decompressed from {url} is {received:,} bytes "
@@ -218,6 +229,22 @@ def download_gunzipped(url, target, sha256s=(), sizes=(), progress=True, timeout
             raise
     finally:
         packed.unlink(missing_ok=True)
+
+
+def _packed_bound(sizes, packing):
+    """The most bytes the compressed download may have: the content's size for gzip (never
+    larger here), the LZW bound of :func:`.unix_compress.max_packed_bytes` for ``.Z``."""
+    if not sizes or packing == ".gz":
+        return sizes
+    return (unix_compress.max_packed_bytes(max(sizes)),)
+
+
+def _uncompress(packed, target, limit, url):
+    """Decompress the ``.Z`` file ``packed`` into ``target``; stops past ``limit`` bytes."""
+    try:
+        return unix_compress.decompress_file(packed, target, limit, url)
+    except OSError as exc:
+        raise DataHomeError(not_writable(Path(target).parent, exc)) from None
 
 
 def _gunzip(packed, target, limit, url):
@@ -237,3 +264,6 @@ def _gunzip(packed, target, limit, url):
     except (gzip.BadGzipFile, zlib.error, EOFError) as exc:
         raise DatasetError(f"{url} is not a complete gzip file ({exc}): refused") from None
     return written
+
+
+UNPACK = {".gz": _gunzip, ".Z": _uncompress}

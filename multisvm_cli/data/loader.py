@@ -25,7 +25,7 @@ import numpy as np
 
 from . import archives, cache, locations, parsers, text_sources
 from .cards import get_card
-from .download import DataHomeError, download, download_gunzipped, not_writable, remove_stale_parts
+from .download import DataHomeError, download, download_unpacked, not_writable, remove_stale_parts
 from .errors import DatasetError
 from .verify import check_part, check_sha256, check_structure, sha256_file
 
@@ -318,9 +318,10 @@ def _fetch(card, src, spec, home, url_base, progress):
     """Download one raw file into ``<home>/<dataset>/``, checked before it is renamed."""
     folder = Path(home) / card.folder
     try:
-        if spec.gunzip:
-            url = f"{url_base}/{card.folder}/{spec.name}.gz" if url_base else spec.url
-            download_gunzipped(url, folder / spec.name, spec.sha256, spec.size, progress)
+        if spec.packing:
+            url = f"{url_base}/{card.folder}/{spec.name}{spec.packing}" if url_base else spec.url
+            download_unpacked(url, folder / spec.name, spec.sha256, spec.size, progress,
+                              packing=spec.packing)
             return
         url = f"{url_base}/{card.folder}/{spec.name}" if url_base else spec.url
         download(url, folder / spec.name, spec.sha256, check=_download_check(card, src, spec),
@@ -328,8 +329,10 @@ def _fetch(card, src, spec, home, url_base, progress):
     except DataHomeError as exc:
         raise DataHomeError(f"{card.name}: {exc}") from None
     except DatasetError as exc:
-        raise DatasetError(f"{card.name}: {exc}; get {spec.name} from {spec.url} and put it in "
-                           f"{folder}/ (or in <mirror>/{card.folder}/ with --mirror)") from None
+        unpack = ", decompress it (gzip -d reads it)" if spec.packing else ""
+        raise DatasetError(f"{card.name}: {exc}; get {spec.name} from {spec.url}{unpack} and put "
+                           f"it in {folder}/ (or in <mirror>/{card.folder}/ with --mirror)") \
+            from None
 
 
 def _download_check(card, src, spec):

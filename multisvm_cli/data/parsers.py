@@ -2,7 +2,9 @@
 
 Formats:
 - ``text``: delimited text read by pandas (``sep`` "," or "whitespace", optional ``header``,
-  ``n_columns`` = read only the first n fields of each line, gzip detected by its magic bytes).
+  ``n_columns`` = read only the first n fields of each line, gzip detected by its magic bytes,
+  Unix compress (.Z) too, read by :mod:`.unix_compress` up to ``max_unpacked_bytes`` of
+  content, default ``MAX_UNPACKED_BYTES``).
   ``label_column`` and ``feature_columns: [start, stop)`` are 0-based positions.
 - ``hdf5``: groups ``<group>/data`` and ``<group>/target`` (the USPS HDF5 copy).
 - ``sklearn``: a ``load_*`` function of ``sklearn.datasets`` (data shipped with scikit-learn).
@@ -15,16 +17,19 @@ Labels: ``label_type`` int (integral values, plus ``label_offset``) or str (whit
 ``values`` names a fixed transform of the features (see ``VALUE_TRANSFORMS``).
 """
 
+import io
 import math
 
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from . import unix_compress
 from .errors import DatasetError
 
 GZIP_MAGIC = b"\x1f\x8b"
 MAX_INDEX = 2**31 - 2           # scipy/libsvm column indices are 32-bit
+MAX_UNPACKED_BYTES = 1 << 28    # a local .Z text file's content, unless its source says less
 
 
 def esl_to_unit(X):
@@ -55,8 +60,12 @@ def read_table(path, options, dataset):
     }
     if n_columns:
         kwargs.update(names=list(range(n_columns)), usecols=list(range(n_columns)))
+    source = path
+    if unix_compress.is_compressed(path):
+        limit = int(options.get("max_unpacked_bytes", MAX_UNPACKED_BYTES))
+        source = io.BytesIO(unix_compress.read_compressed(path, limit, f"{dataset}: {path}"))
     try:
-        table = pd.read_csv(path, **kwargs)
+        table = pd.read_csv(source, **kwargs)
     except (ValueError, OSError, EOFError, UnicodeDecodeError, pd.errors.ParserError) as exc:
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise DatasetError(f"{dataset}: cannot parse {path}: {message}") from None

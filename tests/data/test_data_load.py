@@ -22,8 +22,8 @@ def counts(y):
 
 def test_registry_names_and_cards():
     assert data.names() == ["20newsgroups", "covertype", "digits", "dna", "glass", "iris",
-                            "letter", "pendigits", "reuters21578", "segment", "usps", "vehicle",
-                            "vowel", "wine"]
+                            "letter", "letter-hsu-lin", "pendigits", "reuters21578", "satimage",
+                            "segment", "shuttle", "usps", "vehicle", "vowel", "wine"]
     letter = data.get_card("letter")
     assert (letter.n_classes, letter.n_features, letter.split) == (26, 16, "fixed")
     assert letter.parts == {"train": 16000, "test": 4000}

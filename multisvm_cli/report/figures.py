@@ -30,7 +30,7 @@ from ..errors import MultisvmError
 from ..estimators.registry import SCHEME_NAMES, label
 from .drawing import DPI, FIGURE_FORMATS, margins, save_figure, slug
 from .heatmaps import grid_heatmaps
-from .ranking import small_sample_caution
+from .ranking import small_sample_caution, small_sample_failures
 from .run_folder import read_figure_data, read_sweep
 from .sweep_figures import sweep_figures
 
@@ -247,9 +247,10 @@ def _cd_title(ranking) -> str:
              f"significantly different at alpha = {ranking['alpha']:g}")
     if ranking.get("critical_difference") is not None:
         title += " (Nemenyi test; CD bar above the axis)"
-    if small_sample_caution(ranking["n_datasets"], len(ranking["schemes"])):
-        title += (f"\ncaution: {ranking['n_datasets']} datasets, {len(ranking['schemes'])} "
-                  "schemes, below Demsar's N > 10, k > 5: the test has little power")
+    failures = small_sample_failures(ranking["n_datasets"], len(ranking["schemes"]))
+    if failures:
+        title += (f"\ncaution: {' and '.join(have for have, _ in failures)}, Demsar asks for "
+                  f"{' and '.join(asked for _, asked in failures)}: the test has little power")
     return title
 
 

@@ -8,6 +8,7 @@ the ranking (``ranking.rank_schemes``). File names, under a run's ``figures/`` f
     grid-<dataset>-<kernel_type>.png   mean validation error over the grid, a panel per scheme
     tradeoff-<dataset>.png             test error against kernel evaluations
     cd-diagram.png                     average ranks, Nemenyi critical difference
+    bayes-signed-rank.png              Bayesian signed-rank test per pair (.verdict_figure)
     dag-orders-<dataset>.png           the DAG scheme's test error over random class orders
 
 Cost: a run draws one file per dataset x kernel type (not per scheme) and lays each figure out
@@ -33,6 +34,7 @@ from .heatmaps import grid_heatmaps
 from .ranking import small_sample_caution, small_sample_failures
 from .run_folder import read_figure_data, read_sweep
 from .sweep_figures import sweep_figures
+from .verdict_figure import FILE_STEM as BAYES_STEM, bayes_diagram
 
 MARKERS = "osD^vP*Xh<>p"
 
@@ -315,6 +317,8 @@ def draw_all(run_folder, grid: pd.DataFrame, chosen: dict, table_rows, ranking=N
              + tradeoff(table_rows, folder, fmt, dpi))
     if ranking is not None:
         paths.append(cd_diagram(ranking, folder / f"cd-diagram.{fmt}", dpi))
+    if ranking is not None and ranking.get("verdict"):
+        paths.append(bayes_diagram(ranking["verdict"], folder / f"{BAYES_STEM}.{fmt}", dpi))
     for dataset, study in (dag_orders or {}).items():
         paths.append(dag_orders_histogram(study["errors_pct"], study["kernel_evaluations"],
                                           study["selected_error"],
@@ -323,7 +327,8 @@ def draw_all(run_folder, grid: pd.DataFrame, chosen: dict, table_rows, ranking=N
     return paths
 
 
-FIGURE_NAMES = ("grid-*", "tradeoff-*", "cd-diagram", "dag-orders-*", "sweep-*")  # + "." + a format
+FIGURE_NAMES = ("grid-*", "tradeoff-*", "cd-diagram", BAYES_STEM, "dag-orders-*",
+                "sweep-*")  # + "." + a format
 
 
 def _order(table_rows) -> list:

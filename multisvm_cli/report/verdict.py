@@ -2,7 +2,8 @@
 signed-rank tests and the Bayesian signed-rank test with a region of practical equivalence.
 
 Both compare two schemes a and b on the N datasets through the per-dataset differences of
-test error (%) d_i = err_a,i - err_b,i (negative: a made fewer errors).
+test error (%) d_i = err_a,i - err_b,i (negative: a made fewer errors), rounded to 1e-9
+points so that float noise in the error percentages breaks no tie.
 
 - Wilcoxon's signed-rank test (Demsar 2006, JMLR 7, section 3.1.3): the |d_i| are ranked
   (ties share the average rank); R+ sums the ranks of the datasets where a is better, R- those
@@ -74,7 +75,7 @@ def compare_pairs(errors: pd.DataFrame, rope: float = DEFAULT_ROPE, alpha: float
     schemes = [str(s) for s in errors.columns]
     pairs = []
     for i, j in pairs_in_order(values):
-        differences = values[:, i] - values[:, j]
+        differences = np.round(values[:, i] - values[:, j], 9)  # float noise breaks no tie
         pairs.append({"a": schemes[i], "b": schemes[j],
                       "wins": [int(np.sum(differences < 0)), int(np.sum(differences == 0)),
                                int(np.sum(differences > 0))],

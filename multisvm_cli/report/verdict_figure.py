@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from matplotlib.figure import Figure
+from matplotlib.patches import Patch
 
 from ..estimators.registry import label
 from .drawing import DPI, margins, save_figure
@@ -65,7 +66,7 @@ def bayes_figure(verdict: dict) -> Figure:
     ax.tick_params(axis="x", labelsize=8)
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
-    handles = [ax.bar(0, 0, color=COLOURS[o]) for o in OUTCOMES]
+    handles = [Patch(color=COLOURS[o]) for o in OUTCOMES]
     rope = verdict["rope"]
     ax.legend(handles, ["first better", f"within the ROPE (+-{rope:g} point"
                         f"{'' if rope == 1 else 's'} of error)",

@@ -59,8 +59,8 @@ def test_exact_p_values_and_holm_by_hand():
     assert pairs["a", "b"]["wins"] == [6, 0, 0] and pairs["a", "c"]["wins"] == [5, 0, 1]
     assert pairs["a", "b"]["mean_difference"] == pytest.approx(-3.5)
     # a raw p of 0.031 is not significant once corrected for three pairs ...
-    assert "no pair differs at alpha = 0.05 (smallest Holm-adjusted p = 0.0938, a vs b)" in (
-        verdict_text(verdict))
+    assert ("no pair differs at alpha = 0.05 (the closest: a vs b, p = 0.0312, Holm-adjusted "
+            "0.0938).") in verdict_text(verdict)
     # ... and is at alpha = 0.10
     at_10 = verdict_text(compare_pairs(THREE, alpha=0.10))
     assert "Holm-corrected for 3 pairs (Demsar 2006): a better than b (p = 0.0312, Holm " \
@@ -201,6 +201,7 @@ def test_old_run_folder_gets_its_verdict_from_the_table():
     text = across_datasets_text(filled)
     assert text.startswith("Average rank over 5 datasets")
     assert "Bayesian signed-rank test over the 5 datasets" in text
+    assert "with 5 datasets even an exact test cannot go below p = 0.0625." in text  # 2 / 2^5
     saved = {**ranking, "verdict": compare_pairs(errors, rope=3.0)}
     assert ranking_with_verdict({"table": table, "ranking": saved}) is saved
     assert ranking_with_verdict({"table": table}) is None

@@ -179,9 +179,10 @@ def verdict_text(verdict: dict) -> str:
         line += "; ".join(f"{_better(p)} (p = {p['wilcoxon']['p_value']:.3g}, Holm "
                           f"{p['wilcoxon']['p_holm']:.3g})" for p in significant) + "."
     else:
-        low = min(pairs, key=lambda p: p["wilcoxon"]["p_holm"])
-        line += (f"no pair differs at alpha = {alpha:g} (smallest Holm-adjusted p = "
-                 f"{low['wilcoxon']['p_holm']:.3g}, {label(low['a'])} vs {label(low['b'])})")
+        low = min(pairs, key=lambda p: (p["wilcoxon"]["p_holm"], p["wilcoxon"]["p_value"]))
+        line += (f"no pair differs at alpha = {alpha:g} (the closest: {label(low['a'])} vs "
+                 f"{label(low['b'])}, p = {low['wilcoxon']['p_value']:.3g}, Holm-adjusted "
+                 f"{low['wilcoxon']['p_holm']:.3g})")
         floor = 2.0 / 2.0**n
         line += (f"; with {n} datasets even an exact test cannot go below p = {floor:.3g}."
                  if floor >= alpha else ".")

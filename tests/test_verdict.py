@@ -78,7 +78,8 @@ def test_holm_step_down_by_hand():
 
 def test_wilcoxon_is_demsars_worked_example():
     # Demsar (2006), section 3.1.3: C4.5+m against C4.5 over the 14 datasets of his Table 2:
-    # R+ = 93, R- = 12 (zero differences split), T = 12; p from the normal approximation
+    # R+ = 93, R- = 12 (zero differences split), T = 12, below the critical value 21 for
+    # N = 14 at alpha = 0.05; with ties, p comes from the normal approximation
     errors = demsar_errors()
     d = errors["C4.5+m"].to_numpy() - errors["C4.5"].to_numpy()
     test = signed_rank(d)
@@ -88,8 +89,9 @@ def test_wilcoxon_is_demsars_worked_example():
     assert sorted(ties[ties > 1]) == [2, 2]
     sd = math.sqrt(n * (n + 1) * (2 * n + 1) / 24 - sum(t**3 - t for t in ties) / 48)
     z = (12 - n * (n + 1) / 4) / sd
-    assert z == pytest.approx(-2.55, abs=0.01)  # Demsar: z = -2.551 (his rounding)
+    assert z == pytest.approx(-2.5437, abs=1e-4)
     assert test["p_value"] == pytest.approx(2 * stats.norm.cdf(z), rel=1e-9)
+    assert test["p_value"] < 0.05  # as Demsar concludes
     assert test["p_value"] == pytest.approx(stats.wilcoxon(
         errors["C4.5+m"], errors["C4.5"], zero_method="zsplit").pvalue, rel=1e-12)
     # all six pairs through compare_pairs: each p is scipy's on the differences rounded to
@@ -152,9 +154,15 @@ def test_bayesian_decisions_and_bounds():
     inside = bayes_signed_rank(np.array([0.3, -0.2, 0.5, 0.1]), 1.0, n_samples=1000)
     assert inside == {"p_left": 0.0, "p_rope": 1.0, "p_right": 0.0}
     assert bayes_decision(inside) == "rope"
-    # b better by 3 points everywhere: theta_right = 1 - (weight of d_0 = 0)^2 - cross terms
-    right = bayes_signed_rank(np.full(10, 3.0), 1.0, n_samples=2000)
-    assert right["p_right"] > 0.95 and bayes_decision(right) == "right"
+    # every d_i < -2r: every pair sum but d_0 + d_0 = 0 is below -2r, so theta_left = 1 - w_0^2
+    # and theta_rope = w_0^2 with w_0 ~ Beta(0.5, N): P(rope) = P(w_0 > 1/sqrt 2) exactly
+    for n in (3, 6):
+        d = -np.linspace(2.5, 10.0, n)
+        left = bayes_signed_rank(d, 1.0, seed=n)
+        assert left["p_rope"] == pytest.approx(stats.beta(0.5, n).sf(2**-0.5), abs=0.002)
+        assert left["p_right"] == 0.0 and bayes_decision(left) == "left"
+    right = bayes_signed_rank(np.full(10, 3.0), 1.0, n_samples=2000)  # b better, mirrored
+    assert right["p_right"] > 0.99 and bayes_decision(right) == "right"
     # sums exactly on 2r (here 1 + 1 = 2 x 1) count half to each side, float noise included
     edge = bayes_signed_rank(np.array([1.0, 1.0 + ON_BOUND / 10]), 1.0, n_samples=5000, seed=1)
     twin = bayes_signed_rank(np.array([1.0, 1.0]), 1.0, n_samples=5000, seed=1)
@@ -205,6 +213,23 @@ def test_old_run_folder_gets_its_verdict_from_the_table():
     saved = {**ranking, "verdict": compare_pairs(errors, rope=3.0)}
     assert ranking_with_verdict({"table": table, "ranking": saved}) is saved
     assert ranking_with_verdict({"table": table}) is None
+
+
+def test_report_html_of_an_old_run_folder_shows_the_verdict(tmp_path):
+    from test_report_html import ROWS, fake_run
+
+    from multisvm_cli.report.html import write_report
+
+    run = fake_run(tmp_path / "run")  # its results.json's ranking has no verdict
+    assert "verdict" not in json.loads((run / "results.json").read_text())["ranking"]
+    text = write_report(run).read_text()
+    errors = pd.DataFrame({s: [r["error_pct"] for r in ROWS if r["scheme"] == s]
+                           for s in ("ovr", "dag")})
+    pair = compare_pairs(errors)["pairs"][0]  # ovr (4.44, 0) vs dag (2.22, 1.85): one win each
+    assert (pair["a"], pair["b"]) == ("ovr", "dag")  # tied average ranks: the table's order
+    probs = " / ".join(f"{pair['bayes'][o]:.3f}" for o in ("p_left", "p_rope", "p_right"))
+    assert f"1-v-r vs DAGSVM: {probs} (undecided)" in text
+    assert text.index("Friedman") < text.index("Holm-corrected for 1 pair (Demsar 2006)")
 
 
 def test_rope_config_key(tmp_path, run_multisvm):

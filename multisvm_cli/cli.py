@@ -131,7 +131,7 @@ def reproduce_table(configs, fmt, wide, force, progress, figure_format, dpi, no_
     Example: multisvm reproduce-table quickstart --n-jobs 2
     """
     from .experiment import load_config, reproduce
-    from .report.ranking import ranking_text
+    from .report.verdict import across_datasets_text
     from .report.sweep import sweep_table
     from .report.table import dag_orders_text, render
 
@@ -150,7 +150,7 @@ def reproduce_table(configs, fmt, wide, force, progress, figure_format, dpi, no_
             click.echo(render(run.rows, fmt, config.reference.get("source"),
                               config.compare_to, wide=wide, width=_width()).rstrip("\n"))
             if run.ranking:
-                click.echo("\n" + _wrap(ranking_text(run.ranking)))
+                click.echo("\n" + _wrap(across_datasets_text(run.ranking)))
             if run.dag_orders:
                 click.echo("\n" + _wrap(dag_orders_text(run.dag_orders)))
             if run.sweep:

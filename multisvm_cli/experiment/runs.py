@@ -179,7 +179,7 @@ def _compute(config, settings, jobs, datasets, folder, log):
     for result in results:
         result["bounded"] = bounded(result)  # the table marks its error with a *
     rows = table_rows(results, config.reference, config.compare_to)
-    ranking = rank_over_datasets(rows) if swept is None else None
+    ranking = rank_over_datasets(rows, config.rope, config.seed) if swept is None else None
     if swept is not None:
         write_sweep(folder, swept)
     write_tables(folder, config.name, results, grid_rows, rows, checksums,
@@ -271,15 +271,22 @@ class RunLog:
             yield self
 
 
-def rank_over_datasets(rows):
+def rank_over_datasets(rows, rope=None, seed=0):
     """``report.ranking.rank_schemes`` of the report rows' test errors when there are 2 or more
-    datasets and schemes to rank (else None)."""
+    datasets and schemes to rank (else None), with its ``verdict``: the pairwise tests of
+    ``report.verdict.compare_pairs`` at the config's ``rope`` (points of test error; None:
+    the default) and ``seed``."""
     from ..report.ranking import errors_table, rank_schemes
+    from ..report.verdict import DEFAULT_ROPE, compare_pairs
 
     ours = [row for row in rows if row.get("error_pct") is not None]
     if len({r["dataset"] for r in ours}) < 2 or len({r["scheme"] for r in ours}) < 2:
         return None
-    return rank_schemes(errors_table(ours))
+    errors = errors_table(ours)
+    ranking = rank_schemes(errors)
+    ranking["verdict"] = compare_pairs(errors, DEFAULT_ROPE if rope is None else rope,
+                                       ranking["alpha"], seed)
+    return ranking
 
 
 def dag_order_studies(results) -> dict:

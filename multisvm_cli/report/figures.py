@@ -8,6 +8,7 @@ the ranking (``ranking.rank_schemes``). File names, under a run's ``figures/`` f
     grid-<dataset>-<kernel_type>.png   mean validation error over the grid, a panel per scheme
     tradeoff-<dataset>.png             test error against kernel evaluations
     cd-diagram.png                     average ranks, Nemenyi critical difference
+    bayes-signed-rank.png              Bayesian signed-rank test per pair (.verdict_figure)
     dag-orders-<dataset>.png           the DAG scheme's test error over random class orders
 
 Cost: a run draws one file per dataset x kernel type (not per scheme) and lays each figure out
@@ -30,9 +31,10 @@ from ..errors import MultisvmError
 from ..estimators.registry import ORDER_STUDY, SCHEME_NAMES, label
 from .drawing import DPI, FIGURE_FORMATS, margins, save_figure, slug
 from .heatmaps import grid_heatmaps
-from .ranking import small_sample_caution
+from .ranking import small_sample_caution, small_sample_failures
 from .run_folder import read_figure_data, read_sweep
 from .sweep_figures import sweep_figures
+from .verdict_figure import FILE_STEM as BAYES_STEM, bayes_diagram
 
 MARKERS = "osD^vP*Xh<>p"
 
@@ -247,9 +249,10 @@ def _cd_title(ranking) -> str:
              f"significantly different at alpha = {ranking['alpha']:g}")
     if ranking.get("critical_difference") is not None:
         title += " (Nemenyi test; CD bar above the axis)"
-    if small_sample_caution(ranking["n_datasets"], len(ranking["schemes"])):
-        title += (f"\ncaution: {ranking['n_datasets']} datasets, {len(ranking['schemes'])} "
-                  "schemes, below Demsar's N > 10, k > 5: the test has little power")
+    failures = small_sample_failures(ranking["n_datasets"], len(ranking["schemes"]))
+    if failures:
+        title += (f"\ncaution: {' and '.join(have for have, _ in failures)}, Demsar asks for "
+                  f"{' and '.join(asked for _, asked in failures)}: the test has little power")
     return title
 
 
@@ -314,6 +317,8 @@ def draw_all(run_folder, grid: pd.DataFrame, chosen: dict, table_rows, ranking=N
              + tradeoff(table_rows, folder, fmt, dpi))
     if ranking is not None:
         paths.append(cd_diagram(ranking, folder / f"cd-diagram.{fmt}", dpi))
+    if ranking is not None and ranking.get("verdict"):
+        paths.append(bayes_diagram(ranking["verdict"], folder / f"{BAYES_STEM}.{fmt}", dpi))
     for dataset, study in (dag_orders or {}).items():
         paths.append(dag_orders_histogram(study["errors_pct"], study["kernel_evaluations"],
                                           study["selected_error"],
@@ -322,7 +327,8 @@ def draw_all(run_folder, grid: pd.DataFrame, chosen: dict, table_rows, ranking=N
     return paths
 
 
-FIGURE_NAMES = ("grid-*", "tradeoff-*", "cd-diagram", "dag-orders-*", "sweep-*")  # + "." + a format
+FIGURE_NAMES = ("grid-*", "tradeoff-*", "cd-diagram", BAYES_STEM, "dag-orders-*",
+                "sweep-*")  # + "." + a format
 
 
 def _order(table_rows) -> list:

@@ -20,10 +20,10 @@ from ..numbers import is_number
 from ..readers import read_bytes
 from ..storage import atomic_write
 from .paired import RESAMPLED
-from .ranking import ranking_text
 from .run_folder import read_config_text, read_meta, read_results, read_sweep, read_table
 from .sweep import sweep_table
 from .table import BOUNDED_NOTE, COLUMNS, PAPER_COLUMNS, dag_orders_text, display, footnote
+from .verdict import across_datasets_text, ranking_with_verdict
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 PNG_LIMIT = 64 << 20  # bytes of one figure
@@ -35,6 +35,12 @@ FIGURE_KINDS = [  # (file name prefix, section title, how to read the figure)
      "ranks differ by no more than the critical difference (the CD bar above the axis): the "
      "data do not show them to differ. Schemes not joined by a bar differ significantly "
      "(Nemenyi test; Wilcoxon signed-rank test for two schemes)."),
+    ("bayes-signed-rank", None,
+     "Bayesian signed-rank test (Benavoli et al. 2017), one bar per pair of schemes, the "
+     "better-ranked scheme first: the posterior probability that the first scheme's test error "
+     "is lower by more than the ROPE (blue), that the two are within the ROPE of each other "
+     "(grey), and that the second is better (orange). A probability beyond the dotted 0.95 line "
+     "decides; otherwise the datasets do not."),
     ("tradeoff-", "Error against evaluation cost",
      "Test error (%) against kernel evaluations per test point (log scale), one marker per "
      "scheme: lower left is better (fewer errors for less work at test time). Error bars: "
@@ -90,12 +96,13 @@ def render_report(folder: Path, meta=None) -> str:
         parts += ["<h2>Sweep</h2>", sweep_table(swept.to_dict("records"), "html")]
     if results.get("dag_orders"):
         parts.append(f"<pre>{_esc(dag_orders_text(results['dag_orders']))}</pre>")
-    cd_diagram = figures_html(folder / "figures", FIGURE_KINDS[:1])
-    if results.get("ranking") or cd_diagram:
+    cd_diagram = figures_html(folder / "figures", FIGURE_KINDS[:2])
+    ranking = ranking_with_verdict(results)
+    if ranking or cd_diagram:
         parts.append("<h2>Ranking of the schemes over datasets</h2>")
-    if results.get("ranking"):
-        parts.append(f"<pre>{_esc(ranking_text(results['ranking']))}</pre>")
-    parts += cd_diagram + figures_html(folder / "figures", FIGURE_KINDS[1:])
+    if ranking:
+        parts.append(f"<pre>{_esc(across_datasets_text(ranking))}</pre>")
+    parts += cd_diagram + figures_html(folder / "figures", FIGURE_KINDS[2:])
     config_text = read_config_text(folder)
     if config_text is not None:
         parts += ["<h2>Config</h2>", f"<pre>{_esc(config_text)}</pre>"]

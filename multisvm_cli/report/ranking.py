@@ -141,7 +141,7 @@ def _wilcoxon(values, schemes, alpha) -> dict:
     if np.all(differences == 0):
         statistic, p_value = 0.0, 1.0
     else:
-        statistic, p_value = stats.wilcoxon(values[:, 0], values[:, 1])
+        statistic, p_value = stats.wilcoxon(values[:, 0], values[:, 1], zero_method="zsplit")
     better = schemes[0] if np.sum(differences < 0) >= np.sum(differences > 0) else schemes[1]
     worse = schemes[1] if better == schemes[0] else schemes[0]
     return {"friedman": {"test": "Wilcoxon signed-rank", "statistic": float(statistic),
@@ -182,13 +182,29 @@ def ranking_text(ranking: dict) -> str:
     return "\n".join(lines)
 
 
+def small_sample_failures(n: int, k: int) -> list[tuple[str, str]]:
+    """The conditions of Friedman's chi-square approximation (Demsar 2006, section 3.2.2:
+    N > 10 datasets and k > 5 schemes) that ``n`` datasets and ``k`` schemes fail, each as
+    (what there is, what is asked), e.g. ``("3 datasets", "N > 10 datasets")``; empty when
+    both hold."""
+    failures = []
+    if n <= 10:
+        failures.append((f"{n} datasets", "N > 10 datasets"))
+    if k <= 5:
+        failures.append((f"{k} schemes", "k > 5 schemes"))
+    return failures
+
 
 def small_sample_caution(n: int, k: int) -> str:
-    """A caution when N datasets and k schemes are too few for Friedman's chi-square
-    approximation (Demsar 2006, section 3.2.2: it needs N > 10 and k > 5), else ``""``."""
-    if n > 10 and k > 5:
+    """A caution naming only the conditions of Friedman's chi-square approximation (Demsar
+    2006, section 3.2.2: N > 10 datasets, k > 5 schemes) that N datasets and k schemes fail,
+    else ``""``."""
+    failures = small_sample_failures(n, k)
+    if not failures:
         return ""
-    return (f"Caution: {n} datasets and {k} schemes are too few for Friedman's chi-square "
-            "approximation (Demsar 2006 asks for N > 10 datasets and k > 5 schemes; below that "
-            "use exact critical values): the test has little power here, and no significant "
-            "pair does not mean the schemes are equivalent.")
+    have = " and ".join(have for have, _ in failures)
+    asked = " and ".join(asked for _, asked in failures)
+    return (f"Caution: {have} are too few for Friedman's chi-square "
+            f"approximation (Demsar 2006 asks for {asked}; below that use exact critical "
+            "values): the test has little power here, and no significant pair does not mean "
+            "the schemes are equivalent.")

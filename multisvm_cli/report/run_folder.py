@@ -24,6 +24,7 @@ from ..numbers import is_count, is_number
 from ..readers import read_json, read_text
 from ..storage import atomic_write, to_json, write_json
 from .table import render
+from .verdict import ranking_with_verdict, verdict_problem
 
 GRID_COLUMNS = ["dataset", "repeat", "estimate", "fold", "scheme", "kernel", "kernel_type", "C",
                 "sigma", "gamma", "degree", "homogeneous", "validation_error", "n_errors",
@@ -180,6 +181,8 @@ def ranking_problem(ranking) -> str | None:
     if not isinstance(pairs, list) or not all(
             isinstance(p, list) and len(p) == 2 and set(p) <= set(schemes) for p in pairs):
         return "different_pairs is not a list of pairs of its schemes"
+    if ranking.get("verdict") is not None and verdict_problem(ranking["verdict"], schemes):
+        return f"verdict: {verdict_problem(ranking['verdict'], schemes)}"
     return None
 
 
@@ -346,7 +349,7 @@ def read_figure_data(folder) -> dict:
     results = read_results(folder)
     return {"grid": read_grid(folder),
             "chosen": {(r["dataset"], r["scheme"]): r["params"] for r in results["results"]},
-            "table_rows": results["table"], "ranking": results.get("ranking"),
+            "table_rows": results["table"], "ranking": ranking_with_verdict(results),
             "dag_orders": {dataset: {"errors_pct": study["errors_pct"],
                                      "kernel_evaluations": study["kernel_evaluations"],
                                      "selected_error": study["selected_error"]}

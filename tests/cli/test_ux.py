@@ -38,7 +38,8 @@ def test_quickstart_table_fits_120_columns_and_says_what_it_left_out(quickstart)
     assert header[:4] == ["dataset", "scheme", "kernel", "C"] and "n_test" in header
     assert "SMO" not in printed.splitlines()[0]  # a --wide column
     assert "--wide shows every column" in printed
-    assert "Caution: 3 datasets and 7 schemes are too few" in printed
+    assert "Caution: 3 datasets are too few" in printed  # 7 schemes pass k > 5: not named
+    assert "7 schemes" not in printed
     # n_test is the number of test points: 30% of iris' 150, wine's 178, digits' 1797
     at = printed.splitlines()[0].index("n_test")
     n_tests = {line.split()[0]: line[at:].split()[0]
@@ -74,8 +75,15 @@ def test_report_of_a_folder_without_runs_is_refused(tmp_path, run_multisvm):
 
 def test_small_sample_caution_follows_demsar():
     assert small_sample_caution(11, 6) == ""
-    assert "N > 10 datasets and k > 5 schemes" in small_sample_caution(10, 6)
-    assert small_sample_caution(20, 5) != ""
+    assert small_sample_caution(10, 6).startswith("Caution: 10 datasets are too few")
+    assert "asks for N > 10 datasets;" in small_sample_caution(10, 6)
+    assert "k > 5" not in small_sample_caution(10, 6) and "scheme" not in small_sample_caution(
+        10, 6).split(":")[1]
+    assert small_sample_caution(20, 5).startswith("Caution: 5 schemes are too few")
+    assert "asks for k > 5 schemes;" in small_sample_caution(20, 5)
+    assert "N > 10" not in small_sample_caution(20, 5)
+    assert small_sample_caution(3, 4).startswith("Caution: 3 datasets and 4 schemes are too few")
+    assert "asks for N > 10 datasets and k > 5 schemes;" in small_sample_caution(3, 4)
 
 
 def test_scheme_help_is_the_registry_s():

@@ -96,6 +96,22 @@ def test_same_order_on_every_dataset_saves_an_infinite_f_as_none():
     assert "Iman-Davenport F = inf, p = 0." in ranking_text(ranking)
 
 
+def test_caution_names_only_the_failing_condition():
+    # Demsar's example: N = 14 > 10 datasets holds, k = 4 schemes fails k > 5
+    text = ranking_text(rank_schemes(demsar_errors()))
+    assert ("Caution: 4 schemes are too few for Friedman's chi-square approximation (Demsar "
+            "2006 asks for k > 5 schemes; below") in text
+    assert "datasets are too few" not in text and "N > 10" not in text
+    # 6 schemes on 4 datasets: only N fails
+    six = pd.DataFrame(np.arange(24.0).reshape(4, 6) % 7, columns=list("abcdef"))
+    text = ranking_text(rank_schemes(six))
+    assert "Caution: 4 datasets are too few" in text and "asks for N > 10 datasets;" in text
+    assert "k > 5" not in text
+    # 6 schemes on 11 datasets: no caution
+    eleven = pd.DataFrame(np.arange(66.0).reshape(11, 6) % 7, columns=list("abcdef"))
+    assert "Caution" not in ranking_text(rank_schemes(eleven))
+
+
 def test_critical_difference_is_demsars_table_5():
     # Demsar Table 5(a): q_0.05 = 2.343 (k=3), 2.569 (k=4), 3.164 (k=10).
     for k, q in ((3, 2.343), (4, 2.569), (10, 3.164)):

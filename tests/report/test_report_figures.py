@@ -162,6 +162,9 @@ def test_cd_diagram_joins_groups_not_significantly_different(tmp_path):
     assert f"CD = {ranking['critical_difference']:.2f}" in texts
     assert "DAGSVM (1.40)" in texts and "(4.00) NB" in texts
     assert "Friedman chi-square p = " in fig.axes[0].get_title()
+    assert fig.axes[0].get_title().endswith(  # both of Demsar's conditions fail: both named
+        "caution: 5 datasets and 4 schemes, Demsar asks for N > 10 datasets and k > 5 schemes: "
+        "the test has little power")
     path = rf.cd_diagram(ranking, tmp_path / "figures" / "cd-diagram.png")
     height = 150 * (1.9 + 0.32 * 2 + 0.12 * 2 + 0.15)  # + the caution's line (N = 5)
     assert png_shape(path)[1] == 1200 and abs(png_shape(path)[0] - height) <= 1

@@ -178,7 +178,7 @@ def test_figures_are_real_images_and_report_html_embeds_them(run):
     folder, _, _ = run
     figures = folder / "figures"
     names = sorted(p.name for p in figures.glob("*.png"))
-    assert names == sorted([*SIZES, "cd-diagram.png"])
+    assert names == sorted([*SIZES, "cd-diagram.png", "bayes-signed-rank.png"])
     for name, shape in SIZES.items():
         assert (figures / name).read_bytes()[:8] == PNG
         assert imread(figures / name).shape[:2] == shape, name
@@ -278,6 +278,10 @@ DAMAGE = [
      "average_ranks is not a number per scheme"),
     (lambda f: edit_results(f, lambda saved: saved["ranking"].update(
         different_pairs=[["ovr", "svm"]])), "different_pairs is not a list of pairs"),
+    (lambda f: edit_results(f, lambda saved: saved["ranking"]["verdict"]["pairs"][0].update(
+        b="svm")), "'ranking' is not a ranking of the schemes: verdict: a pair does not name"),
+    (lambda f: edit_results(f, lambda saved: saved["ranking"]["verdict"]["pairs"][0]["bayes"].pop(
+        "p_rope")), "verdict: the maxwins vs dag pair's wilcoxon or bayes numbers are missing"),
     (lambda f: edit_results(f, lambda saved: saved["dag_orders"]["iris"].update(
         selected_error="1.3")), "'dag_orders' must map each dataset"),
     (lambda f: edit_results(f, lambda saved: saved.update(config=["spread"])),
@@ -309,6 +313,30 @@ def test_report_refuses_a_damaged_run_folder_with_one_line(run, tmp_path, capsys
     with pytest.raises(SystemExit):
         main(["report", str(tmp_path / "missing")])
     assert "no run folder at" in capsys.readouterr().err
+
+
+def test_verdict_is_saved_printed_and_shown(run):
+    """The Holm-Wilcoxon and Bayesian verdict of the run: saved under the ranking, computed
+    from the table's test errors at the default ROPE and the config's seed, printed under
+    Friedman's lines and shown in report.html."""
+    from multisvm_cli.report.ranking import errors_table
+    from multisvm_cli.report.verdict import compare_pairs
+
+    folder, printed, _ = run
+    results, _ = saved(folder)
+    verdict = results["ranking"]["verdict"]
+    assert verdict == compare_pairs(errors_table(results["table"]), rope=1.0, seed=0)
+    assert verdict["rope"] == 1.0 and len(verdict["pairs"]) == 3
+    # 2 datasets: no Wilcoxon p can be below 0.5, so Holm finds nothing
+    assert all(p["wilcoxon"]["p_holm"] >= 0.5 for p in verdict["pairs"])
+    flat = " ".join(printed.split())
+    assert "Holm-corrected for 3 pairs (Demsar 2006): no pair differs" in flat
+    assert flat.index("Friedman chi-square") < flat.index("Bayesian signed-rank test")
+    html = (folder / "report.html").read_text()
+    first = verdict["pairs"][0]
+    probs = " / ".join(f"{first['bayes'][o]:.3f}" for o in ("p_left", "p_rope", "p_right"))
+    assert probs in html and "ROPE = +-1 point of test error" in html
+    assert "Bayesian signed-rank test (Benavoli et al. 2017), one bar per pair" in html
 
 
 def test_resolved_config_and_validate_count_repeats(run, capsys):

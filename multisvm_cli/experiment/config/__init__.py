@@ -40,6 +40,9 @@ Format (defaults in brackets)::
                                     #   validation seeds seed + r (error_sd: SD over folds x repeats)
     dag_orders: 0                   # [0] test the selected DAGSVM's pairwise SVMs under N random
                                     #   class orders (seeded by seed; no refit)
+    rope: 1.0                       # [1] the Bayesian signed-rank test's region of practical
+                                    #   equivalence over datasets, in points of test error
+                                    #   (0 to 50; see report.verdict)
     sweep: {classes: [2, 5, 10]}    # [none] run the protocol at each value of one setting
                                     #   (see :mod:`.sweep`: classes, train_fraction or one
                                     #   scheme option as a list)
@@ -103,14 +106,15 @@ from .grid import GridPoint, _C_list, _kernels
 from .resolved import Config, DatasetPlan, _resolved, summary
 from .own import own_options
 from .sections import (_check_order, _compare_to, _dag_orders, _estimate, _reference, _repeats,
-                       _scheme_options, _schemes, _split, _validation)
+                       _rope, _scheme_options, _schemes, _split, _validation)
 from .sweep import _sweep, sweep_document
 from .values import MAX_GRID_POINTS, _mapping, _number, _seed, _show
+from ...report.verdict import DEFAULT_ROPE
 
 TOP_KEYS = ("name", "dataset", "scaling", "split", "validation", "kernels", "C", "schemes",
             "scheme_options", "compare_to", "seed", "reference", "max_grid_points", "repeats",
             "dag_orders", "estimate", "reuse_across_C", "features", "solver", "sweep",
-            "max_iter")
+            "max_iter", "rope")
 __all__ = ["Config", "ConfigError", "DatasetPlan", "GridPoint", "Location", "load_config",
            "summary"]
 
@@ -177,18 +181,20 @@ def load_config(path, seed=None) -> Config:
                if plans and None not in plans else None)
     dag_orders = errors.attempt(_dag_orders, doc, raw, schemes) if schemes else None
     reuse = errors.attempt(_reuse_across_C, doc, raw, default=True)
+    rope = errors.attempt(_rope, doc, raw, DEFAULT_ROPE, default=DEFAULT_ROPE)
     sweep = (errors.attempt(_sweep, doc, raw.get("sweep"), ("sweep",), schemes)
              if schemes else None)
     errors.raise_any()
     resolved = _resolved(name, seed, schemes, compare_to, scheme_options, reference, plans,
                          raw.get("max_grid_points"))
-    resolved.update(repeats=repeats, dag_orders=dag_orders, reuse_across_C=reuse)
+    resolved.update(repeats=repeats, dag_orders=dag_orders, reuse_across_C=reuse, rope=rope)
     if sweep is not None:
         resolved["sweep"] = sweep_document(sweep)
     return Config(path=path, name=name, datasets=plans, schemes=schemes,
                   scheme_options=scheme_options, compare_to=compare_to, seed=seed,
                   reference=reference, resolved=resolved, original_text=doc.text,
-                  repeats=repeats, dag_orders=dag_orders, reuse_across_C=reuse, sweep=sweep)
+                  repeats=repeats, dag_orders=dag_orders, reuse_across_C=reuse, sweep=sweep,
+                  rope=rope)
 
 
 def _check_name(doc, name):

@@ -69,6 +69,7 @@ class Config:
     dag_orders: int = 0     # random class orders of the DAG order study (0: none)
     reuse_across_C: bool = True  # grid fits reuse machines across C (estimators.reuse)
     sweep: dict | None = None    # the swept setting and its values (config.sweep), or None
+    rope: float = 1.0            # the Bayesian signed-rank test's ROPE, points of test error
 
     def resolved_text(self) -> str:
         """The resolved config as YAML (a comment says where it comes from)."""

@@ -17,6 +17,7 @@ REFERENCE_FIELDS = ("kernel", "sigma", "degree", "C", "error", "kernel_evaluatio
                     "cpu_time", "size_k")
 MAX_REPEATS = 1000              # repeats of the whole protocol
 MAX_DAG_ORDERS = 100_000        # random class orders of the DAG order study
+ROPE_RANGE = (0.0, 50.0)        # points of test error: the Bayesian signed-rank test's ROPE
 
 
 def _split(doc, value, path, seed):
@@ -172,6 +173,20 @@ def _dag_orders(doc, raw, schemes):
         doc.fail(path, f"the DAG order study needs the {ORDER_STUDY} scheme; add {ORDER_STUDY} "
                        f"to schemes ({_allowed(schemes)}) or set dag_orders: 0")
     return orders
+
+
+def _rope(doc, raw, default):
+    """``rope``: the half-width of the region of practical equivalence of the Bayesian
+    signed-rank test over datasets (``report.verdict``), in points of test error (1 = one
+    point of accuracy), a number from 0 (no ROPE) to 50; ``default`` when absent."""
+    if "rope" not in raw:
+        return default
+    path = ("rope",)
+    rope = _number(doc, raw["rope"], path)
+    if not ROPE_RANGE[0] <= rope <= ROPE_RANGE[1]:
+        doc.fail(path, f"must be from {ROPE_RANGE[0]:g} to {ROPE_RANGE[1]:g} points of test "
+                       f"error (1 = one point of accuracy), got {rope}")
+    return float(rope)
 
 
 def _compare_to(doc, raw, schemes):

@@ -34,8 +34,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
@@ -91,8 +91,7 @@ dag_orders: 5
 """
 
 
-@dataclass(frozen=True)
-class Output:
+class Output(NamedTuple):
     """How one output is made: ``args`` after ``multisvm``; ``tail``: lines shown from the end
     (None: all); ``speed``: quick (checked by the tests), medium (seconds: run by default) or
     long (run only when named; its block carries its date, commit and machine); ``files``: files
@@ -102,7 +101,7 @@ class Output:
     args: tuple
     tail: int | None = None
     speed: str = "quick"
-    files: dict = field(default_factory=dict)
+    files: dict = {}  # never changed
     fails: bool = False
 
 
@@ -190,6 +189,8 @@ def run_output(name, folder) -> str:
     lines = text.rstrip("\n").splitlines()
     lines = lines[-spec.tail:] if spec.tail else lines
     text = "\n".join(line.rstrip() for line in lines)
+    for where in {str(folder), os.path.realpath(folder)}:  # paths as the page shows them
+        text = text.replace(where + os.sep, "")
     if _mirror() is not None:
         text = text.replace(str(_mirror()), "$MULTISVM_MIRROR")
     body = f"```\n{shown_command(name)}\n{_short_paths(text)}\n```\n"

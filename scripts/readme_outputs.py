@@ -96,13 +96,15 @@ class Output(NamedTuple):
     (None: all); ``speed``: quick (checked by the tests), medium (seconds: run by default) or
     long (run only when named; its block carries its date, commit and machine); ``files``: files
     written into the folder first (text, or a path under the mirror to copy); ``fails``: the
-    command is expected to exit non-zero, and its stderr is shown."""
+    command is expected to exit non-zero, and its stderr is shown; ``program``: a script of the
+    checkout (a benchmark) run with ``args`` instead of multisvm."""
 
     args: tuple
     tail: int | None = None
     speed: str = "quick"
     files: dict = {}  # never changed
     fails: bool = False
+    program: str | None = None  # a script of the checkout run instead of multisvm
 
 
 MIRRORED = "mirror:"  # a files value naming a file under the dataset mirror
@@ -133,6 +135,7 @@ OUTPUTS = {  # in the order they are run, in one folder: train before evaluate
     "text-20newsgroups": Output(("reproduce-table", "text-20newsgroups", "-j", "2"),
                                 speed="long"),
     "text-reuters": Output(("reproduce-table", "text-reuters", "-j", "2"), speed="long"),
+    "sparse-predict": Output((), speed="long", program="benchmarks/sparse_predict.py"),
     "ramanan-rbf-quick": Output(("reproduce-table", "ramanan-rbf-quick", "-j", "2", "--format",
                                  "markdown"), speed="long"),
     "usps": Output(("reproduce-table", "platt1999-usps", "-j", "2"), speed="long"),
@@ -154,7 +157,9 @@ MASKS = [  # what changes from run to run: times, run folders, long outputs' sta
 
 def shown_command(name) -> str:
     spec = OUTPUTS[name]
-    return ("$ multisvm " + " ".join(spec.args) + (f" | tail -{spec.tail}" if spec.tail else ""))
+    program = f"python {spec.program}" if spec.program else "multisvm"
+    return (f"$ {program} " + " ".join(spec.args)).rstrip() + (
+        f" | tail -{spec.tail}" if spec.tail else "")
 
 
 def _mirror() -> Path | None:
@@ -181,7 +186,9 @@ def run_output(name, folder) -> str:
     env = {**os.environ, "COLUMNS": WIDTH, "MPLBACKEND": "Agg",
            "MULTISVM_DATA_HOME": str(Path(folder) / "data-home")}
     env.pop("MULTISVM_CARDS", None)
-    done = subprocess.run([sys.executable, "-m", "multisvm_cli", *spec.args], cwd=folder,
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    program = [str(REPO / spec.program)] if spec.program else ["-m", "multisvm_cli"]
+    done = subprocess.run([sys.executable, *program, *spec.args], cwd=folder,
                           env=env, capture_output=True, text=True, check=False)
     if (done.returncode != 0) != spec.fails:
         raise SystemExit(f"{shown_command(name)} exited with {done.returncode}:\n{done.stderr}")

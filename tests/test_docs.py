@@ -79,3 +79,12 @@ def test_nav_names_every_page_and_only_pages_that_exist():
     assert not generated & written, "a generated page is also written by hand"
     assert set(nav) - optional <= written | generated
     assert written | generated <= set(nav)
+
+
+def test_readme_names_every_command():
+    """The README's command list has a line for each command (a new command needs its line)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    listed = readme.split("## Commands")[1].split("\n## ")[0]
+    for name in _commands(cli, "multisvm")[1:]:
+        if name != "multisvm datasets":  # the group: its commands are listed
+            assert re.search(rf"^{re.escape(name)}\b", listed, re.M), name

@@ -12,7 +12,7 @@ Methods (statistics are always those of the data given to ``fit``, i.e. the trai
 - ``maxabs``: x'_j = x_j / max_i |x_ij|, so the training part lies in [-1, 1] per column and
   every zero stays zero (scikit-learn's MaxAbsScaler): the scaling for sparse data. An all-zero
   column uses max = 1.
-- ``paper``: the card's ``paper_scaling`` (the table in the README).
+- ``paper``: the card's ``paper_scaling`` (docs: the dataset cards page).
 
 Sparse input (scipy CSR) is scaled without densifying: ``none`` copies it and ``maxabs``
 divides its stored values. The centering methods (minmax, standard, standard-continuous) would

@@ -1,6 +1,7 @@
-"""Regenerate the README's example outputs from real runs.
+"""Regenerate the example outputs of README.md and the documentation pages (docs/**/*.md) from
+real runs.
 
-Each output in README.md sits between marker comments::
+Each output sits between marker comments, in README.md or in any page under docs/::
 
     <!-- output: NAME -->
     ```
@@ -9,11 +10,15 @@ Each output in README.md sits between marker comments::
     ```
     <!-- /output -->
 
-and :data:`OUTPUTS` says how NAME is made: the command, and how many of its last lines are
-shown. ``python scripts/readme_outputs.py`` reruns every command in a fresh folder (models and
-results land there) and rewrites the blocks; ``--check`` only compares (times and run-folder
-timestamps masked) and exits 1 on a difference; ``--quick`` limits either to the quick outputs,
-which tests/test_readme_outputs.py checks on every test run.
+and :data:`OUTPUTS` says how NAME is made: the command, how many of its last lines are shown,
+the files it needs, and whether it is quick. The same NAME may appear in several pages; each
+gets the same body. ``python scripts/readme_outputs.py`` reruns the quick and the medium
+outputs in one fresh folder (with a fresh data home; models and results land there) and
+rewrites the blocks; ``--long NAME...`` reruns those long ones too (minutes to hours: the
+lead's measurements). A long output's block starts with the line saying when, at which commit
+and on which machine it was made. ``--check`` only compares (times, run-folder timestamps and
+long outputs' stamps masked) and exits 1 on a difference; ``--quick`` limits either to the
+quick outputs, which tests/test_readme_outputs.py checks on every test run.
 
 Run it from a checkout with the dataset mirror set (``MULTISVM_MIRROR``), as the tests are.
 """
@@ -21,29 +26,129 @@ Run it from a checkout with the dataset mirror set (``MULTISVM_MIRROR``), as the
 from __future__ import annotations
 
 import argparse
+import datetime
 import os
+import platform
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import NamedTuple
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
+DOCS = REPO / "docs"
 WIDTH = "120"  # the terminal width the outputs are made at (COLUMNS)
 
-# name: (command after "multisvm", lines shown from the end or None for all, quick?)
-OUTPUTS = {
-    "configs": (["configs"], None, True),
-    "validate": (["validate", "quickstart"], 5, True),
-    "train": (["train", "quickstart", "--scheme", "dag", "--dataset", "wine", "-o",
-               "models/wine-dag"], None, True),
-    "evaluate": (["evaluate", "models/wine-dag", "--confusion"], None, True),
-    "quickstart": (["reproduce-table", "quickstart"], None, False),
+TYPOS = """\
+name: typos
+dataset: iris
+split: {test_fraction: 0.3}
+scaling: minmax
+kernels: [{type: gausian, sigma: [1, 2]}]
+schemes: [ovr, maxwin, dag]
+sead: 3
+C: [1, 10]
+"""
+BAD = """\
+dataset: iris
+split: {test_fraction: 0.3}
+kernels:
+  - {type: gaussian, sigma: [4, 1.0e-200]}
+C: [1]
+schemes: [ovr]
+"""
+PEN = """\
+name: pen
+dataset:
+  - {name: pen, path: data/pendigits, test_path: data/pendigits.t, format: svmlight}
+scaling: maxabs
+kernels:
+  - {type: gaussian, sigma: [0.5, 1]}
+C: [1, 10]
+schemes: [ovr, maxwins, dag]
+"""
+DNA_SMALL = """\
+name: dna-small
+dataset: dna
+scaling: none
+kernels:
+  - {type: gaussian, sigma: [4, 5.66, 8]}
+C: [2, 8]
+schemes: [ovr, maxwins, dag]
+"""
+REPEATS = """\
+name: repeats
+dataset: [iris, wine]
+split: {method: kfold, k: 3}
+kernels: [{type: gaussian, sigma: [1, 3]}]
+C: [1, 10]
+schemes: [ovr, maxwins, dag]
+repeats: 2
+dag_orders: 5
+"""
+
+
+class Output(NamedTuple):
+    """How one output is made: ``args`` after ``multisvm``; ``tail``: lines shown from the end
+    (None: all); ``speed``: quick (checked by the tests), medium (seconds: run by default) or
+    long (run only when named; its block carries its date, commit and machine); ``files``: files
+    written into the folder first (text, or a path under the mirror to copy); ``fails``: the
+    command is expected to exit non-zero, and its stderr is shown; ``program``: a script of the
+    checkout (a benchmark) run with ``args`` instead of multisvm."""
+
+    args: tuple
+    tail: int | None = None
+    speed: str = "quick"
+    files: dict = {}  # never changed
+    fails: bool = False
+    program: str | None = None  # a script of the checkout run instead of multisvm
+
+
+MIRRORED = "mirror:"  # a files value naming a file under the dataset mirror
+
+OUTPUTS = {  # in the order they are run, in one folder: train before evaluate
+    "configs": Output(("configs",)),
+    "validate": Output(("validate", "quickstart"), tail=5),
+    "validate-typos": Output(("validate", "typos.yaml"), files={"typos.yaml": TYPOS},
+                             fails=True),
+    "validate-bad": Output(("validate", "bad.yaml"), files={"bad.yaml": BAD}, fails=True),
+    "train": Output(("train", "quickstart", "--scheme", "dag", "--dataset", "wine", "-o",
+                     "models/wine-dag")),
+    "evaluate": Output(("evaluate", "models/wine-dag", "--confusion")),
+    "datasets-list": Output(("datasets", "list")),
+    "datasets-info": Output(("datasets", "info", "dna")),
+    "quickstart": Output(("reproduce-table", "quickstart"), speed="medium"),
+    "report": Output(("report", "results/quickstart", "--figure-format", "svg"),
+                     speed="medium"),
+    "repeats": Output(("reproduce-table", "repeats.yaml", "--no-figures"), speed="medium",
+                      files={"repeats.yaml": REPEATS}),
+    "pen": Output(("reproduce-table", "pen.yaml", "--n-jobs", "2"), speed="long",
+                  files={"pen.yaml": PEN, "data/pendigits": MIRRORED + "pendigits/pendigits",
+                         "data/pendigits.t": MIRRORED + "pendigits/pendigits.t"}),
+    "dna-small": Output(("reproduce-table", "dna-small.yaml", "--n-jobs", "2"), speed="long",
+                        files={"dna-small.yaml": DNA_SMALL}),
+    "sweep-digits": Output(("reproduce-table", "sweep-digits.yaml", "-j", "2"), speed="long",
+                           files={"sweep-digits.yaml": (DOCS / "sweep-digits.yaml")}),
+    "text-20newsgroups": Output(("reproduce-table", "text-20newsgroups", "-j", "2"),
+                                speed="long"),
+    "text-reuters": Output(("reproduce-table", "text-reuters", "-j", "2"), speed="long"),
+    "sparse-predict": Output((), speed="long", program="benchmarks/sparse_predict.py"),
+    "ramanan-rbf-quick": Output(("reproduce-table", "ramanan-rbf-quick", "-j", "2", "--format",
+                                 "markdown"), speed="long"),
+    "usps": Output(("reproduce-table", "platt1999-usps", "-j", "2"), speed="long"),
+    "letter-gaussian": Output(("reproduce-table", "platt1999-letter-gaussian", "-j", "2"),
+                              speed="long"),
+    "covertype-gaussian": Output(("reproduce-table", "platt1999-covertype-gaussian", "-j", "2",
+                                  "--wide"), speed="long"),
 }
 BLOCK = re.compile(r"(<!-- output: (?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- /output -->)",
                    re.S)
-MASKS = [  # what changes from run to run: times and run folders
+STAMP = re.compile(r"^\*Run on .*?\*\n\n", re.M)
+MASKS = [  # what changes from run to run: times, run folders, long outputs' stamps
+    (STAMP, ""),
     (re.compile(r"\d{8}-\d{6}(-\d+)?"), "<timestamp>"),
     (re.compile(r"\d+\.\d+ s\b"), "<t> s"),
     (re.compile(r"\(\d+\.\d+ us/point\)"), "(<t> us/point)"),
@@ -51,22 +156,61 @@ MASKS = [  # what changes from run to run: times and run folders
 
 
 def shown_command(name) -> str:
-    args, tail, _ = OUTPUTS[name]
-    return "$ multisvm " + " ".join(args) + (f" | tail -{tail}" if tail else "")
+    spec = OUTPUTS[name]
+    program = f"python {spec.program}" if spec.program else "multisvm"
+    return (f"$ {program} " + " ".join(spec.args)).rstrip() + (
+        f" | tail -{spec.tail}" if spec.tail else "")
+
+
+def _mirror() -> Path | None:
+    value = os.environ.get("MULTISVM_MIRROR")
+    return Path(value) if value else None
+
+
+def _write_files(spec, folder):
+    for relative, content in spec.files.items():
+        target = Path(folder) / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, Path):
+            shutil.copyfile(content, target)
+        elif content.startswith(MIRRORED):
+            shutil.copyfile(_mirror() / content[len(MIRRORED):], target)
+        else:
+            target.write_text(content, encoding="utf-8")
 
 
 def run_output(name, folder) -> str:
-    """The block's body for ``name``: its command run in ``folder``, as the README shows it."""
-    args, tail, _ = OUTPUTS[name]
-    env = {**os.environ, "COLUMNS": WIDTH, "MPLBACKEND": "Agg"}
-    done = subprocess.run([sys.executable, "-m", "multisvm_cli", *args], cwd=folder, env=env,
-                          capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"{shown_command(name)} failed:\n{done.stderr}")
-    lines = done.stdout.rstrip("\n").splitlines()
-    lines = lines[-tail:] if tail else lines
+    """The block's body for ``name``: its command run in ``folder``, as the page shows it."""
+    spec = OUTPUTS[name]
+    _write_files(spec, folder)
+    env = {**os.environ, "COLUMNS": WIDTH, "MPLBACKEND": "Agg",
+           "MULTISVM_DATA_HOME": str(Path(folder) / "data-home")}
+    env.pop("MULTISVM_CARDS", None)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    program = [str(REPO / spec.program)] if spec.program else ["-m", "multisvm_cli"]
+    done = subprocess.run([sys.executable, *program, *spec.args], cwd=folder,
+                          env=env, capture_output=True, text=True, check=False)
+    if (done.returncode != 0) != spec.fails:
+        raise SystemExit(f"{shown_command(name)} exited with {done.returncode}:\n{done.stderr}")
+    text = done.stderr if spec.fails else done.stdout
+    lines = text.rstrip("\n").splitlines()
+    lines = lines[-spec.tail:] if spec.tail else lines
     text = "\n".join(line.rstrip() for line in lines)
-    return f"```\n{shown_command(name)}\n{_short_paths(text)}\n```\n"
+    for where in {str(folder), os.path.realpath(folder)}:  # paths as the page shows them
+        text = text.replace(where + os.sep, "")
+    if _mirror() is not None:
+        text = text.replace(str(_mirror()), "$MULTISVM_MIRROR")
+    body = f"```\n{shown_command(name)}\n{_short_paths(text)}\n```\n"
+    return (stamp() + body) if spec.speed == "long" else body
+
+
+def stamp() -> str:
+    """The line a long output starts with: the date, the commit and the machine."""
+    commit = subprocess.run(["git", "-C", str(REPO), "describe", "--always", "--dirty"],
+                            capture_output=True, text=True, check=False).stdout.strip()
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    machine = f"{os.cpu_count()} cores, {platform.processor() or platform.machine()}"
+    return f"*Run on {date} at commit {commit or 'unknown'}, on {machine}.*\n\n"
 
 
 SHIPPED_PATH = re.compile(r"(?:[^\s'\"]*[/\\])?configs[/\\](?=[A-Za-z0-9._-]+\.yaml)")
@@ -78,9 +222,23 @@ def _short_paths(text) -> str:
     return SHIPPED_PATH.sub("configs/", text)
 
 
+def pages() -> list[Path]:
+    """README.md and every documentation page."""
+    return [README, *sorted(DOCS.rglob("*.md"))]
+
+
 def blocks(text) -> dict:
-    """README's output blocks: name -> body."""
+    """A page's output blocks: name -> body."""
     return {m.group("name"): m.group("body") for m in BLOCK.finditer(text)}
+
+
+def all_blocks() -> dict:
+    """name -> [(page, body)] over README.md and the documentation pages."""
+    found = {}
+    for page in pages():
+        for name, body in blocks(page.read_text(encoding="utf-8")).items():
+            found.setdefault(name, []).append((page, body))
+    return found
 
 
 def mask(text) -> str:
@@ -90,29 +248,41 @@ def mask(text) -> str:
 
 
 def fresh_outputs(names) -> dict:
-    """Each name's block body, made by running its command (in order: train before evaluate)
-    in one fresh folder."""
+    """Each name's block body, made by running its command (in :data:`OUTPUTS` order: train
+    before evaluate) in one fresh folder."""
     with tempfile.TemporaryDirectory() as folder:
-        return {name: run_output(name, folder) for name in names}
+        return {name: run_output(name, folder) for name in OUTPUTS if name in names}
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare only; exit 1 on a diff")
     parser.add_argument("--quick", action="store_true", help="only the quick outputs")
+    parser.add_argument("--long", nargs="*", default=[], metavar="NAME",
+                        help="also rerun these long outputs (all of them: --long all)")
     options = parser.parse_args(argv)
-    text = README.read_text(encoding="utf-8")
-    names = [n for n in OUTPUTS if n in blocks(text) and (OUTPUTS[n][2] or not options.quick)]
+    unknown = sorted(set(all_blocks()) - set(OUTPUTS))
+    if unknown:
+        raise SystemExit(f"pages name outputs that OUTPUTS lacks: {', '.join(unknown)}")
+    wanted = {"quick"} if options.quick else {"quick", "medium"}
+    names = [n for n in OUTPUTS if n in all_blocks() and (
+        OUTPUTS[n].speed in wanted or n in options.long or "all" in options.long)]
     fresh = fresh_outputs(names)
     if options.check:
-        stale = [n for n in names if mask(fresh[n]) != mask(blocks(text)[n])]
-        for name in stale:
-            print(f"README output {name!r} differs from `{shown_command(name)}`")
+        stale = [(page, n) for n in names for page, body in all_blocks()[n]
+                 if mask(fresh[n]) != mask(body)]
+        for page, name in stale:
+            print(f"{page.relative_to(REPO)}: output {name!r} differs from "
+                  f"`{shown_command(name)}`")
         return 1 if stale else 0
-    new = BLOCK.sub(lambda m: m.group(1) + fresh.get(m.group("name"), m.group("body"))
-                    + m.group(4), text)
-    README.write_text(new, encoding="utf-8")
-    print(f"rewrote {len(names)} outputs in {README}")
+    for page in pages():
+        text = page.read_text(encoding="utf-8")
+        new = BLOCK.sub(lambda m: m.group(1) + fresh.get(m.group("name"), m.group("body"))
+                        + m.group(4), text)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+            print(f"rewrote {page.relative_to(REPO)}")
+    print(f"made {len(names)} outputs: {', '.join(names)}")
     return 0
 
 

@@ -1,6 +1,6 @@
 """The data layer: dataset cards, parsers, parsed cache, mirror, download and verification.
 
-Public API (see docs/architecture.md, "Data contract"): ``names()``, ``get_card(name)``,
+Public API (see docs/explanation/architecture.md, "Data contract"): ``names()``, ``get_card(name)``,
 ``load(name, parts=None, mirror=None, data_home=None, progress=True)`` -> ``Dataset``,
 ``DatasetError``; ``load_local(LocalSpec)`` -> ``Dataset`` for a local data file; for the
 ``datasets`` commands: ``fetch``, ``cached_parts``,

@@ -23,7 +23,7 @@ from .paired import RESAMPLED
 from .run_folder import read_config_text, read_meta, read_results, read_sweep, read_table
 from .sweep import sweep_table
 from .table import BOUNDED_NOTE, COLUMNS, PAPER_COLUMNS, dag_orders_text, display, footnote
-from .verdict import across_datasets_text, ranking_with_verdict
+from .verdict import PAIR_HEADER, across_datasets_text, ranking_with_verdict, verdict_rows
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 PNG_LIMIT = 64 << 20  # bytes of one figure
@@ -102,6 +102,8 @@ def render_report(folder: Path, meta=None) -> str:
         parts.append("<h2>Ranking of the schemes over datasets</h2>")
     if ranking:
         parts.append(f"<pre>{_esc(across_datasets_text(ranking))}</pre>")
+    if ranking and ranking.get("verdict"):
+        parts.append(plain_table(PAIR_HEADER, verdict_rows(ranking["verdict"])))
     parts += cd_diagram + figures_html(folder / "figures", FIGURE_KINDS[2:])
     config_text = read_config_text(folder)
     if config_text is not None:
@@ -112,6 +114,14 @@ def render_report(folder: Path, meta=None) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<title>multisvm report: {_esc(name)}</title>\n<style>{CSS}</style>\n</head>\n"
             "<body>\n" + "\n".join(parts) + "\n</body>\n</html>\n")
+
+
+def plain_table(header, rows) -> str:
+    """A table of texts (``header``: column names; ``rows``: tuples of cells), escaped."""
+    head = "".join(f"<th>{_esc(name)}</th>" for name in header)
+    body = "".join("<tr>" + "".join(f"<td>{_esc(cell)}</td>" for cell in row) + "</tr>\n"
+                   for row in rows)
+    return f"<table>\n<tr>{head}</tr>\n{body}</table>"
 
 
 def table_html(header, rows) -> str:

@@ -170,7 +170,8 @@ def bayes_decision(bayes: dict, decide: float = DECIDE) -> str:
 
 def verdict_text(verdict: dict) -> str:
     """The lines printed under Friedman's: the Holm-corrected Wilcoxon pairs that differ (or
-    the smallest adjusted p), then one line per pair of the Bayesian test."""
+    the smallest adjusted p), then the Bayesian test: one line per decided pair, one line
+    counting the undecided ones (every pair is in report.html and results.json)."""
     pairs, alpha, n = verdict["pairs"], verdict["alpha"], verdict["n_datasets"]
     significant = [p for p in pairs if p["wilcoxon"]["p_holm"] < alpha]
     line = (f"Wilcoxon signed-rank tests over the {n} datasets, Holm-corrected for "
@@ -194,11 +195,29 @@ def verdict_text(verdict: dict) -> str:
              f"samples (seed "
              f"{bayes['seed']}): P(first better) / P(within the ROPE) / P(second better); "
              f"a decision where one exceeds {bayes['decide']:g}:"]
-    for pair in pairs:
+    decided = [p for p in pairs if bayes_decision(p["bayes"], bayes["decide"]) != "undecided"]
+    for pair in decided:
         probs = " / ".join(f"{pair['bayes'][o]:.3f}" for o in OUTCOMES)
         lines.append(f"  {label(pair['a'])} vs {label(pair['b'])}: {probs} "
                      f"({decision_words(pair, bayes['decide'])})")
+    n_open = len(pairs) - len(decided)
+    if n_open:
+        which = ("the other " if decided else "all " if n_open > 1 else "the ") + str(n_open)
+        lines.append(f"  {which} pair{'s' if n_open > 1 else ''} undecided (every pair's "
+                     f"probabilities: report.html, results.json)")
     return "\n".join(lines)
+
+
+PAIR_HEADER = ("first", "second", "Wilcoxon p", "Holm p", "P(first better)", "P(ROPE)",
+               "P(second better)", "Bayesian decision")
+
+
+def verdict_rows(verdict: dict) -> list[tuple]:
+    """Every pair of the verdict as a row of :data:`PAIR_HEADER` (texts), for report.html."""
+    decide = verdict["bayes"]["decide"]
+    return [(label(p["a"]), label(p["b"]), f"{p['wilcoxon']['p_value']:.3g}",
+             f"{p['wilcoxon']['p_holm']:.3g}", *(f"{p['bayes'][o]:.3f}" for o in OUTCOMES),
+             decision_words(p, decide)) for p in verdict["pairs"]]
 
 
 def _better(pair) -> str:

@@ -227,8 +227,9 @@ def test_report_html_of_an_old_run_folder_shows_the_verdict(tmp_path):
                            for s in ("ovr", "dag")})
     pair = compare_pairs(errors)["pairs"][0]  # ovr (4.44, 0) vs dag (2.22, 1.85): one win each
     assert (pair["a"], pair["b"]) == ("ovr", "dag")  # tied average ranks: the table's order
-    probs = " / ".join(f"{pair['bayes'][o]:.3f}" for o in ("p_left", "p_rope", "p_right"))
-    assert f"1-v-r vs DAGSVM: {probs} (undecided)" in text
+    probs = "".join(f"<td>{pair['bayes'][o]:.3f}</td>" for o in ("p_left", "p_rope", "p_right"))
+    assert f"<td>1-v-r</td><td>DAGSVM</td>" in text and f"{probs}<td>undecided</td>" in text
+    assert "the 1 pair undecided (every pair&#x27;s probabilities" in text
     assert text.index("Friedman") < text.index("Holm-corrected for 1 pair (Demsar 2006)")
 
 

@@ -103,6 +103,7 @@ from .datasets import (NAME_PATTERN, _check_parts, _check_sparse_scaling, _datas
                        _local_spec, _max_iter, _scaling)
 from .document import ConfigError, Errors, Location, _Document, _key_name
 from .grid import GridPoint, _C_list, _kernels
+from .keys import TOP_KEYS
 from .resolved import Config, DatasetPlan, _resolved, summary
 from .own import own_options
 from .sections import (_check_order, _compare_to, _dag_orders, _estimate, _reference, _repeats,
@@ -111,10 +112,6 @@ from .sweep import _sweep, sweep_document
 from .values import MAX_GRID_POINTS, _mapping, _number, _seed, _show
 from ...report.verdict import DEFAULT_ROPE
 
-TOP_KEYS = ("name", "dataset", "scaling", "split", "validation", "kernels", "C", "schemes",
-            "scheme_options", "compare_to", "seed", "reference", "max_grid_points", "repeats",
-            "dag_orders", "estimate", "reuse_across_C", "features", "solver", "sweep",
-            "max_iter", "rope")
 __all__ = ["Config", "ConfigError", "DatasetPlan", "GridPoint", "Location", "load_config",
            "summary"]
 

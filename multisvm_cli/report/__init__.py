@@ -4,7 +4,10 @@
 - :mod:`.paired`: the paired tests (McNemar's test, the corrected resampled t-test);
 - :mod:`.ranking`: average ranks over datasets, Friedman's test, Nemenyi's critical difference;
 - :mod:`.run_folder`: the one writer and the one checked reader of a run folder's files;
-- :mod:`.drawing`, :mod:`.heatmaps`, :mod:`.figures`: the PNG figures;
+- :mod:`.intervals`: 95% intervals of a test error (Wilson; the fold spread);
+- :mod:`.summary`: the answer report.html leads with (the best scheme per dataset, and the
+  schemes not significantly different from it);
+- :mod:`.figures`: the figures, one module per kind, through one registry (:mod:`.figures.base`);
 - :mod:`.html`: report.html.
 
 Scheme names are shown by their registry label (``estimators.registry.label``) only.

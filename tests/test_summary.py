@@ -30,7 +30,7 @@ def test_each_scheme_is_tested_against_the_best_not_against_compare_to():
         "c": {"p_value": pytest.approx(stats.chi2.sf(23.04, 1)), "test": "chi2"}}
     summary = answer({"versus_best": found, "compare_to": "c"}, rows_of(results))
     assert summary == [{"dataset": "letter", "best": "a", "error_pct": 5.0, "alpha": 0.05,
-                        "same": [("b", pytest.approx(0.25), "exact")],
+                        "tied": [], "same": [("b", pytest.approx(0.25), "exact")],
                         "worse": [("c", pytest.approx(stats.chi2.sf(23.04, 1)), "chi2")],
                         "untested": []}]
 
@@ -41,7 +41,7 @@ def test_ties_go_to_the_first_row_and_a_result_without_points_is_left_out():
     found = versus_best(results, rows_of(results))["letter"]
     assert found["tests"] == {"b": {"p_value": 1.0, "test": "exact"}}  # same points wrong
     (summary,) = answer({"versus_best": {"letter": found}}, rows_of(results))
-    assert summary["untested"] == ["c"]
+    assert summary["untested"] == ["c"] and summary["tied"] == ["b"]
 
 
 def test_an_older_run_uses_the_tests_against_compare_to_only_where_it_is_the_best():

@@ -58,7 +58,8 @@ def render_report(folder: Path, meta=None) -> str:
     name = results.get("config") or folder.parent.name
     parts = [f"<h1>multisvm report: {_esc(name)} ({_esc(folder.name)})</h1>",
              "<h2>Answer</h2>", answer_html(results, rows),
-             "<h2>Results</h2>", table_html(header, rows, _parse),
+             "<h2>Results</h2>", table_html(header, rows, _parse, {
+                 "mcnemar_p": f"p vs {label(results.get('compare_to') or REFERENCE)}"}),
              f"<p class=\"note\">{_esc(_footnote(rows, results))}</p>"]
     swept = read_sweep(folder)
     if swept is not None:
@@ -99,11 +100,13 @@ def answer_html(results, rows) -> str:
                                   splits.get((dataset, best), 1))
         where = (f" (95% {interval[2]} interval {interval[0]:.2f} to {interval[1]:.2f})"
                  if interval else "")
+        tied = (f"; tied: {', '.join(map(label, found['tied']))}" if found["tied"] else "")
+        same = [test for test in found["same"] if test[0] not in found["tied"]]  # tied: above
         untested = (f"; not tested against {label(best)}: "
                     + ", ".join(map(label, found["untested"]))) if found["untested"] else ""
         body.append(f"<tr><td class=\"text\">{_esc(dataset)}</td><td class=\"text\"><b>"
-                    f"{_esc(label(best))}</b> {found['error_pct']:.2f}%{_esc(where)}</td>"
-                    f"<td class=\"text\">{_esc(_listed(found['same']) + untested)}</td>"
+                    f"{_esc(label(best))}</b> {found['error_pct']:.2f}%{_esc(where + tied)}</td>"
+                    f"<td class=\"text\">{_esc(_listed(same) + untested)}</td>"
                     f"<td class=\"text\">{_esc(_listed(found['worse']))}</td></tr>")
     alpha = next((f["alpha"] for f in found_all), 0.05)
     head = ("<tr><th class=\"text\">dataset</th><th class=\"text\">best: lowest test error"
@@ -113,6 +116,7 @@ def answer_html(results, rows) -> str:
     note = ("Each scheme is tested against its dataset's best scheme on the same test points: "
             "McNemar's test (exact binomial below 25 discordant points) for a single repeat, "
             f"the corrected resampled t-test ({RESAMPLED}) over the folds x repeats otherwise. "
+            "Tied: the best's very test error (listed once, beside the best). "
             "Not significantly different does not mean equivalent: with few test points these "
             "tests have little power. The 95% interval of the best's error is Wilson's for a "
             "single test split, the fold spread (error +- t SD / sqrt(J)) over J splits.")

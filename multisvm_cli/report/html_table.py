@@ -72,12 +72,15 @@ def columns(header, rows) -> list[tuple[str, bool]]:
     return [(key, key in NARROW_KEYS or PAPER.get(key) in NARROW_KEYS) for key in ours]
 
 
-def table_html(header, rows, parse) -> str:
+def table_html(header, rows, parse, titles=None) -> str:
     """The table of ``rows`` (table.csv's strings) over ``header``'s keys; ``parse`` turns a
-    cell's text into its value. Each dataset's lowest-error rows are marked ``best``."""
+    cell's text into its value; ``titles``: headings instead of :data:`TITLES`'. Each
+    dataset's lowest-error rows are marked ``best``."""
     shown = columns(header, rows)
     extra = sum(not essential for _, essential in shown)
-    head = "".join(f"<th{_cls(key, essential)}>{_esc(TITLES.get(key, key))}</th>"
+    titles = {**TITLES, **(titles or {})}
+    words = {key for key, _ in shown if not any(is_number(parse(r.get(key) or "")) for r in rows)}
+    head = "".join(f"<th{_cls(key, essential, key in words)}>{_esc(titles.get(key, key))}</th>"
                    for key, essential in shown)
     best = best_rows(rows, parse)
     body = []

@@ -57,10 +57,10 @@ def versus_best(results, rows, alpha=ALPHA) -> dict:
 
 
 def answer(saved: dict, rows) -> list[dict]:
-    """Per dataset (in the table's order): {dataset, best, error_pct, alpha, same: [(scheme,
-    p, test)], worse: [(scheme, p, test)], untested: [scheme], against}: the schemes not
-    significantly different from the best, those significantly worse, and those without a
-    test against the best. ``saved``: results.json (its ``versus_best``, else the rows'
+    """Per dataset (in the table's order): {dataset, best, error_pct, alpha, tied: [scheme],
+    same: [(scheme, p, test)], worse: [(scheme, p, test)], untested: [scheme]}: the schemes
+    with the best's very error, those not significantly different from the best, those
+    significantly worse, and those without a test against the best. ``saved``: results.json (its ``versus_best``, else the rows'
     tests against ``compare_to``, valid only where that scheme is the best); ``rows``: the
     report rows (values or table.csv strings)."""
     versus = saved.get("versus_best") or {}
@@ -72,8 +72,10 @@ def answer(saved: dict, rows) -> list[dict]:
                   and r.get("error_pct") not in (None, "")]
         same = [(s, *tests[s]) for s in others if s in tests and tests[s][0] >= alpha]
         worse = [(s, *tests[s]) for s in others if s in tests and tests[s][0] < alpha]
+        tied = [r["scheme"] for r in rows if r["dataset"] == dataset and r["scheme"] != best
+                and r.get("error_pct") not in (None, "") and float(r["error_pct"]) == error]
         summary.append({"dataset": dataset, "best": best, "error_pct": error, "alpha": alpha,
-                        "same": same, "worse": worse,
+                        "tied": tied, "same": same, "worse": worse,
                         "untested": [s for s in others if s not in tests]})
     return summary
 

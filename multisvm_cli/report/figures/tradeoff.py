@@ -1,7 +1,7 @@
 """``tradeoff-<dataset>``: test error against kernel evaluations per test point, one marker per scheme.
 
 Each error carries its 95% interval (:mod:`..intervals`: Wilson's for a single test split, the
-fold spread for k folds x repeats), and the error axis starts at 0: two markers 0.4 points
+fold spread for k folds x repeats), and the error axis includes 0: two markers 0.4 points
 apart on a 4.4-4.8% axis look far apart although McNemar's test may give p = 0.5. Linear models
 (liblinear, or libsvm's linear kernel in primal form) are labelled as such: their "kernel
 evaluations" are dot products with weight vectors.
@@ -24,7 +24,7 @@ from .drawing import DPI, margins, save_figure, scheme_title, style
 CAPTION = ("Test error (%) against kernel evaluations per test point (log scale), one marker per "
            "scheme: lower left is better (fewer errors for less work at test time). Bars: 95% "
            "interval of the error (Wilson's for a single test split; the fold spread, error "
-           "+- t SD / sqrt(J), over J folds x repeats); the error axis starts at 0, so the "
+           "+- t SD / sqrt(J), over J folds x repeats); the error axis includes 0, so the "
            "distances between markers are not magnified. Hollow markers: the paper's numbers; a "
            "dashed line: a scheme that evaluates no kernel; \"linear model\": machines that "
            "predict through weight vectors (their evaluations are dot products).")
@@ -92,7 +92,8 @@ def tradeoff_figure(dataset, rows, splits=None) -> Figure:
 
 
 def _axes(ax, rows):
-    """Log x axis of evaluations (linear models' dot products said so); the error axis from 0."""
+    """Log x axis of evaluations (linear models' dot products said so); the error axis from
+    just below 0 (:data:`ZERO_ROOM`)."""
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
     ax.xaxis.set_minor_formatter(FuncFormatter(_minor_tick if _spans_a_decade(rows)
@@ -108,10 +109,12 @@ def _axes(ax, rows):
     else:
         ax.set_xlabel("kernel evaluations per test point (log scale)")
     ax.set_ylabel("test error (%)")
-    ax.set_ylim(bottom=0.0, top=max(ax.get_ylim()[1], 1.0))
+    top = max(ax.get_ylim()[1], 1.0)  # 0 included, a sliver below it: markers at 0 show whole
+    ax.set_ylim(bottom=-ZERO_ROOM * top, top=top)
     ax.grid(True, which="both", alpha=0.3)
 
 
+ZERO_ROOM = 0.02  # the error axis reaches this fraction of its height below 0
 SHIFT_POINTS = 9  # markers at one (kernel evaluations, error) are spread this far apart
 
 

@@ -236,11 +236,12 @@ def heatmaps_figure(panels, dataset, kernel_type, n_splits=1, scale=None,
     points = f" ({n_validation} validation points per split)" if n_validation else ""
     counted = any(c.attrs.get("counts") is not None and np.nanmin(c.attrs["counts"][1])
                   < COUNT_BELOW for _, c, _ in panels)
-    shown = "; cells: errors / validation points, summed over the splits" if counted else ""
+    shown = "cells: errors / validation points, summed over the splits\n" if counted else ""
     fig.suptitle(f"{dataset}, {kernel_type} kernel: validation error over the grid{where}"
-                 f"{points}{shown}", fontsize=10, y=1 - 0.12 / height, va="top")
-    fig.text(0.01, 0.1 / height, _frame_note(n_splits, fig.lowest_elsewhere), fontsize=7.5,
-             va="bottom")
+                 f"{points}", fontsize=10, y=1 - 0.12 / height, va="top")
+    fig.text(0.01, (0.04 if shown else 0.1) / height,
+             shown + _frame_note(n_splits, fig.lowest_elsewhere),
+             fontsize=7.5, va="bottom")
     return fig
 
 

@@ -68,6 +68,10 @@ def test_tradeoff_draws_intervals_from_zero_and_names_linear_models():
     assert "1-v-r (linear model)" in ax.get_legend_handles_labels()[1]
     assert "linear models: dot products with weight vectors" in ax.get_xlabel()
     assert "95% interval (Wilson)" in ax.get_title()
+    assert ax.get_title().startswith("usps: test error vs. kernel evaluations")  # mixed
+    alone = tradeoff.tradeoff_figure("usps", rows[1:]).axes[0]
+    assert alone.get_title().startswith("usps: test error vs. dot products per test point")
+    assert alone.get_xlabel().startswith("dot products with weight vectors per test point")
 
 
 def test_powers_of_two_ticks():
@@ -105,6 +109,7 @@ def test_heatmap_of_a_linear_model_says_so():
     cells.attrs["linear_model"] = True
     fig = hm.heatmaps_figure([("ovr", cells, None)], "20ng", "linear")
     assert fig.axes[0].get_title() == "1-v-r (linear model)"
+    assert any(t.get_text().startswith("20ng, linear models: validation error") for t in fig.texts)
     assert any("linear model $w \\cdot x + b$" in t.get_text() for t in fig.texts)
     FigureCanvasAgg(fig).draw()
     assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["$2^{-1}$", "$2^{0}$",

@@ -237,7 +237,9 @@ def heatmaps_figure(panels, dataset, kernel_type, n_splits=1, scale=None,
     counted = any(c.attrs.get("counts") is not None and np.nanmin(c.attrs["counts"][1])
                   < COUNT_BELOW for _, c, _ in panels)
     shown = "cells: errors / validation points, summed over the splits\n" if counted else ""
-    fig.suptitle(f"{dataset}, {kernel_type} kernel: validation error over the grid{where}"
+    kind = ("linear models" if all(c.attrs.get("linear_model") for _, c, _ in panels)
+            else f"{kernel_type} kernel")
+    fig.suptitle(f"{dataset}, {kind}: validation error over the grid{where}"
                  f"{points}", fontsize=10, y=1 - 0.12 / height, va="top")
     fig.text(0.01, (0.04 if shown else 0.1) / height,
              shown + _frame_note(n_splits, fig.lowest_elsewhere),
@@ -302,7 +304,7 @@ def _same_param(value, chosen, kernel_type) -> bool:
 
 def _row_label(kernel_type, cells) -> str:
     if kernel_type == "linear" and cells.attrs.get("linear_model"):
-        return "linear model $w \\cdot x + b$ (no kernel parameter)"
+        return "linear model $w \\cdot x + b$"
     if kernel_type == "linear":
         return "linear kernel $x \\cdot y$ (no parameter)"
     if kernel_type == "polynomial":

@@ -85,7 +85,9 @@ def tradeoff_figure(dataset, rows, splits=None) -> Figure:
     bars = f"; bars: 95% interval ({', '.join(sorted(kinds))})" if kinds else ""
     paper = "; hollow: paper" if any(r.get("paper_error_pct") is not None for r in rows) else ""
     shared = "; equal points spread sideways and named" if _same_points(rows) else ""
-    ax.set_title(f"{dataset}: test error vs. kernel evaluations per test point\n"
+    cost = ("dot products" if all(r.get("primal") for r in rows
+                                  if r.get("kernel_evaluations")) else "kernel evaluations")
+    ax.set_title(f"{dataset}: test error vs. {cost} per test point\n"
                  f"(lower left is better{bars}{paper}{shared})", fontsize=10)
     ax.legend(fontsize=8, loc="best")
     return fig

@@ -177,3 +177,20 @@ def test_answer_from_versus_best_and_the_table_columns(tmp_path):
     assert "#all-columns:not(:checked) ~ div.scroll .extra { display: none; }" in text
     assert '<td class="paper" data-v="3.3">3.3</td>' in text
     assert 'data-v="4.444444444444445"' in text  # the sort compares the exact value
+
+
+def test_linear_models_are_marked_not_given_kernel_labels(tmp_path):
+    """results.json's table says which rows are linear models (``primal``): their scheme,
+    kernel evals and iterations carry the mark, and the footnote says what they are."""
+    run = fake_run(tmp_path / "run")
+    saved = json.loads((run / "results.json").read_text())
+    saved["table"] = [{**row, "primal": True} if row["dataset"] == "wine" else row
+                      for row in saved["table"]]
+    (run / "results.json").write_text(json.dumps(saved))
+    text = write_report(run).read_text()
+    table = text[text.index("<h2>Results</h2>"):text.index("<p class=\"note\">error %")]
+    assert table.count("\u2021</td>") == 4  # wine's 2 rows: scheme and kernel evals
+    assert ">1-v-r \u2021</td>" in table and 'data-v="40.0">40 \u2021</td>' in table
+    assert ">52 \u2021<" not in table and 'data-v="52.0">52</td>' in table  # iris: kernels
+    assert "dot products with weight vectors per test point" in text
+    assert "\u2021 a linear model" in text

@@ -30,7 +30,7 @@ from ..numbers import is_number
 from ..readers import read_bytes
 from ..storage import atomic_write
 from .figures.base import registered
-from .html_table import CSS, SORTER, table_html
+from .html_table import CSS, LINEAR_MARK, SORTER, table_html
 from .intervals import error_interval, n_splits
 from .paired import RESAMPLED
 from .ranking import ranking_text
@@ -59,7 +59,8 @@ def render_report(folder: Path, meta=None) -> str:
     parts = [f"<h1>multisvm report: {_esc(name)} ({_esc(folder.name)})</h1>",
              "<h2>Answer</h2>", answer_html(results, rows),
              "<h2>Results</h2>", table_html(header, rows, _parse, {
-                 "mcnemar_p": f"p vs {label(results.get('compare_to') or REFERENCE)}"}),
+                 "mcnemar_p": f"p vs {label(results.get('compare_to') or REFERENCE)}"},
+                 _linear(results)),
              f"<p class=\"note\">{_esc(_footnote(rows, results))}</p>"]
     swept = read_sweep(folder)
     if swept is not None:
@@ -168,10 +169,19 @@ def provenance_html(meta: dict) -> str:
     return f"<table>\n{rows}\n</table>"
 
 
+def _linear(results) -> set:
+    """The (dataset, scheme) of results.json's rows whose machines are linear models."""
+    return {(r["dataset"], r["scheme"]) for r in results["table"] if r.get("primal")}
+
+
 def _footnote(rows, results) -> str:
     compared = any(row.get("mcnemar_p") for row in rows)
     resampled = any(row.get("mcnemar_test") == RESAMPLED for row in rows)
-    note = footnote(results.get("compare_to") or REFERENCE, None, compared, resampled)
+    linear = bool(_linear(results))
+    note = footnote(results.get("compare_to") or REFERENCE, None, compared, resampled,
+                    primal=linear)
+    if linear:
+        note += f"\n{LINEAR_MARK.strip()} a linear model (see the line above)."
     return note + ("\n" + BOUNDED_NOTE if any(row.get("bounded") == "True" for row in rows)
                    else "")
 

@@ -72,10 +72,17 @@ def columns(header, rows) -> list[tuple[str, bool]]:
     return [(key, key in NARROW_KEYS or PAPER.get(key) in NARROW_KEYS) for key in ours]
 
 
-def table_html(header, rows, parse, titles=None) -> str:
+LINEAR_MARK = " \u2021"  # after a linear model's scheme, kernel evals and iterations
+LINEAR_KEYS = ("scheme", "kernel_evaluations", "smo_iterations")
+
+
+def table_html(header, rows, parse, titles=None, linear=()) -> str:
     """The table of ``rows`` (table.csv's strings) over ``header``'s keys; ``parse`` turns a
-    cell's text into its value; ``titles``: headings instead of :data:`TITLES`'. Each
-    dataset's lowest-error rows are marked ``best``."""
+    cell's text into its value; ``titles``: headings instead of :data:`TITLES`'; ``linear``:
+    the (dataset, scheme) of linear models, whose scheme, kernel evals and iterations are
+    marked :data:`LINEAR_MARK` (dot products with weight vectors, not kernel evaluations; a
+    linear solver's iterations, not SMO's). Each dataset's lowest-error rows are marked
+    ``best``."""
     shown = columns(header, rows)
     extra = sum(not essential for _, essential in shown)
     titles = {**TITLES, **(titles or {})}
@@ -92,6 +99,8 @@ def table_html(header, rows, parse, titles=None) -> str:
             text = display(key, value)
             if key == "error_pct" and row.get("bounded") == "True":
                 text += "*"  # a final fit stopped at max_iter (the footnote says so)
+            if key in LINEAR_KEYS and text and (row.get("dataset"), row.get("scheme")) in linear:
+                text += LINEAR_MARK  # the footnote says what a linear model's figures are
             title = f" title=\"{_esc(exact)}\"" if text != exact else ""
             sort = f" data-v=\"{_esc(exact)}\"" if is_number(value) else ""
             cells.append(f"<td{_cls(key, essential, not is_number(value))}{title}{sort}>"

@@ -8,7 +8,7 @@
 - :mod:`.summary`: the answer report.html leads with (the best scheme per dataset, and the
   schemes not significantly different from it);
 - :mod:`.figures`: the figures, one module per kind, through one registry (:mod:`.figures.base`);
-- :mod:`.html`: report.html.
+- :mod:`.html`, :mod:`.html_table`: report.html (its sortable table and column toggle).
 
 Scheme names are shown by their registry label (``estimators.registry.label``) only.
 """

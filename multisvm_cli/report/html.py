@@ -26,7 +26,6 @@ import json
 from pathlib import Path
 
 from ..estimators.registry import REFERENCE, label
-from ..numbers import is_number
 from ..readers import read_bytes
 from ..storage import atomic_write
 from .figures.base import registered

@@ -58,8 +58,8 @@ def write_tables(folder, name, results, grid_rows, rows, checksums, *, compare_t
     ``results``: the protocol's per-scheme results (their per-point ``correct`` and the DAG
     order studies are left out: the studies are ``dag_orders``); ``rows``: the report rows;
     ``source``: the reference numbers' source (table.md's footnote); ``versus_best``: each
-    scheme's paired test against its dataset's best (``summary.versus_best``). results.json is strict
-    JSON (a non-finite number is refused here, as the reader would refuse it)."""
+    scheme's paired test against its dataset's best (``summary.versus_best``). results.json
+    is strict JSON (a non-finite number is refused here, as the reader would refuse it)."""
     import pandas as pd
 
     folder = Path(folder)

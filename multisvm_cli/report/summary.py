@@ -1,4 +1,4 @@
-"""The answer a report leads with: per dataset, the best scheme and those not shown to differ from it.
+"""The answer a report leads with: per dataset, the best scheme and those not shown to differ.
 
 For each dataset, the *best* scheme is the one of lowest test error (ties: the first in the
 table's order). Every other scheme is tested against the best with the paired test the table
@@ -60,9 +60,9 @@ def answer(saved: dict, rows) -> list[dict]:
     """Per dataset (in the table's order): {dataset, best, error_pct, alpha, tied: [scheme],
     same: [(scheme, p, test)], worse: [(scheme, p, test)], untested: [scheme]}: the schemes
     with the best's very error, those not significantly different from the best, those
-    significantly worse, and those without a test against the best. ``saved``: results.json (its ``versus_best``, else the rows'
-    tests against ``compare_to``, valid only where that scheme is the best); ``rows``: the
-    report rows (values or table.csv strings)."""
+    significantly worse, and those without a test against the best. ``saved``: results.json
+    (its ``versus_best``, else the rows' tests against ``compare_to``, valid only where that
+    scheme is the best); ``rows``: the report rows (values or table.csv strings)."""
     versus = saved.get("versus_best") or {}
     summary = []
     for dataset, (best, error) in best_schemes(rows).items():

@@ -1,4 +1,4 @@
-"""``grid-<dataset>-<kernel_type>``: mean validation error over each dataset's grid, a panel per scheme.
+"""``grid-<dataset>-<kernel_type>``: mean validation error over the grid, a panel per scheme.
 
 One file per dataset x kernel type (not per scheme), every panel of a dataset on one colour
 scale (viridis), the selected point framed. Each cell is labelled with its errors as a count

@@ -1,4 +1,4 @@
-"""``sweep-<dataset>``: error, training time and memory against the swept value, one line per scheme.
+"""``sweep-<dataset>``: error, training time and memory against the swept value, per scheme.
 
 Each panel's line joins the means over the repeats. The error panel's band is the 95% interval
 of the error (:mod:`..intervals`: Wilson's over the test points for one repeat, the spread over

@@ -1,4 +1,4 @@
-"""``tradeoff-<dataset>``: test error against kernel evaluations per test point, one marker per scheme.
+"""``tradeoff-<dataset>``: test error against kernel evaluations per test point, per scheme.
 
 Each error carries its 95% interval (:mod:`..intervals`: Wilson's for a single test split, the
 fold spread for k folds x repeats), and the error axis includes 0: two markers 0.4 points

@@ -116,7 +116,8 @@ def answer_html(results, rows) -> str:
     note = ("Each scheme is tested against its dataset's best scheme on the same test points: "
             "McNemar's test (exact binomial below 25 discordant points) for a single repeat, "
             f"the corrected resampled t-test ({RESAMPLED}) over the folds x repeats otherwise. "
-            "Tied: the best's very test error (listed once, beside the best). "
+            "Each p-value is one test on its own, not corrected for the several comparisons "
+            "per dataset. Tied: the best's very test error (listed once, beside the best). "
             "Not significantly different does not mean equivalent: with few test points these "
             "tests have little power. The 95% interval of the best's error is Wilson's for a "
             "single test split, the fold spread (error +- t SD / sqrt(J)) over J splits.")

@@ -194,3 +194,18 @@ def test_linear_models_are_marked_not_given_kernel_labels(tmp_path):
     assert ">52 \u2021<" not in table and 'data-v="52.0">52</td>' in table  # iris: kernels
     assert "dot products with weight vectors per test point" in text
     assert "\u2021 a linear model" in text
+
+
+def test_paper_rows_sit_with_their_dataset_and_the_source_is_named(tmp_path):
+    run = fake_run(tmp_path / "run")
+    rows = ROWS + [{"dataset": "iris", "scheme": "udt", "paper_error_pct": 4.3}]  # paper only
+    (run / "table.csv").write_text(render(rows, "csv"), encoding="utf-8")
+    (run / "config.yaml").write_text("name: quickstart\nreference:\n  source: Platt et al. "
+                                     "(1999), Table 1\n  iris:\n    udt: {error: 4.3}\n")
+    text = write_report(run).read_text()
+    body = text[text.index("<tbody>"):text.index("</tbody>")]
+    order = re.findall(r"<tr[^>]*><td class=\"text\">(\w+)</td><td class=\"text\"[^>]*>"
+                       r"([^<]+)<", body)
+    assert order == [("iris", "1-v-r"), ("iris", "DAGSVM"), ("iris", "UDT"),
+                     ("wine", "1-v-r"), ("wine", "DAGSVM")]
+    assert "paper columns: Platt et al. (1999), Table 1." in text

@@ -25,9 +25,11 @@ import html
 import json
 from pathlib import Path
 
+from ..errors import MultisvmError
 from ..estimators.registry import REFERENCE, label
 from ..readers import read_bytes
 from ..storage import atomic_write
+from ..yaml_loader import load
 from .figures.base import registered
 from .html_table import CSS, LINEAR_MARK, SORTER, table_html
 from .intervals import error_interval, n_splits
@@ -54,13 +56,16 @@ def render_report(folder: Path, meta=None) -> str:
     """The report's HTML text (``meta``: instead of the folder's run.json)."""
     results = read_results(folder)
     header, rows = read_table(folder, results)
+    place = {d: i for i, d in enumerate(dict.fromkeys(r["dataset"] for r in rows))}
+    rows = sorted(rows, key=lambda row: place[row["dataset"]])  # the paper's baselines too
+    config_text = read_config_text(folder)
     name = results.get("config") or folder.parent.name
     parts = [f"<h1>multisvm report: {_esc(name)} ({_esc(folder.name)})</h1>",
              "<h2>Answer</h2>", answer_html(results, rows),
              "<h2>Results</h2>", table_html(header, rows, _parse, {
                  "mcnemar_p": f"p vs {label(results.get('compare_to') or REFERENCE)}"},
                  _linear(results)),
-             f"<p class=\"note\">{_esc(_footnote(rows, results))}</p>"]
+             f"<p class=\"note\">{_esc(_footnote(rows, results, config_text))}</p>"]
     swept = read_sweep(folder)
     if swept is not None:
         parts += ["<h2>Sweep</h2>", sweep_table(swept.to_dict("records"), "html")]
@@ -74,7 +79,6 @@ def render_report(folder: Path, meta=None) -> str:
         parts.append(f"<pre>{_esc(ranking_text(results['ranking']))}</pre>")
     parts += beside + figures_html(folder / "figures",
                                    [k for k in kinds if k.section != "ranking"])
-    config_text = read_config_text(folder)
     if config_text is not None:
         parts += ["<h2>Config</h2>", f"<pre>{_esc(config_text)}</pre>"]
     meta = read_meta(folder) if meta is None else meta
@@ -174,12 +178,25 @@ def _linear(results) -> set:
     return {(r["dataset"], r["scheme"]) for r in results["table"] if r.get("primal")}
 
 
-def _footnote(rows, results) -> str:
+def _reference_source(config_text) -> str | None:
+    """The config's ``reference: {source: ...}`` (what the paper columns are), or None."""
+    if not config_text:
+        return None
+    try:
+        config = load(config_text, "config.yaml")
+    except MultisvmError:
+        return None
+    reference = config.get("reference") if isinstance(config, dict) else None
+    source = reference.get("source") if isinstance(reference, dict) else None
+    return source if isinstance(source, str) else None
+
+
+def _footnote(rows, results, config_text=None) -> str:
     compared = any(row.get("mcnemar_p") for row in rows)
     resampled = any(row.get("mcnemar_test") == RESAMPLED for row in rows)
     linear = bool(_linear(results))
-    note = footnote(results.get("compare_to") or REFERENCE, None, compared, resampled,
-                    primal=linear)
+    note = footnote(results.get("compare_to") or REFERENCE, _reference_source(config_text),
+                    compared, resampled, primal=linear)
     if linear:
         note += f"\n{LINEAR_MARK.strip()} a linear model (see the line above)."
     return note + ("\n" + BOUNDED_NOTE if any(row.get("bounded") == "True" for row in rows)

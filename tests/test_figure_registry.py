@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from multisvm_cli.errors import MultisvmError
 from multisvm_cli.experiment.run_report import rebuild_report
 from multisvm_cli.report.figures import base, figure, registered
 from multisvm_cli.report.html import write_report
@@ -80,9 +81,35 @@ def test_without_the_toy_module_nothing_names_it(tmp_path):
     assert "toy-errors" not in page and "<h2>Error against evaluation cost</h2>" in page
 
 
+def test_a_figure_may_read_another_json_or_csv_file_of_the_run(tmp_path):
+    """A figure reading verdict.json is drawn only where the run wrote it, from its checked
+    content; a run without it just lacks the figure."""
+    seen = []
+
+    @figure("verdict-check", reads=("verdict.json", "table_rows"), caption="A check.")
+    def draw(data, folder, fmt, dpi):
+        seen.append(data.get("verdict.json"))
+        return []
+
+    try:
+        run = small_run(tmp_path / "run")
+        base.write_figures(run)
+        assert seen == []  # no verdict.json: not drawn
+        (run / "verdict.json").write_text('{"iris": {"p_better": 0.93}}')
+        base.write_figures(run)
+        assert seen == [{"iris": {"p_better": 0.93}}]
+        (run / "verdict.json").write_text('{"iris": NaN}')
+        with pytest.raises(MultisvmError, match="verdict.json"):
+            base.write_figures(run)  # strict JSON, one line
+    finally:
+        base.unregister("verdict-check")
+
+
 def test_a_kind_is_refused_when_it_reads_the_unknown_or_clashes():
     with pytest.raises(ValueError, match="reads model.bin; a figure reads only results"):
         figure("odd", reads=("model.bin",), caption="")
+    with pytest.raises(ValueError, match="reads ../grid.csv"):
+        figure("odd", reads=("../grid.csv",), caption="")
     with pytest.raises(ValueError, match="clashes with the registered figure 'grid'"):
         figure("grid-extra", reads=("grid",), caption="")
     with pytest.raises(ValueError, match="clashes with the registered figure 'dag-orders'"):

@@ -254,6 +254,17 @@ def read_sweep(folder):
     return frame
 
 
+def read_run_file(folder, name):
+    """Another .json or .csv file of the run folder (one a figure reads, by its name): strict,
+    bounded JSON, or a DataFrame of whole CSV rows; None when the run has no such file."""
+    path = Path(folder) / name
+    if not path.is_file():
+        return None
+    if name.endswith(".json"):
+        return read_json(path, LIMIT, what=name)
+    return _read_csv(path, ())
+
+
 def _read_csv(path, needs, dtype=None):
     """A run's CSV file as a DataFrame: whole rows only (:func:`_whole_rows`), with the
     columns ``needs``; refused with one line otherwise."""

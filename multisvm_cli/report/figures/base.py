@@ -29,7 +29,10 @@ from typing import Callable
 from ...errors import MultisvmError
 from .drawing import FIGURE_FORMATS, slug
 
-# what a figure may read, and the run folder's file each comes from (RunData's fields)
+# what a figure may read, and the run folder's file each comes from (RunData's fields); a
+# figure may also read any other .json or .csv file of the run folder by its name (a file
+# another part of the run writes): checked JSON, or a DataFrame of whole CSV rows
+FILE_KINDS = (".json", ".csv")
 SOURCES = {"results": "results.json", "table_rows": "results.json (table)",
            "chosen": "results.json (results' params)", "ranking": "results.json (ranking)",
            "dag_orders": "results.json (dag_orders)", "grid": "grid.csv", "sweep": "sweep.csv"}
@@ -68,10 +71,10 @@ def figure(name, *, reads, caption, title=None, order=100, section="figures", fo
 
     Refused (ValueError) when ``reads`` names something the run folder does not give, or when
     ``name`` is taken or would own another kind's files (``a`` and ``a-b``)."""
-    unknown = [source for source in reads if source not in SOURCES]
+    unknown = [source for source in reads if not readable(source)]
     if unknown:
         raise ValueError(f"figure {name!r} reads {', '.join(unknown)}; a figure reads only "
-                         f"{', '.join(SOURCES)}")
+                         f"{', '.join(SOURCES)} or a .json or .csv file of the run folder")
     clash = [other for other in FIGURES if other == name or other.startswith(name + "-")
              or name.startswith(other + "-")]
     if clash:
@@ -84,6 +87,13 @@ def figure(name, *, reads, caption, title=None, order=100, section="figures", fo
         return draw
 
     return register
+
+
+def readable(source) -> bool:
+    """Whether a figure may read ``source``: one of :data:`SOURCES`, or the name of a .json or
+    .csv file in the run folder (no folder part)."""
+    return source in SOURCES or (isinstance(source, str) and source.endswith(FILE_KINDS)
+                                 and Path(source).name == source and not source.startswith("."))
 
 
 def unregister(name) -> None:
@@ -109,14 +119,15 @@ def figure_path(folder, name, fmt, part=None) -> Path:
 class RunData:
     """What the figures read: given values, else loaded on first use from ``folder`` through
     the run folder's checked readers (:mod:`..run_folder`); a value the run does not have (a
-    ranking of one dataset, a sweep of an unswept run) is None."""
+    ranking of one dataset, a sweep of an unswept run, a file it did not write) is None."""
 
     folder: Path | None = None
     values: dict = field(default_factory=dict)
 
     def get(self, name):
-        if name not in SOURCES:
-            raise KeyError(f"a figure reads only {', '.join(SOURCES)}; not {name!r}")
+        if not readable(name):
+            raise KeyError(f"a figure reads only {', '.join(SOURCES)} or a .json or .csv "
+                           f"file; not {name!r}")
         if name not in self.values:
             self.values[name] = None if self.folder is None else self._load(name)
         return self.values[name]
@@ -127,8 +138,10 @@ class RunData:
         return self.get(name)
 
     def _load(self, name):
-        from ..run_folder import read_grid, read_results, read_sweep
+        from ..run_folder import read_grid, read_results, read_run_file, read_sweep
 
+        if name.endswith(FILE_KINDS):
+            return read_run_file(self.folder, name)
         if name == "grid":
             return read_grid(self.folder)
         if name == "sweep":

@@ -18,7 +18,7 @@ from .estimators.registry import scheme_names_help
 
 EXIT_USER_ERROR = 2
 FORMATS = ("table", "markdown", "csv", "json")
-FIGURE_FORMATS = ("png", "svg", "pdf")  # report.drawing.FIGURE_FORMATS (not imported: slow)
+FIGURE_FORMATS = ("png", "svg", "pdf")  # report.figures.drawing.FIGURE_FORMATS (not imported: slow)
 DEFAULT_WIDTH = 120  # the width text wraps at when the output is not a terminal
 SCHEME_HELP = scheme_names_help()  # the registry is data only: importing it is quick
 

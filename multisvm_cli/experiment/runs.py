@@ -171,6 +171,7 @@ def _compute(config, settings, jobs, datasets, folder, log):
     (:func:`.interrupt.run_interruptible`)."""
     from ..report.figures import write_figures
     from ..report.run_folder import write_sweep, write_tables
+    from ..report.summary import versus_best
     from ..report.table import table_rows
 
     results, grid_rows, checksums, swept = _protocol(config, settings, jobs, datasets)
@@ -185,7 +186,8 @@ def _compute(config, settings, jobs, datasets, folder, log):
     write_tables(folder, config.name, results, grid_rows, rows, checksums,
                  compare_to=config.compare_to, repeats=config.repeats,
                  source=config.reference.get("source"), ranking=ranking,
-                 dag_orders=dag_order_studies(results))
+                 dag_orders=dag_order_studies(results),
+                 versus_best=versus_best(results, rows))
     figures = Stopwatch()
     if settings.figures:
         write_figures(folder, settings.figure_format, settings.dpi)

@@ -36,7 +36,7 @@ class Settings:
     data_home: str | None = None
     argv: tuple | None = None  # the command line run.json records [sys.argv]
     figure_format: str = "png"  # png | svg | pdf
-    dpi: int | None = None      # [report.drawing.DPI]
+    dpi: int | None = None      # [report.figures.drawing.DPI]
     figures: bool = True        # False: no figures (quick reruns)
     progress: str = "auto"      # auto | bar | lines | none  [experiment.progress.MODES]
 

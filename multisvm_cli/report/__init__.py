@@ -4,10 +4,13 @@
 - :mod:`.paired`: the paired tests (McNemar's test, the corrected resampled t-test);
 - :mod:`.ranking`: average ranks over datasets, Friedman's test, Nemenyi's critical difference;
 - :mod:`.verdict`: Holm-corrected pairwise Wilcoxon tests and the Bayesian signed-rank test
-  with a ROPE over datasets (:mod:`.verdict_figure`: its figure);
+  with a ROPE over datasets (:mod:`.figures.bayes`: its figure);
 - :mod:`.run_folder`: the one writer and the one checked reader of a run folder's files;
-- :mod:`.drawing`, :mod:`.heatmaps`, :mod:`.figures`: the PNG figures;
-- :mod:`.html`: report.html.
+- :mod:`.intervals`: 95% intervals of a test error (Wilson; the fold spread);
+- :mod:`.summary`: the answer report.html leads with (the best scheme per dataset, and the
+  schemes not significantly different from it);
+- :mod:`.figures`: the figures, one module per kind, through one registry (:mod:`.figures.base`);
+- :mod:`.html`, :mod:`.html_table`: report.html (its sortable table and column toggle).
 
 Scheme names are shown by their registry label (``estimators.registry.label``) only.
 """

@@ -1,11 +1,21 @@
-"""One self-contained HTML report of a run folder: table, ranking, figures, config, provenance.
+"""One self-contained HTML report of a run folder: the answer first, then table, ranking, figures,
+config and provenance.
 
 ``write_report(run_folder)`` reads only the files a run saved, through the checked reader of
-:mod:`.run_folder` (table.csv, or results.json's "table"; results.json's "ranking"; config.yaml;
-run.json) and figures/*.png, and writes
-``run_folder/report.html``: PNG figures embedded as base64 ``data:`` URIs, inline CSS, no script
-and no network reference, every piece of text escaped. The file is written to a temporary name
-and renamed (``storage.atomic_write``), so a reader never sees half of it.
+:mod:`.run_folder` (table.csv, or results.json's "table"; results.json's "ranking" and
+"versus_best"; config.yaml; run.json) and the figures the registry (:mod:`.figures.base`)
+names, and writes ``run_folder/report.html``:
+
+1. the answer (:mod:`.summary`): per dataset, the best scheme, its 95% interval, and the
+   schemes not significantly different from it by a paired test against it;
+2. the table: the terminal's default columns (``table.NARROW_KEYS``), the paper's columns
+   beside ours, the rest behind a checkbox (CSS only); empty columns left out; a click on a
+   heading sorts the rows (a few lines of inline script, the page's only one);
+3. the ranking and each registered figure kind's files, under its title, with its caption.
+
+PNG figures are embedded as base64 ``data:`` URIs, CSS inline, no network reference, every
+piece of text escaped. The file is written to a temporary name and renamed
+(``storage.atomic_write``), so a reader never sees half of it.
 """
 
 from __future__ import annotations
@@ -15,64 +25,23 @@ import html
 import json
 from pathlib import Path
 
-from ..estimators.registry import ORDER_STUDY, REFERENCE, label
-from ..numbers import is_number
+from ..errors import MultisvmError
+from ..estimators.registry import REFERENCE, label
 from ..readers import read_bytes
 from ..storage import atomic_write
+from ..yaml_loader import load
+from .figures.base import registered
+from .html_table import CSS, LINEAR_MARK, SORTER, table_html
+from .intervals import error_interval, n_splits
 from .paired import RESAMPLED
 from .run_folder import read_config_text, read_meta, read_results, read_sweep, read_table
+from .summary import answer
 from .sweep import sweep_table
-from .table import BOUNDED_NOTE, COLUMNS, PAPER_COLUMNS, dag_orders_text, display, footnote
+from .table import BOUNDED_NOTE, dag_orders_text, footnote
 from .verdict import PAIR_HEADER, across_datasets_text, ranking_with_verdict, verdict_rows
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 PNG_LIMIT = 64 << 20  # bytes of one figure
-TITLES = dict(COLUMNS + PAPER_COLUMNS, error_sd="error SD %", n_support_vectors="SVs")
-FIGURE_KINDS = [  # (file name prefix, section title, how to read the figure)
-    ("cd-diagram", None,
-     "Critical-difference diagram (Demsar 2006). Each scheme sits at its average rank over the "
-     "datasets (1 = lowest test error, on the left). A thick bar joins schemes whose average "
-     "ranks differ by no more than the critical difference (the CD bar above the axis): the "
-     "data do not show them to differ. Schemes not joined by a bar differ significantly "
-     "(Nemenyi test; Wilcoxon signed-rank test for two schemes)."),
-    ("bayes-signed-rank", None,
-     "Bayesian signed-rank test (Benavoli et al. 2017), one bar per pair of schemes, the "
-     "better-ranked scheme first: the posterior probability that the first scheme's test error "
-     "is lower by more than the ROPE (blue), that the two are within the ROPE of each other "
-     "(grey), and that the second is better (orange). A probability beyond the dotted 0.95 line "
-     "decides; otherwise the datasets do not."),
-    ("tradeoff-", "Error against evaluation cost",
-     "Test error (%) against kernel evaluations per test point (log scale), one marker per "
-     "scheme: lower left is better (fewer errors for less work at test time). Error bars: "
-     "+-1 standard deviation over folds x repeats; hollow markers: the paper's numbers; a "
-     "dashed line: a scheme that evaluates no kernel."),
-    ("dag-orders-", f"{label(ORDER_STUDY)} class orders",
-     f"Left: histogram of {label(ORDER_STUDY)}'s test error over random orders of the classes in the "
-     "DAG, the red line at the natural order's error. Right: kernel evaluations per test point "
-     "of the same orders. A narrow histogram means the class order matters little."),
-    ("grid-", "Model selection grids",
-     "One figure per dataset and kernel type, one panel per scheme on a shared colour scale. "
-     "Mean validation error (%) at each grid point, averaged over folds and repeats: rows are "
-     "the kernel parameter (sigma, gamma or degree), columns the penalty C; greener is lower. "
-     "The framed cell is the point selected most often (the note under each map says where it is not the lowest mean). A minimum on the edge of the grid "
-     "suggests the grid should be wider."),
-    ("sweep-", "Sweep",
-     "Test error, final-fit training CPU seconds and the largest binary SVM's training memory "
-     "against the swept value, one line per scheme: the mean over the repeats, the band from "
-     "their minimum to their maximum; log axes where the values span more than 20x."),
-]
-CSS = """
-body { font-family: sans-serif; margin: 2em auto; max-width: 1100px; padding: 0 1em; color: #222; }
-div.scroll { overflow-x: auto; max-width: 100%; }
-tr.best td { background: #e6f2e6; font-weight: bold; }
-h1 { font-size: 1.5em; } h2 { font-size: 1.2em; border-bottom: 1px solid #ccc; }
-table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
-th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; }
-th { background: #f0f0f0; } td.text { text-align: left; }
-pre { background: #f7f7f7; padding: 0.8em; overflow-x: auto; white-space: pre-wrap; font-size: 0.85em; }
-figure { margin: 1em 0; } img { max-width: 100%; border: 1px solid #eee; }
-figcaption, p.note { font-size: 0.9em; color: #444; }
-"""
 
 
 def write_report(run_folder, meta=None) -> Path:
@@ -87,25 +56,32 @@ def render_report(folder: Path, meta=None) -> str:
     """The report's HTML text (``meta``: instead of the folder's run.json)."""
     results = read_results(folder)
     header, rows = read_table(folder, results)
+    place = {d: i for i, d in enumerate(dict.fromkeys(r["dataset"] for r in rows))}
+    rows = sorted(rows, key=lambda row: place[row["dataset"]])  # the paper's baselines too
+    config_text = read_config_text(folder)
     name = results.get("config") or folder.parent.name
     parts = [f"<h1>multisvm report: {_esc(name)} ({_esc(folder.name)})</h1>",
-             "<h2>Results</h2>", table_html(header, rows),
-             f"<p class=\"note\">{_esc(_footnote(rows, results))}</p>"]
+             "<h2>Answer</h2>", answer_html(results, rows),
+             "<h2>Results</h2>", table_html(header, rows, _parse, {
+                 "mcnemar_p": f"p vs {label(results.get('compare_to') or REFERENCE)}"},
+                 _linear(results)),
+             f"<p class=\"note\">{_esc(_footnote(rows, results, config_text))}</p>"]
     swept = read_sweep(folder)
     if swept is not None:
         parts += ["<h2>Sweep</h2>", sweep_table(swept.to_dict("records"), "html")]
     if results.get("dag_orders"):
         parts.append(f"<pre>{_esc(dag_orders_text(results['dag_orders']))}</pre>")
-    cd_diagram = figures_html(folder / "figures", FIGURE_KINDS[:2])
+    kinds = registered()
+    beside = figures_html(folder / "figures", [k for k in kinds if k.section == "ranking"])
     ranking = ranking_with_verdict(results)
-    if ranking or cd_diagram:
+    if ranking or beside:
         parts.append("<h2>Ranking of the schemes over datasets</h2>")
     if ranking:
         parts.append(f"<pre>{_esc(across_datasets_text(ranking))}</pre>")
     if ranking and ranking.get("verdict"):
         parts.append(plain_table(PAIR_HEADER, verdict_rows(ranking["verdict"])))
-    parts += cd_diagram + figures_html(folder / "figures", FIGURE_KINDS[2:])
-    config_text = read_config_text(folder)
+    parts += beside + figures_html(folder / "figures",
+                                   [k for k in kinds if k.section != "ranking"])
     if config_text is not None:
         parts += ["<h2>Config</h2>", f"<pre>{_esc(config_text)}</pre>"]
     meta = read_meta(folder) if meta is None else meta
@@ -113,7 +89,7 @@ def render_report(folder: Path, meta=None) -> str:
         parts += ["<h2>Provenance (run.json)</h2>", provenance_html(meta)]
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<title>multisvm report: {_esc(name)}</title>\n<style>{CSS}</style>\n</head>\n"
-            "<body>\n" + "\n".join(parts) + "\n</body>\n</html>\n")
+            "<body>\n" + "\n".join(parts) + f"\n<script>{SORTER}</script>\n</body>\n</html>\n")
 
 
 def plain_table(header, rows) -> str:
@@ -124,56 +100,67 @@ def plain_table(header, rows) -> str:
     return f"<table>\n<tr>{head}</tr>\n{body}</table>"
 
 
-def table_html(header, rows) -> str:
-    """The table, each number shown as table.md shows it, its exact table.csv value in the
-    cell's title (shown on hover)."""
-    head = "".join(f"<th>{_esc(TITLES.get(key, key))}</th>" for key in header)
-    best = _best_rows(rows)
+def answer_html(results, rows) -> str:
+    """The answer (:func:`.summary.answer`): per dataset, the best scheme with its error's 95%
+    interval, the schemes not significantly different from it and those worse, each with the
+    p-value of its paired test against the best; and what was tested how."""
+    splits, found_all = n_splits(results), answer(results, rows)
     body = []
-    for index, row in enumerate(rows):
-        cells = []
-        for key in header:
-            exact = row.get(key) or ""
-            shown = display(key, _parse(exact))
-            if key == "error_pct" and row.get("bounded") == "True":
-                shown += "*"  # a final fit stopped at max_iter (the footnote says so)
-            kind = "" if is_number(_parse(exact)) else " class=\"text\""
-            title = f" title=\"{_esc(exact)}\"" if shown != exact else ""
-            cells.append(f"<td{kind}{title}>{_esc(shown)}</td>")
-        mark = " class=\"best\"" if index in best else ""
-        body.append(f"<tr{mark}>" + "".join(cells) + "</tr>")
-    return (f"<div class=\"scroll\"><table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n"
-            + "\n".join(body) + "\n</tbody>\n</table></div>")
+    for found in found_all:
+        dataset, best = found["dataset"], found["best"]
+        row = next(r for r in rows if r["dataset"] == dataset and r["scheme"] == best)
+        interval = error_interval({"error_pct": found["error_pct"],
+                                   "error_sd": _parse(row.get("error_sd") or ""),
+                                   "n_test": _parse(row.get("n_test") or "")},
+                                  splits.get((dataset, best), 1))
+        where = (f" (95% {interval[2]} interval {interval[0]:.2f} to {interval[1]:.2f})"
+                 if interval else "")
+        tied = (f"; tied: {', '.join(map(label, found['tied']))}" if found["tied"] else "")
+        same = [test for test in found["same"] if test[0] not in found["tied"]]  # tied: above
+        untested = (f"; not tested against {label(best)}: "
+                    + ", ".join(map(label, found["untested"]))) if found["untested"] else ""
+        body.append(f"<tr><td class=\"text\">{_esc(dataset)}</td><td class=\"text\"><b>"
+                    f"{_esc(label(best))}</b> {found['error_pct']:.2f}%{_esc(where + tied)}</td>"
+                    f"<td class=\"text\">{_esc(_listed(same) + untested)}</td>"
+                    f"<td class=\"text\">{_esc(_listed(found['worse']))}</td></tr>")
+    alpha = next((f["alpha"] for f in found_all), 0.05)
+    head = ("<tr><th class=\"text\">dataset</th><th class=\"text\">best: lowest test error"
+            f"</th><th class=\"text\">not significantly different from the best at alpha = "
+            f"{alpha:g} (p)</th><th class=\"text\">significantly worse than the best (p)</th>"
+            "</tr>")
+    note = ("Each scheme is tested against its dataset's best scheme on the same test points: "
+            "McNemar's test (exact binomial below 25 discordant points) for a single repeat, "
+            f"the corrected resampled t-test ({RESAMPLED}) over the folds x repeats otherwise. "
+            "Each p-value is one test on its own, not corrected for the several comparisons "
+            "per dataset. Tied: the best's very test error (listed once, beside the best). "
+            "Not significantly different does not mean equivalent: with few test points these "
+            "tests have little power. The 95% interval of the best's error is Wilson's for a "
+            "single test split, the fold spread (error +- t SD / sqrt(J)) over J splits.")
+    return (f"<table class=\"answer\">\n{head}\n" + "\n".join(body) + "\n</table>\n"
+            f"<p class=\"note\">{_esc(note)}</p>")
 
 
-def _best_rows(rows) -> set:
-    """The indices of each dataset's lowest test error rows (ours; ties all marked)."""
-    errors = {}
-    for index, row in enumerate(rows):
-        error = _parse(row.get("error_pct") or "")
-        if is_number(error):
-            errors.setdefault(row.get("dataset"), []).append((error, index))
-    return {index for found in errors.values() for error, index in found
-            if error == min(e for e, _ in found)}
+def _listed(tests) -> str:
+    return ", ".join(f"{label(s)} ({p:.2g}, {test})" for s, p, test in tests) or "none"
 
 
-def figures_html(figures: Path, kinds=FIGURE_KINDS) -> list[str]:
-    """One section per kind of figure (``kinds``: prefix, title or None, caption), each PNG
-    embedded with its caption."""
-    pngs = (sorted([*figures.glob("*.png"), *figures.glob("*.svg")]) if figures.is_dir()
-            else [])
+def figures_html(figures: Path, kinds) -> list[str]:
+    """One section per registered figure kind (``kinds``: :class:`.figures.base.FigureKind`)
+    with files in ``figures``: its title, then each PNG or SVG embedded with its caption."""
+    files = (sorted([*figures.glob("*.png"), *figures.glob("*.svg")]) if figures.is_dir()
+             else [])
     parts = []
-    for prefix, title, caption in kinds:
-        mine = [p for p in pngs if p.name.startswith(prefix)]
+    for kind in kinds:
+        mine = [p for p in files if kind.owns(p)]
         if not mine:
             continue
-        figures_of_kind = "\n".join(_figure(p, caption) for p in mine)
-        if title:
-            parts.append(f"<h2>{_esc(title)}</h2>")
-        if prefix == "grid-":  # many small maps: folded, opened by a click
-            figures_of_kind = (f"<details><summary>{len(mine)} grid maps</summary>\n"
-                               f"{figures_of_kind}\n</details>")
-        parts.append(figures_of_kind)
+        shown = "\n".join(_figure(p, kind.caption) for p in mine)
+        if kind.title:
+            parts.append(f"<h2>{_esc(kind.title)}</h2>")
+        if kind.folded:  # many small figures: folded, opened by a click
+            shown = (f"<details><summary>{len(mine)} {_esc(kind.name)} figures</summary>\n"
+                     f"{shown}\n</details>")
+        parts.append(shown)
     return parts
 
 
@@ -197,10 +184,32 @@ def provenance_html(meta: dict) -> str:
     return f"<table>\n{rows}\n</table>"
 
 
-def _footnote(rows, results) -> str:
+def _linear(results) -> set:
+    """The (dataset, scheme) of results.json's rows whose machines are linear models."""
+    return {(r["dataset"], r["scheme"]) for r in results["table"] if r.get("primal")}
+
+
+def _reference_source(config_text) -> str | None:
+    """The config's ``reference: {source: ...}`` (what the paper columns are), or None."""
+    if not config_text:
+        return None
+    try:
+        config = load(config_text, "config.yaml")
+    except MultisvmError:
+        return None
+    reference = config.get("reference") if isinstance(config, dict) else None
+    source = reference.get("source") if isinstance(reference, dict) else None
+    return source if isinstance(source, str) else None
+
+
+def _footnote(rows, results, config_text=None) -> str:
     compared = any(row.get("mcnemar_p") for row in rows)
     resampled = any(row.get("mcnemar_test") == RESAMPLED for row in rows)
-    note = footnote(results.get("compare_to") or REFERENCE, None, compared, resampled)
+    linear = bool(_linear(results))
+    note = footnote(results.get("compare_to") or REFERENCE, _reference_source(config_text),
+                    compared, resampled, primal=linear)
+    if linear:
+        note += f"\n{LINEAR_MARK.strip()} a linear model (see the line above)."
     return note + ("\n" + BOUNDED_NOTE if any(row.get("bounded") == "True" for row in rows)
                    else "")
 

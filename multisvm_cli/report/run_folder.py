@@ -2,7 +2,7 @@
 
 The run (``experiment.runs``) writes grid.csv, table.csv, table.md and results.json with
 :func:`write_tables`, a sweep's sweep.csv with :func:`write_sweep` and run.json with
-:func:`write_meta`; the figures (:mod:`.figures`),
+:func:`write_meta`; the figures (:mod:`.figures`, through ``figures.base.RunData``),
 report.html (:mod:`.html`) and ``multisvm report`` read them back only through
 :func:`read_results`, :func:`read_grid`, :func:`read_table`, :func:`read_meta` and
 :func:`read_config_text` and :func:`read_sweep` (:func:`check_run`: all of them). Every
@@ -24,7 +24,7 @@ from ..numbers import is_count, is_number
 from ..readers import read_json, read_text
 from ..storage import atomic_write, to_json, write_json
 from .table import render
-from .verdict import ranking_with_verdict, verdict_problem
+from .verdict import verdict_problem
 
 GRID_COLUMNS = ["dataset", "repeat", "estimate", "fold", "scheme", "kernel", "kernel_type", "C",
                 "sigma", "gamma", "degree", "homogeneous", "validation_error", "n_errors",
@@ -53,13 +53,14 @@ SMALL_LIMIT = 16 << 20   # bytes of run.json or config.yaml
 # --------------------------------------------------------------------------- writing
 
 def write_tables(folder, name, results, grid_rows, rows, checksums, *, compare_to, repeats,
-                 source=None, ranking=None, dag_orders=None):
+                 source=None, ranking=None, dag_orders=None, versus_best=None):
     """grid.csv, table.csv, table.md and results.json of a run, each written atomically.
 
     ``results``: the protocol's per-scheme results (their per-point ``correct`` and the DAG
     order studies are left out: the studies are ``dag_orders``); ``rows``: the report rows;
-    ``source``: the reference numbers' source (table.md's footnote). results.json is strict
-    JSON (a non-finite number is refused here, as the reader would refuse it)."""
+    ``source``: the reference numbers' source (table.md's footnote); ``versus_best``: each
+    scheme's paired test against its dataset's best (``summary.versus_best``). results.json
+    is strict JSON (a non-finite number is refused here, as the reader would refuse it)."""
     import pandas as pd
 
     folder = Path(folder)
@@ -75,6 +76,8 @@ def write_tables(folder, name, results, grid_rows, rows, checksums, *, compare_t
         saved["ranking"] = ranking
     if dag_orders:
         saved["dag_orders"] = dag_orders
+    if versus_best:
+        saved["versus_best"] = versus_best
     atomic_write(folder / "results.json", to_json(saved, indent=2, allow_nan=False) + "\n")
 
 
@@ -152,6 +155,9 @@ def results_problem(results) -> str | None:
             return f"{key!r} is not a name"
     if results.get("ranking") is not None and ranking_problem(results["ranking"]):
         return f"'ranking' is not a ranking of the schemes: {ranking_problem(results['ranking'])}"
+    if not _versus_best_ok(results.get("versus_best") or {}):
+        return ("'versus_best' must map each dataset to its best scheme, alpha and tests "
+                "{scheme: {p_value, test}}")
     if not _studies_ok(results.get("dag_orders") or {}):
         return ("'dag_orders' must map each dataset to its errors_pct, kernel_evaluations and "
                 "selected_error")
@@ -202,6 +208,15 @@ def _features_ok(features) -> bool:
         and features["mean_nonzeros"] >= 0
 
 
+def _versus_best_ok(found) -> bool:
+    """results.json's ``versus_best`` (``summary.versus_best``): names, and finite p-values."""
+    return isinstance(found, dict) and all(
+        isinstance(v, dict) and isinstance(v.get("best"), str) and is_number(v.get("alpha"))
+        and isinstance(v.get("tests"), dict) and all(
+            isinstance(t, dict) and is_number(t.get("p_value")) and isinstance(t.get("test"), str)
+            for t in v["tests"].values()) for v in found.values())
+
+
 def _studies_ok(studies) -> bool:
     return isinstance(studies, dict) and all(
         isinstance(s, dict) and isinstance(s.get("errors_pct"), list) and s["errors_pct"]
@@ -240,6 +255,17 @@ def read_sweep(folder):
         raise _malformed(path, "a row's repeat is not a count")
     frame["value"] = [_value(v) for v in frame["value"]]
     return frame
+
+
+def read_run_file(folder, name):
+    """Another .json or .csv file of the run folder (one a figure reads, by its name): strict,
+    bounded JSON, or a DataFrame of whole CSV rows; None when the run has no such file."""
+    path = Path(folder) / name
+    if not path.is_file():
+        return None
+    if name.endswith(".json"):
+        return read_json(path, LIMIT, what=name)
+    return _read_csv(path, ())
 
 
 def _read_csv(path, needs, dtype=None):
@@ -340,17 +366,3 @@ def check_run(folder) -> None:
     read_sweep(folder)
     read_meta(folder)
     read_config_text(folder)
-
-
-def read_figure_data(folder) -> dict:
-    """What the figures are drawn from (the arguments of ``figures.draw_all``): grid.csv as a
-    DataFrame, the chosen point of each dataset x scheme, the report rows, the ranking and the
-    DAG order studies."""
-    results = read_results(folder)
-    return {"grid": read_grid(folder),
-            "chosen": {(r["dataset"], r["scheme"]): r["params"] for r in results["results"]},
-            "table_rows": results["table"], "ranking": ranking_with_verdict(results),
-            "dag_orders": {dataset: {"errors_pct": study["errors_pct"],
-                                     "kernel_evaluations": study["kernel_evaluations"],
-                                     "selected_error": study["selected_error"]}
-                           for dataset, study in (results.get("dag_orders") or {}).items()}}

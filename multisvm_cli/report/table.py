@@ -227,7 +227,8 @@ def footnote(compare_to=REFERENCE, reference_source=None, compared=True, resampl
     if primal:  # some row's machines are linear (an estimator's ``primal_``)
         lines.append("Linear SVMs predict through their weight vectors: their kernel evals are dot "
                      "products with weight vectors per test point, and their size is the non-zero "
-                     "weights plus the biases.")
+                     "weights plus the biases; with solver liblinear, their SMO iters are "
+                     "liblinear's iterations (it runs no SMO).")
     against = label(compare_to)
     if compared and resampled:
         lines.append(f"Test vs {against} with repeats: corrected-t = corrected resampled "

@@ -58,7 +58,8 @@ def test_svg_figures_latest_link_and_report_of_a_config_folder(quickstart, monke
     assert figures and all(name.endswith(".svg") for name in figures)
     assert (latest / "figures" / "grid-iris-gaussian.svg").read_bytes().startswith(b"<?xml")
     html = (latest / "report.html").read_text()
-    assert "data:image/svg+xml;base64," in html and '<div class="scroll"><table>' in html
+    assert "data:image/svg+xml;base64," in html
+    assert '<div class="scroll"><table class="sortable">' in html
     assert html.count('<tr class="best">') >= 3  # each dataset's lowest error
     result = CliRunner().invoke(cli, ["report", str(config_folder), "--figure-format", "pdf"],
                                 catch_exceptions=False)
@@ -119,7 +120,7 @@ def test_current_folder_configs_come_first(run_multisvm, tmp_path, monkeypatch, 
 
 
 def test_tradeoff_spreads_and_names_equal_points():
-    from multisvm_cli.report.figures import tradeoff_figure
+    from multisvm_cli.report.figures.tradeoff import tradeoff_figure
 
     rows = [{"scheme": s, "error_pct": e, "kernel_evaluations": k}
             for s, e, k in (("graph", 0.0, 14.0), ("hier", 0.0, 14.0), ("dag", 0.0, 18.7))]

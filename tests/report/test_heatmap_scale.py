@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-from multisvm_cli.report import heatmaps as hm
+from multisvm_cli.report.figures import heatmaps as hm
 
 
 def grid(errors_by_point, splits=1):

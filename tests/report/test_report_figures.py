@@ -7,9 +7,9 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.image import imread
 from matplotlib.patches import Rectangle
 
-from multisvm_cli.report import drawing
-from multisvm_cli.report import figures as rf
-from multisvm_cli.report import heatmaps as hm
+from multisvm_cli.report.figures import cd, dag_orders, drawing, tradeoff
+from multisvm_cli.report.figures import heatmaps as hm
+from multisvm_cli.report.figures.base import draw_all
 from multisvm_cli.errors import MultisvmError
 from multisvm_cli.report.ranking import rank_schemes
 
@@ -18,7 +18,8 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 def grid_frame(gamma=False):
     """iris x {ovr, dag} on 2 folds x 2 repeats: Gaussian 3 x 3, polynomial d=2,3 (both hom and
-    inhom) x 2 C, linear x 3 C; NB at one point. Error = base + fold/100 (mean: base + 0.005)."""
+    inhom) x 2 C, linear x 3 C; NB at one point. Error = base + fold/100 (mean: base + 0.005):
+    i + fold errors of 100 validation points at point i."""
     rows = []
     width = "gamma" if gamma else "sigma"
     points = ([("gaussian", {width: w}, c) for w in (1.0, 2.0, 4.0) for c in (1.0, 10.0, 100.0)]
@@ -35,7 +36,7 @@ def grid_frame(gamma=False):
                                  "kernel_type": kernel_type, "C": C, "sigma": np.nan,
                                  "degree": np.nan, "homogeneous": np.nan, **params,
                                  "validation_error": 0.01 * i + fold / 100.0,
-                                 "n_errors": 0, "n_validation": 45})
+                                 "n_errors": i + fold, "n_validation": 100})
     return pd.DataFrame(rows)
 
 
@@ -92,7 +93,10 @@ def test_heatmap_cells_average_folds_and_repeats_and_mark_the_choice():
     assert sum("sigma" in t for t in labels) == 1 and sum(t.startswith("C") for t in labels) == 1
     assert ax.get_title() == "1-v-r" and any("mean of 4 folds x repeats" in t for t in labels)
     texts = [t.get_text() for t in ax.texts]
-    assert "5.5" in texts and len(texts) == 9  # every cell annotated
+    # few validation points (4 splits x 100): errors as counts, summed over the splits:
+    # 5 + 0, 5 + 1, 5 + 0, 5 + 1 = 22 of 400
+    assert "22/400" in texts and len(texts) == 9  # every cell annotated
+    assert any("errors / validation points" in t for t in labels)
 
 
 def test_gamma_polynomial_and_linear_axes(tmp_path):
@@ -134,11 +138,11 @@ def table_rows():
 
 
 def test_tradeoff_one_figure_per_dataset(tmp_path):
-    paths = rf.tradeoff(table_rows(), tmp_path)
+    paths = tradeoff.tradeoff(table_rows(), tmp_path)
     assert [p.name for p in paths] == ["tradeoff-iris.png", "tradeoff-wine.png",
                                        "tradeoff-digits.png"]
     assert png_shape(paths[0]) == (750, 1125)
-    fig = rf.tradeoff_figure("wine", [r for r in table_rows() if r["dataset"] == "wine"])
+    fig = tradeoff.tradeoff_figure("wine", [r for r in table_rows() if r["dataset"] == "wine"])
     ax = fig.axes[0]
     assert ax.get_xscale() == "log" and "kernel evaluations" in ax.get_xlabel()
     assert "test error (%)" in ax.get_ylabel()
@@ -156,7 +160,7 @@ def test_cd_diagram_joins_groups_not_significantly_different(tmp_path):
     ranking = rank_schemes(errors)
     # ranks counted by hand: dag 7/5, maxwins 9/5, ovr 14/5, nb 4; CD(k=4, N=5) = 2.10
     assert ranking["different_pairs"] == [["maxwins", "nb"], ["dag", "nb"]]
-    fig = rf.cd_figure(ranking)
+    fig = cd.cd_figure(ranking)
     assert fig.cliques == [["dag", "maxwins", "ovr"], ["ovr", "nb"]]
     texts = [t.get_text() for t in fig.axes[0].texts]
     assert f"CD = {ranking['critical_difference']:.2f}" in texts
@@ -165,14 +169,14 @@ def test_cd_diagram_joins_groups_not_significantly_different(tmp_path):
     assert fig.axes[0].get_title().endswith(  # both of Demsar's conditions fail: both named
         "caution: 5 datasets and 4 schemes, Demsar asks for N > 10 datasets and k > 5 schemes: "
         "the test has little power")
-    path = rf.cd_diagram(ranking, tmp_path / "figures" / "cd-diagram.png")
+    path = cd.cd_diagram(ranking, tmp_path / "figures" / "cd-diagram.png")
     height = 150 * (1.9 + 0.32 * 2 + 0.12 * 2 + 0.15)  # + the caution's line (N = 5)
     assert png_shape(path)[1] == 1200 and abs(png_shape(path)[0] - height) <= 1
 
 
 def test_cd_diagram_two_schemes(tmp_path):
     ranking = rank_schemes(pd.DataFrame({"ovr": [5.0, 3.0, 8.0], "dag": [4.0, 3.5, 7.0]}))
-    fig = rf.cd_figure(ranking)
+    fig = cd.cd_figure(ranking)
     assert fig.cliques == [["dag", "ovr"]]  # Wilcoxon: not significant on 3 datasets
     assert "Wilcoxon signed-rank p" in fig.axes[0].get_title()
     assert not any(t.get_text().startswith("CD =") for t in fig.axes[0].texts)
@@ -181,10 +185,10 @@ def test_cd_diagram_two_schemes(tmp_path):
 def test_dag_orders_histogram(tmp_path):
     errors = [4.0, 4.5, 4.5, 5.0, 3.5, 4.0]
     evals = [30.0, 31.0, 30.5, 29.0, 30.0, 32.0]
-    path = rf.dag_orders_histogram(errors, evals, 4.5, tmp_path / "dag-orders-iris.png",
+    path = dag_orders.dag_orders_histogram(errors, evals, 4.5, tmp_path / "dag-orders-iris.png",
                                    dataset="iris")
     assert png_shape(path) == (630, 1500)
-    fig = rf.dag_orders_figure(errors, evals, 4.5, "iris")
+    fig = dag_orders.dag_orders_figure(errors, evals, 4.5, "iris")
     left = fig.axes[0]
     marked = [line for line in left.lines if "natural order" in line.get_label()]
     assert list(marked[0].get_xdata()) == [4.5, 4.5]
@@ -193,7 +197,7 @@ def test_dag_orders_histogram(tmp_path):
     labels = [ax.get_ylabel() for ax in fig.axes]  # each axis label once
     assert labels == ["number of class orders", ""]
     with pytest.raises(ValueError, match="at least one class order"):
-        rf.dag_orders_figure([], [], 1.0)
+        dag_orders.dag_orders_figure([], [], 1.0)
 
 
 def test_draw_all_names_the_files(tmp_path):
@@ -204,7 +208,7 @@ def test_draw_all_names_the_files(tmp_path):
                                          "nb": [3.0, 4.0, 5.0]}))
     study = {"iris": {"errors_pct": [1.0, 2.0], "kernel_evaluations": [3.0, 3.0],
                       "selected_error": 1.0}}
-    paths = rf.draw_all(tmp_path, rows, chosen, table_rows()[:4], ranking, study)
+    paths = draw_all(tmp_path, rows, chosen, table_rows()[:4], ranking, study)
     assert sorted(p.relative_to(tmp_path).as_posix() for p in paths) == [
         "figures/cd-diagram.png", "figures/dag-orders-iris.png",
         "figures/grid-iris-gaussian.png", "figures/tradeoff-iris.png"]
@@ -222,12 +226,12 @@ def test_tradeoff_within_a_decade_labels_every_tick():
     rows = [{"dataset": "vehicle", "scheme": s, "error_pct": e, "error_sd": 4.0,
              "kernel_evaluations": k}
             for s, e, k in (("dag", 16.8, 210.0), ("maxwins", 16.6, 358.0), ("ovr", 15.1, 421.0))]
-    fig = rf.tradeoff_figure("vehicle", rows)
+    fig = tradeoff.tradeoff_figure("vehicle", rows)
     FigureCanvasAgg(fig).draw()
     ax = fig.axes[0]
     labels = [t.get_text() for t in ax.get_xticklabels(minor=True) if t.get_text()]
     assert "300" in labels and "400" in labels  # no power of ten in 210..421
-    wide = rf.tradeoff_figure("digits", [{**rows[0], "kernel_evaluations": 30.0}, rows[2]])
+    wide = tradeoff.tradeoff_figure("digits", [{**rows[0], "kernel_evaluations": 30.0}, rows[2]])
     FigureCanvasAgg(wide).draw()
     minor = [t.get_text() for t in wide.axes[0].get_xticklabels(minor=True) if t.get_text()]
     assert "300" not in minor and "200" in minor  # a decade or more: 2 and 5 only

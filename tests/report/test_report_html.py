@@ -9,26 +9,28 @@ from html.parser import HTMLParser
 import pandas as pd
 import pytest
 
-from multisvm_cli.report import figures as rf
+from multisvm_cli.report.figures import cd, dag_orders
 from multisvm_cli.errors import MultisvmError
 from multisvm_cli.report.html import write_report
+from multisvm_cli.report.html_table import SORTER
 from multisvm_cli.report.ranking import rank_schemes
 from multisvm_cli.report.table import render
 
 VOID = {"meta", "img", "br", "hr", "link", "input"}
 ROWS = [
     {"dataset": "iris", "scheme": "ovr", "kernel": "gaussian sigma=2", "C": 10.0,
-     "error_pct": 4.444444444444445, "kernel_evaluations": 52.0, "cpu_time": 0.0123,
+     "error_pct": 4.444444444444445, "n_test": 45, "kernel_evaluations": 52.0, "cpu_time": 0.0123,
      "size_k": 0.912, "selection_time": 0.5, "evaluation_time": 0.002, "mcnemar_p": 0.617,
      "mcnemar_test": "exact", "significant": False},
     {"dataset": "iris", "scheme": "dag", "kernel": "gaussian sigma=4", "C": 100.0,
-     "error_pct": 2.2222222222222223, "kernel_evaluations": 21.5, "cpu_time": 0.0101,
+     "error_pct": 2.2222222222222223, "n_test": 45, "kernel_evaluations": 21.5, "cpu_time": 0.0101,
      "size_k": 0.75, "selection_time": 0.4, "evaluation_time": 0.001},
     {"dataset": "wine", "scheme": "ovr", "kernel": "linear", "C": 1.0, "error_pct": 0.0,
+     "n_test": 54,
      "kernel_evaluations": 40.0, "cpu_time": 0.02, "size_k": 1.5, "selection_time": 0.3,
      "evaluation_time": 0.003, "mcnemar_p": 1.0, "mcnemar_test": "exact", "significant": False},
     {"dataset": "wine", "scheme": "dag", "kernel": "linear", "C": 1.0,
-     "error_pct": 1.8518518518518519, "kernel_evaluations": 30.0, "cpu_time": 0.03,
+     "error_pct": 1.8518518518518519, "n_test": 54, "kernel_evaluations": 30.0, "cpu_time": 0.03,
      "size_k": 1.2, "selection_time": 0.2, "evaluation_time": 0.004},
 ]
 
@@ -67,8 +69,8 @@ def fake_run(folder, with_csv=True):
     (folder / "run.json").write_text(json.dumps(
         {"multisvm": "0.1.0", "git_commit": "abc123", "status": "done",
          "libraries": {"numpy": "2.0"}}))
-    rf.cd_diagram(ranking, folder / "figures" / "cd-diagram.png")
-    rf.dag_orders_histogram([1.0, 2.0, 2.0], [3.0, 4.0, 3.0], 2.0,
+    cd.cd_diagram(ranking, folder / "figures" / "cd-diagram.png")
+    dag_orders.dag_orders_histogram([1.0, 2.0, 2.0], [3.0, 4.0, 3.0], 2.0,
                             folder / "figures" / "dag-orders-iris.png", dataset="iris")
     return folder
 
@@ -93,8 +95,9 @@ def test_report_is_one_self_contained_valid_file(tmp_path):
     expected = {base64.b64encode((run / "figures" / n).read_bytes()).decode()
                 for n in ("cd-diagram.png", "dag-orders-iris.png")}
     assert {src.removeprefix("data:image/png;base64,") for src in parser.images} == expected
-    # no reference to the network or to a script; URLs only as escaped text
-    assert "<script" not in text.lower()
+    # no reference to the network; one script, inline: the column sorter, which loads nothing
+    assert text.lower().count("<script") == 1 and f"<script>{SORTER}</script>" in text
+    assert not re.search(r"fetch|XMLHttpRequest|import|https?:", SORTER)
     assert not re.search(r"(src|href)\s*=\s*\"?https?:", text)
     assert "http://example.org &lt;b&gt;" in text  # config text, escaped
     assert "Average rank over 2 datasets" in text and "Wilcoxon signed-rank" in text
@@ -124,3 +127,85 @@ def test_bad_run_folders_fail_with_one_line(tmp_path):
     with pytest.raises(MultisvmError, match="results.json: not valid JSON"):
         write_report(empty)
     assert not (empty / "report.html").exists()
+
+
+def answer_section(text):
+    return text[text.index("<h2>Answer</h2>"):text.index("<h2>Results</h2>")]
+
+
+def test_the_page_leads_with_the_answer_from_the_tests_against_compare_to(tmp_path):
+    """A run saved without versus_best: the rows' tests against compare_to (DAGSVM) stand for
+    tests against the best only where DAGSVM is the best (iris); on wine (best 1-v-r) the
+    answer says DAGSVM was not tested against 1-v-r."""
+    text = write_report(fake_run(tmp_path / "run")).read_text()
+    assert text.index("<h2>Answer</h2>") < text.index("<h2>Results</h2>")
+    answer = answer_section(text)
+    iris, wine = answer.split("<tr><td class=\"text\">")[1:]
+    # iris: DAGSVM 1 error of 45 (2.22%); Wilson's 95% interval of 1/45 is 0.39% to 11.57%,
+    # of 0/54 0% to 6.64% (z^2/n / (1 + z^2/n), z = 1.96)
+    assert "<b>DAGSVM</b> 2.22% (95% Wilson interval 0.39 to 11.57)" in iris
+    assert "1-v-r (0.62, exact)" in iris and iris.endswith("<td class=\"text\">none</td></tr>\n")
+    assert "<b>1-v-r</b> 0.00% (95% Wilson interval 0.00 to 6.64)" in wine
+    assert "none; not tested against 1-v-r: DAGSVM" in wine
+
+
+def test_answer_from_versus_best_and_the_table_columns(tmp_path):
+    run = fake_run(tmp_path / "run")
+    saved = json.loads((run / "results.json").read_text())
+    saved["versus_best"] = {
+        "iris": {"best": "dag", "alpha": 0.05, "tests": {"ovr": {"p_value": 0.01,
+                                                                 "test": "chi2"}}},
+        "wine": {"best": "ovr", "alpha": 0.05, "tests": {"dag": {"p_value": 0.5,
+                                                                 "test": "exact"}}}}
+    (run / "results.json").write_text(json.dumps(saved))
+    rows = [{**row, "paper_error_pct": 3.3} if row["scheme"] == "dag" else row for row in ROWS]
+    (run / "table.csv").write_text(render(rows, "csv"), encoding="utf-8")
+    text = write_report(run).read_text()
+    iris, wine = answer_section(text).split("<tr><td class=\"text\">")[1:]
+    assert "significantly" not in iris and iris.endswith("<td class=\"text\">1-v-r (0.01, chi2)"
+                                                          "</td></tr>\n")
+    assert "DAGSVM (0.5, exact)" in wine and "not tested" not in wine
+    head = re.search(r"<thead><tr>(.*?)</tr></thead>", text).group(1)
+    titles = re.findall(r"<th[^>]*>([^<]*)</th>", head)
+    # the paper's error right of ours; the empty columns (SMO iterations, error SD, ties, ...)
+    # left out; the essential columns first shown, the rest marked extra (hidden by CSS)
+    assert titles[titles.index("error %") + 1] == "paper err %"
+    assert "SMO iters" not in titles and "error SD %" not in titles and "ties" not in titles
+    extra = re.findall(r"<th class=\"[^\"]*extra[^\"]*\">([^<]*)</th>", head)
+    assert extra == ["select s", "eval s", "test", "sig 0.05"]
+    assert f"show all {len(titles)} columns (4 more)" in text
+    assert "#all-columns:not(:checked) ~ div.scroll .extra { display: none; }" in text
+    assert '<td class="paper" data-v="3.3">3.3</td>' in text
+    assert 'data-v="4.444444444444445"' in text  # the sort compares the exact value
+
+
+def test_linear_models_are_marked_not_given_kernel_labels(tmp_path):
+    """results.json's table says which rows are linear models (``primal``): their scheme,
+    kernel evals and iterations carry the mark, and the footnote says what they are."""
+    run = fake_run(tmp_path / "run")
+    saved = json.loads((run / "results.json").read_text())
+    saved["table"] = [{**row, "primal": True} if row["dataset"] == "wine" else row
+                      for row in saved["table"]]
+    (run / "results.json").write_text(json.dumps(saved))
+    text = write_report(run).read_text()
+    table = text[text.index("<h2>Results</h2>"):text.index("<p class=\"note\">error %")]
+    assert table.count("\u2021</td>") == 4  # wine's 2 rows: scheme and kernel evals
+    assert ">1-v-r \u2021</td>" in table and 'data-v="40.0">40 \u2021</td>' in table
+    assert ">52 \u2021<" not in table and 'data-v="52.0">52</td>' in table  # iris: kernels
+    assert "dot products with weight vectors per test point" in text
+    assert "\u2021 a linear model" in text
+
+
+def test_paper_rows_sit_with_their_dataset_and_the_source_is_named(tmp_path):
+    run = fake_run(tmp_path / "run")
+    rows = ROWS + [{"dataset": "iris", "scheme": "udt", "paper_error_pct": 4.3}]  # paper only
+    (run / "table.csv").write_text(render(rows, "csv"), encoding="utf-8")
+    (run / "config.yaml").write_text("name: quickstart\nreference:\n  source: Platt et al. "
+                                     "(1999), Table 1\n  iris:\n    udt: {error: 4.3}\n")
+    text = write_report(run).read_text()
+    body = text[text.index("<tbody>"):text.index("</tbody>")]
+    order = re.findall(r"<tr[^>]*><td class=\"text\">(\w+)</td><td class=\"text\"[^>]*>"
+                       r"([^<]+)<", body)
+    assert order == [("iris", "1-v-r"), ("iris", "DAGSVM"), ("iris", "UDT"),
+                     ("wine", "1-v-r"), ("wine", "DAGSVM")]
+    assert "paper columns: Platt et al. (1999), Table 1." in text

@@ -114,6 +114,42 @@ def test_paired_test_is_the_corrected_resampled_t_test(run):
     assert "corrected resampled t-test (Nadeau & Bengio 2003)" in printed
 
 
+def corrected_t(a, b, ratio, J=6):
+    """Nadeau & Bengio's p-value of the paired split errors a, b (J splits)."""
+    d = np.subtract(a, b)
+    if np.var(d) == 0:
+        return 1.0 if np.all(d == 0) else 0.0
+    t = d.mean() / math.sqrt((1 / J + ratio) * np.var(d, ddof=1))
+    return 2 * stats.t.sf(abs(t), J - 1)
+
+
+def test_the_answer_tests_every_scheme_against_the_best(run):
+    """results.json's versus_best: each scheme's corrected resampled t-test against its
+    dataset's lowest-error scheme (not against compare_to), recomputed from the saved splits;
+    report.html's answer lists them, and the best's 95% fold-spread interval."""
+    folder, _, _ = run
+    results, table = saved(folder)
+    by_key = {(r["dataset"], r["scheme"]): r for r in results["results"]}
+    html = (folder / "report.html").read_text()
+    answer = html[html.index("<h2>Answer</h2>"):html.index("<h2>Results</h2>")]
+    for dataset in DATASETS:
+        rows = [r for r in table if r["dataset"] == dataset]
+        best = min(rows, key=lambda r: float(r["error_pct"]))["scheme"]
+        found = results["versus_best"][dataset]
+        assert found["best"] == best and set(found["tests"]) == set(SCHEMES) - {best}
+        base = by_key[dataset, best]["splits"]
+        ratio = np.mean([s["n_test"] / s["n_train"] for s in base])
+        for scheme, test in found["tests"].items():
+            mine = [s["error_pct"] for s in by_key[dataset, scheme]["splits"]]
+            expected = corrected_t(mine, [s["error_pct"] for s in base], ratio)
+            assert test == {"p_value": pytest.approx(expected), "test": "corrected-t"}
+        row = next(r for r in rows if r["scheme"] == best)
+        error, sd = float(row["error_pct"]), float(row["error_sd"])
+        half = stats.t.ppf(0.975, SPLITS - 1) * sd / math.sqrt(SPLITS)
+        assert (f"{error:.2f}% (95% fold spread interval {max(0, error - half):.2f} to "
+                f"{error + half:.2f})") in answer
+
+
 def test_grid_csv_holds_every_point_of_every_repeat_with_its_figures(run):
     folder, _, _ = run
     grid = pd.read_csv(folder / "grid.csv")

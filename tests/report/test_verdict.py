@@ -24,7 +24,7 @@ from multisvm_cli.report.ranking import rank_schemes
 from multisvm_cli.report.verdict import (ON_BOUND, across_datasets_text, bayes_decision,
                                          bayes_signed_rank, compare_pairs, holm,
                                          ranking_with_verdict, signed_rank, verdict_text)
-from multisvm_cli.report.verdict_figure import bayes_diagram, bayes_figure
+from multisvm_cli.report.figures.bayes import bayes_diagram, bayes_figure
 
 # three schemes on six datasets, built so that every |difference| is distinct (exact p-values):
 # b is worse than a everywhere; c beats a only on the first dataset, by the smallest margin
@@ -228,7 +228,7 @@ def test_report_html_of_an_old_run_folder_shows_the_verdict(tmp_path):
     pair = compare_pairs(errors)["pairs"][0]  # ovr (4.44, 0) vs dag (2.22, 1.85): one win each
     assert (pair["a"], pair["b"]) == ("ovr", "dag")  # tied average ranks: the table's order
     probs = "".join(f"<td>{pair['bayes'][o]:.3f}</td>" for o in ("p_left", "p_rope", "p_right"))
-    assert f"<td>1-v-r</td><td>DAGSVM</td>" in text and f"{probs}<td>undecided</td>" in text
+    assert "<td>1-v-r</td><td>DAGSVM</td>" in text and f"{probs}<td>undecided</td>" in text
     assert "the 1 pair undecided (every pair&#x27;s probabilities" in text
     assert text.index("Friedman") < text.index("Holm-corrected for 1 pair (Demsar 2006)")
 

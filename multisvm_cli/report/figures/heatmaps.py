@@ -1,8 +1,12 @@
-"""The grid heatmaps: mean validation error over each dataset's grid, one panel per scheme.
+"""``grid-<dataset>-<kernel_type>``: mean validation error over the grid, a panel per scheme.
 
-``grid-<dataset>-<kernel_type>.png`` under a run's ``figures/``: one file per dataset x kernel type
-(not per scheme), every panel of a dataset on one colour scale (viridis), each cell labelled with its error, the
-selected point framed.
+One file per dataset x kernel type (not per scheme), every panel of a dataset on one colour
+scale (viridis), the selected point framed. Each cell is labelled with its errors as a count
+over the validation points (summed over the splits) when those are few (fewer than
+:data:`COUNT_BELOW`: a 0.1% rounding would hide why a cell was chosen, and a percentage of 32
+points looks more precise than it is), else as a percentage with enough decimals to show one
+error. A grid of powers of 2 is labelled as such (``2^-9``, not 0.00195312); linear models
+(liblinear, or libsvm's linear kernel in primal form) are labelled as such.
 """
 
 from __future__ import annotations
@@ -14,24 +18,44 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from ..errors import MultisvmError
-from ..estimators.registry import label
-from .drawing import DPI, save_figure, slug
-from .run_folder import GRID_NEEDS
+from ...errors import MultisvmError
+from ..run_folder import GRID_NEEDS
+from .base import figure, figure_path
+from .drawing import DPI, powers_of_two, save_figure, scheme_title, tick_labels
 
 KERNEL_AXES = {"gaussian": "sigma", "polynomial": "degree", "linear": None}
 COLOURS = "viridis"  # sequential, colour-blind safe, lightness rises with the error (greyscale)
+COUNT_BELOW = 10_000  # a cell's validation points (over its splits) below which it shows counts
+CAPTION = ("One figure per dataset and kernel type, one panel per scheme on a shared colour "
+           "scale. Mean validation error at each grid point, averaged over folds and repeats: "
+           "rows are the kernel parameter (sigma, gamma or degree), columns the penalty C; "
+           "darker is lower. Where the validation points are few, a cell shows its errors as a "
+           "count over those points (summed over the splits), else a percentage. The framed "
+           "cell is the point selected most often (the note under each map says where it is "
+           "not the lowest mean). A minimum on the edge of the grid suggests the grid should "
+           "be wider.")
+
+
+@figure("grid", reads=("grid", "table_rows"), caption=CAPTION, order=40,
+        title="Model selection grids", folded=True)
+def draw(data, folder, fmt, dpi) -> list[Path]:
+    """One ``grid-<dataset>-<kernel_type>.<fmt>`` per dataset x kernel type."""
+    rows = data.table_rows
+    linear = {(r["dataset"], r["scheme"]) for r in rows if r.get("primal")}
+    return grid_heatmaps(data.grid, data.get("chosen") or {}, folder, fmt, dpi,
+                         list(dict.fromkeys(r["scheme"] for r in rows)), linear)
 
 
 def grid_heatmaps(grid: pd.DataFrame, chosen: dict, folder, fmt="png", dpi=None,
-                  order=None) -> list[Path]:
+                  order=None, linear_models=()) -> list[Path]:
     """One figure per dataset x kernel type: a heatmap panel of the mean validation error (%) per
     scheme, every panel of a dataset (all its kernel types) on one colour scale.
 
     ``grid``: grid.csv rows (validation_error is a fraction; averaged over folds and repeats).
     ``chosen[(dataset, scheme)]``: the selected point's params (``kernel``, ``C``, ``sigma`` or
     ``gamma``, ``degree``, ``homogeneous``), the most frequent choice over folds; it is framed.
-    ``order``: the schemes in the table's order (the panels follow it). Schemes with a single
+    ``order``: the schemes in the table's order (the panels follow it); ``linear_models``:
+    the (dataset, scheme) pairs whose machines are linear models. Schemes with a single
     grid point (kernel-free schemes such as naive Bayes) have no panel. Files go to
     ``folder/grid-<dataset>-<kernel_type>.<fmt>``.
     """
@@ -45,6 +69,7 @@ def grid_heatmaps(grid: pd.DataFrame, chosen: dict, folder, fmt="png", dpi=None,
             for scheme, points in rows.groupby("scheme", sort=False):
                 cells = heatmap_cells(points)
                 if cells.size >= 2:
+                    cells.attrs["linear_model"] = (dataset, scheme) in set(linear_models)
                     panels.append((scheme, cells, chosen.get((dataset, scheme))))
             panels.sort(key=lambda panel: rank.get(panel[0], len(rank)))
             if panels:
@@ -56,8 +81,8 @@ def grid_heatmaps(grid: pd.DataFrame, chosen: dict, folder, fmt="png", dpi=None,
             rows = mine[mine["kernel_type"] == kernel_type]
             fig = heatmaps_figure(panels, dataset, kernel_type, n_splits=_n_splits(rows),
                                   scale=scale, n_validation=_n_validation(rows))
-            name = f"grid-{slug(dataset)}-{slug(kernel_type)}.{fmt}"
-            paths.append(save_figure(fig, Path(folder) / name, dpi))
+            path = figure_path(folder, "grid", fmt, f"{dataset}-{kernel_type}")
+            paths.append(save_figure(fig, path, dpi))
     return paths
 
 
@@ -95,7 +120,9 @@ def kernel_axis(rows: pd.DataFrame) -> str | None:
 
 
 def heatmap_cells(rows: pd.DataFrame) -> pd.DataFrame:
-    """Mean validation error (%) with the kernel parameter as the index and C as the columns."""
+    """Mean validation error (%) with the kernel parameter as the index and C as the columns;
+    ``attrs["counts"]``: (errors, validation points) per cell summed over the splits, two
+    arrays of the cells' shape (None when grid.csv lacks n_errors or n_validation)."""
     axis = kernel_axis(rows)
     frame = rows.assign(error=100.0 * rows["validation_error"].astype(float),
                         C=rows["C"].astype(float))
@@ -113,9 +140,38 @@ def heatmap_cells(rows: pd.DataFrame) -> pd.DataFrame:
                               aggfunc="mean").sort_index().droplevel(0)
     cells = cells.sort_index(axis=1)
     cells.attrs["axis"] = axis
+    cells.attrs["counts"] = _counts(frame, cells)
     if axis == "degree":
         cells.attrs["homogeneous"] = sorted(set(frame["homogeneous"].map(_truth)))
     return cells
+
+
+def _counts(frame, cells):
+    """(errors, points) summed over each cell's splits, aligned with ``cells``; None when a row
+    lacks its counts."""
+    if not {"n_errors", "n_validation"} <= set(frame):
+        return None
+    numbers = frame[["n_errors", "n_validation"]].apply(pd.to_numeric, errors="coerce")
+    if numbers.isna().to_numpy().any():
+        return None
+    sums = frame.assign(n_errors=numbers["n_errors"], n_validation=numbers["n_validation"]) \
+        .pivot_table(index=["order", "param"], columns="C", values=["n_errors", "n_validation"],
+                     aggfunc="sum").sort_index().droplevel(0)
+    errors = sums["n_errors"].reindex(index=cells.index, columns=cells.columns)
+    points = sums["n_validation"].reindex(index=cells.index, columns=cells.columns)
+    return errors.to_numpy(dtype=float), points.to_numpy(dtype=float)
+
+
+def cell_text(value, counts=None) -> str:
+    """A cell's label: ``errors/points`` when its validation points (over its splits) are
+    fewer than :data:`COUNT_BELOW`, else the mean error (%) with the decimals that show one
+    error of those points (1 to 3); ``counts``: (errors, points) or None."""
+    if counts is not None and np.isfinite(counts[1]) and counts[1] > 0:
+        errors, points = counts
+        if points < COUNT_BELOW:
+            return f"{errors:.0f}/{points:.0f}"
+        return f"{value:.{int(min(3, max(1, np.ceil(np.log10(points / 100.0)))))}f}"
+    return f"{value:.1f}"
 
 
 PANEL_COLUMNS = 3  # heatmap panels per row
@@ -154,15 +210,16 @@ def heatmaps_figure(panels, dataset, kernel_type, n_splits=1, scale=None,
         ax = fig.add_subplot(spec[k // columns, k % columns])
         image = ax.imshow(cells.to_numpy(), cmap=COLOURS, aspect="auto", origin="lower",
                           vmin=low, vmax=high)
-        _annotate_cells(ax, image, cells.to_numpy())
-        ax.set_xticks(range(cells.shape[1]), [f"{c:g}" for c in cells.columns], fontsize=8)
-        ax.set_yticks(range(cells.shape[0]), [_tick(v) for v in cells.index], fontsize=8)
+        _annotate_cells(ax, image, cells.to_numpy(), cells.attrs.get("counts"))
+        ax.set_xticks(range(cells.shape[1]), tick_labels(cells.columns), fontsize=8)
+        ax.set_yticks(range(cells.shape[0]), _row_ticks(cells.index), fontsize=8)
         if kernel_type == "linear":  # one row, no parameter: the axis label says it
             ax.set_yticks([])
-        ax.set_title(label(scheme), fontsize=9)
+        name = scheme_title(scheme, cells.attrs.get("linear_model"))
+        ax.set_title(name, fontsize=9)
         fig.selected_cells[scheme] = _mark_selected(ax, cells, kernel_type, chosen)
         if _lowest_elsewhere(cells, fig.selected_cells[scheme]):
-            fig.lowest_elsewhere.append(label(scheme))
+            fig.lowest_elsewhere.append(name)
     bar = fig.add_axes([1 - (right - 0.15) / width, bottom / height, 0.15 / width,
                         1 - (top + bottom) / height])
     # each axis label once, for all panels: the y label left of the first column, the x label
@@ -177,10 +234,16 @@ def heatmaps_figure(panels, dataset, kernel_type, n_splits=1, scale=None,
     colorbar.set_label("mean validation error (%)", fontsize=8)
     where = f", mean of {n_splits} folds x repeats" if n_splits > 1 else ""
     points = f" ({n_validation} validation points per split)" if n_validation else ""
-    fig.suptitle(f"{dataset}, {kernel_type} kernel: validation error over the grid{where}"
+    counted = any(c.attrs.get("counts") is not None and np.nanmin(c.attrs["counts"][1])
+                  < COUNT_BELOW for _, c, _ in panels)
+    shown = "cells: errors / validation points, summed over the splits\n" if counted else ""
+    kind = ("linear models" if all(c.attrs.get("linear_model") for _, c, _ in panels)
+            else f"{kernel_type} kernel")
+    fig.suptitle(f"{dataset}, {kind}: validation error over the grid{where}"
                  f"{points}", fontsize=10, y=1 - 0.12 / height, va="top")
-    fig.text(0.01, 0.1 / height, _frame_note(n_splits, fig.lowest_elsewhere), fontsize=7.5,
-             va="bottom")
+    fig.text(0.01, (0.04 if shown else 0.1) / height,
+             shown + _frame_note(n_splits, fig.lowest_elsewhere),
+             fontsize=7.5, va="bottom")
     return fig
 
 
@@ -203,13 +266,14 @@ def _lowest_elsewhere(cells, framed) -> bool:
     return bool(values[framed] > np.nanmin(values) + 1e-9)
 
 
-def _annotate_cells(ax, image, values):
+def _annotate_cells(ax, image, values, counts=None):
     for (i, j), value in np.ndenumerate(values):
         if np.isnan(value):
             continue
         red, green, blue, _ = image.cmap(image.norm(value))
         dark = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5
-        ax.text(j, i, f"{value:.1f}", ha="center", va="center", fontsize=8,
+        text = cell_text(value, None if counts is None else (counts[0][i, j], counts[1][i, j]))
+        ax.text(j, i, text, ha="center", va="center", fontsize=8 if len(text) <= 5 else 7,
                 color="white" if dark else "black")
 
 
@@ -239,6 +303,8 @@ def _same_param(value, chosen, kernel_type) -> bool:
 
 
 def _row_label(kernel_type, cells) -> str:
+    if kernel_type == "linear" and cells.attrs.get("linear_model"):
+        return "linear model $w \\cdot x + b$"
     if kernel_type == "linear":
         return "linear kernel $x \\cdot y$ (no parameter)"
     if kernel_type == "polynomial":
@@ -260,6 +326,12 @@ def _spacing(values) -> str:
 
 def _tick(value) -> str:
     return f"{value:g}" if isinstance(value, (float, int, np.floating)) else str(value)
+
+
+def _row_ticks(index) -> list[str]:
+    """The kernel parameter's tick labels: powers of 2 where the grid is (``2^-9``)."""
+    numeric = all(isinstance(v, (float, int, np.floating)) for v in index)
+    return tick_labels(index) if numeric and powers_of_two(index) else [_tick(v) for v in index]
 
 
 def _truth(value) -> bool:

@@ -1,4 +1,5 @@
-"""Writing a figure: PNG, SVG or PDF at a chosen DPI, atomically; fixed margins; file-name slugs.
+"""Writing a figure: PNG, SVG or PDF at a chosen DPI, atomically; fixed margins; file-name slugs;
+the shared styles (a scheme's colour and marker) and tick labels (powers of 2).
 
 Every figure of a run is a ``matplotlib.figure.Figure`` rendered by the Agg canvas (no pyplot, no
 global state: safe from several threads), laid out by hand with fixed margins in inches (a
@@ -15,10 +16,14 @@ from pathlib import Path
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from ..storage import atomic_write
+import numpy as np
+
+from ...estimators.registry import SCHEME_NAMES, label
+from ...storage import atomic_write
 
 DPI = 150                         # the figures' default resolution (PNG pixels per inch)
 FIGURE_FORMATS = ("png", "svg", "pdf")
+MARKERS = "osD^vP*Xh<>p"
 NO_DATE = {"png": {"Software": None}, "svg": {"Date": None}, "pdf": {"CreationDate": None}}
 
 
@@ -46,3 +51,37 @@ def slug(text) -> str:
     """A file-name-safe form of a dataset or scheme name."""
     return re.sub(r"[^A-Za-z0-9._+-]+", "_", str(text)).strip("_") or "_"
 
+
+
+def style(scheme):
+    """A scheme's colour and marker, the same in every figure (registered schemes first)."""
+    from matplotlib import colormaps
+
+    known = list(SCHEME_NAMES)
+    i = known.index(scheme) if scheme in known else len(known) + sum(map(ord, str(scheme))) % 5
+    return colormaps["tab10"](i % 10), MARKERS[i % len(MARKERS)]
+
+
+def powers_of_two(values) -> bool:
+    """Whether ``values`` (3 or more) are all integer powers of 2: a grid such as 2^-9 ... 2^3,
+    whose ticks read better as powers than as 0.00195312."""
+    values = np.asarray([float(v) for v in values], dtype=float)
+    if values.size < 3 or np.any(~np.isfinite(values)) or np.any(values <= 0):
+        return False
+    exponents = np.log2(values)
+    return bool(np.allclose(exponents, np.round(exponents), rtol=0, atol=1e-9))
+
+
+def tick_labels(values) -> list[str]:
+    """Tick labels of grid values: ``$2^{-9}$`` when they are powers of 2
+    (:func:`powers_of_two`), else ``%g`` (``0.5``, ``100``)."""
+    if powers_of_two(values):
+        return [f"$2^{{{int(round(np.log2(float(v))))}}}$" for v in values]
+    return [f"{float(v):g}" for v in values]
+
+
+def scheme_title(scheme, primal=False) -> str:
+    """A scheme's label in a figure; ``primal``: its machines are linear models predicting
+    through weight vectors (liblinear, or libsvm's linear kernel in primal form), said so
+    instead of a kernel machine's wording."""
+    return f"{label(scheme)} (linear model)" if primal else label(scheme)

@@ -15,13 +15,26 @@ from pathlib import Path
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from ..estimators.registry import label
+from ...estimators.registry import label
+from ..verdict import OUTCOMES, bayes_decision, decision_words
+from .base import figure, figure_path
 from .drawing import DPI, margins, save_figure
-from .verdict import OUTCOMES, bayes_decision, decision_words
 
 FILE_STEM = "bayes-signed-rank"   # figures/<stem>.<format>
+CAPTION = ("Bayesian signed-rank test (Benavoli et al. 2017), one bar per pair of schemes, the "
+           "better-ranked scheme first: the posterior probability that the first scheme's test "
+           "error is lower by more than the ROPE (blue), that the two are within the ROPE of "
+           "each other (grey), and that the second is better (orange). A probability beyond the "
+           "dotted 0.95 line decides; otherwise the datasets do not.")
 COLOURS = {"p_left": "#4c72b0", "p_rope": "#c8c8c8", "p_right": "#dd8452"}
 WIDTH, ROW, INCH_PER_CHAR = 8.5, 0.32, 0.075   # inches; a 9 pt label character
+
+
+@figure(FILE_STEM, reads=("ranking",), caption=CAPTION, order=15, section="ranking")
+def draw(data, folder, fmt, dpi) -> list[Path]:
+    """The verdict's figure, ``bayes-signed-rank.<fmt>``, when the ranking has a verdict."""
+    verdict = data.ranking.get("verdict")
+    return [bayes_diagram(verdict, figure_path(folder, FILE_STEM, fmt), dpi)] if verdict else []
 
 
 def bayes_diagram(verdict: dict, path, dpi=None) -> Path:

@@ -1,0 +1,91 @@
+"""The answer a report leads with: per dataset, the best scheme and those not shown to differ.
+
+For each dataset, the *best* scheme is the one of lowest test error (ties: the first in the
+table's order). Every other scheme is tested against the best with the paired test the table
+uses (:func:`.paired.paired_test`: McNemar's test on the same test points for a single repeat,
+the corrected resampled t-test on the paired split errors for several), at ``alpha`` = 0.05.
+The test needs each point's right-or-wrong, which results.json does not keep, so the run
+computes it (:func:`versus_best`) and saves it as results.json's ``versus_best``. A run saved
+before that carries only the tests against the config's ``compare_to`` scheme:
+:func:`answer` uses those where ``compare_to`` is the best and says which schemes were not
+tested against it.
+
+"Not significantly different" is not "equivalent": with a few hundred test points a paired test
+has little power, and the summary says so.
+"""
+
+from __future__ import annotations
+
+from .paired import paired_test
+
+ALPHA = 0.05
+
+
+def best_schemes(rows) -> dict:
+    """{dataset: (best scheme, its error %)} of report rows with our own error (ties: the
+    first row)."""
+    best = {}
+    for row in rows:
+        error = row.get("error_pct")
+        if error is None or error == "":
+            continue
+        error = float(error)
+        if row["dataset"] not in best or error < best[row["dataset"]][1]:
+            best[row["dataset"]] = (row["scheme"], error)
+    return best
+
+
+def versus_best(results, rows, alpha=ALPHA) -> dict:
+    """{dataset: {best, alpha, tests: {scheme: {p_value, test}}}}: each scheme's paired test
+    against its dataset's best (:func:`best_schemes` of the report ``rows``), from the
+    protocol's ``results`` (which carry each test point's ``correct``); a scheme whose result
+    has no per-point record (a cv-best estimate) is left out."""
+    by_key = {(r["dataset"], r["scheme"]): r for r in results}
+    found = {}
+    for dataset, (best, _) in best_schemes(rows).items():
+        base = by_key.get((dataset, best))
+        tests = {}
+        for (name, scheme), result in by_key.items():
+            if name != dataset or scheme == best or base is None:
+                continue
+            if result.get("correct") is None or base.get("correct") is None:
+                continue
+            test = paired_test(result, base)
+            tests[scheme] = {"p_value": float(test["p_value"]), "test": test["test"]}
+        found[dataset] = {"best": best, "alpha": alpha, "tests": tests}
+    return found
+
+
+def answer(saved: dict, rows) -> list[dict]:
+    """Per dataset (in the table's order): {dataset, best, error_pct, alpha, tied: [scheme],
+    same: [(scheme, p, test)], worse: [(scheme, p, test)], untested: [scheme]}: the schemes
+    with the best's very error, those not significantly different from the best, those
+    significantly worse, and those without a test against the best. ``saved``: results.json
+    (its ``versus_best``, else the rows' tests against ``compare_to``, valid only where that
+    scheme is the best); ``rows``: the report rows (values or table.csv strings)."""
+    versus = saved.get("versus_best") or {}
+    summary = []
+    for dataset, (best, error) in best_schemes(rows).items():
+        tests = _tests(dataset, best, versus, saved.get("compare_to"), rows)
+        alpha = (versus.get(dataset) or {}).get("alpha", ALPHA)
+        others = [r["scheme"] for r in rows if r["dataset"] == dataset and r["scheme"] != best
+                  and r.get("error_pct") not in (None, "")]
+        same = [(s, *tests[s]) for s in others if s in tests and tests[s][0] >= alpha]
+        worse = [(s, *tests[s]) for s in others if s in tests and tests[s][0] < alpha]
+        tied = [r["scheme"] for r in rows if r["dataset"] == dataset and r["scheme"] != best
+                and r.get("error_pct") not in (None, "") and float(r["error_pct"]) == error]
+        summary.append({"dataset": dataset, "best": best, "error_pct": error, "alpha": alpha,
+                        "tied": tied, "same": same, "worse": worse,
+                        "untested": [s for s in others if s not in tests]})
+    return summary
+
+
+def _tests(dataset, best, versus, compare_to, rows) -> dict:
+    """{scheme: (p, test)} against ``best``: the saved tests, else the rows' tests against
+    ``compare_to`` when it is the best."""
+    if dataset in versus and versus[dataset].get("best") == best:
+        return {s: (t["p_value"], t["test"]) for s, t in versus[dataset]["tests"].items()}
+    if compare_to != best:
+        return {}
+    return {r["scheme"]: (float(r["mcnemar_p"]), r.get("mcnemar_test") or "")
+            for r in rows if r["dataset"] == dataset and r.get("mcnemar_p") not in (None, "")}

@@ -1,0 +1,56 @@
+"""The answer report.html leads with: each scheme tested against its dataset's best scheme."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from multisvm_cli.report.summary import answer, best_schemes, versus_best
+
+
+def result(scheme, wrong, dataset="letter", n=100):
+    correct = np.ones(n, dtype=bool)
+    correct[:wrong] = False
+    return {"dataset": dataset, "scheme": scheme, "correct": correct, "n_errors": wrong,
+            "n_test": n}
+
+
+def rows_of(results):
+    return [{"dataset": r["dataset"], "scheme": r["scheme"],
+             "error_pct": 100.0 * r["n_errors"] / r["n_test"]} for r in results]
+
+
+def test_each_scheme_is_tested_against_the_best_not_against_compare_to():
+    # best: a (points 0-4 wrong); b wrong on 0-7: 3 discordant, all against b: exact binomial
+    # p = 2 x 0.5^3 = 0.25; c wrong on 0-29: 25 discordant, chi2 = (25 - 1)^2 / 25 = 23.04
+    results = [result("c", 30), result("b", 8), result("a", 5)]
+    found = versus_best(results, rows_of(results))
+    assert found["letter"]["best"] == "a" and found["letter"]["alpha"] == 0.05
+    assert found["letter"]["tests"] == {
+        "b": {"p_value": pytest.approx(0.25), "test": "exact"},
+        "c": {"p_value": pytest.approx(stats.chi2.sf(23.04, 1)), "test": "chi2"}}
+    summary = answer({"versus_best": found, "compare_to": "c"}, rows_of(results))
+    assert summary == [{"dataset": "letter", "best": "a", "error_pct": 5.0, "alpha": 0.05,
+                        "tied": [], "same": [("b", pytest.approx(0.25), "exact")],
+                        "worse": [("c", pytest.approx(stats.chi2.sf(23.04, 1)), "chi2")],
+                        "untested": []}]
+
+
+def test_ties_go_to_the_first_row_and_a_result_without_points_is_left_out():
+    results = [result("a", 5), result("b", 5), {**result("c", 9), "correct": None}]
+    assert best_schemes(rows_of(results)) == {"letter": ("a", 5.0)}
+    found = versus_best(results, rows_of(results))["letter"]
+    assert found["tests"] == {"b": {"p_value": 1.0, "test": "exact"}}  # same points wrong
+    (summary,) = answer({"versus_best": {"letter": found}}, rows_of(results))
+    assert summary["untested"] == ["c"] and summary["tied"] == ["b"]
+
+
+def test_an_older_run_uses_the_tests_against_compare_to_only_where_it_is_the_best():
+    rows = [{"dataset": "iris", "scheme": "dag", "error_pct": "2.2"},
+            {"dataset": "iris", "scheme": "ovr", "error_pct": "4.4", "mcnemar_p": "0.617",
+             "mcnemar_test": "exact"},
+            {"dataset": "wine", "scheme": "ovr", "error_pct": "0.0"},
+            {"dataset": "wine", "scheme": "dag", "error_pct": "1.9"},
+            {"dataset": "wine", "scheme": "udt", "paper_error_pct": "3.0"}]  # paper only
+    iris, wine = answer({"compare_to": "dag"}, rows)
+    assert iris["same"] == [("ovr", 0.617, "exact")] and iris["untested"] == []
+    assert wine["best"] == "ovr" and wine["same"] == [] and wine["untested"] == ["dag"]

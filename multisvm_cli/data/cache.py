@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
+from ..hashing import sha256_hex
 from ..readers import read_json
 from ..storage import atomic_write
 
@@ -82,10 +83,7 @@ def arrays_sha256(X, y):
     else:
         header = json.dumps([[list(X.shape), X.dtype.str], [list(y.shape), y.dtype.str]])
         arrays = (X, y)
-    digest = hashlib.sha256(header.encode())
-    for array in arrays:
-        digest.update(np.ascontiguousarray(array).reshape(-1).view(np.uint8))
-    return digest.hexdigest()
+    return sha256_hex(header, *arrays)
 
 
 def _text_arrays(X):

@@ -21,9 +21,7 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
-from . import archives, cache, locations, parsers, text_sources
+from . import archives, cache, formats, locations, parsers
 from .cards import get_card
 from .download import DataHomeError, download, download_gunzipped, not_writable, remove_stale_parts
 from .errors import DatasetError
@@ -250,46 +248,10 @@ def check_file(card, spec, path):
 
 
 def _read_part(card, src, part, found, tables):
-    """(X, y) of one part; ``tables`` memoises parsed text files across parts."""
-    cut, options, specs = src.parts[part], src.options, src.files_for(part)
-    if src.format == "archive":
-        key = ("text parts", specs[0].name)
-        if key not in tables:
-            tables[key] = text_sources.read_text_parts(tables[specs[0].name], src, card.name)
-        return tables[key][part]
-    if src.format == "text":
-        for spec in specs:
-            if spec.name not in tables:
-                tables[spec.name] = parsers.read_table(found[spec.name].path, options, card.name)
-                check_structure(spec, tables[spec.name], card.name)
-        X, labels = parsers.cut_text_part([tables[s.name] for s in specs], cut, options)
-    elif src.format == "svmlight":
-        X, labels = _svmlight_part(card, src, cut, [found[s.name].path for s in specs], tables)
-    elif src.format == "hdf5":
-        X, labels = parsers.read_hdf5_part(found[specs[0].name].path, cut, card.name)
-    else:
-        X, labels = parsers.read_sklearn(options)
-    return parsers.finish(X, labels, options, card.name)
-
-
-def _svmlight_part(card, src, cut, paths, tables):
-    """(CSR X, labels) of an svmlight part: its files with the card's ``n_features`` columns,
-    stacked, then the ``rows`` cut; ``tables`` memoises each parsed file."""
-    import scipy.sparse as sp
-
-    for path in paths:
-        if path not in tables:
-            try:
-                tables[path] = parsers.read_svmlight(
-                    [path], card.n_features, bool(src.options.get("zero_based", False)))[0]
-            except DatasetError as exc:
-                raise DatasetError(f"{card.name}: {exc}") from None
-    X = sp.vstack([tables[p][0] for p in paths], format="csr")
-    labels = np.concatenate([tables[p][1] for p in paths])
-    if "rows" in cut:
-        start, stop = (int(n) for n in cut["rows"])
-        X, labels = X[start:stop], labels[start:stop]
-    return X, labels
+    """(X, y) of one part, by the reader of the source's format (:mod:`.formats`); ``tables``
+    memoises parsed files across the source's parts."""
+    return formats.read_part(card, src, part, {name: f.path for name, f in found.items() if f},
+                             tables)
 
 
 def _download_and_parse(card, candidates, wanted, home, mirror_dir, url_base, progress):

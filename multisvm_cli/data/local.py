@@ -13,7 +13,8 @@ Formats (``format``, else from the extension: ``.csv``; ``.svm``, ``.svmlight``,
   or gives its 0-based index (negative counts from the end; default: the last column). A header
   row is used when ``header: true``, or, without ``header``, when the first row has a
   non-number where the second row has a number. Features must be finite numbers; labels are
-  whole numbers or names.
+  whole numbers or names. Read by :mod:`.delimited`, by the rules a card's text file follows
+  (UTF-8 with or without a byte-order mark, gzip or not, RFC 4180 quotes, blank rows skipped).
 - ``svmlight``: LIBSVM text (see :func:`.parsers.read_svmlight`), loaded as scipy CSR; the
   number of features is the union of the files' (the highest index in any of them). Indices
   start at 1 (``zero_based: true``: at 0).
@@ -35,7 +36,6 @@ in a one-based file, a missing file.
 
 from __future__ import annotations
 
-import csv
 import os
 import zipfile
 from dataclasses import dataclass
@@ -43,7 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import archives, parsers
+from . import archives, delimited, parsers
 from .local_bounds import (MEMORY_MB, check_dense_size, check_feature_count, first_too_large,
                            largest_value)
 from .cards import Card
@@ -305,48 +305,35 @@ def _whole_labels(values, where):
 # --------------------------------------------------------------------------- csv
 
 def read_csv(path, label=None, header=None):
-    """(X float64, y, first data line) of a csv file (see the module docstring)."""
-    rows, lines = _csv_rows(path)
+    """(X float64, y, first data line) of a csv file (see the module docstring), read by
+    :func:`.delimited.read` (a card's text files follow the same rules)."""
+    table = delimited.read(path, text=True).to_numpy(dtype=str)
+    lines = delimited.Lines(path)
     if header is None:
-        header = _looks_like_header(rows)
-    names, first_line = (rows[0] if header else None), lines[0]
+        header = _looks_like_header(table[:2])
+    names, first_line = (table[0].tolist() if header else None), lines[0]
     if header:
-        rows, lines = rows[1:], lines[1:]
-    if not rows:
+        table, lines = table[1:], _After(lines, 1)
+    if not len(table):
         raise DatasetError(f"{path}: no data rows")
-    width = len(names or rows[0])
-    for row, line in zip(rows, lines):
-        if len(row) != width:
-            raise DatasetError(f"{path}:{line}: {len(row)} fields, expected {width} as on line "
-                               f"{first_line}; every row needs the same columns")
+    width = table.shape[1]
     if width < 2:
         raise DatasetError(f"{path}:{lines[0]}: one column only; need features and a label")
     column = _label_column(path, names, width, label, first_line)
-    table = np.array(rows, dtype=str)
     features = [j for j in range(width) if j != column]
     X = _numbers(path, table, lines, features, names)
     y = _csv_labels(path, table[:, column], lines)
     return X, y, lines[0]
 
 
-def _csv_rows(path):
-    rows, lines = [], []
-    try:
-        with open(path, newline="", encoding="utf-8-sig") as stream:
-            reader = csv.reader(stream)
-            try:
-                for row in reader:
-                    if any(cell.strip() for cell in row):
-                        rows.append([cell.strip() for cell in row])
-                        lines.append(reader.line_num)
-            except csv.Error as exc:
-                raise DatasetError(f"{path}:{reader.line_num}: not csv ({exc})") from None
-    except UnicodeDecodeError as exc:
-        raise DatasetError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") \
-            from None
-    if not rows:
-        raise DatasetError(f"{path}: empty file (no rows)")
-    return rows, lines
+class _After:
+    """The line numbers of rows ``skip``, ``skip + 1``, ... of a :class:`.delimited.Lines`."""
+
+    def __init__(self, lines, skip):
+        self.lines, self.skip = lines, skip
+
+    def __getitem__(self, row):
+        return self.lines[row + self.skip]
 
 
 def _is_number(text):

@@ -2,7 +2,8 @@
 
 Formats:
 - ``text``: delimited text read by pandas (``sep`` "," or "whitespace", optional ``header``,
-  ``n_columns`` = read only the first n fields of each line, gzip detected by its magic bytes).
+  ``n_columns`` = read only the first n fields of each line, gzip detected by its magic
+  bytes; the rules of :mod:`.delimited`, which a user's csv file follows too).
   ``label_column`` and ``feature_columns: [start, stop)`` are 0-based positions.
 - ``hdf5``: groups ``<group>/data`` and ``<group>/target`` (the USPS HDF5 copy).
 - ``sklearn``: a ``load_*`` function of ``sklearn.datasets`` (data shipped with scikit-learn).
@@ -21,9 +22,9 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from . import delimited
 from .errors import DatasetError
 
-GZIP_MAGIC = b"\x1f\x8b"
 MAX_INDEX = 2**31 - 2           # scipy/libsvm column indices are 32-bit
 
 
@@ -46,22 +47,17 @@ VALUE_TRANSFORMS = {
 
 
 def read_table(path, options, dataset):
-    """A text file as a DataFrame with columns 0..k-1; DatasetError if it does not parse."""
-    n_columns = options.get("n_columns")
+    """A card's text file as a DataFrame with columns 0..k-1, read by :func:`.delimited.read`
+    (the rules a user's csv file follows too); DatasetError if it breaks them."""
     kwargs = {
-        "sep": r"\s+" if options.get("sep") == "whitespace" else options.get("sep", ","),
-        "header": 0 if options.get("header") else None,
-        "compression": "gzip" if _is_gzip(path) else None,
+        "sep": options.get("sep", ","),
+        "header": bool(options.get("header")),
+        "n_columns": options.get("n_columns"),
     }
-    if n_columns:
-        kwargs.update(names=list(range(n_columns)), usecols=list(range(n_columns)))
     try:
-        table = pd.read_csv(path, **kwargs)
-    except (ValueError, OSError, EOFError, UnicodeDecodeError, pd.errors.ParserError) as exc:
-        message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise DatasetError(f"{dataset}: cannot parse {path}: {message}") from None
-    table.columns = range(table.shape[1])
-    return table
+        return delimited.read(path, **kwargs)
+    except DatasetError as exc:
+        raise DatasetError(f"{dataset}: {exc}") from None
 
 
 def cut_text_part(tables, cut, options):
@@ -220,8 +216,3 @@ def convert_labels(labels, options, dataset):
     if not np.all(np.isfinite(values)) or np.any(values != np.round(values)):
         raise DatasetError(f"{dataset}: labels are not all whole numbers")
     return values.astype(np.int64) + int(options.get("label_offset", 0))
-
-
-def _is_gzip(path):
-    with open(path, "rb") as stream:
-        return stream.read(2) == GZIP_MAGIC

@@ -15,6 +15,7 @@ DatasetError when a raw file must be downloaded into it.
 """
 
 import importlib.resources
+import importlib.util
 import os
 import shutil
 import warnings
@@ -84,12 +85,25 @@ def load(name, parts=None, mirror=None, data_home=None, progress=True, *, source
 def locate(card, spec, home, mirror_dir):
     """Where raw file ``spec`` of ``card`` is found locally, or None."""
     if spec.package:
-        path = Path(str(importlib.resources.files(spec.package) / spec.name))
+        path = package_file(spec.package, spec.name)
         return Located(path, "package") if path.is_file() else None
     for folder, origin in ((home, "cache"), (mirror_dir, "mirror")):
         if folder is not None and (Path(folder) / card.folder / spec.name).is_file():
             return Located(Path(folder) / card.folder / spec.name, origin)
     return None
+
+
+def package_file(package, name):
+    """The path of file ``name`` shipped in the installed ``package`` (``sklearn.datasets.data``),
+    found in its folder on disk without importing it (``multisvm datasets list`` imports no
+    scikit-learn), else through ``importlib.resources`` (a package inside a zip)."""
+    top, _, below = package.partition(".")
+    found = importlib.util.find_spec(top)
+    for folder in (found.submodule_search_locations or []) if found else []:
+        path = Path(folder, *filter(None, below.split(".")), name)
+        if path.is_file():
+            return path
+    return Path(str(importlib.resources.files(package) / name))
 
 
 def part_key(src, part, found):

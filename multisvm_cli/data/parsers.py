@@ -19,9 +19,8 @@ Labels: ``label_type`` int (integral values, plus ``label_offset``) or str (whit
 import math
 
 import numpy as np
-import pandas as pd
-import scipy.sparse as sp
 
+from ..lazy import issparse
 from . import delimited
 from .errors import DatasetError
 
@@ -63,6 +62,8 @@ def read_table(path, options, dataset):
 def cut_text_part(tables, cut, options):
     """Concatenate the part's tables, keep the ``where`` and ``rows`` selection, and split
     features from labels: returns (X float64, raw labels)."""
+    import pandas as pd
+
     table = pd.concat(tables, ignore_index=True) if len(tables) > 1 else tables[0]
     if "where" in cut:
         table = table[table[int(cut["where"]["column"])] == cut["where"]["equals"]]
@@ -194,7 +195,7 @@ def _first_line(exc):
 def finish(X, labels, options, dataset):
     """Apply the card's value transform and label conversion: (X float64, y). Sparse X stays
     CSR (float64, sorted indices); value transforms are for dense data only."""
-    if sp.issparse(X):
+    if issparse(X):
         if options.get("values", "none") != "none":
             raise DatasetError(f"{dataset}: value transforms apply to dense data only")
         X = X.tocsr().astype(np.float64)

@@ -124,3 +124,41 @@ def test_the_line_scan_reads_no_further_than_the_row_asked_for(tmp_path):
     assert lines[1000] == 1002
     with pytest.raises(data.DatasetError, match="not UTF-8"):
         lines[100_002]
+
+
+# pandas' own readings that a user's csv must not get: each file is read as Python reads
+# numbers (the cell-by-cell rule the csv reader had before pandas): file -> (X, labels)
+AS_PYTHON_READS = {
+    "-0 keeps its sign in a column of integers": ("1,-0,a\n2,3,b\n", [[1.0, -0.0], [2.0, 3.0]],
+                                                   ["a", "b"]),
+    "-0 keeps its sign beside a blank row": ("7,-0,1\n,,\n5,2,2\n", [[7.0, -0.0], [5.0, 2.0]],
+                                             [1, 2]),
+    "a blank row wider than the first row": ("1,2,0\n,,,\n3,4,1\n", [[1.0, 2.0], [3.0, 4.0]],
+                                             [0, 1]),
+    "numbers past 2**53 and the float grid": ("9007199254740993,0.1,1\n1e-320,2.5,0\n",
+                                              [[9007199254740993.0, 0.1], [1e-320, 2.5]],
+                                              [1, 0]),
+}
+
+
+@pytest.mark.parametrize("case", AS_PYTHON_READS)
+def test_a_users_csv_gets_the_numbers_python_reads(case, tmp_path):
+    text, X_expected, labels = AS_PYTHON_READS[case]
+    path = tmp_path / "d.csv"
+    path.write_text(text)
+    X, y, _ = data.local.read_csv(path)
+    assert X.tobytes() == np.asarray(X_expected, dtype=np.float64).tobytes()  # -0.0 too
+    assert y.tolist() == labels
+
+
+def test_pandas_readings_that_are_refused_name_the_cell_or_the_row(tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text("True,1,0\nFalse,2,1\n")  # pandas would read a boolean column as 1.0, 0.0
+    with pytest.raises(data.DatasetError, match="d.csv:1: column 0: 'True' is not a number"):
+        data.local.read_csv(path)
+    path.write_text("a,b,label\nx,1,2,0\n")  # pandas would take the first column as an index
+    with pytest.raises(data.DatasetError, match="d.csv:2: 4 fields, expected 3 as on line 1"):
+        data.local.read_csv(path)
+    path.write_text("a,b,label\n1,2,x\n3,4,5,y\n")  # the label check comes after the rows'
+    with pytest.raises(data.DatasetError, match="d.csv:3: 4 fields, expected 3 as on line 1"):
+        data.local.read_csv(path, label="nosuch")

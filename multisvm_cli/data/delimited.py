@@ -24,6 +24,10 @@ from __future__ import annotations
 
 import csv
 import gzip
+import io
+import warnings
+
+import numpy as np
 
 from .errors import DatasetError
 
@@ -31,36 +35,77 @@ WHITESPACE = "whitespace"
 GZIP_MAGIC = b"\x1f\x8b"
 
 
-def read(path, sep=",", header=False, n_columns=None, text=False):
+def read(path, sep=",", header=False, n_columns=None, text=False, floats=()):
     """The table of ``path`` as a pandas DataFrame with columns 0..k-1 (see the module
     docstring); ``header``: the first row names the columns and is dropped. ``text``: every
     cell a str with its surrounding whitespace stripped, else pandas' inferred dtypes (numbers
-    as int64 / float64, an empty or ``NA`` field as NaN). DatasetError for a file that breaks
-    the module's rules."""
+    as int64 / float64, parsed exactly as Python's ``float`` parses them; an empty or ``NA``
+    field as NaN). ``floats``: columns (0-based) read as float64, a field that is not a number
+    refused. ``table.attrs["blank_rows"]``: how many blank rows pandas parsed and this dropped.
+    DatasetError for a file that breaks the module's rules."""
+    table = _parse(path, sep, header, n_columns, text, floats)
+    holes = table.eq("") if text else table.isna()
+    if holes.to_numpy().any():  # a short row (pandas fills it), a blank row or an empty field
+        _raise_first_bad_row(path, table.shape[1], {"sep": sep, "n_columns": n_columns})
+        cells = table if text else _parse(path, sep, header, n_columns, True, ())
+        blank = cells.eq("").all(axis=1).to_numpy()
+        if blank.any():
+            table = table[~blank].reset_index(drop=True)
+            table.attrs["blank_rows"] = int(blank.sum())
+    return table
+
+
+def _parse(path, sep, header, n_columns, text, floats):
+    """pandas' parse of the file (text: str cells, stripped); DatasetError naming the first
+    bad row (or what pandas says) when it fails. A file pandas refuses only for a blank row with
+    more separators than the first row (``,,,``) is parsed again without its blank rows."""
     import pandas as pd
 
     kwargs = {"sep": r"\s+" if sep == WHITESPACE else sep, "header": 0 if header else None,
-              "skip_blank_lines": True}
+              "skip_blank_lines": True, "index_col": False}
     if n_columns:
         kwargs.update(names=list(range(n_columns)), usecols=list(range(n_columns)))
     if text:
         kwargs.update(dtype=str, keep_default_na=False, na_filter=False)
-    scan = {"sep": sep, "n_columns": n_columns}
+    elif floats:
+        kwargs.update(dtype={j: np.float64 for j in floats})
     try:
-        table = pd.read_csv(path, compression=compression(path), **kwargs)
-    except (ValueError, OSError, EOFError, UnicodeDecodeError, pd.errors.ParserError) as exc:
-        _raise_first_bad_row(path, None, scan)
+        with warnings.catch_warnings():  # a row longer than the header: refused, not cut
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            try:
+                table = pd.read_csv(path, compression=compression(path), **kwargs)
+            except pd.errors.ParserError:
+                _raise_first_bad_row(path, None, {"sep": sep, "n_columns": n_columns})
+                table = pd.read_csv(_without_blank_rows(path, sep), **kwargs)
+    except (ValueError, OSError, EOFError, UnicodeDecodeError, pd.errors.ParserError,
+            pd.errors.ParserWarning) as exc:
+        _raise_first_bad_row(path, None, {"sep": sep, "n_columns": n_columns})
         raise DatasetError(f"{path}: cannot parse ({_first_line(exc)})") from None
     table.columns = range(table.shape[1])
-    if text:
-        table = table.apply(lambda column: column.str.strip())
-    holes = table.eq("") if text else table.isna()
-    blank = holes.all(axis=1)
-    if holes.to_numpy().any():
-        _raise_first_bad_row(path, table.shape[1], scan)
-        if blank.any():
-            table = table[~blank.to_numpy()].reset_index(drop=True)
-    return table
+    return table.apply(lambda column: column.str.strip()) if text else table
+
+
+def _without_blank_rows(path, sep):
+    """The file's rows that are not blank, as text pandas reads with the same options."""
+    text = io.StringIO()
+    if sep == WHITESPACE:
+        text.writelines(" ".join(fields) + "\n" for _, fields in records(path, sep))
+    else:
+        csv.writer(text, delimiter=sep, lineterminator="\n").writerows(
+            fields for _, fields in records(path, sep))
+    text.seek(0)
+    return text
+
+
+def first_rows(path, count, sep=","):
+    """The first ``count`` rows that are not blank, each a list of stripped fields (the line
+    scan: the rest of the file is not read)."""
+    rows = []
+    for _, fields in records(path, sep):
+        rows.append([field.strip() for field in fields])
+        if len(rows) == count:
+            break
+    return rows
 
 
 def compression(path):

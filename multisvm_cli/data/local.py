@@ -306,24 +306,66 @@ def _whole_labels(values, where):
 
 def read_csv(path, label=None, header=None):
     """(X float64, y, first data line) of a csv file (see the module docstring), read by
-    :func:`.delimited.read` (a card's text files follow the same rules)."""
-    table = delimited.read(path, text=True).to_numpy(dtype=str)
+    :func:`.delimited.read` (a card's text files follow the same rules). pandas' numbers are
+    used as they are when every feature is a finite number in bounds; otherwise the cells are
+    read as text and checked one by one, to name the first bad one."""
+    head = delimited.first_rows(path, 2)
+    if not head:
+        raise DatasetError(f"{path}: empty file (no rows)")
+    header = _looks_like_header(head) if header is None else header
     lines = delimited.Lines(path)
-    if header is None:
-        header = _looks_like_header(table[:2])
-    names, first_line = (table[0].tolist() if header else None), lines[0]
-    if header:
-        table, lines = table[1:], _After(lines, 1)
-    if not len(table):
+    names, first_line, width = (head[0] if header else None), lines[0], len(head[0])
+    data_lines = _After(lines, 1) if header else lines
+    if header and len(head) < 2:
         raise DatasetError(f"{path}: no data rows")
-    width = table.shape[1]
-    if width < 2:
-        raise DatasetError(f"{path}:{lines[0]}: one column only; need features and a label")
-    column = _label_column(path, names, width, label, first_line)
+    try:
+        if width < 2:
+            raise DatasetError(f"{path}:{data_lines[0]}: one column only; need features and a "
+                               "label")
+        column = _label_column(path, names, width, label, first_line)
+    except DatasetError:
+        delimited.read(path, text=True)  # a ragged row further down is reported first
+        raise
     features = [j for j in range(width) if j != column]
-    X = _numbers(path, table, lines, features, names)
-    y = _csv_labels(path, table[:, column], lines)
-    return X, y, lines[0]
+    quick = _from_numbers(path, header, features, column, data_lines)
+    if quick is not None:
+        return (*quick, data_lines[0])
+    cells = delimited.read(path, text=True).to_numpy(dtype=str)[1 if header else 0:]
+    X = _numbers(path, cells, data_lines, features, names)
+    y = _csv_labels(path, np.asarray(cells[:, column].tolist(), dtype=str), data_lines)
+    return X, y, data_lines[0]
+
+
+def _from_numbers(path, header, features, column, lines):
+    """(X, y) from pandas' parse, or None when a feature is not a number (as Python reads one),
+    not finite or too large, or a label is missing or neither text nor a number: the
+    cell-by-cell check then names the first bad cell. Columns pandas read as integers (also
+    those it filled with NaN for a blank row) are parsed again as float64, so that ``-0`` keeps
+    its sign as Python's ``float`` gives it."""
+    try:
+        table = delimited.read(path, header=header)
+        if not all(_kind(table[j]) in "iuf" for j in features):
+            return None
+        again = features if table.attrs.get("blank_rows") else \
+            [j for j in features if _kind(table[j]) in "iu"]
+        if again:
+            table = delimited.read(path, header=header, floats=again)
+    except DatasetError:
+        return None
+    X = np.ascontiguousarray(table.iloc[:, features].to_numpy(dtype=np.float64))
+    labels = table[column]
+    if not np.isfinite(X).all() or first_too_large(X) is not None or labels.isna().any():
+        return None
+    if _kind(labels) in "iuf":
+        return X, _whole_labels(labels.to_numpy(dtype=np.float64), lambda i: f"{path}:{lines[i]}")
+    if not all(isinstance(value, str) for value in labels):
+        return None
+    return X, _csv_labels(path, labels.str.strip().to_numpy(dtype=str), lines)
+
+
+def _kind(column):
+    """The numpy kind of a pandas column's dtype ("O" for pandas' own dtypes)."""
+    return getattr(column.dtype, "kind", "O")
 
 
 class _After:

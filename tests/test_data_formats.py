@@ -110,3 +110,23 @@ def test_a_card_with_an_unknown_format_is_refused_with_the_known_ones(toy_card):
     with pytest.raises(data.DatasetError, match=r"format must be one of archive, hdf5, sklearn, "
                                                 r"svmlight, text, not 'toy-json'"):
         data.get_card("toy")
+
+
+def test_a_format_may_check_a_downloaded_file_the_card_has_no_digest_for(tmp_path,
+                                                                         monkeypatch):
+    """``check_file``: the text format checks a file without a known SHA-256 by its labels
+    (a format without one, such as this toy, keeps only the size bounds)."""
+    from multisvm_cli.data.formats import text
+
+    monkeypatch.setitem(formats.FORMATS, "toy-json", __name__)
+    assert formats.file_check("text") is text.check_file
+    assert formats.file_check("svmlight") is None and formats.file_check("toy-json") is None
+    card = data.get_card("glass")
+    source = card.sources[0]
+    path = tmp_path / "glass.data"
+    path.write_text("1,1.5,1,1,1,1,1,1,1,1,1\n2,1.5,1,1,1,1,1,1,1,1,4\n")
+    with pytest.raises(data.DatasetError, match=r"glass: glass.data has labels not in the card: "
+                                                r"\['4'\]; refused"):
+        text.check_file(card, source, source.files[0], path)
+    path.write_text("1,1.5,1,1,1,1,1,1,1,1,1\n2,1.5,1,1,1,1,1,1,1,1,7\n")
+    text.check_file(card, source, source.files[0], path)  # classes 1 and 7: accepted

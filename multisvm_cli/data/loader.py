@@ -22,11 +22,11 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import archives, cache, formats, locations, parsers
+from . import archives, cache, formats, locations
 from .cards import get_card
 from .download import DataHomeError, download, download_gunzipped, not_writable, remove_stale_parts
 from .errors import DatasetError
-from .verify import check_part, check_sha256, check_structure, sha256_file
+from .verify import check_part, check_sha256, sha256_file
 
 
 @dataclass
@@ -310,22 +310,12 @@ def _fetch(card, src, spec, home, url_base, progress):
 
 def _download_check(card, src, spec):
     """A check for a downloaded file: an archive's tree digest; for a file without known
-    SHA-256, its rows, columns and labels; None when the SHA-256 is the check."""
+    SHA-256, its format's ``check_file`` (:mod:`.formats`: for text, its rows, columns and
+    labels); None when the SHA-256 is the check."""
     if spec.tree_sha256:
         return lambda path: archives.read_verified(path, spec, card.name)
-    if spec.sha256:
-        return None
-
-    def check(path):
-        table = parsers.read_table(path, src.options, card.name)
-        check_structure(spec, table, card.name)
-        labels = parsers.convert_labels(table[int(src.options["label_column"])].to_numpy(),
-                                        src.options, card.name)
-        unknown = set(labels.tolist()) - set(card.classes)
-        if unknown:
-            raise DatasetError(f"{card.name}: {spec.name} has labels not in the card: "
-                               f"{sorted(map(str, unknown))[:5]}; refused")
-    return check
+    check = None if spec.sha256 else formats.file_check(src.format)
+    return check and (lambda path: check(card, src, spec, path))
 
 
 def _missing_message(card, candidates, wanted, home, mirror_dir):

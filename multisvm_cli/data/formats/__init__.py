@@ -13,7 +13,8 @@ shared by the parts of one source); ``X`` is float64 (n, n_features) or scipy CS
 card an object array of n str documents, and ``y`` the n labels (int64 or str, as the card's
 ``classes``). The loader checks (X, y) against the card afterwards (:func:`..verify.check_part`)
 and caches it; a reader raises :class:`..errors.DatasetError` (one line naming the file) for a
-file it cannot read. Its module docstring documents the card options it reads.
+file it cannot read. Its module docstring documents the card options it reads. It may also
+define ``check_file`` (see :func:`file_check`).
 """
 
 from __future__ import annotations
@@ -78,6 +79,13 @@ def reader(name: str):
     if name not in FORMATS:
         raise DatasetError(f"unknown data format {name!r}; known: {', '.join(names())}")
     return importlib.import_module(FORMATS[name]).read_part
+
+
+def file_check(name: str):
+    """The ``check_file(card, source, spec, path)`` of format ``name``, or None when it has
+    none: a format may define it to check a downloaded raw file whose SHA-256 the card cannot
+    know (its structure and labels) before the file is kept; it raises DatasetError."""
+    return getattr(importlib.import_module(FORMATS[name]), "check_file", None)
 
 
 def read_part(card, source, part, paths, memo) -> tuple:

@@ -9,6 +9,7 @@ is detected by its magic bytes. A part concatenates its files, then keeps the cu
 """
 
 from .. import parsers
+from ..errors import DatasetError
 from ..verify import check_structure
 
 
@@ -21,3 +22,16 @@ def read_part(part):
     X, labels = parsers.cut_text_part([part.memo[s.name] for s in part.specs], part.cut,
                                       part.options)
     return parsers.finish(X, labels, part.options, part.dataset)
+
+
+def check_file(card, source, spec, path):
+    """A downloaded file whose SHA-256 the card cannot know: its rows and columns (the card's
+    ``structure``) and labels (all of them the card's classes), or DatasetError."""
+    table = parsers.read_table(path, source.options, card.name)
+    check_structure(spec, table, card.name)
+    labels = parsers.convert_labels(table[int(source.options["label_column"])].to_numpy(),
+                                    source.options, card.name)
+    unknown = set(labels.tolist()) - set(card.classes)
+    if unknown:
+        raise DatasetError(f"{card.name}: {spec.name} has labels not in the card: "
+                           f"{sorted(map(str, unknown))[:5]}; refused")

@@ -25,9 +25,8 @@ from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
-import scipy.sparse as sp
-from sklearn.utils.extmath import row_norms
 
+from .lazy import issparse
 from .parallel import map_threads
 
 # Each kernel's own parameters, as estimators, configs and saved models name them: the one table
@@ -292,7 +291,9 @@ def gaussian_exp(exponents):
 def squared_norms(X):
     """Row-wise squared Euclidean norms ||x||^2 of a 2-D array or scipy-sparse matrix (summed
     over its stored values, without a copy of X)."""
-    if sp.issparse(X):
+    if issparse(X):
+        from sklearn.utils.extmath import row_norms
+
         return row_norms(as_float_rows(X), squared=True)
     return np.einsum("ij,ij->i", X, X)
 
@@ -304,9 +305,9 @@ def product(A, B):
     of B) result is made dense: the operands themselves are never densified.
     """
     products = A @ B.T
-    if sp.issparse(products):
+    if issparse(products):
         return products.toarray()
-    if sp.issparse(A) or sp.issparse(B):  # sparse x dense gives an ndarray, maybe in F order
+    if issparse(A) or issparse(B):  # sparse x dense gives an ndarray, maybe in F order
         return np.ascontiguousarray(products, dtype=np.float64)
     return products
 
@@ -315,8 +316,10 @@ def as_float_rows(X):
     """``X`` as float64 rows ready for products: a C-contiguous ndarray, or if sparse a CSR
     matrix in canonical form (sorted column indices, no duplicate entries, as libsvm and
     row-wise sums need), copied only when it is not so already."""
-    if not sp.issparse(X):
+    if not issparse(X):
         return np.ascontiguousarray(X, dtype=np.float64)
+    import scipy.sparse as sp
+
     X = sp.csr_matrix(X, dtype=np.float64)
     if not X.has_canonical_format:
         X = X.copy()

@@ -8,16 +8,21 @@ Public API (see docs/explanation/architecture.md, "Data contract"): ``names()``,
 ``load_text_folder`` reads a user's folder of class subfolders; ``TextFeatures`` and
 ``fit_transform_parts`` (:mod:`.text_features`) turn documents into CSR features, fitted on the
 training documents only.
+
+Each name is imported from its module on first use (``data.names()`` reads cards and imports no
+parser, scipy or pandas: ``multisvm datasets list`` stays quick); the data formats a card may
+name are in :mod:`.formats`.
 """
 
-from .cards import Card, FileSpec, Source, get_card, names
-from .errors import DatasetError
-from .inventory import available_parts, cached_parts, file_status
-from .loader import Dataset, fetch, load
-from .local import LocalSpec, load_local, load_text_folder
-from .text_features import Features, TextFeatures, documents_digest, fit_transform_parts
+from ..lazy import module_getattr
 
-__all__ = ["Card", "Dataset", "DatasetError", "Features", "FileSpec", "LocalSpec", "Source",
-           "TextFeatures", "available_parts", "cached_parts", "documents_digest", "fetch",
-           "file_status", "fit_transform_parts", "get_card", "load", "load_local",
-           "load_text_folder", "names"]
+_HOMES = {
+    ".cards": ("Card", "FileSpec", "Source", "get_card", "names"),
+    ".errors": ("DatasetError",),
+    ".inventory": ("available_parts", "cached_parts", "file_status"),
+    ".loader": ("Dataset", "fetch", "load"),
+    ".local": ("LocalSpec", "load_local", "load_text_folder"),
+    ".text_features": ("Features", "TextFeatures", "documents_digest", "fit_transform_parts"),
+}
+__getattr__ = module_getattr(__name__, _HOMES)
+__all__ = sorted(name for names in _HOMES.values() for name in names)

@@ -28,8 +28,9 @@ import zipfile
 from pathlib import Path
 
 import numpy as np
-import scipy.sparse as sp
 
+from ..hashing import sha256_hex
+from ..lazy import issparse
 from ..readers import read_json
 from ..storage import atomic_write
 
@@ -75,17 +76,14 @@ def arrays_sha256(X, y):
         utf8, ends = _text_arrays(X)
         header = json.dumps([["text", len(X)], [list(y.shape), y.dtype.str]])
         arrays = (utf8, ends, y)
-    elif sp.issparse(X):
+    elif issparse(X):
         header = json.dumps([["csr", list(X.shape), X.data.dtype.str, X.indices.dtype.str,
                               X.indptr.dtype.str], [list(y.shape), y.dtype.str]])
         arrays = (X.data, X.indices, X.indptr, y)
     else:
         header = json.dumps([[list(X.shape), X.dtype.str], [list(y.shape), y.dtype.str]])
         arrays = (X, y)
-    digest = hashlib.sha256(header.encode())
-    for array in arrays:
-        digest.update(np.ascontiguousarray(array).reshape(-1).view(np.uint8))
-    return digest.hexdigest()
+    return sha256_hex(header, *arrays)
 
 
 def _text_arrays(X):
@@ -143,6 +141,8 @@ def _stored_X(stored):
         return _widened(stored)
     if "X" in files or not set(CSR_KEYS) <= files:
         return stored["X"]
+    import scipy.sparse as sp
+
     data, indices, indptr, shape = (stored[key] for key in CSR_KEYS)
     return sp.csr_matrix((data, indices, indptr), shape=tuple(int(n) for n in shape))
 
@@ -150,10 +150,10 @@ def _stored_X(stored):
 def _arrays_to_store(X, y):
     if X.dtype == object:
         return dict(zip(TEXT_KEYS, _text_arrays(X)), y=y)
-    narrow = None if sp.issparse(X) else _narrow_columns(X)
+    narrow = None if issparse(X) else _narrow_columns(X)
     if narrow is not None:
         return dict(narrow, y=y)
-    if sp.issparse(X):
+    if issparse(X):
         return {"X_data": X.data, "X_indices": X.indices, "X_indptr": X.indptr,
                 "X_shape": np.asarray(X.shape, dtype=np.int64), "y": y}
     return {"X": X, "y": y}
@@ -203,7 +203,7 @@ def write_part(path, X, y, record):
     record = dict(record, format=FORMAT_VERSION, arrays_sha256=arrays_sha256(X, y),
                   X={"shape": list(X.shape), "dtype": "documents" if X.dtype == object
                      else X.dtype.str,
-                     **({"sparse": "csr", "nnz": int(X.nnz)} if sp.issparse(X) else {})},
+                     **({"sparse": "csr", "nnz": int(X.nnz)} if issparse(X) else {})},
                   y={"shape": list(y.shape), "dtype": y.dtype.str})
     arrays = io.BytesIO()
     np.savez(arrays, **_arrays_to_store(X, y))

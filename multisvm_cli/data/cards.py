@@ -12,11 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..yaml_loader import read_yaml
-from . import locations
+from . import formats, locations
 from .errors import DatasetError
 
 SPLITS = ("fixed", "none")
-FORMATS = ("text", "hdf5", "sklearn", "svmlight", "archive")
 KINDS = ("numeric", "text")
 HEX = frozenset("0123456789abcdef")
 SCALINGS = ("none", "minmax", "standard", "standard-continuous", "maxabs")
@@ -231,7 +230,7 @@ def _source(raw):
     options = {k: v for k, v in raw.items() if k not in structural}
     return Source(
         id=str(raw["id"]),
-        format=_one_of(raw["format"], FORMATS, "format"),
+        format=_one_of(raw["format"], formats.names(), "format"),
         options=options,
         files=files,
         parts=parts,

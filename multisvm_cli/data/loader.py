@@ -15,19 +15,18 @@ DatasetError when a raw file must be downloaded into it.
 """
 
 import importlib.resources
+import importlib.util
 import os
 import shutil
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
-from . import archives, cache, locations, parsers, text_sources
+from . import archives, cache, formats, locations
 from .cards import get_card
 from .download import DataHomeError, download, download_unpacked, not_writable, remove_stale_parts
 from .errors import DatasetError
-from .verify import check_part, check_sha256, check_structure, sha256_file
+from .verify import check_part, check_sha256, sha256_file
 
 
 @dataclass
@@ -86,12 +85,25 @@ def load(name, parts=None, mirror=None, data_home=None, progress=True, *, source
 def locate(card, spec, home, mirror_dir):
     """Where raw file ``spec`` of ``card`` is found locally, or None."""
     if spec.package:
-        path = Path(str(importlib.resources.files(spec.package) / spec.name))
+        path = package_file(spec.package, spec.name)
         return Located(path, "package") if path.is_file() else None
     for folder, origin in ((home, "cache"), (mirror_dir, "mirror")):
         if folder is not None and (Path(folder) / card.folder / spec.name).is_file():
             return Located(Path(folder) / card.folder / spec.name, origin)
     return None
+
+
+def package_file(package, name):
+    """The path of file ``name`` shipped in the installed ``package`` (``sklearn.datasets.data``),
+    found in its folder on disk without importing it (``multisvm datasets list`` imports no
+    scikit-learn), else through ``importlib.resources`` (a package inside a zip)."""
+    top, _, below = package.partition(".")
+    found = importlib.util.find_spec(top)
+    for folder in (found.submodule_search_locations or []) if found else []:
+        path = Path(folder, *filter(None, below.split(".")), name)
+        if path.is_file():
+            return path
+    return Path(str(importlib.resources.files(package) / name))
 
 
 def part_key(src, part, found):
@@ -250,46 +262,10 @@ def check_file(card, spec, path):
 
 
 def _read_part(card, src, part, found, tables):
-    """(X, y) of one part; ``tables`` memoises parsed text files across parts."""
-    cut, options, specs = src.parts[part], src.options, src.files_for(part)
-    if src.format == "archive":
-        key = ("text parts", specs[0].name)
-        if key not in tables:
-            tables[key] = text_sources.read_text_parts(tables[specs[0].name], src, card.name)
-        return tables[key][part]
-    if src.format == "text":
-        for spec in specs:
-            if spec.name not in tables:
-                tables[spec.name] = parsers.read_table(found[spec.name].path, options, card.name)
-                check_structure(spec, tables[spec.name], card.name)
-        X, labels = parsers.cut_text_part([tables[s.name] for s in specs], cut, options)
-    elif src.format == "svmlight":
-        X, labels = _svmlight_part(card, src, cut, [found[s.name].path for s in specs], tables)
-    elif src.format == "hdf5":
-        X, labels = parsers.read_hdf5_part(found[specs[0].name].path, cut, card.name)
-    else:
-        X, labels = parsers.read_sklearn(options)
-    return parsers.finish(X, labels, options, card.name)
-
-
-def _svmlight_part(card, src, cut, paths, tables):
-    """(CSR X, labels) of an svmlight part: its files with the card's ``n_features`` columns,
-    stacked, then the ``rows`` cut; ``tables`` memoises each parsed file."""
-    import scipy.sparse as sp
-
-    for path in paths:
-        if path not in tables:
-            try:
-                tables[path] = parsers.read_svmlight(
-                    [path], card.n_features, bool(src.options.get("zero_based", False)))[0]
-            except DatasetError as exc:
-                raise DatasetError(f"{card.name}: {exc}") from None
-    X = sp.vstack([tables[p][0] for p in paths], format="csr")
-    labels = np.concatenate([tables[p][1] for p in paths])
-    if "rows" in cut:
-        start, stop = (int(n) for n in cut["rows"])
-        X, labels = X[start:stop], labels[start:stop]
-    return X, labels
+    """(X, y) of one part, by the reader of the source's format (:mod:`.formats`); ``tables``
+    memoises parsed files across the source's parts."""
+    return formats.read_part(card, src, part, {name: f.path for name, f in found.items() if f},
+                             tables)
 
 
 def _download_and_parse(card, candidates, wanted, home, mirror_dir, url_base, progress):
@@ -337,22 +313,12 @@ def _fetch(card, src, spec, home, url_base, progress):
 
 def _download_check(card, src, spec):
     """A check for a downloaded file: an archive's tree digest; for a file without known
-    SHA-256, its rows, columns and labels; None when the SHA-256 is the check."""
+    SHA-256, its format's ``check_file`` (:mod:`.formats`: for text, its rows, columns and
+    labels); None when the SHA-256 is the check."""
     if spec.tree_sha256:
         return lambda path: archives.read_verified(path, spec, card.name)
-    if spec.sha256:
-        return None
-
-    def check(path):
-        table = parsers.read_table(path, src.options, card.name)
-        check_structure(spec, table, card.name)
-        labels = parsers.convert_labels(table[int(src.options["label_column"])].to_numpy(),
-                                        src.options, card.name)
-        unknown = set(labels.tolist()) - set(card.classes)
-        if unknown:
-            raise DatasetError(f"{card.name}: {spec.name} has labels not in the card: "
-                               f"{sorted(map(str, unknown))[:5]}; refused")
-    return check
+    check = None if spec.sha256 else formats.file_check(src.format)
+    return check and (lambda path: check(card, src, spec, path))
 
 
 def _missing_message(card, candidates, wanted, home, mirror_dir):

@@ -13,7 +13,8 @@ Formats (``format``, else from the extension: ``.csv``; ``.svm``, ``.svmlight``,
   or gives its 0-based index (negative counts from the end; default: the last column). A header
   row is used when ``header: true``, or, without ``header``, when the first row has a
   non-number where the second row has a number. Features must be finite numbers; labels are
-  whole numbers or names.
+  whole numbers or names. Read by :mod:`.delimited`, by the rules a card's text file follows
+  (UTF-8 with or without a byte-order mark, gzip or not, RFC 4180 quotes, blank rows skipped).
 - ``svmlight``: LIBSVM text (see :func:`.parsers.read_svmlight`), loaded as scipy CSR; the
   number of features is the union of the files' (the highest index in any of them). Indices
   start at 1 (``zero_based: true``: at 0).
@@ -35,7 +36,6 @@ in a one-based file, a missing file.
 
 from __future__ import annotations
 
-import csv
 import os
 import zipfile
 from dataclasses import dataclass
@@ -43,7 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import archives, parsers
+from . import archives, delimited, parsers
 from .local_bounds import (MEMORY_MB, check_dense_size, check_feature_count, first_too_large,
                            largest_value)
 from .cards import Card
@@ -305,48 +305,77 @@ def _whole_labels(values, where):
 # --------------------------------------------------------------------------- csv
 
 def read_csv(path, label=None, header=None):
-    """(X float64, y, first data line) of a csv file (see the module docstring)."""
-    rows, lines = _csv_rows(path)
-    if header is None:
-        header = _looks_like_header(rows)
-    names, first_line = (rows[0] if header else None), lines[0]
-    if header:
-        rows, lines = rows[1:], lines[1:]
-    if not rows:
-        raise DatasetError(f"{path}: no data rows")
-    width = len(names or rows[0])
-    for row, line in zip(rows, lines):
-        if len(row) != width:
-            raise DatasetError(f"{path}:{line}: {len(row)} fields, expected {width} as on line "
-                               f"{first_line}; every row needs the same columns")
-    if width < 2:
-        raise DatasetError(f"{path}:{lines[0]}: one column only; need features and a label")
-    column = _label_column(path, names, width, label, first_line)
-    table = np.array(rows, dtype=str)
-    features = [j for j in range(width) if j != column]
-    X = _numbers(path, table, lines, features, names)
-    y = _csv_labels(path, table[:, column], lines)
-    return X, y, lines[0]
-
-
-def _csv_rows(path):
-    rows, lines = [], []
-    try:
-        with open(path, newline="", encoding="utf-8-sig") as stream:
-            reader = csv.reader(stream)
-            try:
-                for row in reader:
-                    if any(cell.strip() for cell in row):
-                        rows.append([cell.strip() for cell in row])
-                        lines.append(reader.line_num)
-            except csv.Error as exc:
-                raise DatasetError(f"{path}:{reader.line_num}: not csv ({exc})") from None
-    except UnicodeDecodeError as exc:
-        raise DatasetError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") \
-            from None
-    if not rows:
+    """(X float64, y, first data line) of a csv file (see the module docstring), read by
+    :func:`.delimited.read` (a card's text files follow the same rules). pandas' numbers are
+    used as they are when every feature is a finite number in bounds; otherwise the cells are
+    read as text and checked one by one, to name the first bad one."""
+    head = delimited.first_rows(path, 2)
+    if not head:
         raise DatasetError(f"{path}: empty file (no rows)")
-    return rows, lines
+    header = _looks_like_header(head) if header is None else header
+    lines = delimited.Lines(path)
+    names, first_line, width = (head[0] if header else None), lines[0], len(head[0])
+    data_lines = _After(lines, 1) if header else lines
+    if header and len(head) < 2:
+        raise DatasetError(f"{path}: no data rows")
+    try:
+        if width < 2:
+            raise DatasetError(f"{path}:{data_lines[0]}: one column only; need features and a "
+                               "label")
+        column = _label_column(path, names, width, label, first_line)
+    except DatasetError:
+        delimited.read(path, text=True)  # a ragged row further down is reported first
+        raise
+    features = [j for j in range(width) if j != column]
+    quick = _from_numbers(path, header, features, column, data_lines)
+    if quick is not None:
+        return (*quick, data_lines[0])
+    cells = delimited.read(path, text=True).to_numpy(dtype=str)[1 if header else 0:]
+    X = _numbers(path, cells, data_lines, features, names)
+    y = _csv_labels(path, np.asarray(cells[:, column].tolist(), dtype=str), data_lines)
+    return X, y, data_lines[0]
+
+
+def _from_numbers(path, header, features, column, lines):
+    """(X, y) from pandas' parse, or None when a feature is not a number (as Python reads one),
+    not finite or too large, or a label is missing or neither text nor a number: the
+    cell-by-cell check then names the first bad cell. Columns pandas read as integers (also
+    those it filled with NaN for a blank row) are parsed again as float64, so that ``-0`` keeps
+    its sign as Python's ``float`` gives it."""
+    try:
+        table = delimited.read(path, header=header)
+        if not all(_kind(table[j]) in "iuf" for j in features):
+            return None
+        again = features if table.attrs.get("blank_rows") else \
+            [j for j in features if _kind(table[j]) in "iu"]
+        if again:
+            table = delimited.read(path, header=header, floats=again)
+    except DatasetError:
+        return None
+    X = np.ascontiguousarray(table.iloc[:, features].to_numpy(dtype=np.float64))
+    labels = table[column]
+    if not np.isfinite(X).all() or first_too_large(X) is not None or labels.isna().any():
+        return None
+    if _kind(labels) in "iuf":
+        return X, _whole_labels(labels.to_numpy(dtype=np.float64), lambda i: f"{path}:{lines[i]}")
+    if not all(isinstance(value, str) for value in labels):
+        return None
+    return X, _csv_labels(path, labels.str.strip().to_numpy(dtype=str), lines)
+
+
+def _kind(column):
+    """The numpy kind of a pandas column's dtype ("O" for pandas' own dtypes)."""
+    return getattr(column.dtype, "kind", "O")
+
+
+class _After:
+    """The line numbers of rows ``skip``, ``skip + 1``, ... of a :class:`.delimited.Lines`."""
+
+    def __init__(self, lines, skip):
+        self.lines, self.skip = lines, skip
+
+    def __getitem__(self, row):
+        return self.lines[row + self.skip]
 
 
 def _is_number(text):

@@ -9,11 +9,13 @@
   float64 (:func:`largest_value`).
 """
 
+import gzip
 import math
 import zipfile
 
 import numpy as np
 
+from .delimited import compression
 from .errors import DatasetError
 
 MEMORY_MB = 2048               # a local csv/npz dataset's dense size is refused above this
@@ -47,9 +49,11 @@ def _npz_shape(path):
 
 
 def _csv_shape(path, chunk=1 << 24):
-    """(lines, fields of the first line) of a csv file, counted without parsing it."""
+    """(lines, fields of the first line) of a csv file, counted without parsing it (a gzip
+    file's decompressed text, read in chunks)."""
     lines, first = 0, b""
-    with open(path, "rb") as stream:
+    opener = gzip.open if compression(path) == "gzip" else open
+    with opener(path, "rb") as stream:
         while block := stream.read(chunk):
             first = first or block.split(b"\n", 1)[0]
             lines += block.count(b"\n")

@@ -2,8 +2,9 @@
 
 Formats:
 - ``text``: delimited text read by pandas (``sep`` "," or "whitespace", optional ``header``,
-  ``n_columns`` = read only the first n fields of each line, gzip detected by its magic bytes,
-  Unix compress (.Z) too, read by :mod:`.unix_compress` up to ``max_unpacked_bytes`` of
+  ``n_columns`` = read only the first n fields of each line, gzip detected by its magic
+  bytes; the rules of :mod:`.delimited`, which a user's csv file follows too;
+  Unix compress (.Z) too, unpacked by :mod:`.unix_compress` up to ``max_unpacked_bytes`` of
   content, default ``MAX_UNPACKED_BYTES``).
   ``label_column`` and ``feature_columns: [start, stop)`` are 0-based positions.
 - ``hdf5``: groups ``<group>/data`` and ``<group>/target`` (the USPS HDF5 copy).
@@ -17,17 +18,17 @@ Labels: ``label_type`` int (integral values, plus ``label_offset``) or str (whit
 ``values`` names a fixed transform of the features (see ``VALUE_TRANSFORMS``).
 """
 
-import io
+import tempfile
 import math
+from pathlib import Path
 
 import numpy as np
-import pandas as pd
-import scipy.sparse as sp
 
+from ..lazy import issparse
+from . import delimited
 from . import unix_compress
 from .errors import DatasetError
 
-GZIP_MAGIC = b"\x1f\x8b"
 MAX_INDEX = 2**31 - 2           # scipy/libsvm column indices are 32-bit
 MAX_UNPACKED_BYTES = 1 << 28    # a local .Z text file's content, unless its source says less
 
@@ -51,31 +52,35 @@ VALUE_TRANSFORMS = {
 
 
 def read_table(path, options, dataset):
-    """A text file as a DataFrame with columns 0..k-1; DatasetError if it does not parse."""
-    n_columns = options.get("n_columns")
+    """A card's text file as a DataFrame with columns 0..k-1, read by :func:`.delimited.read`
+    (the rules a user's csv file follows too); DatasetError if it breaks them."""
     kwargs = {
-        "sep": r"\s+" if options.get("sep") == "whitespace" else options.get("sep", ","),
-        "header": 0 if options.get("header") else None,
-        "compression": "gzip" if _is_gzip(path) else None,
+        "sep": options.get("sep", ","),
+        "header": bool(options.get("header")),
+        "n_columns": options.get("n_columns"),
     }
-    if n_columns:
-        kwargs.update(names=list(range(n_columns)), usecols=list(range(n_columns)))
-    source = path
-    if unix_compress.is_compressed(path):
-        limit = int(options.get("max_unpacked_bytes", MAX_UNPACKED_BYTES))
-        source = io.BytesIO(unix_compress.read_compressed(path, limit, f"{dataset}: {path}"))
+    if not unix_compress.is_compressed(path):
+        return _read_delimited(path, kwargs, dataset)
+    limit = int(options.get("max_unpacked_bytes", MAX_UNPACKED_BYTES))
+    content = unix_compress.read_compressed(path, limit, f"{dataset}: {path}")
+    with tempfile.TemporaryDirectory() as folder:  # delimited reads files: the unpacked copy
+        unpacked = Path(folder) / Path(path).name.removesuffix(".Z")
+        unpacked.write_bytes(content)
+        return _read_delimited(unpacked, kwargs, dataset)
+
+
+def _read_delimited(path, kwargs, dataset):
     try:
-        table = pd.read_csv(source, **kwargs)
-    except (ValueError, OSError, EOFError, UnicodeDecodeError, pd.errors.ParserError) as exc:
-        message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise DatasetError(f"{dataset}: cannot parse {path}: {message}") from None
-    table.columns = range(table.shape[1])
-    return table
+        return delimited.read(path, **kwargs)
+    except DatasetError as exc:
+        raise DatasetError(f"{dataset}: {exc}") from None
 
 
 def cut_text_part(tables, cut, options):
     """Concatenate the part's tables, keep the ``where`` and ``rows`` selection, and split
     features from labels: returns (X float64, raw labels)."""
+    import pandas as pd
+
     table = pd.concat(tables, ignore_index=True) if len(tables) > 1 else tables[0]
     if "where" in cut:
         table = table[table[int(cut["where"]["column"])] == cut["where"]["equals"]]
@@ -207,7 +212,7 @@ def _first_line(exc):
 def finish(X, labels, options, dataset):
     """Apply the card's value transform and label conversion: (X float64, y). Sparse X stays
     CSR (float64, sorted indices); value transforms are for dense data only."""
-    if sp.issparse(X):
+    if issparse(X):
         if options.get("values", "none") != "none":
             raise DatasetError(f"{dataset}: value transforms apply to dense data only")
         X = X.tocsr().astype(np.float64)
@@ -229,8 +234,3 @@ def convert_labels(labels, options, dataset):
     if not np.all(np.isfinite(values)) or np.any(values != np.round(values)):
         raise DatasetError(f"{dataset}: labels are not all whole numbers")
     return values.astype(np.int64) + int(options.get("label_offset", 0))
-
-
-def _is_gzip(path):
-    with open(path, "rb") as stream:
-        return stream.read(2) == GZIP_MAGIC

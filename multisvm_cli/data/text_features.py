@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
+from ..hashing import sha256_hex
 from ..numbers import is_count, is_number
 from ..readers import read_json
 from ..storage import atomic_write
@@ -191,12 +192,11 @@ def _arrays(features):
 
 
 def _arrays_sha256(arrays):
-    digest = hashlib.sha256()
+    pieces = []
     for name in sorted(arrays):
         array = np.ascontiguousarray(arrays[name])
-        digest.update(json.dumps([name, array.dtype.str, list(array.shape)]).encode())
-        digest.update(array.reshape(-1).view(np.uint8))
-    return digest.hexdigest()
+        pieces += [json.dumps([name, array.dtype.str, list(array.shape)]), array]
+    return sha256_hex(*pieces)
 
 
 def _write_entry(path, settings, data_digest, features):

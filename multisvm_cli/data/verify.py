@@ -5,8 +5,8 @@ import hashlib
 import os
 
 import numpy as np
-import scipy.sparse as sp
 
+from ..lazy import issparse
 from .errors import DatasetError
 
 CHUNK_BYTES = 1 << 20
@@ -70,7 +70,7 @@ def _check_numbers(card, part, X, where):
     expected = (card.parts[part], card.n_features)
     if X.shape != expected:
         raise DatasetError(f"{where}: shape {X.shape}, expected {expected}")
-    if not np.isfinite(X.data if sp.issparse(X) else X).all():
+    if not np.isfinite(X.data if issparse(X) else X).all():
         raise DatasetError(f"{where}: contains missing or non-finite values")
 
 

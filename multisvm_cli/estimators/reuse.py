@@ -22,11 +22,12 @@ libsvm's tolerance; not C.  It holds at most two machines a problem: the one of 
 with no bounded support vector, and the latest one.
 """
 
-import hashlib
 import threading
 
 import numpy as np
 import scipy.sparse as sp
+
+from .. import hashing
 
 
 def has_bounded_sv(dual_coef, C):
@@ -38,12 +39,11 @@ def has_bounded_sv(dual_coef, C):
 def digest(*arrays):
     """A digest of the arrays' dtypes, shapes and bytes, in order (sha1: fastest here, and
     collisions only matter by accident)."""
-    hashed = hashlib.sha1(usedforsecurity=False)
+    pieces = []
     for array in arrays:
         array = np.ascontiguousarray(array)
-        hashed.update(f"{array.dtype.str}{array.shape};".encode())
-        hashed.update(memoryview(array).cast("B"))
-    return hashed.digest()
+        pieces += [f"{array.dtype.str}{array.shape};", array]
+    return hashing.digest(*pieces, algorithm="sha1").digest()
 
 
 def data_digest(X):

@@ -11,16 +11,22 @@ prints); a Python user or a benchmark calls them the same way:
 - :func:`shipped_configs`: the configs that come with multisvm.
 """
 
-from .config import Config, ConfigError, GridPoint, summary
-from .models import Evaluation, Trained, evaluate, train
-from .run_report import rebuild_report
-from .runs import Run, reproduce
-from .settings import BACKENDS, Settings, workers
+from ..lazy import module_getattr
 from .shipped import config_path, describe, shipped_configs
 
+# imported on first use: ``multisvm configs`` reads the shipped configs' list only
+__getattr__ = module_getattr(__name__, {
+    ".config": ("Config", "ConfigError", "GridPoint", "summary"),
+    ".models": ("Evaluation", "Trained", "evaluate", "train"),
+    ".run_report": ("rebuild_report",),
+    ".runs": ("Run", "reproduce"),
+    ".settings": ("BACKENDS", "Settings", "workers"),
+})
 
-def load_config(path, seed=None) -> Config:
-    """Read and validate a config file, or a shipped config named without a path."""
+
+def load_config(path, seed=None):
+    """Read and validate a config file, or a shipped config named without a path: a
+    :class:`Config`."""
     from .config import load_config as load
 
     return load(config_path(path), seed=seed)

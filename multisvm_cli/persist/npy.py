@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..hashing import sha256_hex
 from .format import ARRAY_KINDS, JSON_NAME, MANIFEST_NAME, ModelFormatError, one_line
 
 LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")  # a zip member's local file header (APPNOTE 4.3.7)
@@ -172,12 +173,11 @@ def read_data(archive, header, digest):
     manifest's ``digest``."""
     stream = archive.stream
     stream.seek(header.start)
-    hashed = hashlib.sha256(stream.read(header.header_size))
+    header_bytes = stream.read(header.header_size)
     buffer = np.empty(math.prod(header.shape) * header.dtype.itemsize, dtype=np.uint8)
     if stream.readinto(buffer) != len(buffer):
         raise EOFError(f"array {header.name!r} ends early")
-    hashed.update(buffer)
-    if hashed.hexdigest() != digest:
+    if sha256_hex(header_bytes, buffer) != digest:
         raise ModelFormatError(f"{archive.path}: array {header.name!r} changed after saving (its "
                                f"SHA-256 is not the one in {MANIFEST_NAME}); save or train the model again")
     return buffer.view(header.dtype).reshape(header.shape, order="F" if header.fortran else "C")

@@ -110,7 +110,6 @@ from .sections import (_check_order, _compare_to, _dag_orders, _estimate, _refer
                        _rope, _scheme_options, _schemes, _split, _validation)
 from .sweep import _sweep, sweep_document
 from .values import MAX_GRID_POINTS, _mapping, _number, _seed, _show
-from ...report.verdict import DEFAULT_ROPE
 
 __all__ = ["Config", "ConfigError", "DatasetPlan", "GridPoint", "Location", "load_config",
            "summary"]
@@ -178,6 +177,8 @@ def load_config(path, seed=None) -> Config:
                if plans and None not in plans else None)
     dag_orders = errors.attempt(_dag_orders, doc, raw, schemes) if schemes else None
     reuse = errors.attempt(_reuse_across_C, doc, raw, default=True)
+    from ...report.verdict import DEFAULT_ROPE  # pandas and scipy: not for 'multisvm configs'
+
     rope = errors.attempt(_rope, doc, raw, DEFAULT_ROPE, default=DEFAULT_ROPE)
     sweep = (errors.attempt(_sweep, doc, raw.get("sweep"), ("sweep",), schemes)
              if schemes else None)

@@ -10,7 +10,6 @@ option it does not take is refused then, with one line, before any run folder ex
 
 from __future__ import annotations
 
-from ...estimators.own import build
 from ...estimators.registry import OWN, own_name, scheme_name
 from .values import _mapping, _show
 
@@ -30,6 +29,8 @@ def own_row(doc, value, path) -> str:
                                     f"got {_show(label)}")
     if scheme_name(label) is not None or label.startswith(OWN):
         doc.fail(path + ("label",), f"{label!r} names a multisvm scheme; give the row another label")
+    from ...estimators.own import build  # imports scikit-learn: only for a config with a row
+
     try:
         build(target, options)
     except ValueError as exc:

@@ -43,7 +43,7 @@ def layers() -> dict[str, int]:
     found = {}
     for level, line in enumerate(l for l in _block("layers") if l.strip()):
         for part in line.split(":", 1)[1].split():
-            found[part.rstrip("/").removesuffix(".py")] = level
+            found.setdefault(part.rstrip("/").removesuffix(".py"), level)
     return found
 
 
@@ -72,7 +72,16 @@ def imports():
             else:
                 continue
             for target in targets:
-                yield module, target
+                yield module, _module_of(target)
+
+
+def _module_of(name: str) -> str:
+    """``name`` if it is a module or package of the repository, else the module it lives in
+    (``multisvm_cli.__version__`` -> ``multisvm_cli``)."""
+    path = REPO.joinpath(*name.split("."))
+    if path.is_dir() or path.with_suffix(".py").is_file():
+        return name
+    return name.rpartition(".")[0]
 
 
 def test_the_module_tree_lists_every_module_and_only_those():

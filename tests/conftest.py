@@ -2,8 +2,11 @@
 one, a fresh or a session-wide data home, no network, the in-process command line, and the
 base config (see configs.py)."""
 
+import functools
+import http.server
 import os
 import sys
+import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -18,7 +21,8 @@ MIRROR = Path(os.environ.get("MULTISVM_MIRROR", DEFAULT_MIRROR))
 # The benchmark scripts live outside the package; their tests import them as modules.
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from configs import write_config as _write_config  # noqa: E402  (tests/ is on sys.path)
+import local_server  # noqa: E402  (tests/ is on sys.path)
+from configs import write_config as _write_config  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -51,6 +55,24 @@ def shared_home(tmp_path_factory):
     """One data home for a whole test session: a large dataset is parsed once, then read from
     its parsed cache."""
     return tmp_path_factory.mktemp("shared-data-home")
+
+
+@pytest.fixture
+def served(tmp_path):
+    """(folder, base URL): a local HTTP server over ``folder``, stopped after the test."""
+    folder = tmp_path / "served"
+    folder.mkdir()
+
+    class Handler(local_server.QuietHandler):
+        directory_path = folder
+
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Handler, directory=str(folder)))
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    yield folder, f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
 
 
 @pytest.fixture

@@ -114,37 +114,21 @@ def test_the_loader_refuses_a_tampered_archive_in_the_mirror(tmp_path, monkeypat
     assert "expected 36b7ad58c8eed975" in message
 
 
-def test_a_downloaded_archive_is_checked_by_its_tree_digest(tmp_path, mirror):
-    import functools
-    import http.server
-    import threading
-
-    served = tmp_path / "served" / "reuters21578"
-    served.mkdir(parents=True)
-    make_archive(served / "reuters21578.tar.gz", {"reut2-000.sgm": b"<x>"})
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    handler = functools.partial(Quiet, directory=str(tmp_path / "served"))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}"
+def test_a_downloaded_archive_is_checked_by_its_tree_digest(tmp_path, mirror, served):
+    folder, base = served
+    (folder / "reuters21578").mkdir()
+    make_archive(folder / "reuters21578" / "reuters21578.tar.gz", {"reut2-000.sgm": b"<x>"})
     home = tmp_path / "home"
-    try:
-        with pytest.raises(data.DatasetError, match="has tree digest .*refused"):
-            data.load("reuters21578", data_home=home, mirror=tmp_path / "none", url_base=base,
-                      progress=False)
-        assert not (home / "reuters21578" / "reuters21578.tar.gz").exists()
-        with pytest.raises(data.DatasetError, match="announced as 125 bytes.*refused"):
-            data.download.download(f"{base}/reuters21578/reuters21578.tar.gz", tmp_path / "x",
-                                   max_size=10, progress=False)
-        (served / "reuters21578.tar.gz").write_bytes(
-            (mirror / "reuters21578" / "reuters21578.tar.gz").read_bytes())
-        loaded = data.load("reuters21578", parts="test", data_home=home,
-                           mirror=tmp_path / "none", url_base=base, progress=False)
-        assert len(loaded.parts["test"][1]) == 2568
-        assert (home / "reuters21578" / "reuters21578.tar.gz").is_file()
-    finally:
-        server.shutdown()
-        server.server_close()
+    with pytest.raises(data.DatasetError, match="has tree digest .*refused"):
+        data.load("reuters21578", data_home=home, mirror=tmp_path / "none", url_base=base,
+                  progress=False)
+    assert not (home / "reuters21578" / "reuters21578.tar.gz").exists()
+    with pytest.raises(data.DatasetError, match="announced as 125 bytes.*refused"):
+        data.download.download(f"{base}/reuters21578/reuters21578.tar.gz", tmp_path / "x",
+                               max_size=10, progress=False)
+    (folder / "reuters21578" / "reuters21578.tar.gz").write_bytes(
+        (mirror / "reuters21578" / "reuters21578.tar.gz").read_bytes())
+    loaded = data.load("reuters21578", parts="test", data_home=home,
+                       mirror=tmp_path / "none", url_base=base, progress=False)
+    assert len(loaded.parts["test"][1]) == 2568
+    assert (home / "reuters21578" / "reuters21578.tar.gz").is_file()

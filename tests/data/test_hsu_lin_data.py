@@ -16,7 +16,7 @@ from multisvm_cli import data
 from multisvm_cli.data import unix_compress
 from multisvm_cli.data.errors import DatasetError
 from multisvm_cli.experiment.config import load_config
-from test_download import leftovers, serve, served  # noqa: F401  (the local HTTP server)
+from local_server import leftovers, serve
 
 REPO = Path(__file__).resolve().parents[2]
 SHUTTLE_TRN_SHA = "87b24ee9fb5137e1d417659cf905d84d0e15342bbaa60770f1ae83da1a38200a"

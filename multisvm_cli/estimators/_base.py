@@ -22,6 +22,11 @@ and declares, as class attributes, what the rest of the package reads before or 
 - ``_machine_bounds(n_classes)``: how many binary SVMs a fitted model has;
 - ``_fitted_keys``: scheme-specific entries of a saved model's ``fitted`` record.
 
+A scheme whose registry entry names ``trained_with`` (it evaluates another scheme's fitted
+machines) also has ``from_trained(trainer, options)`` (a fitted instance reading the fitted
+``trainer``, with its own ``scheme_options``) and ``_trainer_options(options)`` (the options
+the trainer must be fitted with for it).
+
 A scheme that trains one joint machine instead of binary SVMs returns from ``_fit`` one record
 of the joint solve (the same fields as :class:`._binary.BinaryFit`: ``n_iter``, ``pid``,
 ``cpu_seconds``, ``reused``, ``train_memory``), so its iterations, training memory and CPU

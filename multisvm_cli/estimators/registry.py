@@ -65,6 +65,10 @@ REGISTRY = {scheme.name: scheme for scheme in (
     Scheme("dag", "DAGSVM", f"{_HERE}.dag:DAGSVC",
            "Platt et al.'s decision DAG over the pairwise SVMs", trained_with="maxwins",
            reference=True, order_study=True),
+    Scheme("adag", "ADAG", f"{_HERE}.adag:ADAGSVC",
+           "Kijsirikul & Ussivakul's adaptive DAG over the pairwise SVMs", trained_with="maxwins"),
+    Scheme("ecoc", "ECOC", f"{_HERE}.ecoc:ECOCSVC",
+           "error-correcting output codes: one SVM per code column", aliases=("outputcode",)),
     Scheme("udt", "UDT", f"{_HERE}.udt:UDTSVC", "Ramanan et al.'s unbalanced decision tree"),
     Scheme("graph", "GraphSVM", f"{_HERE}.graph:GraphSVC",
            "Godbole et al.'s confusion-graph one-vs-others"),
@@ -97,19 +101,32 @@ def estimator(name) -> type:
     return REGISTRY[name].estimator
 
 
+def shared_groups() -> list:
+    """The schemes trained together, each as (trainer, reader, ...): a scheme whose fitted
+    machines others evaluate, then its readers in registry order (Max Wins' pairwise SVMs are
+    read by DAGSVM and ADAG)."""
+    groups = {}
+    for scheme in REGISTRY.values():
+        if scheme.trained_with:
+            groups.setdefault(scheme.trained_with, [scheme.trained_with]).append(scheme.name)
+    return [tuple(group) for group in groups.values()]
+
+
 def shared_group() -> tuple:
-    """The schemes trained together, as (trainer, reader): a scheme that evaluates another's
-    fitted machines (DAGSVM reads Max Wins' pairwise SVMs)."""
-    return next((s.trained_with, s.name) for s in REGISTRY.values() if s.trained_with)
+    """The first of :func:`shared_groups` (Max Wins and its readers)."""
+    return shared_groups()[0]
 
 
 def scheme_groups(schemes) -> list:
-    """``schemes`` grouped by shared training: the :func:`shared_group` together when all of it
-    is run, every other scheme alone; in the order of ``schemes``."""
-    shared = shared_group()
-    together = all(s in schemes for s in shared)
-    groups = [shared] if together else []
-    return groups + [(s,) for s in schemes if not (together and s in shared)]
+    """``schemes`` grouped by shared training: a trainer with those of its readers that are run
+    (when at least one is) first, then every other scheme alone, in the order of ``schemes``."""
+    together = []
+    for trainer, *readers in shared_groups():
+        present = [r for r in readers if r in schemes]
+        if trainer in schemes and present:
+            together.append((trainer, *present))
+    grouped = {s for group in together for s in group}
+    return together + [(s,) for s in schemes if s not in grouped]
 
 
 def _folded(name: str) -> str:

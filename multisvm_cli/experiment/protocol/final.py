@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...estimators.registry import ORDER_STUDY, scheme_groups, shared_group
+from ...estimators.registry import ORDER_STUDY, scheme_groups
 from ..progress import progress_bar
 from .fitting import Stopwatch, fit_group
 from .selection import _of_estimate, select, select_cv_best
@@ -64,11 +64,13 @@ def dag_order_study(dag, X_test, y_test, orders) -> dict:
 
 
 def _final_groups(schemes, chosen):
-    """Share the pairwise training of Max Wins and DAG when both chose the same point."""
-    groups = scheme_groups(schemes)
-    trainer, reader = shared = shared_group()
-    if shared in groups and chosen[trainer]["point"] != chosen[reader]["point"]:
-        groups = [g for g in groups if g != shared] + [(trainer,), (reader,)]
+    """Share a group's training (Max Wins with DAGSVM and ADAG) among the readers that chose
+    the trainer's point; a reader that chose another point is trained alone."""
+    groups = []
+    for trainer, *readers in scheme_groups(schemes):
+        same = [r for r in readers if chosen[r]["point"] == chosen[trainer]["point"]]
+        groups.append((trainer, *same))
+        groups.extend((r,) for r in readers if r not in same)
     return groups
 
 

@@ -1,8 +1,8 @@
 """Fitting and scoring one scheme group at grid points that differ only in C.
 
-Max Wins and DAGSVM share their pairwise machines (``DAGSVC.from_maxwins``); 1-v-r's fits at
-every C share one training Gram matrix (:func:`shared_gram`); and, unless the config says
-``reuse_across_C: false``, the points are fitted in ascending C with one
+Max Wins, DAGSVM and ADAG share their pairwise machines (the readers' ``from_trained``);
+1-v-r's fits at every C share one training Gram matrix (:func:`shared_gram`); and, unless the
+config says ``reuse_across_C: false``, the points are fitted in ascending C with one
 :class:`~multisvm_cli.estimators.reuse.MachineReuse` store per validation split, so a binary
 SVM with no support vector at the bound is reused for every larger C instead of refitted (the
 same machine: the KKT conditions hold unchanged). Final fits never get a store.
@@ -16,7 +16,6 @@ import warnings
 import numpy as np
 
 from ...estimators import REGISTRY
-from ...estimators.registry import shared_group
 from ...estimators.reuse import MachineReuse
 from ...kernels import KERNEL_PARAMS, Kernel, gram_fits
 from ...parallel import threadpools
@@ -56,7 +55,9 @@ class NonFiniteFit(ValueError):
 
 
 def fit_group(group, params, options, X, y, n_jobs, seed, gram=None, reuse=None):
-    """Fit the schemes of a group; Max Wins + DAG train their pairwise SVMs once.
+    """Fit the schemes of a group (see ``registry.scheme_groups``): the first is trained, at
+    the options it needs and those its readers need of it (``_trainer_options``: DAGSVM's
+    probabilities need Max Wins' sigmoids); the others read its machines (``from_trained``).
 
     ``gram``: K(X, X) under the point's kernel, shared by the group's points (or None);
     ``reuse``: a MachineReuse store for this training X (or None: every machine is fitted).
@@ -65,16 +66,17 @@ def fit_group(group, params, options, X, y, n_jobs, seed, gram=None, reuse=None)
     watch = Stopwatch()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        estimator = make_estimator(group[0], params, options, n_jobs, seed)
+        trainer = dict(options.get(group[0], {}))
+        for reader in group[1:]:
+            trainer.update(REGISTRY[reader].estimator._trainer_options(options.get(reader, {})))
+        estimator = make_estimator(group[0], params, {group[0]: trainer}, n_jobs, seed)
         try:
             first = estimator.fit(X, y, gram=gram, reuse=reuse)
         except ValueError as exc:
             raise NonFiniteFit.at(group, params) if "not finite" in str(exc) else exc
         fitted = {group[0]: first}
-        if group == shared_group():
-            reader = group[1]
-            fitted[reader] = REGISTRY[reader].estimator.from_maxwins(
-                first, order=options.get(reader, {}).get("order"))
+        for reader in group[1:]:
+            fitted[reader] = REGISTRY[reader].estimator.from_trained(first, options.get(reader, {}))
     notes = sorted({f"{w.category.__name__}: {' '.join(str(w.message).split())}" for w in caught})
     return fitted, notes, watch.wall
 

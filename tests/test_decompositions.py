@@ -1,0 +1,190 @@
+"""ECOC, the adaptive DAG and class probabilities on the shared binary machines (issue 30)."""
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+from sklearn.datasets import load_digits, load_iris
+from sklearn.svm import SVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from multisvm_cli.estimators import ADAGSVC, DAGSVC, MaxWinsSVC, OneVsRestSVC
+from multisvm_cli.estimators._pairwise import pair_table
+from multisvm_cli.estimators._probability import (code_coupling, cv_parts, pairwise_coupling,
+                                                  sigmoid_predict, sigmoid_train)
+from multisvm_cli.persist import load_model, save_model
+
+
+@pytest.fixture(scope="module")
+def digits():
+    X, y = load_digits(return_X_y=True)
+    X = X / 16.0
+    return X[:900], y[:900], X[900:1300], y[900:1300]
+
+
+@pytest.fixture(scope="module")
+def maxwins(digits):
+    X, y, _, _ = digits
+    return MaxWinsSVC(C=10, gamma=0.05, probability=True, random_state=3).fit(X, y)
+
+
+def svc_with_probability(X, y, **params):
+    """SVC(probability=True) (deprecated in scikit-learn 1.9: its FutureWarnings are caught)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        svc = SVC(probability=True, random_state=0, **params).fit(X, y)
+        return svc, svc.probA_, svc.probB_, svc.predict_proba(X)
+
+
+@pytest.mark.parametrize("classes", [(0, 1), (0, 1, 2), tuple(range(10))])
+def test_coupling_reproduces_svc_predict_proba(classes):
+    """SVC's own sigmoids and pairwise decision values, coupled here, give its predict_proba.
+
+    LIBSVM's sigmoid is P(i | i or j) of its decision value (> 0 for class i); ours is
+    P(j | i or j) of f = -that value, so (A, B) becomes (A, -B)."""
+    X, y = load_digits(return_X_y=True)
+    keep = np.isin(y, classes)
+    X, y = X[keep] / 16.0, y[keep]
+    svc, A, B, expected = svc_with_probability(X, y, C=3, gamma=0.05,
+                                               decision_function_shape="ovo")
+    values = svc.decision_function(X)
+    f = values[:, None] if len(classes) == 2 else -values  # binary: sklearn already flipped it
+    second = sigmoid_predict(f, A, -B)
+    np.testing.assert_allclose(pairwise_coupling(second), expected, atol=1e-6, rtol=0)
+
+
+def platt_objective(params, f, positive):
+    n1, n0 = positive.sum(), (~positive).sum()
+    t = np.where(positive, (n1 + 1) / (n1 + 2), 1 / (n0 + 2))
+    z = params[0] * f + params[1]
+    return np.sum(t * z + np.logaddexp(0, -z))
+
+
+def test_sigmoid_train_finds_platt_minimum():
+    rng = np.random.default_rng(0)
+    positive = rng.random(400) < 0.3
+    f = np.where(positive, 1.0, -1.0) * 0.8 + rng.normal(scale=1.0, size=400)
+    A, B = sigmoid_train(f, positive)
+    best = minimize(platt_objective, [0.0, 0.0], args=(f, positive), method="BFGS",
+                    options={"gtol": 1e-10}).x
+    np.testing.assert_allclose([A, B], best, atol=1e-5)
+    assert A < 0  # a larger f means the positive class more likely
+    p = sigmoid_predict(f, A, B)
+    assert p.min() >= 1e-7 and p.max() <= 1 - 1e-7
+
+
+def test_cv_parts_are_libsvms_five_consecutive_cuts():
+    parts = cv_parts(23, seed=5)
+    assert [len(p) for p in parts] == [4, 5, 4, 5, 5]  # cut at i * 23 // 5
+    assert sorted(np.concatenate(parts).tolist()) == list(range(23))
+    assert all(np.array_equal(a, b) for a, b in zip(parts, cv_parts(23, seed=5)))
+
+
+def test_code_coupling_is_exact_for_consistent_estimates():
+    """Column estimates computed from a true p are reproduced: p itself is the fixed point."""
+    code = np.array([[1, 1, -1, 0], [-1, 1, 0, 1], [0, -1, 1, -1], [1, -1, -1, 1]])
+    p = np.array([[0.1, 0.2, 0.3, 0.4], [0.7, 0.1, 0.1, 0.1]])
+    plus, minus = p @ (code > 0), p @ (code < 0)
+    r = plus / (plus + minus)
+    np.testing.assert_allclose(code_coupling(r, code, np.array([5, 3, 4, 2])), p, atol=1e-8)
+
+
+def test_maxwins_probabilities(digits, maxwins):
+    X, y, X_test, y_test = digits
+    proba = maxwins.predict_proba(X_test)
+    assert proba.shape == (len(X_test), 10)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0, atol=1e-12)
+    # the sigmoids come from the machines' own decision values through Wu, Lin & Weng
+    second = sigmoid_predict(maxwins.machines_.decision(X_test, 100), maxwins.probA_, maxwins.probB_)
+    np.testing.assert_allclose(proba, pairwise_coupling(second), atol=1e-12)
+    log_loss = -np.mean(np.log(proba[np.arange(len(y_test)), y_test]))
+    assert log_loss < 0.25  # SVC(probability=True) at the same C and gamma: 0.19 here
+    assert np.mean(proba.argmax(axis=1) == maxwins.predict(X_test)) > 0.97
+    assert np.all(maxwins.probA_ < 0)
+    # SVC's sigmoids (other folds) are close to ours
+    _, A, B, _ = svc_with_probability(X, y, C=10, gamma=0.05)
+    np.testing.assert_allclose(maxwins.probA_, A, rtol=0.25)
+
+
+def test_readers_share_max_wins_sigmoids(digits, maxwins):
+    _, _, X_test, _ = digits
+    for cls in (DAGSVC, ADAGSVC):
+        reader = cls.from_maxwins(maxwins)
+        assert reader.probA_ is maxwins.probA_
+        np.testing.assert_array_equal(reader.predict_proba(X_test), maxwins.predict_proba(X_test))
+        assert not hasattr(cls.from_maxwins(maxwins, probability=False), "predict_proba")
+    plain = MaxWinsSVC(C=10, gamma=0.05).fit(*digits[:2])
+    with pytest.raises(ValueError, match="probability=True needs"):
+        DAGSVC.from_maxwins(plain, probability=True)
+    assert not hasattr(plain, "predict_proba")
+
+
+def test_one_vs_rest_probabilities_are_normalised_sigmoids(digits):
+    X, y, X_test, _ = digits
+    model = OneVsRestSVC(C=10, gamma=0.05, probability=True).fit(X, y)
+    positive = sigmoid_predict(model.decision_function(X_test), model.probA_, model.probB_)
+    np.testing.assert_allclose(model.predict_proba(X_test),
+                               positive / positive.sum(axis=1, keepdims=True), atol=1e-12)
+    two = OneVsRestSVC(C=10, gamma=0.05, probability=True).fit(X[y < 2], y[y < 2])
+    proba = two.predict_proba(X_test[:5])
+    np.testing.assert_allclose(proba[:, 1], sigmoid_predict(two.decision_function(X_test[:5]),
+                                                            two.probA_[0], two.probB_[0]))
+
+
+def test_adag_plays_the_reversed_triangle(digits, maxwins):
+    """ADAG's prediction is the tournament replayed by hand on Max Wins' decision values."""
+    _, _, X_test, y_test = digits
+    adag = ADAGSVC.from_maxwins(maxwins)
+    values, table = maxwins.machines_.decision(X_test, 100), pair_table(10)
+
+    def play(v, classes):
+        while len(classes) > 1:
+            m, half = len(classes), len(classes) // 2
+            winners = []
+            for t in range(half):
+                i, j = sorted((classes[t], classes[m - 1 - t]))
+                winners.append(j if v[table[i, j]] >= 0 else i)
+            classes = winners + classes[half:m - half]
+        return classes[0]
+
+    order = [3, 1, 4, 0, 5, 9, 2, 6, 8, 7]
+    for classes, model in ((list(range(10)), adag), (order, adag.with_order(order))):
+        expected = [play(v, list(classes)) for v in values]
+        np.testing.assert_array_equal(model.predict(X_test), expected)
+    assert isinstance(adag.with_order(order), ADAGSVC)
+    assert np.mean(adag.predict(X_test) == y_test) > 0.93
+    # 9 machines a point, as the DAG: their unique support vectors, fewer than Max Wins' pool
+    assert adag.kernel_evaluations(X_test) < maxwins.kernel_evaluations(X_test)
+    dropped, nodes = adag._walk(X_test)
+    assert nodes.shape == (len(X_test), 9) and len(np.unique(nodes[0])) == 9
+
+
+def test_adag_fitted_alone_equals_read_from_max_wins(digits, maxwins):
+    X, y, X_test, _ = digits
+    alone = ADAGSVC(C=10, gamma=0.05, n_jobs=2).fit(X, y)
+    np.testing.assert_array_equal(alone.predict(X_test), ADAGSVC.from_maxwins(maxwins).predict(X_test))
+
+
+@pytest.mark.parametrize("cls", [MaxWinsSVC, DAGSVC, ADAGSVC, OneVsRestSVC])
+def test_probability_models_survive_save_and_load(tmp_path, cls):
+    X, y = load_iris(return_X_y=True)
+    model = cls(C=2, gamma=0.5, probability=True, random_state=1).fit(X, y)
+    save_model(tmp_path / "m", model)
+    loaded = load_model(tmp_path / "m").estimator
+    np.testing.assert_array_equal(loaded.predict_proba(X), model.predict_proba(X))
+    np.testing.assert_array_equal(loaded.probA_, model.probA_)
+
+
+@parametrize_with_checks([MaxWinsSVC(probability=True), OneVsRestSVC(probability=True),
+                          DAGSVC(probability=True), ADAGSVC(probability=True)])
+def test_probability_schemes_are_sklearn_classifiers(estimator, check):
+    name = getattr(check, "func", check).__name__
+    if name == "check_array_api_input":
+        pytest.skip("NumPy arrays only")
+    if name == "check_classifiers_train":
+        # it also asserts argmax(predict_proba) == predict; as SVC(probability=True), predict
+        # keeps the scheme's own rule while the probabilities come from cross-validated
+        # sigmoids, so the two may differ on a few points (SVC's documented behaviour)
+        pytest.xfail("predict is the scheme's rule, not the argmax of predict_proba (as SVC)")
+    check(estimator)

@@ -9,7 +9,11 @@ from sklearn.datasets import load_digits, load_iris
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from multisvm_cli.estimators import ADAGSVC, DAGSVC, MaxWinsSVC, OneVsRestSVC
+from sklearn.multiclass import OutputCodeClassifier
+
+from multisvm_cli.estimators import ADAGSVC, DAGSVC, ECOCSVC, MaxWinsSVC, OneVsRestSVC
+from multisvm_cli.estimators._codes import (check_code, code_matrix, exhaustive_code,
+                                            n_distinct_problems, random_code)
 from multisvm_cli.estimators._pairwise import pair_table
 from multisvm_cli.estimators._probability import (code_coupling, cv_parts, pairwise_coupling,
                                                   sigmoid_predict, sigmoid_train)
@@ -166,23 +170,136 @@ def test_adag_fitted_alone_equals_read_from_max_wins(digits, maxwins):
     np.testing.assert_array_equal(alone.predict(X_test), ADAGSVC.from_maxwins(maxwins).predict(X_test))
 
 
-@pytest.mark.parametrize("cls", [MaxWinsSVC, DAGSVC, ADAGSVC, OneVsRestSVC])
-def test_probability_models_survive_save_and_load(tmp_path, cls):
+def test_ecoc_with_scikit_learns_code_book_predicts_as_output_code_classifier(digits):
+    """Same code book, same libsvm machines (columns in data order), Euclidean decoding."""
+    X, y, X_test, _ = digits
+    occ = OutputCodeClassifier(SVC(C=10, gamma=0.05), code_size=1.5, random_state=0).fit(X, y)
+    code = occ.code_book_.astype(int)
+    model = ECOCSVC(C=10, gamma=0.05, code=code.tolist(), decoding="euclidean").fit(X, y)
+    np.testing.assert_array_equal(model.code_, code)
+    np.testing.assert_array_equal(model.predict(X_test), occ.predict(X_test))
+    values = np.column_stack([e.decision_function(X_test) for e in occ.estimators_])
+    np.testing.assert_allclose(model.machines_.decision(X_test, 100), values, atol=1e-8)
+
+
+def test_ecoc_ovo_hamming_is_max_wins_and_ovr_loss_is_one_vs_rest(digits, maxwins):
+    X, y, X_test, _ = digits
+    ovo = ECOCSVC(C=10, gamma=0.05, code="ovo", decoding="hamming").fit(X, y)
+    np.testing.assert_array_equal(ovo.predict(X_test), maxwins.predict(X_test))
+    assert ovo.kernel_evaluations(X_test) == maxwins.kernel_evaluations(X_test)
+    assert ovo.n_parameters_ == maxwins.n_parameters_
+    ovr = ECOCSVC(C=10, gamma=0.05, code="ovr", decoding="loss").fit(X, y)
+    one_vs_rest = OneVsRestSVC(C=10, gamma=0.05).fit(X, y)
+    np.testing.assert_array_equal(ovr.predict(X_test), one_vs_rest.predict(X_test))
+    np.testing.assert_array_equal(ovr.decision_function(X_test).argmax(axis=1),
+                                  one_vs_rest.decision_function(X_test).argmax(axis=1))
+
+
+def test_ecoc_decodings_by_hand(digits):
+    X, y, X_test, y_test = digits
+    model = ECOCSVC(C=10, gamma=0.05, code="dense", code_seed=4).fit(X, y)
+    f, M = model.machines_.decision(X_test, 100), model.code_.astype(float)
+    hinge = np.array([[np.maximum(0, 1 - M[r] * v).sum() for r in range(10)] for v in f])
+    np.testing.assert_allclose(model.decision_function(X_test), -hinge, atol=1e-10)
+    hamming = model.set_params(decoding="hamming")
+    sign = np.where(f >= 0, 1, -1)
+    distance = np.array([[np.sum(M[r] != s) for r in range(10)] for s in sign])
+    np.testing.assert_array_equal(hamming.predict(X_test), distance.argmin(axis=1))
+    assert np.mean(model.predict(X_test) == y_test) > 0.93
+    # every column evaluated: kernel evaluations are the pool of unique support vectors
+    assert model.kernel_evaluations(X_test) == model.machines_.n_pool == model.n_support_vectors_
+
+
+def test_random_codes_follow_allwein():
+    for k, sparse in ((3, False), (3, True), (10, False), (10, True), (26, False), (26, True)):
+        code = code_matrix("sparse" if sparse else "dense", k, 1.5, seed=7)
+        n_columns = min(int(1.5 * k), n_distinct_problems(k, sparse))
+        assert code.shape == (k, n_columns)
+        check_code("code", code.tolist())  # no constant or repeated column, no empty row
+        assert set(np.unique(code)) <= ({-1, 0, 1} if sparse else {-1, 1})
+        np.testing.assert_array_equal(code, code_matrix("sparse" if sparse else "dense", k, 1.5, 7))
+    # the kept code has the largest minimum row distance of the draws: for 10 classes, a dense
+    # code of 15 columns separates every two rows by at least 6 (random matrices: about 2)
+    code = code_matrix("dense", 10, 1.5, seed=7).astype(float)
+    distance = (15 - code @ code.T) / 2
+    assert distance[~np.eye(10, dtype=bool)].min() >= 6
+    assert not np.array_equal(random_code(10, 15, False, 1), random_code(10, 15, False, 2))
+
+
+def test_exhaustive_code_is_dietterich_and_bakiris():
+    code = exhaustive_code(4)
+    np.testing.assert_array_equal(code, [[1, 1, 1, 1, 1, 1, 1], [-1, -1, -1, -1, 1, 1, 1],
+                                         [-1, -1, 1, 1, -1, -1, 1], [-1, 1, -1, 1, -1, 1, -1]])
+    assert exhaustive_code(12).shape == (12, 2047)
+    with pytest.raises(ValueError, match="at most 12 classes"):
+        code_matrix("exhaustive", 13, 1.5, 0)
+
+
+@pytest.mark.parametrize("code, message", [
+    ([[1, 1], [1, -1], [1, 0]], "column 1 is constant"),
+    ([[1, -1], [-1, 1], [0, 0]], "columns 1 and 2 repeat one binary problem"),
+    ([[1, 1, -1], [-1, 1, 1], [-1, -1, 1]], "columns 1 and 3 repeat"),
+    ([[1, -1], [-1, 1, 0]], "a matrix"),
+    ([[1, 2], [-1, 1]], "a matrix"),
+])
+def test_bad_code_matrices(code, message):
+    with pytest.raises(ValueError, match=message):
+        check_code("code", code)
+
+
+def test_code_rows_must_match_the_classes():
     X, y = load_iris(return_X_y=True)
-    model = cls(C=2, gamma=0.5, probability=True, random_state=1).fit(X, y)
+    with pytest.raises(ValueError, match="has 2 rows but the data has 3 classes"):
+        ECOCSVC(code=[[1], [-1]]).fit(X, y)
+    with pytest.raises(ValueError, match="row 3 has no non-zero entry"):
+        ECOCSVC(code=[[1, 1], [-1, 1], [0, 0], [1, -1]]).fit(X, np.arange(len(y)) % 4)
+
+
+def test_ecoc_probabilities(digits):
+    X, y, X_test, y_test = digits
+    model = ECOCSVC(C=10, gamma=0.05, code="dense", probability=True, random_state=0).fit(X, y)
+    proba = model.predict_proba(X_test)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0, atol=1e-12)
+    assert -np.mean(np.log(proba[np.arange(len(y_test)), y_test])) < 0.3
+    assert np.mean(proba.argmax(axis=1) == model.predict(X_test)) > 0.97
+    np.testing.assert_array_equal(model.code_weights_, np.full(model.code_.shape[1], len(y)))
+
+
+@pytest.mark.parametrize("cls, params", [
+    (MaxWinsSVC, {}), (DAGSVC, {}), (ADAGSVC, {}), (OneVsRestSVC, {}),
+    (ECOCSVC, {"code": "sparse", "code_size": 3}),
+    (ECOCSVC, {"code": [[1, -1, 1], [-1, 0, 1], [0, 1, -1]], "decoding": "hamming"})])
+def test_probability_models_survive_save_and_load(tmp_path, cls, params):
+    X, y = load_iris(return_X_y=True)
+    model = cls(C=2, gamma=0.5, probability=True, random_state=1, **params).fit(X, y)
     save_model(tmp_path / "m", model)
     loaded = load_model(tmp_path / "m").estimator
     np.testing.assert_array_equal(loaded.predict_proba(X), model.predict_proba(X))
+    np.testing.assert_array_equal(loaded.predict(X), model.predict(X))
     np.testing.assert_array_equal(loaded.probA_, model.probA_)
+    assert loaded.kernel_evaluations(X) == model.kernel_evaluations(X)
+
+
+@pytest.mark.parametrize("params", [{}, {"code": "ovo", "decoding": "hamming"},
+                                    {"code": "exhaustive", "decoding": "euclidean"}])
+def test_ecoc_survives_save_and_load(tmp_path, params):
+    X, y = load_iris(return_X_y=True)
+    model = ECOCSVC(C=2, gamma=0.5, **params).fit(X, y)
+    save_model(tmp_path / "m", model)
+    loaded = load_model(tmp_path / "m").estimator
+    np.testing.assert_array_equal(loaded.code_, model.code_)
+    np.testing.assert_array_equal(loaded.decision_function(X), model.decision_function(X))
 
 
 @parametrize_with_checks([MaxWinsSVC(probability=True), OneVsRestSVC(probability=True),
-                          DAGSVC(probability=True), ADAGSVC(probability=True)])
+                          DAGSVC(probability=True), ADAGSVC(probability=True),
+                          ECOCSVC(probability=True), ECOCSVC(code="sparse", decoding="hamming"),
+                          ECOCSVC(code="ovo", decoding="euclidean")])
 def test_probability_schemes_are_sklearn_classifiers(estimator, check):
     name = getattr(check, "func", check).__name__
     if name == "check_array_api_input":
         pytest.skip("NumPy arrays only")
-    if name == "check_classifiers_train":
+    if name == "check_classifiers_train" and estimator.probability:
         # it also asserts argmax(predict_proba) == predict; as SVC(probability=True), predict
         # keeps the scheme's own rule while the probabilities come from cross-validated
         # sigmoids, so the two may differ on a few points (SVC's documented behaviour)

@@ -305,3 +305,52 @@ def test_probability_schemes_are_sklearn_classifiers(estimator, check):
         # sigmoids, so the two may differ on a few points (SVC's documented behaviour)
         pytest.xfail("predict is the scheme's rule, not the argmax of predict_proba (as SVC)")
     check(estimator)
+
+
+CODE_CASES = {
+    "constant column": ("ecoc: {code: [[1, 1], [1, -1], [1, 0]]}",
+                        "scheme_options.ecoc.code: code column 1 is constant"),
+    "repeated column": ("ecoc: {code: [[1, -1, 1], [-1, 1, 1], [1, -1, -1]]}",
+                        "scheme_options.ecoc.code: code columns 1 and 2 repeat one binary problem"),
+    "row without a non-zero entry": ("ecoc: {code: [[1], [-1], [0]]}",
+                  "scheme_options.ecoc.code: code row 3 has no non-zero entry"),
+    "wrong number of rows": ("ecoc: {code: [[1, -1], [-1, 1], [1, 1], [-1, -1]]}",
+                             "scheme_options.ecoc.code: iris: code has 4 rows but the data has "
+                             "3 classes"),
+    "probability on a scheme without": ("udt: {probability: true}",
+                                        "scheme_options.udt.probability: UDT has no class "
+                                        "probabilities; probability applies to ovr, maxwins"),
+    "unknown decoding": ("ecoc: {decoding: manhattan}",
+                         "scheme_options.ecoc.decoding: unknown decoding 'manhattan'"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CODE_CASES), ids=lambda c: c.replace(" ", "-"))
+def test_validate_refuses_bad_codes_in_one_line(case, tmp_path, run_multisvm):
+    from configs import config_text
+
+    options, fragment = CODE_CASES[case]
+    text = config_text().replace("schemes: [ovr, maxwins, dag]",
+                                 f"schemes: [ovr, maxwins, dag, ecoc, udt]\nscheme_options: {{{options}}}")
+    path = tmp_path / "config.yaml"
+    path.write_text(text)
+    code, _, err = run_multisvm("validate", path)
+    lines = [x for x in err.splitlines() if not x.startswith("warning: ")]
+    assert code == 2 and len(lines) == 1, err
+    assert lines[0].startswith(f"error: {path}:8: ") and fragment in lines[0], err
+    assert "Traceback" not in err
+
+
+def test_validate_refuses_an_exhaustive_code_beyond_twelve_classes(tmp_path):
+    from configs import config_text
+
+    from multisvm_cli.experiment import load_config
+    from multisvm_cli.experiment.config import ConfigError
+
+    text = config_text().replace("dataset: iris", "dataset: letter").replace(
+        "schemes: [ovr, maxwins, dag]", "schemes: [ecoc]\nscheme_options: {ecoc: {code: exhaustive}}")
+    path = tmp_path / "config.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match="ecoc.code: letter: code exhaustive has 2\\^\\(k-1\\) - 1 "
+                                          "columns: at most 12 classes, the data has 26"):
+        load_config(path)

@@ -13,7 +13,7 @@ from typing import Callable
 
 from ..kernels import finite_float
 from ..numbers import is_int
-from ._codes import CODE_NAMES, check_code
+from ._codes import CODE_NAMES, check_code, check_code_classes  # noqa: F401 (for the config)
 
 NB_NAMES = ("gaussian", "multinomial")  # sklearn GaussianNB / MultinomialNB
 LEVEL1_MODELS = ("nb", "svm")

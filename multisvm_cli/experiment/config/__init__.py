@@ -101,7 +101,7 @@ from .datasets import (NAME_PATTERN, _check_parts, _check_sparse_scaling, _datas
 from .document import ConfigError, Errors, Location, _Document, _key_name
 from .grid import GridPoint, _C_list, _kernels
 from .resolved import Config, DatasetPlan, _resolved, summary
-from .sections import (_check_order, _compare_to, _dag_orders, _estimate, _reference, _repeats,
+from .sections import (_check_code, _check_order, _compare_to, _dag_orders, _estimate, _reference, _repeats,
                        _scheme_options, _schemes, _split, _validation)
 from .sweep import _sweep, sweep_document
 from .values import MAX_GRID_POINTS, _mapping, _number, _seed, _show
@@ -164,6 +164,7 @@ def load_config(path, seed=None) -> Config:
     for plan in plans:
         if plan is not None:
             errors.attempt(_check_order, doc, scheme_options, plan)
+            errors.attempt(_check_code, doc, scheme_options, plan)
             if schemes:
                 errors.attempt(_check_solvers, doc, plan, schemes, scheme_options,
                                plan.where["solver"])

@@ -354,3 +354,29 @@ def test_validate_refuses_an_exhaustive_code_beyond_twelve_classes(tmp_path):
     with pytest.raises(ConfigError, match="ecoc.code: letter: code exhaustive has 2\\^\\(k-1\\) - 1 "
                                           "columns: at most 12 classes, the data has 26"):
         load_config(path)
+
+
+def test_fit_group_trains_max_wins_once_for_every_reader():
+    from multisvm_cli.experiment.protocol import fit_group
+
+    X, y = load_iris(return_X_y=True)
+    options = {"dag": {"order": [2, 0, 1], "probability": True}, "adag": {}}
+    fitted, _, _ = fit_group(("maxwins", "dag", "adag"), {"kernel": "gaussian", "sigma": 1.0, "C": 1.0},
+                             options, X, y, 1, 0)
+    maxwins, dag, adag = fitted["maxwins"], fitted["dag"], fitted["adag"]
+    assert dag.machines_ is maxwins.machines_ is adag.machines_
+    assert maxwins.probability and dag.probA_ is maxwins.probA_  # fitted for the DAG's sake
+    assert not hasattr(adag, "predict_proba") and list(dag.order) == [2, 0, 1]
+    assert adag.fit_cpu_time_ == maxwins.fit_cpu_time_
+    np.testing.assert_array_equal(adag.predict(X), ADAGSVC(C=1.0, sigma=1.0).fit(X, y).predict(X))
+
+
+def test_final_fits_share_training_only_among_readers_of_the_trainers_point():
+    from multisvm_cli.experiment.protocol.final import _final_groups
+
+    chosen = {"maxwins": {"point": "a"}, "dag": {"point": "a"}, "adag": {"point": "b"},
+              "ovr": {"point": "a"}}
+    assert _final_groups(["ovr", "maxwins", "dag", "adag"], chosen) == [
+        ("maxwins", "dag"), ("adag",), ("ovr",)]
+    chosen["adag"]["point"] = "a"
+    assert _final_groups(["maxwins", "adag", "ovr"], chosen) == [("maxwins", "adag"), ("ovr",)]

@@ -380,3 +380,13 @@ def test_final_fits_share_training_only_among_readers_of_the_trainers_point():
         ("maxwins", "dag"), ("adag",), ("ovr",)]
     chosen["adag"]["point"] = "a"
     assert _final_groups(["maxwins", "adag", "ovr"], chosen) == [("maxwins", "adag"), ("ovr",)]
+
+
+def test_model_selection_fits_no_sigmoids():
+    """Probabilities change no prediction: the grid's fits leave them out, final fits keep them."""
+    from multisvm_cli.experiment.protocol.fitting import selection_options
+
+    options = {"dag": {"order": None, "probability": True}, "ecoc": {"code": "ovr", "probability": True}}
+    assert selection_options(("maxwins", "dag", "adag"), options) == {
+        "maxwins": {}, "dag": {"order": None}, "adag": {}}
+    assert selection_options(("ecoc",), options) == {"ecoc": {"code": "ovr"}}

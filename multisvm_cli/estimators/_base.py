@@ -20,7 +20,9 @@ and declares, as class attributes, what the rest of the package reads before or 
 - ``_array_schema(params, n_classes, n_features, shapes)``: the arrays a saved model holds
   besides ``classes`` and ``feature_names`` (see :mod:`._schema`);
 - ``_machine_bounds(n_classes)``: how many binary SVMs a fitted model has;
-- ``_fitted_keys``: scheme-specific entries of a saved model's ``fitted`` record.
+- ``_fitted_keys``: scheme-specific entries of a saved model's ``fitted`` record;
+- ``_selection_free``: its options that change no prediction (``probability``), which the
+  protocol leaves out of model-selection fits.
 
 A scheme whose registry entry names ``trained_with`` (it evaluates another scheme's fitted
 machines) also has ``from_trained(trainer, options)`` (a fitted instance reading the fitted
@@ -296,6 +298,7 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
     _options = ()  # the scheme's own parameters, checked by their options.OPTIONS entries
     _shares_gram = False  # whether fits at one kernel read one Gram matrix shared across C
     _fitted_keys = ()  # scheme-specific keys of a saved model's "fitted" record
+    _selection_free = ()  # options that change no prediction: left out of model-selection fits
 
     @classmethod
     def _point_cost(cls, n_rows, n_classes):

@@ -241,8 +241,10 @@ class ProbabilityMixin:
     order) and :meth:`_set_probability` from ``_set_state``, and implements ``_proba(X)`` from
     ``probA_`` / ``probB_`` (one sigmoid a machine, P(positive) = 1 / (1 + exp(A f + B))).  A
     saved model holds them as ``prob_a`` and ``prob_b``.  ``predict`` is unchanged (the
-    scheme's own rule), as scikit-learn's SVC keeps it.
+    scheme's own rule), as scikit-learn's SVC keeps it, so model selection needs no sigmoids.
     """
+
+    _selection_free = ("probability",)
 
     @classmethod
     def _array_schema(cls, params, n_classes, n_features, shapes):

@@ -54,6 +54,14 @@ class NonFiniteFit(ValueError):
                    f"or lower the polynomial degree")
 
 
+def selection_options(group, options) -> dict:
+    """The group's ``options`` for model selection: each scheme's ``_selection_free`` options
+    (those that change neither its predictions nor its validation error: class probabilities,
+    whose sigmoids cost five cross-validation fits a machine) left out; final fits keep them."""
+    return {s: {key: value for key, value in options.get(s, {}).items()
+                if key not in REGISTRY[s].estimator._selection_free} for s in group}
+
+
 def fit_group(group, params, options, X, y, n_jobs, seed, gram=None, reuse=None):
     """Fit the schemes of a group (see ``registry.scheme_groups``): the first is trained, at
     the options it needs and those its readers need of it (``_trainer_options``: DAGSVM's
@@ -122,13 +130,15 @@ def score_points(group, points, options, splits, seed, reuse=True):
     :func:`shared_gram`); its time counts in the first point's fit time.  Fit CPU seconds are
     the task's own (:func:`task_cpu_clock`), even while other tasks run beside it.  With
     ``reuse``, the points are fitted in ascending C sharing one machine store per split, and
-    each result counts its ``n_reused_machines``.
+    each result counts its ``n_reused_machines``.  The fits leave out the options that change
+    no prediction (:func:`selection_options`).
     """
     results = [{s: {**{key: 0 for key in POINT_TOTALS}, "fit_cpu": 0.0, "fit_wall": 0.0,
                     "predict_wall": 0.0, "n_support_vectors": 0.0,
                     "kernel_evaluations": 0.0, "size": 0.0, "notes": []} for s in group}
                for _ in points]
     cpu_clock = task_cpu_clock()
+    selecting = selection_options(group, options)
     order = ascending_C(points) if reuse else list(range(len(points)))
     for X_fit, y_fit, X_score, y_score in splits:
         gram, gram_wall, gram_cpu = shared_gram(group, points[0], options, X_fit, seed,
@@ -136,8 +146,8 @@ def score_points(group, points, options, splits, seed, reuse=True):
         store = MachineReuse() if reuse else None
         for rank, index in enumerate(order):
             started = cpu_clock()
-            fitted, notes, fit_wall = fit_group(group, points[index], options, X_fit, y_fit, 1,
-                                                seed, gram, store)
+            fitted, notes, fit_wall = fit_group(group, points[index], selecting, X_fit, y_fit,
+                                                1, seed, gram, store)
             fit_cpu = cpu_clock() - started
             if rank == 0:
                 fit_wall, fit_cpu = fit_wall + gram_wall, fit_cpu + gram_cpu

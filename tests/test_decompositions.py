@@ -390,3 +390,25 @@ def test_model_selection_fits_no_sigmoids():
     assert selection_options(("maxwins", "dag", "adag"), options) == {
         "maxwins": {}, "dag": {"order": None}, "adag": {}}
     assert selection_options(("ecoc",), options) == {"ecoc": {"code": "ovr"}}
+
+
+def test_final_tests_record_log_loss_and_brier(digits, maxwins):
+    from types import SimpleNamespace
+
+    from sklearn.metrics import log_loss
+
+    from multisvm_cli.experiment.protocol.final import _probabilities
+    from multisvm_cli.experiment.protocol.pooling import _memory_and_levels
+
+    _, _, X_test, y_test = digits
+    fold = SimpleNamespace(X_test=X_test, y_test=y_test)
+    found = _probabilities(maxwins, fold)
+    proba = maxwins.predict_proba(X_test)
+    assert found["log_loss"] == pytest.approx(log_loss(y_test, proba, labels=range(10)), rel=1e-9)
+    onehot = np.eye(10)[y_test]
+    assert found["brier"] == pytest.approx(np.mean(np.sum((proba - onehot) ** 2, axis=1)))
+    assert _probabilities(MaxWinsSVC(C=10, gamma=0.05).fit(*digits[:2]), fold) == {}
+    tests = [{"correct": np.ones(3, bool), "log_loss": 0.1, "brier": 0.2},
+             {"correct": np.ones(1, bool), "log_loss": 0.5, "brier": 0.6}]
+    pooled = _memory_and_levels(tests)
+    assert pooled["log_loss"] == pytest.approx(0.2) and pooled["brier"] == pytest.approx(0.3)

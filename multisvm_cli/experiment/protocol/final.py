@@ -88,7 +88,21 @@ def _test(estimator, fold, chosen, notes):
             "evaluation_time": evaluation_time, "notes": notes,
             "max_train_memory": getattr(estimator, "max_train_memory_", None),
             "primal": bool(getattr(estimator, "primal_", False)),
-            **_levels(estimator, fold)}
+            **_levels(estimator, fold), **_probabilities(estimator, fold)}
+
+
+def _probabilities(estimator, fold) -> dict:
+    """The test part's log-loss and Brier score when the scheme gives class probabilities
+    (``predict_proba``; {} otherwise): the mean over the test points of -ln p(true class)
+    (p clipped at 1e-15) and of sum over the classes of (p_c - [c is the true class])^2
+    (Brier 1950's multiclass score, 0 to 2)."""
+    if not hasattr(estimator, "predict_proba"):
+        return {}
+    proba = estimator.predict_proba(fold.X_test)
+    truth = (np.asarray(fold.y_test)[:, None] == estimator.classes_[None, :]).astype(float)
+    true_p = np.clip((proba * truth).sum(axis=1), 1e-15, 1.0)
+    return {"log_loss": float(-np.mean(np.log(true_p))),
+            "brier": float(np.mean(((proba - truth) ** 2).sum(axis=1)))}
 
 
 def _levels(estimator, fold) -> dict:

@@ -412,3 +412,28 @@ def test_final_tests_record_log_loss_and_brier(digits, maxwins):
              {"correct": np.ones(1, bool), "log_loss": 0.5, "brier": 0.6}]
     pooled = _memory_and_levels(tests)
     assert pooled["log_loss"] == pytest.approx(0.2) and pooled["brier"] == pytest.approx(0.3)
+
+
+def test_ecoc_reads_max_wins_or_one_vs_rest_machines_when_its_code_is_theirs():
+    from multisvm_cli.estimators.registry import scheme_groups
+    from multisvm_cli.experiment.protocol import fit_group
+
+    schemes = ["ovr", "maxwins", "dag", "ecoc"]
+    assert scheme_groups(schemes, {"ecoc": {"code": "ovo"}}) == [("maxwins", "dag", "ecoc"), ("ovr",)]
+    assert scheme_groups(schemes, {"ecoc": {"code": "ovr"}}) == [("maxwins", "dag"), ("ovr", "ecoc")]
+    assert scheme_groups(schemes, {"ecoc": {"code": "dense"}}) == [("maxwins", "dag"), ("ovr",),
+                                                                   ("ecoc",)]
+    assert scheme_groups(schemes) == [("maxwins", "dag"), ("ovr",), ("ecoc",)]
+    X, y = load_iris(return_X_y=True)
+    point = {"kernel": "gaussian", "sigma": 1.0, "C": 1.0}
+    for trainer, code in (("maxwins", "ovo"), ("ovr", "ovr")):
+        options = {"ecoc": {"code": code, "decoding": "hamming", "probability": True}}
+        fitted, _, _ = fit_group((trainer, "ecoc"), point, options, X, y, 1, 0)
+        ecoc, alone = fitted["ecoc"], ECOCSVC(**point, **options["ecoc"], random_state=0).fit(X, y)
+        assert ecoc.machines_ is fitted[trainer].machines_ and ecoc.probA_ is fitted[trainer].probA_
+        np.testing.assert_array_equal(ecoc.code_, alone.code_)
+        np.testing.assert_array_equal(ecoc.code_weights_, alone.code_weights_)
+        np.testing.assert_array_equal(ecoc.predict(X), alone.predict(X))
+        np.testing.assert_allclose(ecoc.predict_proba(X), alone.predict_proba(X), atol=1e-12)
+    with pytest.raises(ValueError, match="from_trained reads a MaxWinsSVC"):
+        ECOCSVC.from_trained(fitted["ovr"], {"code": "dense"}, y)

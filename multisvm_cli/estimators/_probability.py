@@ -246,6 +246,13 @@ class ProbabilityMixin:
 
     _selection_free = ("probability",)
 
+    @staticmethod
+    def _trainer_options(options):
+        """What the trainer must be fitted with for a reader of these ``scheme_options`` (see
+        ``registry.trained_with``): its sigmoids when the reader gives probabilities (the
+        reader's problems are the trainer's, so are their sigmoids)."""
+        return {"probability": True} if options.get("probability") else {}
+
     @classmethod
     def _array_schema(cls, params, n_classes, n_features, shapes):
         """The scheme's arrays, and with ``probability`` one sigmoid (A, B) a machine."""

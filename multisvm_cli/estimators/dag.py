@@ -3,7 +3,7 @@
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from ._base import MulticlassSVM
+from ._base import MulticlassSVM, copy_fitted
 from ._machines import MIN_THREAD_ROWS, run_in_threads, thread_count
 from ._primal import load_machines
 from ._pairwise import class_pairs, fit_pairwise, pair_table, pairwise_problems
@@ -67,27 +67,18 @@ class DAGSVC(ProbabilityMixin, MulticlassSVM):
         if probability and not hasattr(maxwins, "probA_"):
             raise ValueError("probability=True needs a MaxWinsSVC fitted with probability=True")
         dag = cls(**{**maxwins.get_params(), "probability": probability}, order=order)
-        for name in ("classes_", "n_features_in_", "feature_names_in_", "machines_",
-                     "fit_cpu_time_", "fit_wall_time_", "smo_iterations_", "n_reused_machines_",
-                     "max_train_memory_") + (("probA_", "probB_") if probability else ()):
-            if hasattr(maxwins, name):
-                setattr(dag, name, getattr(maxwins, name))
+        copy_fitted(maxwins, dag, ("probA_", "probB_") if probability else ())
         dag._set_order()
         dag._set_figures()
         return dag
 
     @classmethod
-    def from_trained(cls, trainer, options):
+    def from_trained(cls, trainer, options, y=None):
         """:meth:`from_maxwins` with this scheme's ``scheme_options`` (``order``, ``probability``):
-        how the protocol builds a reader of Max Wins' machines (registry ``trained_with``)."""
+        how the protocol builds a reader of Max Wins' machines (registry ``trained_with``;
+        ``y`` is not needed)."""
         return cls.from_maxwins(trainer, order=options.get("order"),
                                 probability=bool(options.get("probability", False)))
-
-    @staticmethod
-    def _trainer_options(options):
-        """What Max Wins must be fitted with for a reader of these ``scheme_options``: its
-        sigmoids when the reader gives probabilities."""
-        return {"probability": True} if options.get("probability") else {}
 
     def with_order(self, order):
         """A fitted copy of this DAG that walks its classes in ``order`` (a permutation of

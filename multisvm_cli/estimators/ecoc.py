@@ -6,7 +6,7 @@ from dataclasses import replace
 import numpy as np
 from joblib import delayed
 
-from ._base import FIXED_ROWS, MulticlassSVM
+from ._base import FIXED_ROWS, MulticlassSVM, copy_fitted
 from ._binary import fit_binary, run_parallel, shared_gram
 from ._codes import check_matrix, code_matrix, n_distinct_problems
 from ._pairwise import fit_pairwise, pairwise_problems
@@ -30,7 +30,8 @@ class ECOCSVC(ProbabilityMixin, MulticlassSVM):
     that all use every row (ovr, dense, exhaustive) share one Gram matrix when it fits
     ``memory_mb``, as 1-v-r's machines do; the ``ovo`` code trains Max Wins' own pairwise
     machines (rows of class i then j), so with it a column *is* that machine, and the ``ovr``
-    code's columns are 1-v-r's.
+    code's columns are 1-v-r's: run beside Max Wins (ovo) or 1-v-r (ovr), the protocol trains
+    them once and ECOC reads them (:meth:`from_trained`).
 
     Prediction: every column is evaluated through the shared support-vector pool (one kernel
     block and one product per chunk, as Max Wins), then decoded to the nearest row of the code
@@ -98,9 +99,7 @@ class ECOCSVC(ProbabilityMixin, MulticlassSVM):
 
     def _fit(self, X, y_index, settings):
         n_classes = len(self.classes_)
-        self.code_ = code_matrix(self.code, n_classes, self.code_size, self.code_seed)
-        counts = np.bincount(y_index, minlength=n_classes)
-        self.code_weights_ = ((self.code_ != 0).T @ counts).astype(np.float64)
+        self._set_code(y_index)
         if isinstance(self.code, str) and self.code == "ovo":  # Max Wins' machines, as it trains them
             problems = pairwise_problems(y_index, n_classes)
             self.machines_, fits = fit_pairwise(X, y_index, n_classes, replace(settings, gram=None))
@@ -109,6 +108,41 @@ class ECOCSVC(ProbabilityMixin, MulticlassSVM):
             fits = fit_columns(X, problems, settings)
             self.machines_ = build_machines(settings, X, fits, y_index)
         return fits + self._fit_probability(X, y_index, settings, problems)
+
+    @classmethod
+    def from_trained(cls, trainer, options, y):
+        """A fitted ECOCSVC of ``scheme_options`` ``options`` whose code is ``ovo`` (``trainer``:
+        a fitted MaxWinsSVC) or ``ovr`` (a fitted OneVsRestSVC) reading the trainer's machines,
+        fit times and, with ``probability``, its sigmoids: its columns are those very problems
+        (registry ``reads``).  ``y``: the labels the trainer was fitted on (the coupling's
+        column weights count them).  ValueError for another code or trainer."""
+        from .maxwins import MaxWinsSVC
+        from .ovr import OneVsRestSVC
+
+        model = cls(**{**{key: value for key, value in trainer.get_params().items()
+                          if key in cls._get_param_names()},
+                       **{key: options[key] for key in cls._options if key in options}})
+        wanted = {"ovo": MaxWinsSVC, "ovr": OneVsRestSVC}.get(model.code) \
+            if isinstance(model.code, str) else None
+        if wanted is None or not isinstance(trainer, wanted):
+            raise ValueError(f"from_trained reads a MaxWinsSVC (code ovo) or a OneVsRestSVC "
+                             f"(code ovr), not a {type(trainer).__name__} for code {model.code!r}")
+        if model.probability and not hasattr(trainer, "probA_"):
+            raise ValueError(f"probability=True needs a {wanted.__name__} fitted with "
+                             f"probability=True")
+        model._check_scheme_params()
+        copy_fitted(trainer, model, ("probA_", "probB_") if model.probability else ())
+        y_index = np.searchsorted(model.classes_, np.asarray(y))
+        model._set_code(y_index)
+        model._set_figures()
+        return model
+
+    def _set_code(self, y_index):
+        """``code_`` and the columns' training rows ``code_weights_``."""
+        n_classes = len(self.classes_)
+        self.code_ = code_matrix(self.code, n_classes, self.code_size, self.code_seed)
+        counts = np.bincount(y_index, minlength=n_classes)
+        self.code_weights_ = ((self.code_ != 0).T @ counts).astype(np.float64)
 
     def _values(self, X):
         return self.machines_.decision(X, self.memory_mb, self.n_jobs)

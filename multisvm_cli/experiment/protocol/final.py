@@ -26,7 +26,7 @@ def fold_tests(folds, plan, rows, schemes, options, seed, n_jobs=1, repeat=0, da
     rows = _of_estimate(rows, estimate)
     for fold in folds:
         chosen = best or {s: select(rows, plan, s, fold.index) for s in schemes}
-        for group in _final_groups(schemes, chosen):
+        for group in _final_groups(schemes, chosen, options):
             point = chosen[group[0]]["point"]
             fitted, notes, _ = fit_group(group, point.params(), options, fold.X_train,
                                          fold.y_train, n_jobs, seed)
@@ -63,11 +63,11 @@ def dag_order_study(dag, X_test, y_test, orders) -> dict:
             "n_wrong": wrong, "kernel_evaluations": evaluations}
 
 
-def _final_groups(schemes, chosen):
+def _final_groups(schemes, chosen, options=None):
     """Share a group's training (Max Wins with DAGSVM and ADAG) among the readers that chose
     the trainer's point; a reader that chose another point is trained alone."""
     groups = []
-    for trainer, *readers in scheme_groups(schemes):
+    for trainer, *readers in scheme_groups(schemes, options):
         same = [r for r in readers if chosen[r]["point"] == chosen[trainer]["point"]]
         groups.append((trainer, *same))
         groups.extend((r,) for r in readers if r not in same)

@@ -65,7 +65,8 @@ def selection_options(group, options) -> dict:
 def fit_group(group, params, options, X, y, n_jobs, seed, gram=None, reuse=None):
     """Fit the schemes of a group (see ``registry.scheme_groups``): the first is trained, at
     the options it needs and those its readers need of it (``_trainer_options``: DAGSVM's
-    probabilities need Max Wins' sigmoids); the others read its machines (``from_trained``).
+    probabilities need Max Wins' sigmoids); the others read its machines (``from_trained``,
+    given the training labels too).
 
     ``gram``: K(X, X) under the point's kernel, shared by the group's points (or None);
     ``reuse``: a MachineReuse store for this training X (or None: every machine is fitted).
@@ -84,7 +85,8 @@ def fit_group(group, params, options, X, y, n_jobs, seed, gram=None, reuse=None)
             raise NonFiniteFit.at(group, params) if "not finite" in str(exc) else exc
         fitted = {group[0]: first}
         for reader in group[1:]:
-            fitted[reader] = REGISTRY[reader].estimator.from_trained(first, options.get(reader, {}))
+            fitted[reader] = REGISTRY[reader].estimator.from_trained(first, options.get(reader, {}),
+                                                                     y)
     notes = sorted({f"{w.category.__name__}: {' '.join(str(w.message).split())}" for w in caught})
     return fitted, notes, watch.wall
 

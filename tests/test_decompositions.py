@@ -437,3 +437,44 @@ def test_ecoc_reads_max_wins_or_one_vs_rest_machines_when_its_code_is_theirs():
         np.testing.assert_allclose(ecoc.predict_proba(X), alone.predict_proba(X), atol=1e-12)
     with pytest.raises(ValueError, match="from_trained reads a MaxWinsSVC"):
         ECOCSVC.from_trained(fitted["ovr"], {"code": "dense"}, y)
+
+
+DECOMPOSITIONS = """\
+name: decomp
+dataset: iris
+split: {test_fraction: 0.3, seed: 0}
+kernels: [{type: gaussian, sigma: [1]}]
+C: [1, 10]
+schemes: [maxwins, dag, adag, ecoc]
+scheme_options: {adag: {probability: true}, ecoc: {code: ovo, decoding: loss, probability: true}}
+"""
+
+
+def test_new_schemes_run_the_protocol_and_resume_from_the_cache(tmp_path, capsys, data_home):
+    """The new schemes in a whole run: one pairwise training read by DAGSVM, ADAG and ECOC-ovo,
+    log-loss and Brier in the results; a rerun takes every grid point from the cache."""
+    import json
+
+    from multisvm_cli.cli import main
+
+    config = tmp_path / "decomp.yaml"
+    config.write_text(DECOMPOSITIONS)
+    out, reports = tmp_path / "results", []
+    for _ in range(2):
+        with pytest.raises(SystemExit) as exited:
+            main(["reproduce-table", str(config), "--out", str(out), "--quiet", "--format", "json"])
+        assert exited.value.code == 0
+        reports.append(json.loads(capsys.readouterr().out))
+    runs = sorted((out / "decomp").glob("2*"))
+    meta = [json.loads((run / "run.json").read_text())["grid_points"] for run in runs]
+    assert meta == [{"total": 8, "cached": 0, "computed": 8},
+                    {"total": 8, "cached": 8, "computed": 0}]
+    results = json.loads((runs[-1] / "results.json").read_text())["results"]
+    by_scheme = {r["scheme"]: r for r in results}
+    assert "log_loss" not in by_scheme["dag"]
+    for reader in ("adag", "ecoc"):  # read Max Wins' machines: its fit, its time
+        if by_scheme[reader]["params"] == by_scheme["maxwins"]["params"]:
+            assert by_scheme[reader]["cpu_time"] == by_scheme["maxwins"]["cpu_time"]
+    for scheme in ("adag", "ecoc"):
+        assert 0 < by_scheme[scheme]["log_loss"] < 0.5 and 0 < by_scheme[scheme]["brier"] < 0.3
+    assert len(reports[0]) == len(reports[1])

@@ -13,6 +13,8 @@ from ._pairwise import fit_pairwise, pairwise_problems
 from ._primal import build_machines, load_machines
 from ._probability import ProbabilityMixin, code_coupling
 from ._schema import FLOAT, INT, machine_arrays
+from .maxwins import MaxWinsSVC
+from .ovr import OneVsRestSVC
 
 
 
@@ -116,9 +118,6 @@ class ECOCSVC(ProbabilityMixin, MulticlassSVM):
         fit times and, with ``probability``, its sigmoids: its columns are those very problems
         (registry ``reads``).  ``y``: the labels the trainer was fitted on (the coupling's
         column weights count them).  ValueError for another code or trainer."""
-        from .maxwins import MaxWinsSVC
-        from .ovr import OneVsRestSVC
-
         model = cls(**{**{key: value for key, value in trainer.get_params().items()
                           if key in cls._get_param_names()},
                        **{key: options[key] for key in cls._options if key in options}})

@@ -478,3 +478,20 @@ def test_new_schemes_run_the_protocol_and_resume_from_the_cache(tmp_path, capsys
     for scheme in ("adag", "ecoc"):
         assert 0 < by_scheme[scheme]["log_loss"] < 0.5 and 0 < by_scheme[scheme]["brier"] < 0.3
     assert len(reports[0]) == len(reports[1])
+
+
+def test_validate_refuses_an_explicit_code_with_a_classes_sweep(tmp_path, run_multisvm):
+    from configs import config_text
+
+    text = config_text().replace(
+        "schemes: [ovr, maxwins, dag]",
+        "schemes: [ecoc]\nscheme_options: {ecoc: {code: [[1, -1, 1], [-1, 1, 1], [1, 1, -1]]}}\n"
+        "sweep: {classes: [2, 3]}")
+    path = tmp_path / "config.yaml"
+    path.write_text(text)
+    code, _, err = run_multisvm("validate", path)
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"{path}:9: sweep.classes: a classes sweep changes the classes, but " \
+           "scheme_options.ecoc.code is a matrix" in err
+    path.write_text(text.replace("[[1, -1, 1], [-1, 1, 1], [1, 1, -1]]", "sparse"))
+    assert run_multisvm("validate", path)[0] == 0

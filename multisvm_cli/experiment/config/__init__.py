@@ -101,8 +101,9 @@ from .datasets import (NAME_PATTERN, _check_parts, _check_sparse_scaling, _datas
 from .document import ConfigError, Errors, Location, _Document, _key_name
 from .grid import GridPoint, _C_list, _kernels
 from .resolved import Config, DatasetPlan, _resolved, summary
-from .sections import (_check_code, _check_order, _compare_to, _dag_orders, _estimate, _reference, _repeats,
-                       _scheme_options, _schemes, _split, _validation)
+from .sections import (_check_code, _check_code_sweep, _check_order, _compare_to, _dag_orders,
+                       _estimate, _reference, _repeats, _scheme_options, _schemes, _split,
+                       _validation)
 from .sweep import _sweep, sweep_document
 from .values import MAX_GRID_POINTS, _mapping, _number, _seed, _show
 
@@ -177,6 +178,8 @@ def load_config(path, seed=None) -> Config:
     reuse = errors.attempt(_reuse_across_C, doc, raw, default=True)
     sweep = (errors.attempt(_sweep, doc, raw.get("sweep"), ("sweep",), schemes)
              if schemes else None)
+    if sweep is not None and scheme_options:
+        errors.attempt(_check_code_sweep, doc, scheme_options, sweep)
     errors.raise_any()
     resolved = _resolved(name, seed, schemes, compare_to, scheme_options, reference, plans,
                          raw.get("max_grid_points"))

@@ -120,6 +120,19 @@ def _check_code(doc, options, plan):
             doc.fail(("scheme_options", scheme, "code"), f"{plan.name}: {exc}")
 
 
+def _check_code_sweep(doc, options, sweep):
+    """A classes sweep draws other classes than the dataset's: a scheme's explicit ``code``
+    matrix (one row per class) cannot follow it."""
+    if sweep is None or sweep["kind"] != "classes":
+        return
+    for scheme, scheme_options in options.items():
+        if not isinstance(scheme_options.get("code", ""), str):
+            doc.fail(("sweep", "classes"), f"a classes sweep changes the classes, but "
+                                           f"scheme_options.{scheme}.code is a matrix with one "
+                                           f"row per class; use a named code (dense, sparse, "
+                                           f"ovr, ovo)")
+
+
 def _reference(doc, value, path, datasets):
     if value is None:
         return {}

@@ -20,7 +20,14 @@ and declares, as class attributes, what the rest of the package reads before or 
 - ``_array_schema(params, n_classes, n_features, shapes)``: the arrays a saved model holds
   besides ``classes`` and ``feature_names`` (see :mod:`._schema`);
 - ``_machine_bounds(n_classes)``: how many binary SVMs a fitted model has;
-- ``_fitted_keys``: scheme-specific entries of a saved model's ``fitted`` record.
+- ``_fitted_keys``: scheme-specific entries of a saved model's ``fitted`` record;
+- ``_selection_free``: its options that change no prediction (``probability``), which the
+  protocol leaves out of model-selection fits.
+
+A scheme whose registry entry names ``trained_with`` or ``reads`` (it evaluates another
+scheme's fitted machines) also has ``from_trained(trainer, options, y)`` (a fitted instance
+reading the fitted ``trainer``, with its own ``scheme_options``; ``y`` the training labels)
+and ``_trainer_options(options)`` (the options the trainer must be fitted with for it).
 
 A scheme that trains one joint machine instead of binary SVMs returns from ``_fit`` one record
 of the joint solve (the same fields as :class:`._binary.BinaryFit`: ``n_iter``, ``pid``,
@@ -207,6 +214,20 @@ def nb_from_arrays(nb, arrays, prefix, n_features, n_rows=None):
     return model
 
 
+SHARED_FIT = ("classes_", "n_features_in_", "feature_names_in_", "machines_", "fit_cpu_time_",
+              "fit_wall_time_", "smo_iterations_", "n_iter_", "n_reused_machines_",
+              "max_train_memory_")
+
+
+def copy_fitted(source, target, extra=()):
+    """Give ``target`` the fitted machines, fit times and counts of ``source`` (a reader of a
+    trainer's machines: the fit was shared), and the attributes named in ``extra``."""
+    for name in SHARED_FIT + tuple(extra):
+        if hasattr(source, name):
+            setattr(target, name, getattr(source, name))
+    return target
+
+
 def split_holdout(y_index, holdout, random_state):
     """Split training rows per class into (fit rows, held-out rows), seeded.
 
@@ -291,6 +312,7 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
     _options = ()  # the scheme's own parameters, checked by their options.OPTIONS entries
     _shares_gram = False  # whether fits at one kernel read one Gram matrix shared across C
     _fitted_keys = ()  # scheme-specific keys of a saved model's "fitted" record
+    _selection_free = ()  # options that change no prediction: left out of model-selection fits
 
     @classmethod
     def _point_cost(cls, n_rows, n_classes):

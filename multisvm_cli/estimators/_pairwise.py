@@ -28,17 +28,24 @@ def pair_table(n_classes):
     return table
 
 
+def pairwise_problems(y_index, n_classes):
+    """The (rows, positive mask) problem of each pair (i, j) in :func:`class_pairs` order: the
+    rows of class i, then those of class j, class j positive."""
+    class_rows = [np.flatnonzero(y_index == c) for c in range(n_classes)]
+    problems = []
+    for i, j in class_pairs(n_classes):
+        rows = np.concatenate([class_rows[i], class_rows[j]])
+        problems.append((rows, np.arange(len(rows)) >= len(class_rows[i])))
+    return problems
+
+
 def fit_pairwise(X, y_index, n_classes, settings):
     """Train all pairwise SVMs (in parallel); return (Machines, their BinaryFits).
 
     libsvm computes each pair's kernel values on demand (see ``fit_binary``): no Gram matrix.
     """
-    class_rows = [np.flatnonzero(y_index == c) for c in range(n_classes)]
-    tasks = []
-    for i, j in class_pairs(n_classes):
-        rows = np.concatenate([class_rows[i], class_rows[j]])
-        positive = np.arange(len(rows)) >= len(class_rows[i])
-        tasks.append(delayed(fit_binary)(X, rows, positive, settings))
+    tasks = [delayed(fit_binary)(X, rows, positive, settings)
+             for rows, positive in pairwise_problems(y_index, n_classes)]
     fits = run_parallel(tasks, settings.n_jobs)
     return build_machines(settings, X, fits, y_index), fits
 

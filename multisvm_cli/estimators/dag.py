@@ -3,14 +3,15 @@
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from ._base import MulticlassSVM
+from ._base import MulticlassSVM, copy_fitted
 from ._machines import MIN_THREAD_ROWS, run_in_threads, thread_count
 from ._primal import load_machines
-from ._pairwise import class_pairs, fit_pairwise, pair_table
+from ._pairwise import class_pairs, fit_pairwise, pair_table, pairwise_problems
+from ._probability import ProbabilityMixin
 from .maxwins import MaxWinsSVC
 
 
-class DAGSVC(MulticlassSVM):
+class DAGSVC(ProbabilityMixin, MulticlassSVM):
     """Decision DAG multiclass SVM (DAGSVM).
 
     Training: the same K = N(N-1)/2 pairwise SVMs as Max Wins (``from_maxwins`` reuses a fitted
@@ -29,6 +30,9 @@ class DAGSVC(MulticlassSVM):
     Figures: ``kernel_evaluations(X)`` = the number of unique support vectors over the N-1
     nodes on each point's evaluation path, averaged over the points of X; ``n_parameters_`` as
     for Max Wins (same machines).
+
+    ``probability=True``: ``predict_proba`` is Max Wins' (Platt's sigmoid on every pairwise
+    SVM, Wu, Lin & Weng's method 2 coupling), which evaluates all K machines.
     """
 
     _point_cost = MaxWinsSVC._point_cost  # the same pairwise machines
@@ -40,38 +44,48 @@ class DAGSVC(MulticlassSVM):
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
-                 solver="libsvm", max_iter="libsvm", order=None):
+                 solver="libsvm", max_iter="libsvm", order=None, probability=False):
         super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
                          homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
                          cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver,
                          max_iter=max_iter)
         self.order = order
+        self.probability = probability
 
-    _options = ("order",)
+    _options = ("order", "probability")
 
     @classmethod
-    def from_maxwins(cls, maxwins, order=None):
-        """A fitted DAGSVC sharing the pairwise machines, fit times, SMO iterations, reused
-        machine count and training memory of a fitted MaxWinsSVC."""
+    def from_maxwins(cls, maxwins, order=None, probability=None):
+        """A fitted instance sharing the pairwise machines, fit times, SMO iterations, reused
+        machine count and training memory of a fitted MaxWinsSVC, and its sigmoids when
+        ``probability`` (None: Max Wins' own setting; True needs a Max Wins fitted with
+        probability=True, else ValueError)."""
         if not isinstance(maxwins, MaxWinsSVC):
             raise ValueError(f"from_maxwins needs a fitted MaxWinsSVC, got {type(maxwins).__name__}")
         check_is_fitted(maxwins)
-        dag = cls(**maxwins.get_params(), order=order)
-        for name in ("classes_", "n_features_in_", "feature_names_in_", "machines_",
-                     "fit_cpu_time_", "fit_wall_time_", "smo_iterations_", "n_reused_machines_",
-                     "max_train_memory_"):
-            if hasattr(maxwins, name):
-                setattr(dag, name, getattr(maxwins, name))
+        probability = maxwins.probability if probability is None else probability
+        if probability and not hasattr(maxwins, "probA_"):
+            raise ValueError("probability=True needs a MaxWinsSVC fitted with probability=True")
+        dag = cls(**{**maxwins.get_params(), "probability": probability}, order=order)
+        copy_fitted(maxwins, dag, ("probA_", "probB_") if probability else ())
         dag._set_order()
         dag._set_figures()
         return dag
+
+    @classmethod
+    def from_trained(cls, trainer, options, y=None):
+        """:meth:`from_maxwins` with this scheme's ``scheme_options`` (``order``, ``probability``):
+        how the protocol builds a reader of Max Wins' machines (registry ``trained_with``;
+        ``y`` is not needed)."""
+        return cls.from_maxwins(trainer, order=options.get("order"),
+                                probability=bool(options.get("probability", False)))
 
     def with_order(self, order):
         """A fitted copy of this DAG that walks its classes in ``order`` (a permutation of
         ``classes_``, or None for the sorted order): the same pairwise machines, no refit.
         ValueError when ``order`` does not list every class exactly once."""
         check_is_fitted(self)
-        copy = DAGSVC(**{**self.get_params(), "order": order})
+        copy = type(self)(**{**self.get_params(), "order": order})
         for name, value in vars(self).items():
             if name.endswith("_") and name != "order_":
                 setattr(copy, name, value)
@@ -94,8 +108,12 @@ class DAGSVC(MulticlassSVM):
 
     def _fit(self, X, y_index, settings):
         self._set_order()
-        self.machines_, fits = fit_pairwise(X, y_index, len(self.classes_), settings)
-        return fits
+        n_classes = len(self.classes_)
+        self.machines_, fits = fit_pairwise(X, y_index, n_classes, settings)
+        return fits + self._fit_probability(X, y_index, settings,
+                                            pairwise_problems(y_index, n_classes))
+
+    _proba = MaxWinsSVC._proba  # the same pairwise machines and sigmoids
 
     def _walk(self, X):
         """Run the list algorithm; return (dropped, nodes): the class dropped at each step and
@@ -153,3 +171,4 @@ class DAGSVC(MulticlassSVM):
         self._set_order()
         self.machines_ = load_machines(kernel, self.solver, arrays, "svm_", self.n_features_in_,
                                               len(class_pairs(n_classes)))
+        self._set_probability(arrays)

@@ -4,10 +4,11 @@ import numpy as np
 
 from ._base import FIXED_ROWS, MulticlassSVM
 from ._primal import load_machines
-from ._pairwise import class_pairs, fit_pairwise
+from ._pairwise import class_pairs, fit_pairwise, pairwise_problems
+from ._probability import ProbabilityMixin, pairwise_coupling
 
 
-class MaxWinsSVC(MulticlassSVM):
+class MaxWinsSVC(ProbabilityMixin, MulticlassSVM):
     """Max Wins multiclass SVM.
 
     Training: K = N(N-1)/2 soft-margin SVMs, one per pair of classes (i, j), each trained only
@@ -21,7 +22,23 @@ class MaxWinsSVC(MulticlassSVM):
     Figures: ``kernel_evaluations(X)`` = the number of unique support vectors over all K SVMs
     (all are evaluated for every test point); ``n_parameters_`` = non-zero entries of the unique
     support vectors + non-zero dual coefficients + K biases.
+
+    ``probability=True``: each pairwise SVM also gets Platt's sigmoid, fitted as LIBSVM's
+    ``-b 1`` on 5-fold cross-validated decision values (seeded by ``random_state``), and
+    ``predict_proba`` couples the pairs by Wu, Lin & Weng 2004's method 2 (see
+    ``_probability``); ``predict`` stays the vote.
     """
+
+    def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
+                 n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
+                 solver="libsvm", max_iter="libsvm", probability=False):
+        super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
+                         homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
+                         cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver,
+                         max_iter=max_iter)
+        self.probability = probability
+
+    _options = ("probability",)
 
     @classmethod
     def _point_cost(cls, n_rows, n_classes):
@@ -35,8 +52,15 @@ class MaxWinsSVC(MulticlassSVM):
         return (n_classes * (n_classes - 1) // 2,) * 2
 
     def _fit(self, X, y_index, settings):
-        self.machines_, fits = fit_pairwise(X, y_index, len(self.classes_), settings)
-        return fits
+        n_classes = len(self.classes_)
+        self.machines_, fits = fit_pairwise(X, y_index, n_classes, settings)
+        return fits + self._fit_probability(X, y_index, settings,
+                                            pairwise_problems(y_index, n_classes))
+
+    def _proba(self, X):
+        """Wu, Lin & Weng's method 2 on the pairs' sigmoids P(j | i or j, x)."""
+        return pairwise_coupling(self._sigmoids(self.machines_.decision(X, self.memory_mb,
+                                                                        self.n_jobs)))
 
     def _scores(self, X):
         n_classes = len(self.classes_)
@@ -62,3 +86,4 @@ class MaxWinsSVC(MulticlassSVM):
         n_classes = len(self.classes_)
         self.machines_ = load_machines(kernel, self.solver, arrays, "svm_", self.n_features_in_,
                                               n_classes * (n_classes - 1) // 2)
+        self._set_probability(arrays)

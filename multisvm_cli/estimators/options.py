@@ -13,10 +13,12 @@ from typing import Callable
 
 from ..kernels import finite_float
 from ..numbers import is_int
+from ._codes import CODE_NAMES, check_code, check_code_classes  # noqa: F401 (for the config)
 
 NB_NAMES = ("gaussian", "multinomial")  # sklearn GaussianNB / MultinomialNB
 LEVEL1_MODELS = ("nb", "svm")
 SOLVERS = ("libsvm", "liblinear")  # the binary solvers (see ._solvers)
+DECODINGS = ("hamming", "loss", "euclidean")  # ECOC's (see .ecoc)
 SHARED_OPTIONS = ("cache_size", "memory_mb", "tol", "solver", "max_iter")  # every scheme's, beside the grid's own
 
 
@@ -90,12 +92,29 @@ def check_order(name, value):
         raise ValueError(f"{name} must list every class exactly once; it repeats one: {labels!r}")
 
 
+def check_flag(name, value):
+    """ValueError unless ``value`` is true or false."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be true or false, got {value!r}")
+
+
+def check_seed(name, value):
+    """ValueError unless ``value`` is an integer >= 0."""
+    if not (is_int(value) and value >= 0):
+        raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
+
+
 OPTIONS = {
     "holdout": Option(check_share, "a number in (0, 1)"),
     "threshold": Option(partial(check_share, low_inclusive=True), "a number in [0, 1)"),
     "nb": Option(partial(check_choice, choices=NB_NAMES), " | ".join(NB_NAMES)),
     "level1": Option(partial(check_choice, choices=LEVEL1_MODELS), " | ".join(LEVEL1_MODELS)),
     "order": Option(check_order, "natural, or a list of every class label"),
+    "probability": Option(check_flag, "true or false"),
+    "code": Option(check_code, " | ".join(CODE_NAMES) + ", or a matrix of -1/0/+1 (a row a class)"),
+    "code_size": Option(check_positive, "a number > 0 (columns = int(classes x code_size))"),
+    "code_seed": Option(check_seed, "an integer >= 0"),
+    "decoding": Option(partial(check_choice, choices=DECODINGS), " | ".join(DECODINGS)),
     "cache_size": Option(check_positive, "a number > 0 (MB)"),
     "memory_mb": Option(check_positive, "a number > 0 (MB)"),
     "tol": Option(check_positive, "a number > 0"),

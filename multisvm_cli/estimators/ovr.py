@@ -3,11 +3,12 @@
 import numpy as np
 
 from ._base import FIXED_ROWS, MulticlassSVM
-from ._binary import fit_one_vs_rest
+from ._binary import fit_one_vs_rest, one_vs_rest_problems
 from ._primal import build_machines, load_machines
+from ._probability import ProbabilityMixin, normalised
 
 
-class OneVsRestSVC(MulticlassSVM):
+class OneVsRestSVC(ProbabilityMixin, MulticlassSVM):
     """One-vs-rest multiclass SVM.
 
     Training: for each class i, a soft-margin SVM f_i separating class i (positive) from all
@@ -21,7 +22,23 @@ class OneVsRestSVC(MulticlassSVM):
     Figures: ``kernel_evaluations(X)`` = the number of unique support vectors over all N SVMs
     (each is evaluated once per test point, whatever X); ``n_parameters_`` = non-zero entries of
     the unique support vectors + non-zero dual coefficients + N biases.
+
+    ``probability=True``: each machine also gets Platt's sigmoid P(class i | f_i(x)), fitted as
+    LIBSVM's ``-b 1`` on 5-fold cross-validated decision values (seeded by ``random_state``);
+    ``predict_proba`` is those N estimates normalised to sum 1 (two classes: the one machine's
+    P(classes_[1]) and its complement).  ``predict`` stays the highest f_i(x).
     """
+
+    def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
+                 n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
+                 solver="libsvm", max_iter="libsvm", probability=False):
+        super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
+                         homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
+                         cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver,
+                         max_iter=max_iter)
+        self.probability = probability
+
+    _options = ("probability",)
 
     _shares_gram = True  # every machine trains on all rows: one K(X, X) serves them at every C
 
@@ -40,7 +57,15 @@ class OneVsRestSVC(MulticlassSVM):
         classes = np.arange(len(self.classes_))
         fits = fit_one_vs_rest(X, y_index, np.arange(X.shape[0]), classes, settings)
         self.machines_ = build_machines(settings, X, fits, y_index)
-        return fits
+        problems = one_vs_rest_problems(y_index, np.arange(X.shape[0]), classes)
+        return fits + self._fit_probability(X, y_index, settings, problems)
+
+    def _proba(self, X):
+        """The machines' sigmoids, normalised (two classes: P and 1 - P)."""
+        positive = self._sigmoids(self.machines_.decision(X, self.memory_mb, self.n_jobs))
+        if len(self.classes_) == 2:
+            return np.column_stack([1.0 - positive[:, 0], positive[:, 0]])
+        return normalised(positive)
 
     def _scores(self, X):
         values = self.machines_.decision(X, self.memory_mb, self.n_jobs)
@@ -57,3 +82,4 @@ class OneVsRestSVC(MulticlassSVM):
     def _set_state(self, meta, arrays, kernel):
         self.machines_ = load_machines(kernel, self.solver, arrays, "svm_", self.n_features_in_,
                                        self._n_machines())
+        self._set_probability(arrays)

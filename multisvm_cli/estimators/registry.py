@@ -13,6 +13,9 @@ one.  A :class:`Scheme` holds what the rest of the package needs before any fit:
 - ``kernel_free``: uses neither kernel nor C (scored at one grid point only);
 - ``trained_with``: another scheme whose fitted machines this one evaluates (DAGSVM reads Max
   Wins' pairwise SVMs: both are trained once when both are run, as in Table 1);
+- ``reads``: ``(option, value, trainer)`` triples: the scheme evaluates ``trainer``'s fitted
+  machines when its ``scheme_options`` set ``option`` to ``value`` (ECOC with the ``ovo`` code
+  reads Max Wins' machines, with the ``ovr`` code 1-v-r's);
 - ``reference``: the scheme every other is compared with by default (a config's ``compare_to``);
 - ``order_study``: the scheme whose test error over random class orders ``dag_orders`` studies;
 - ``figures``: whether Table 1's machine figures (kernel evaluations, size, support vectors,
@@ -41,6 +44,7 @@ class Scheme:
     aliases: tuple = ()
     kernel_free: bool = False
     trained_with: str | None = None
+    reads: tuple = ()
     reference: bool = False
     order_study: bool = False
     figures: bool = True
@@ -68,6 +72,11 @@ REGISTRY = {scheme.name: scheme for scheme in (
     Scheme("dag", "DAGSVM", f"{_HERE}.dag:DAGSVC",
            "Platt et al.'s decision DAG over the pairwise SVMs", trained_with="maxwins",
            reference=True, order_study=True),
+    Scheme("adag", "ADAG", f"{_HERE}.adag:ADAGSVC",
+           "Kijsirikul & Ussivakul's adaptive DAG over the pairwise SVMs", trained_with="maxwins"),
+    Scheme("ecoc", "ECOC", f"{_HERE}.ecoc:ECOCSVC",
+           "error-correcting output codes: one SVM per code column", aliases=("outputcode",),
+           reads=(("code", "ovo", "maxwins"), ("code", "ovr", "ovr"))),
     Scheme("udt", "UDT", f"{_HERE}.udt:UDTSVC", "Ramanan et al.'s unbalanced decision tree"),
     Scheme("graph", "GraphSVM", f"{_HERE}.graph:GraphSVC",
            "Godbole et al.'s confusion-graph one-vs-others"),
@@ -119,19 +128,45 @@ def estimator(name) -> type:
     return get(name).estimator
 
 
+def trainer_of(name, options=None) -> str | None:
+    """The scheme whose fitted machines scheme ``name`` evaluates under ``options`` (its
+    ``scheme_options`` by scheme name), or None when it trains its own."""
+    scheme = REGISTRY[name]
+    if scheme.trained_with:
+        return scheme.trained_with
+    own = (options or {}).get(name, {})
+    return next((trainer for option, value, trainer in scheme.reads
+                 if isinstance(own.get(option), str) and own.get(option) == value), None)
+
+
+def shared_groups(options=None) -> list:
+    """The schemes trained together under ``options``, each as (trainer, reader, ...): a scheme
+    whose fitted machines others evaluate, then its readers in registry order (Max Wins'
+    pairwise SVMs are read by DAGSVM, ADAG and ECOC with the ovo code)."""
+    groups = {}
+    for name in REGISTRY:
+        trainer = trainer_of(name, options)
+        if trainer:
+            groups.setdefault(trainer, [trainer]).append(name)
+    return [tuple(group) for group in groups.values()]
+
+
 def shared_group() -> tuple:
-    """The schemes trained together, as (trainer, reader): a scheme that evaluates another's
-    fitted machines (DAGSVM reads Max Wins' pairwise SVMs)."""
-    return next((s.trained_with, s.name) for s in REGISTRY.values() if s.trained_with)
+    """The first of :func:`shared_groups` (Max Wins and its readers)."""
+    return shared_groups()[0]
 
 
-def scheme_groups(schemes) -> list:
-    """``schemes`` grouped by shared training: the :func:`shared_group` together when all of it
-    is run, every other scheme alone; in the order of ``schemes``."""
-    shared = shared_group()
-    together = all(s in schemes for s in shared)
-    groups = [shared] if together else []
-    return groups + [(s,) for s in schemes if not (together and s in shared)]
+def scheme_groups(schemes, options=None) -> list:
+    """``schemes`` grouped by shared training under ``options`` (``scheme_options``): a trainer
+    with those of its readers that are run (when at least one is) first, then every other
+    scheme alone, in the order of ``schemes``."""
+    together = []
+    for trainer, *readers in shared_groups(options):
+        present = [r for r in readers if r in schemes]
+        if trainer in schemes and present:
+            together.append((trainer, *present))
+    grouped = {s for group in together for s in group}
+    return together + [(s,) for s in schemes if s not in grouped]
 
 
 def _folded(name: str) -> str:

@@ -143,8 +143,10 @@ def _estimator_of(path, scheme, params):
     """An unfitted ``scheme`` estimator with exactly its parameters, checked by the estimator."""
     try:
         cls = REGISTRY[scheme].estimator
-        params = {"solver": "libsvm", **params}  # saved before liblinear: libsvm's
         known = set(cls().get_params())
+        params = {"solver": "libsvm", **params}  # saved before liblinear: libsvm's
+        if "probability" in known:  # saved before probabilities: none
+            params = {"probability": False, **params}
         if set(params) != known:
             unknown, missing = sorted(set(params) - known), sorted(known - set(params))
             raise ValueError(f"parameters {short(unknown)} are unknown, {missing} are missing")

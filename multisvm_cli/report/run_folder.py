@@ -38,7 +38,7 @@ TABLE_KEYS = ("dataset", "scheme")
 # the report rows' numbers the figures and report.html read: each a finite number or empty
 TABLE_NUMBERS = ("C", "error_pct", "error_sd", "kernel_evaluations", "cpu_time",
                  "smo_iterations", "size_k", "selection_time", "evaluation_time", "mcnemar_p",
-                 "max_train_memory_mb", "level1_accuracy", "level2_accuracy")
+                 "max_train_memory_mb", "level1_accuracy", "level2_accuracy", "log_loss", "brier")
 SWEEP_COLUMNS = ["sweep", "value", "dataset", "scheme", "repeat", "classes", "n_train", "n_test",
                  "error_pct", "cpu_time", "evaluation_time", "max_train_memory_mb",
                  "kernel_evaluations", "size", "level1_accuracy", "level2_accuracy"]

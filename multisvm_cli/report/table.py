@@ -34,6 +34,7 @@ COLUMNS = [
     ("evaluation_time", "eval s"), ("mcnemar_p", "McNemar p"), ("mcnemar_test", "test"),
     ("significant", "sig 0.05"), ("ties", "ties"), ("max_train_memory_mb", "max SVM MB"),
     ("level1_accuracy", "L1 acc"), ("level2_accuracy", "L2 acc"),
+    ("log_loss", "log-loss"), ("brier", "Brier"),
 ]
 CV_BEST_COLUMNS = [  # shown when some row carries the cv-best estimate beside the nested one
     ("cv_best_kernel", "cv-best kernel"), ("cv_best_C", "cv-best C"),
@@ -100,7 +101,8 @@ def _our_numbers(result) -> dict:
         "evaluation_time": result["evaluation_time"],
         "estimate": result.get("estimate", "nested"), "ties": result.get("ties"),
         **{key: result.get(key) for key in ("max_train_memory_mb", "level1_accuracy",
-                                            "level2_accuracy") if result.get(key) is not None},
+                                            "level2_accuracy", "log_loss", "brier")
+           if result.get(key) is not None},
         **_cv_best_numbers(result),
         **({"primal": True} if result.get("primal") else {}),  # linear machines' figures
         **({"bounded": True} if result.get("bounded") else {}),  # a fit stopped at max_iter
@@ -206,13 +208,15 @@ def footnote(compare_to=REFERENCE, reference_source=None, compared=True, resampl
         "evals: per test point; size K: thousands of parameters; train CPU s: final fit; SMO "
         "iters: libsvm's SMO iterations summed over the final fit's binary SVMs (mean over "
         "folds); select s: wall seconds summed over the scheme's grid points (shared "
-        f"{'/'.join(map(label, shared_group()))} fits counted for both); eval s: wall seconds to predict the test "
+        f"{'/'.join(map(label, shared_group()))} fits counted for each); eval s: wall seconds to predict the test "
         "part; ties: "
         "grid points tied at the lowest validation error (mean over folds), broken towards "
         "smaller C, then the simpler kernel, then the wider gaussian.",
         "max SVM MB: the largest binary SVM's training data in its solver (Godbole et al.'s "
         "maximum memory to train any SVM; the largest over folds); L1/L2 acc: Hier's level-1 "
-        "accuracy and level-2 accuracy on the points level 1 routed right (mean over folds).",
+        "accuracy and level-2 accuracy on the points level 1 routed right (mean over folds); "
+        "log-loss, Brier: of the class probabilities on the test part (mean over its points of "
+        "-ln p(true class) and of sum_c (p_c - [c true])^2), for schemes run with probability.",
     ]
     if "both" in estimates:
         lines.append("error % is the nested estimate (point chosen on each training part, "
@@ -272,6 +276,8 @@ def display(key, value) -> str:
         return f"{value:.0f}" if float(value).is_integer() or value >= 100 else f"{value:.1f}"
     if key in ("max_train_memory_mb", "level1_accuracy", "level2_accuracy"):
         return f"{value:.3f}"
+    if key in ("log_loss", "brier"):
+        return f"{value:.4f}"
     if key in ("cpu_time", "selection_time", "evaluation_time"):
         return f"{value:.2f}"
     if key == "size_k":

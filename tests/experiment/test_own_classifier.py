@@ -21,7 +21,7 @@ schemes:
   - maxwins
   - {scheme: "sklearn.svm:LinearSVC", label: LinearSVC, options: {C: 0.5}}
   - scheme: "sklearn.multiclass:OutputCodeClassifier"
-    label: OutputCode
+    label: SkOutputCode
     options: {estimator: {scheme: "sklearn.svm:SVC", options: {gamma: 0.1}}, code_size: 2}
 """
 
@@ -48,7 +48,7 @@ def test_rows_run_end_to_end_with_blank_figures(tmp_path, mirror, data_home, run
     assert run.code == 0, run.err
     rows = {(r["dataset"], r["scheme"]): r for r in json.loads(run.out)}
     assert set(rows) == {(d, s) for d in ("iris", "wine")
-                         for s in ("maxwins", "own:LinearSVC", "own:OutputCode")}
+                         for s in ("maxwins", "own:LinearSVC", "own:SkOutputCode")}
     for dataset in ("iris", "wine"):
         own = rows[dataset, "own:LinearSVC"]
         assert own["kernel_evaluations"] is None and own["size_k"] is None
@@ -61,7 +61,7 @@ def test_rows_run_end_to_end_with_blank_figures(tmp_path, mirror, data_home, run
     linear = next(r for r in table if r["scheme"] == "own:LinearSVC" and r["dataset"] == "iris")
     assert linear["kernel_evaluations"] == "" and linear["size_k"] == ""  # blank, never 0
     html = (folder / "report.html").read_text()
-    assert "LinearSVC" in html and "OutputCode" in html
+    assert "LinearSVC" in html and "SkOutputCode" in html
     # the resolved config names the rows again and replays to the same errors
     rerun = run_multisvm("reproduce-table", folder / "config.yaml", "--out", tmp_path / "again",
                          "-q", "--format", "json", "--no-figures")

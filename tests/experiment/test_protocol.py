@@ -53,13 +53,19 @@ def test_scheme_groups_share_pairwise_training():
     assert scheme_groups(["ovr", "maxwins", "dag", "udt"]) == [("maxwins", "dag"), ("ovr",),
                                                                 ("udt",)]
     assert scheme_groups(["dag", "ovr"]) == [("dag",), ("ovr",)]
+    # several readers of one trainer: Max Wins' pairwise SVMs are trained once for all
+    assert scheme_groups(["adag", "ovr", "dag", "maxwins"]) == [("maxwins", "dag", "adag"),
+                                                               ("ovr",)]
+    assert scheme_groups(["adag", "maxwins"]) == [("maxwins", "adag")]
+    assert scheme_groups(["adag", "dag"]) == [("adag",), ("dag",)]
 
 
 def test_the_registry_alone_says_which_schemes_share_fits():
     from multisvm_cli.estimators import registry
     from multisvm_cli.experiment.protocol import final, tasks
 
-    assert registry.shared_group() == ("maxwins", "dag")
+    assert registry.shared_group() == ("maxwins", "dag", "adag")
+    assert registry.shared_groups() == [("maxwins", "dag", "adag")]
     assert tasks.scheme_groups is final.scheme_groups is registry.scheme_groups
     assert registry.scheme_groups(["nb", "maxwins"]) == [("nb",), ("maxwins",)]
     assert [s for s in registry.SCHEME_NAMES if registry.kernel_free(s)] == ["nb"]

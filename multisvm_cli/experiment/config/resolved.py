@@ -80,7 +80,8 @@ class Config:
     def families(self) -> list:
         """The schemes grouped by training (:func:`registry.scheme_groups`: DAGSVM is trained
         with Max Wins when both are run), in the config's order of their first scheme."""
-        return sorted(scheme_groups(self.schemes), key=lambda group: self.schemes.index(group[0]))
+        return sorted(scheme_groups(self.schemes, self.scheme_options),
+                      key=lambda group: self.schemes.index(group[0]))
 
     def points_per_fold(self, plan) -> int:
         """Grid points x schemes of one dataset's outer fold (kernel-free schemes once)."""

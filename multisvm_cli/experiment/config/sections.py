@@ -3,8 +3,8 @@ compare_to, repeats, DAG order studies and the paper's reference numbers."""
 
 from __future__ import annotations
 
-from ...estimators.options import OPTIONS
-from ...estimators.registry import (ALIASES, ORDER_STUDY, REFERENCE, REGISTRY, SCHEME_NAMES,
+from ...estimators.options import OPTIONS, check_code_classes
+from ...estimators.registry import (ALIASES, ORDER_STUDY, REFERENCE, REGISTRY, SCHEME_NAMES, label,
                                    own_name, scheme_name)
 from .own import own_row
 from .values import (SEED_RANGE, _allowed, _choice, _folds, _list, _mapping, _number, _seed,
@@ -80,6 +80,11 @@ def _scheme_options(doc, value, path, schemes):
         scheme = _scheme(doc, given, where)
         if scheme not in schemes:
             doc.fail(where, f"scheme {scheme!r} is not in schemes ({_allowed(schemes)})")
+        if isinstance(params, dict) and "probability" in params \
+                and "probability" not in REGISTRY[scheme].options:
+            having = [s.name for s in REGISTRY.values() if "probability" in s.options]
+            doc.fail(where + ("probability",), f"{label(scheme)} has no class probabilities; "
+                                               f"probability applies to {_allowed(having)}")
         options[scheme] = dict(_mapping(doc, params, where, REGISTRY[scheme].options))
         for name, given in options[scheme].items():
             if name == "order" and given == "natural":
@@ -103,6 +108,34 @@ def _check_order(doc, options, plan):
         if sorted(map(repr, order)) != sorted(map(repr, classes)):
             doc.fail(("scheme_options", scheme, "order"),
                      f"order must list every class of {plan.name} once: {_show(classes)}")
+
+
+def _check_code(doc, options, plan):
+    """A scheme's ``code`` (ECOC's) must fit the dataset's classes: an explicit matrix has one
+    row per class; the exhaustive code takes at most 12 classes."""
+    from ... import data
+
+    for scheme, scheme_options in options.items():
+        code = scheme_options.get("code")
+        if code is None or plan.local is not None:
+            continue
+        try:
+            check_code_classes("code", code, len(data.get_card(plan.name).classes))
+        except ValueError as exc:
+            doc.fail(("scheme_options", scheme, "code"), f"{plan.name}: {exc}")
+
+
+def _check_code_sweep(doc, options, sweep):
+    """A classes sweep draws other classes than the dataset's: a scheme's explicit ``code``
+    matrix (one row per class) cannot follow it."""
+    if sweep is None or sweep["kind"] != "classes":
+        return
+    for scheme, scheme_options in options.items():
+        if not isinstance(scheme_options.get("code", ""), str):
+            doc.fail(("sweep", "classes"), f"a classes sweep changes the classes, but "
+                                           f"scheme_options.{scheme}.code is a matrix with one "
+                                           f"row per class; use a named code (dense, sparse, "
+                                           f"ovr, ovo)")
 
 
 def _reference(doc, value, path, datasets):

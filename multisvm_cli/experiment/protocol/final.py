@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...estimators.registry import ORDER_STUDY, scheme_groups, shared_group
+from ...estimators.registry import ORDER_STUDY, scheme_groups
 from ..progress import progress_bar
 from .fitting import Stopwatch, fit_group
 from .selection import _of_estimate, select, select_cv_best
@@ -26,7 +26,7 @@ def fold_tests(folds, plan, rows, schemes, options, seed, n_jobs=1, repeat=0, da
     rows = _of_estimate(rows, estimate)
     for fold in folds:
         chosen = best or {s: select(rows, plan, s, fold.index) for s in schemes}
-        for group in _final_groups(schemes, chosen):
+        for group in _final_groups(schemes, chosen, options):
             point = chosen[group[0]]["point"]
             fitted, notes, _ = fit_group(group, point.params(), options, fold.X_train,
                                          fold.y_train, n_jobs, seed)
@@ -63,12 +63,14 @@ def dag_order_study(dag, X_test, y_test, orders) -> dict:
             "n_wrong": wrong, "kernel_evaluations": evaluations}
 
 
-def _final_groups(schemes, chosen):
-    """Share the pairwise training of Max Wins and DAG when both chose the same point."""
-    groups = scheme_groups(schemes)
-    trainer, reader = shared = shared_group()
-    if shared in groups and chosen[trainer]["point"] != chosen[reader]["point"]:
-        groups = [g for g in groups if g != shared] + [(trainer,), (reader,)]
+def _final_groups(schemes, chosen, options=None):
+    """Share a group's training (Max Wins with DAGSVM and ADAG) among the readers that chose
+    the trainer's point; a reader that chose another point is trained alone."""
+    groups = []
+    for trainer, *readers in scheme_groups(schemes, options):
+        same = [r for r in readers if chosen[r]["point"] == chosen[trainer]["point"]]
+        groups.append((trainer, *same))
+        groups.extend((r,) for r in readers if r not in same)
     return groups
 
 
@@ -86,7 +88,21 @@ def _test(estimator, fold, chosen, notes):
             "evaluation_time": evaluation_time, "notes": notes,
             "max_train_memory": getattr(estimator, "max_train_memory_", None),
             "primal": bool(getattr(estimator, "primal_", False)),
-            **_levels(estimator, fold)}
+            **_levels(estimator, fold), **_probabilities(estimator, fold)}
+
+
+def _probabilities(estimator, fold) -> dict:
+    """The test part's log-loss and Brier score when the scheme gives class probabilities
+    (``predict_proba``; {} otherwise): the mean over the test points of -ln p(true class)
+    (p clipped at 1e-15) and of sum over the classes of (p_c - [c is the true class])^2
+    (Brier 1950's multiclass score, 0 to 2)."""
+    if not hasattr(estimator, "predict_proba"):
+        return {}
+    proba = estimator.predict_proba(fold.X_test)
+    truth = (np.asarray(fold.y_test)[:, None] == estimator.classes_[None, :]).astype(float)
+    true_p = np.clip((proba * truth).sum(axis=1), 1e-15, 1.0)
+    return {"log_loss": float(-np.mean(np.log(true_p))),
+            "brier": float(np.mean(((proba - truth) ** 2).sum(axis=1)))}
 
 
 def _or_none(kind, value):

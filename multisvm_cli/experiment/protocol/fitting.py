@@ -1,8 +1,8 @@
 """Fitting and scoring one scheme group at grid points that differ only in C.
 
-Max Wins and DAGSVM share their pairwise machines (``DAGSVC.from_maxwins``); 1-v-r's fits at
-every C share one training Gram matrix (:func:`shared_gram`); and, unless the config says
-``reuse_across_C: false``, the points are fitted in ascending C with one
+Max Wins, DAGSVM and ADAG share their pairwise machines (the readers' ``from_trained``);
+1-v-r's fits at every C share one training Gram matrix (:func:`shared_gram`); and, unless the
+config says ``reuse_across_C: false``, the points are fitted in ascending C with one
 :class:`~multisvm_cli.estimators.reuse.MachineReuse` store per validation split, so a binary
 SVM with no support vector at the bound is reused for every larger C instead of refitted (the
 same machine: the KKT conditions hold unchanged). Final fits never get a store.
@@ -16,7 +16,6 @@ import warnings
 import numpy as np
 
 from ...estimators import registry
-from ...estimators.registry import shared_group
 from ...estimators.reuse import MachineReuse
 from ...kernels import KERNEL_PARAMS, Kernel, gram_fits
 from ...parallel import threadpools
@@ -55,8 +54,19 @@ class NonFiniteFit(ValueError):
                    f"or lower the polynomial degree")
 
 
+def selection_options(group, options) -> dict:
+    """The group's ``options`` for model selection: each scheme's ``_selection_free`` options
+    (those that change neither its predictions nor its validation error: class probabilities,
+    whose sigmoids cost five cross-validation fits a machine) left out; final fits keep them."""
+    return {s: {key: value for key, value in options.get(s, {}).items()
+                if key not in registry.estimator(s)._selection_free} for s in group}
+
+
 def fit_group(group, params, options, X, y, n_jobs, seed, gram=None, reuse=None):
-    """Fit the schemes of a group; Max Wins + DAG train their pairwise SVMs once.
+    """Fit the schemes of a group (see ``registry.scheme_groups``): the first is trained, at
+    the options it needs and those its readers need of it (``_trainer_options``: DAGSVM's
+    probabilities need Max Wins' sigmoids); the others read its machines (``from_trained``,
+    given the training labels too).
 
     ``gram``: K(X, X) under the point's kernel, shared by the group's points (or None);
     ``reuse``: a MachineReuse store for this training X (or None: every machine is fitted).
@@ -65,16 +75,17 @@ def fit_group(group, params, options, X, y, n_jobs, seed, gram=None, reuse=None)
     watch = Stopwatch()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        estimator = make_estimator(group[0], params, options, n_jobs, seed)
+        trainer = dict(options.get(group[0], {}))
+        for reader in group[1:]:
+            trainer.update(registry.estimator(reader)._trainer_options(options.get(reader, {})))
+        estimator = make_estimator(group[0], params, {group[0]: trainer}, n_jobs, seed)
         try:
             first = estimator.fit(X, y, gram=gram, reuse=reuse)
         except ValueError as exc:
             raise NonFiniteFit.at(group, params) if "not finite" in str(exc) else exc
         fitted = {group[0]: first}
-        if group == shared_group():
-            reader = group[1]
-            fitted[reader] = registry.estimator(reader).from_maxwins(
-                first, order=options.get(reader, {}).get("order"))
+        for reader in group[1:]:
+            fitted[reader] = registry.estimator(reader).from_trained(first, options.get(reader, {}), y)
     notes = sorted({f"{w.category.__name__}: {' '.join(str(w.message).split())}" for w in caught})
     return fitted, notes, watch.wall
 
@@ -120,13 +131,15 @@ def score_points(group, points, options, splits, seed, reuse=True):
     :func:`shared_gram`); its time counts in the first point's fit time.  Fit CPU seconds are
     the task's own (:func:`task_cpu_clock`), even while other tasks run beside it.  With
     ``reuse``, the points are fitted in ascending C sharing one machine store per split, and
-    each result counts its ``n_reused_machines``.
+    each result counts its ``n_reused_machines``.  The fits leave out the options that change
+    no prediction (:func:`selection_options`).
     """
     results = [{s: {**{key: 0 for key in POINT_TOTALS}, "fit_cpu": 0.0, "fit_wall": 0.0,
                     "predict_wall": 0.0, "n_support_vectors": 0.0,
                     "kernel_evaluations": 0.0, "size": 0.0, "notes": []} for s in group}
                for _ in points]
     cpu_clock = task_cpu_clock()
+    selecting = selection_options(group, options)
     order = ascending_C(points) if reuse else list(range(len(points)))
     for X_fit, y_fit, X_score, y_score in splits:
         gram, gram_wall, gram_cpu = shared_gram(group, points[0], options, X_fit, seed,
@@ -134,8 +147,8 @@ def score_points(group, points, options, splits, seed, reuse=True):
         store = MachineReuse() if reuse else None
         for rank, index in enumerate(order):
             started = cpu_clock()
-            fitted, notes, fit_wall = fit_group(group, points[index], options, X_fit, y_fit, 1,
-                                                seed, gram, store)
+            fitted, notes, fit_wall = fit_group(group, points[index], selecting, X_fit, y_fit,
+                                                1, seed, gram, store)
             fit_cpu = cpu_clock() - started
             if rank == 0:
                 fit_wall, fit_cpu = fit_wall + gram_wall, fit_cpu + gram_cpu

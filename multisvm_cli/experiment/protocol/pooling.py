@@ -72,8 +72,14 @@ def _split_record(test) -> dict:
 def _memory_and_levels(tests) -> dict:
     """The largest binary SVM's training memory (MB; the largest over the splits) and, for
     Hier, the level-1 and level-2 test accuracies (mean over the splits, NaN ones left out);
-    ``primal`` when the machines are linear (their Table-1 figures are dot products)."""
+    ``primal`` when the machines are linear (their Table-1 figures are dot products); with
+    class probabilities, the test log-loss and Brier score (means over every split's test
+    points)."""
     found = {}
+    if tests and all("log_loss" in t for t in tests):
+        n_test = [len(t["correct"]) for t in tests]
+        for key in ("log_loss", "brier"):
+            found[key] = float(np.average([t[key] for t in tests], weights=n_test))
     memory = [t["max_train_memory"] for t in tests if t.get("max_train_memory") is not None]
     if memory:
         found["max_train_memory_mb"] = max(memory) / 1e6

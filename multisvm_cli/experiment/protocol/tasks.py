@@ -70,7 +70,7 @@ def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache,
         scored = estimate_plan(plan, estimate)
         for fold in folds:
             expected = sizes[estimate, fold.index]
-            for point, group in grid_tasks(plan, schemes):
+            for point, group in grid_tasks(plan, schemes, options):
                 keys = {s: point_key(dataset, scored, fold, point, s, options, seed, reuse)
                         for s in group}
                 stored = {s: cache.get(k, expected, registry.get(s).figures)
@@ -110,10 +110,11 @@ def _run_tasks(dataset, tasks, splits, options, seed, cache, n_jobs, progress, r
     return rows
 
 
-def grid_tasks(plan, schemes):
-    """The (grid point, scheme group) pairs to score on each fold; kernel-free schemes once."""
+def grid_tasks(plan, schemes, options=None):
+    """The (grid point, scheme group) pairs to score on each fold (groups by
+    ``registry.scheme_groups`` under the schemes' ``options``); kernel-free schemes once."""
     return [(point, group) for i, point in enumerate(plan.grid)
-            for group in scheme_groups(schemes) if i == 0 or not kernel_free(group[0])]
+            for group in scheme_groups(schemes, options) if i == 0 or not kernel_free(group[0])]
 
 
 def same_kernel_tasks(todo) -> list:

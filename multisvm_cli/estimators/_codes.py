@@ -1,0 +1,212 @@
+"""Error-correcting output codes: the code matrices ECOCSVC trains its binary SVMs from.
+
+A code is a (k classes x L columns) matrix of -1, 0, +1 (Dietterich & Bakiri 1995; Allwein,
+Schapire & Singer 2000): column b is one binary problem, its +1 classes against its -1 classes,
+the rows of classes marked 0 left out.  A valid code has in every column at least one +1 and
+one -1 (else there is no problem to train), no two columns that are the same problem (equal,
+or equal up to sign: the opposite column's machine is the same SVM with f negated), and in
+every row at least one non-zero entry (else the class is never seen).
+
+The named codes, for k classes:
+
+- ``ovr``: one column per class, that class +1, the others -1 (one column for two classes);
+- ``ovo``: one column per pair (i, j), i < j, in LIBSVM's order: -1 for i, +1 for j, 0 else
+  (the pairwise machines of Max Wins: f > 0 means j);
+- ``exhaustive``: Dietterich & Bakiri's 2^(k-1) - 1 columns (class 0 always +1; row i >= 1 of
+  column j is the bit k-1-i of j), at most MAX_EXHAUSTIVE_CLASSES classes;
+- ``dense`` / ``sparse``: random codes as Allwein et al. draw them (section 6): int(k x
+  ``code_size``) columns (scikit-learn's OutputCodeClassifier's count), capped at the number of
+  distinct problems; entries +1 / -1 with probability 1/2 each (dense), or 0 with probability
+  1/2 and +1 / -1 with 1/4 each (sparse); N_DRAWS valid matrices are drawn (seeded) and the one
+  with the largest minimum distance between rows is kept, the distance between rows u and v
+  being sum_b (1 - u_b v_b) / 2 (Allwein et al.'s generalised Hamming distance).  When there are
+  few distinct problems (at most ENUMERATE_LIMIT), each draw takes L distinct columns of the
+  enumerated set; otherwise columns are drawn at random and invalid matrices discarded.
+"""
+
+from functools import lru_cache
+
+import numpy as np
+
+CODE_NAMES = ("ovr", "ovo", "dense", "sparse", "exhaustive")
+MAX_EXHAUSTIVE_CLASSES = 12  # 2047 columns
+N_DRAWS = 10_000  # Allwein et al.'s random matrices
+DRAW_BATCH = 500
+ENUMERATE_LIMIT = 4096
+
+
+def check_code(name, value):
+    """ValueError (one line) unless ``value`` is a code name or a valid explicit code matrix
+    (see the module docstring; its number of rows is checked against the classes at fit)."""
+    if isinstance(value, str):
+        if value not in CODE_NAMES:
+            raise ValueError(f"unknown {name} {value!r}; expected one of {', '.join(CODE_NAMES)} "
+                             f"or a matrix of -1, 0, +1 with one row per class")
+        return
+    code_array(name, value)
+
+
+def code_array(name, value):
+    """An explicit code as an int8 (k, L) array; ValueError (one line) unless it is a list of
+    at least two equal-length rows of -1, 0, +1 forming a valid code."""
+    try:
+        matrix = np.asarray(value)
+    except (ValueError, TypeError):
+        matrix = None
+    if (matrix is None or matrix.ndim != 2 or matrix.shape[0] < 2 or matrix.shape[1] < 1
+            or matrix.dtype.kind not in "iuf" or not np.isin(matrix, (-1, 0, 1)).all()):
+        raise ValueError(f"{name} must be a code name or a matrix (a list of equal-length rows, "
+                         f"one per class) of -1, 0 and +1, got {str(value)[:60]}")
+    matrix = matrix.astype(np.int8)
+    check_matrix(name, matrix)
+    return matrix
+
+
+def check_matrix(name, matrix):
+    """ValueError (one line, 1-based positions) unless every column has a +1 and a -1, no two
+    columns are equal or opposite, and every row has a non-zero entry."""
+    for b in range(matrix.shape[1]):
+        if not ((matrix[:, b] > 0).any() and (matrix[:, b] < 0).any()):
+            raise ValueError(f"{name} column {b + 1} is constant: every column needs a +1 and a "
+                             f"-1 class (a binary problem)")
+    canonical = canonical_columns(matrix)
+    _, first, counts = np.unique(canonical, axis=1, return_index=True, return_counts=True)
+    if (counts > 1).any():
+        b = int(first[np.flatnonzero(counts > 1)[0]])
+        twin = next(c for c in range(b + 1, matrix.shape[1])
+                    if np.array_equal(canonical[:, c], canonical[:, b]))
+        raise ValueError(f"{name} columns {b + 1} and {twin + 1} repeat one binary problem "
+                         f"(equal or opposite columns); drop one")
+    empty = np.flatnonzero(~matrix.any(axis=1))
+    if len(empty):
+        raise ValueError(f"{name} row {empty[0] + 1} has no non-zero entry: its class would "
+                         f"never be trained on")
+
+
+def canonical_columns(matrix):
+    """The columns signed so that each one's first non-zero entry is +1 (equal or opposite
+    columns become equal)."""
+    first = matrix[np.argmax(matrix != 0, axis=0), np.arange(matrix.shape[1])]
+    return matrix * np.where(first < 0, -1, 1).astype(matrix.dtype)
+
+
+def check_code_classes(name, code, n_classes):
+    """ValueError (one line) unless ``code`` fits data of ``n_classes`` classes: an explicit
+    matrix has one row per class; ``exhaustive`` takes at most MAX_EXHAUSTIVE_CLASSES."""
+    if isinstance(code, str):
+        if code == "exhaustive" and n_classes > MAX_EXHAUSTIVE_CLASSES:
+            raise ValueError(f"{name} exhaustive has 2^(k-1) - 1 columns: at most "
+                             f"{MAX_EXHAUSTIVE_CLASSES} classes, the data has {n_classes}; use "
+                             f"dense or sparse")
+        return
+    rows = len(code)
+    if rows != n_classes:
+        raise ValueError(f"{name} has {rows} rows but the data has {n_classes} classes: one row "
+                         f"per class (in sorted label order)")
+
+
+def code_matrix(code, n_classes, code_size, seed):
+    """The (n_classes, L) int8 code for ``code`` (a name or an explicit matrix; see the module
+    docstring); ValueError (one line) when it does not fit ``n_classes``."""
+    check_code_classes("code", code, n_classes)
+    if not isinstance(code, str):
+        return code_array("code", code)
+    if code == "ovr":
+        return ovr_code(n_classes)
+    if code == "ovo":
+        return ovo_code(n_classes)
+    if code == "exhaustive":
+        return exhaustive_code(n_classes)
+    return random_code(n_classes, max(1, int(n_classes * code_size)), code == "sparse",
+                       int(seed)).copy()
+
+
+def ovr_code(k):
+    """One column per class (+1 for it, -1 for the others); one column [-1, +1] for two."""
+    if k == 2:
+        return np.array([[-1], [1]], dtype=np.int8)
+    return (2 * np.eye(k) - 1).astype(np.int8)
+
+
+def ovo_code(k):
+    """One column per pair (i, j), i < j, in LIBSVM's order: -1 for i, +1 for j, 0 else."""
+    i, j = np.triu_indices(k, k=1)
+    code = np.zeros((k, len(i)), dtype=np.int8)
+    code[i, np.arange(len(i))] = -1
+    code[j, np.arange(len(i))] = 1
+    return code
+
+
+def exhaustive_code(k):
+    """Dietterich & Bakiri's exhaustive code: column j = [+1, bits k-2 .. 0 of j as -1/+1]."""
+    if k > MAX_EXHAUSTIVE_CLASSES:
+        raise ValueError(f"code exhaustive takes at most {MAX_EXHAUSTIVE_CLASSES} classes, got {k}")
+    j = np.arange(2 ** (k - 1) - 1)
+    bits = (j[None, :] >> np.arange(k - 2, -1, -1)[:, None]) & 1
+    return np.vstack([np.ones((1, len(j))), 2 * bits - 1]).astype(np.int8)
+
+
+def n_distinct_problems(k, sparse):
+    """How many distinct binary problems (columns up to sign) a k-class code can have: dense
+    2^(k-1) - 1; sparse (3^k - 2^(k+1) + 1) / 2."""
+    return (3**k - 2 ** (k + 1) + 1) // 2 if sparse else 2 ** (k - 1) - 1
+
+
+def all_columns(k, sparse):
+    """Every distinct problem as a column, (k, n_distinct_problems(k, sparse)), first non-zero +1."""
+    values = (-1, 0, 1) if sparse else (-1, 1)
+    grid = np.array(np.meshgrid(*[values] * k, indexing="ij")).reshape(k, -1)
+    valid = (grid > 0).any(axis=0) & (grid < 0).any(axis=0)
+    grid = canonical_columns(grid[:, valid])
+    return np.unique(grid, axis=1).astype(np.int8)
+
+
+@lru_cache(maxsize=64)
+def random_code(k, n_columns, sparse, seed):
+    """Allwein et al.'s random code (see the module docstring), cached (read-only)."""
+    n_columns = min(n_columns, n_distinct_problems(k, sparse))
+    rng = np.random.default_rng(seed)
+    pool = all_columns(k, sparse) if n_distinct_problems(k, sparse) <= ENUMERATE_LIMIT else None
+    best, best_distance = None, -1.0
+    for _ in range(N_DRAWS // DRAW_BATCH):
+        draws = _draw(rng, pool, k, n_columns, sparse)
+        valid = _valid(draws)
+        if not valid.any():
+            continue
+        draws = draws[valid]
+        rows = draws.astype(np.float32)
+        distance = (n_columns - rows @ rows.transpose(0, 2, 1)) / 2
+        distance[:, np.arange(k), np.arange(k)] = np.inf
+        smallest = distance.min(axis=(1, 2))
+        pick = int(np.argmax(smallest))
+        if smallest[pick] > best_distance:
+            best, best_distance = draws[pick], float(smallest[pick])
+    if best is None:
+        raise ValueError(f"no valid {'sparse' if sparse else 'dense'} code of {n_columns} columns "
+                         f"for {k} classes in {N_DRAWS} draws; lower code_size")
+    best.setflags(write=False)
+    return best
+
+
+def _draw(rng, pool, k, n_columns, sparse):
+    """DRAW_BATCH candidate codes (batch, k, n_columns)."""
+    if pool is not None:
+        keys = rng.random((DRAW_BATCH, pool.shape[1]))
+        chosen = np.argpartition(keys, n_columns - 1, axis=1)[:, :n_columns]
+        return pool.T[chosen].transpose(0, 2, 1)
+    if sparse:
+        return rng.choice(np.array([-1, 0, 0, 1], dtype=np.int8), size=(DRAW_BATCH, k, n_columns))
+    return rng.choice(np.array([-1, 1], dtype=np.int8), size=(DRAW_BATCH, k, n_columns))
+
+
+def _valid(draws):
+    """Which candidate codes are valid (see the module docstring)."""
+    has_both = ((draws > 0).any(axis=1) & (draws < 0).any(axis=1)).all(axis=1)
+    rows_used = (draws != 0).any(axis=2).all(axis=1)
+    columns = draws.astype(np.float32)
+    dots = np.abs(columns.transpose(0, 2, 1) @ columns)  # (batch, L, L)
+    nonzeros = (draws != 0).sum(axis=1).astype(np.float32)  # (batch, L)
+    same = (dots == nonzeros[:, :, None]) & (dots == nonzeros[:, None, :])
+    n_columns = draws.shape[2]
+    same[:, np.arange(n_columns), np.arange(n_columns)] = False
+    return has_both & rows_used & ~same.any(axis=(1, 2))

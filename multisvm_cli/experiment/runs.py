@@ -185,7 +185,7 @@ def _compute(config, settings, jobs, datasets, folder, log):
     write_tables(folder, config.name, results, grid_rows, rows, checksums,
                  compare_to=config.compare_to, repeats=config.repeats,
                  source=config.reference.get("source"), ranking=ranking,
-                 dag_orders=dag_order_studies(results))
+                 dag_orders=dag_order_studies(results), layout=config.layout)
     figures = Stopwatch()
     if settings.figures:
         write_figures(folder, settings.figure_format, settings.dpi)

@@ -19,6 +19,7 @@ from ..estimators.registry import ORDER_STUDY, REFERENCE, label
 from ..numbers import is_number
 from ..readers import read_bytes
 from ..storage import atomic_write
+from .hsu_lin import tables_html
 from .paired import RESAMPLED
 from .run_folder import read_config_text, read_meta, read_results, read_sweep, read_table
 from .sweep import sweep_table
@@ -91,6 +92,7 @@ def render_report(folder: Path, meta=None) -> str:
     parts = [f"<h1>multisvm report: {_esc(name)} ({_esc(folder.name)})</h1>",
              "<h2>Results</h2>", table_html(header, rows),
              f"<p class=\"note\">{_esc(_footnote(rows, results))}</p>"]
+    parts += tables_html(results)  # Hsu & Lin's Tables II and III when the run asks for them
     swept = read_sweep(folder)
     if swept is not None:
         parts += ["<h2>Sweep</h2>", sweep_table(swept.to_dict("records"), "html")]

@@ -79,8 +79,24 @@ def test_tables_ii_and_iii_show_the_runs_numbers(hsu_lin_run, run_multisvm):
     results = {(r["dataset"], r["scheme"]): r for r in saved["results"]}
     assert len(results) == 9
     assert out.index("error %") < out.index(TITLE_II) < out.index(TITLE_III)
+    check_table_ii(out, results)
+    check_table_iii(out, results)
+    check_markdown((folder / "table.md").read_text(), results)
 
-    # Table II: per dataset, its protocol and per method "rate (C, gamma)" as powers of 2
+    # report.html, and `multisvm report` redraws it from results.json alone
+    page = (folder / "report.html").read_text()
+    assert "Hsu &amp; Lin (2002) Table II" in page and ">#SVs</td>" in page
+    table_ii = page[page.index("Table II"):page.index("Table III")]
+    rate, params = expected_rate(results[("glass", "maxwins")])
+    assert f"{rate} ({power(params['C'])}, {power(params['gamma'])})" in table_ii
+    (folder / "report.html").unlink()
+    redraw = run_multisvm("report", folder, "--no-figures")
+    assert redraw.code == 0, redraw.err
+    assert (folder / "report.html").read_text() == page
+
+
+def check_table_ii(out, results):
+    """Per dataset its protocol, per method "rate (C, gamma)" with C and gamma as 2^k."""
     header, rows = table_block(out, TITLE_II)
     assert header == ["dataset", "rate", "1-v-r", "Max Wins", "DAGSVM"]
     starts = column_starts(out, TITLE_II)
@@ -98,9 +114,12 @@ def test_tables_ii_and_iii_show_the_runs_numbers(hsu_lin_run, run_multisvm):
     wine = results[("wine", "dag")]
     assert wine["n_test"] == 54 and len(wine["splits"]) == 1
 
-    # Table III: training time, testing time and #SVs, one block of datasets each
+
+def check_table_iii(out, results):
+    """Training time, testing time and #SVs, one block of datasets each: the results'
+    cpu_time (the folds' mean), evaluation_time and n_support_vectors (the folds' mean)."""
     header, rows = table_block(out, TITLE_III)
-    assert header == ["dataset", "1-v-r", "Max Wins", "DAGSVM"]
+    assert header == ["dataset", "1-v-r", "Max Wins", "DAGSVM"] and len(rows) == 9
     starts = column_starts(out, TITLE_III)
     blocks = {"training time (s)": "cpu_time", "testing time (s)": "evaluation_time",
               "#SVs": "n_support_vectors"}
@@ -109,18 +128,19 @@ def test_tables_ii_and_iii_show_the_runs_numbers(hsu_lin_run, run_multisvm):
         title, dataset, *cells = split_cells(line, starts)
         key = blocks[title] if title else key
         for scheme, cell in zip(LABELS, cells):
-            value = results[(dataset, scheme)][key]
+            result = results[(dataset, scheme)]
+            value = result[key]
+            if key != "evaluation_time":  # a fold's mean (one split: its own)
+                splits = result["splits"]
+                assert value == pytest.approx(sum(s[key] for s in splits) / len(splits))
             if key == "n_support_vectors":
-                splits = results[(dataset, scheme)]["splits"]
-                assert value == sum(s["n_support_vectors"] for s in splits) / len(splits)
-                assert float(cell) == pytest.approx(value, abs=0.05)
-                assert value > 0
+                assert value > 0 and float(cell) == pytest.approx(value, abs=0.05)
             else:
                 assert float(cell) == pytest.approx(value, abs=0.0051 if value >= 1 else 0.00051)
-    assert len(rows) == 9
 
-    # table.md: the same tables in markdown, each dataset's best rate in bold
-    markdown = (folder / "table.md").read_text()
+
+def check_markdown(markdown, results):
+    """table.md: the same tables in markdown, each dataset's best rate in bold."""
     assert f"### {TITLE_II}" in markdown and f"### {TITLE_III}" in markdown
     section = markdown[markdown.index(TITLE_II):markdown.index(TITLE_III)]
     bold = []
@@ -132,17 +152,6 @@ def test_tables_ii_and_iii_show_the_runs_numbers(hsu_lin_run, run_multisvm):
             assert cell.startswith("**") == (rates[scheme] == max(rates.values()))
             bold.append(cell.startswith("**"))
     assert any(bold) and not all(bold)  # this run's rates differ on some set
-
-    # report.html, and `multisvm report` redraws it from results.json alone
-    page = (folder / "report.html").read_text()
-    assert "Hsu &amp; Lin (2002) Table II" in page and ">#SVs</td>" in page
-    table_ii = page[page.index("Table II"):page.index("Table III")]
-    rate, params = expected_rate(results[("glass", "maxwins")])
-    assert f"{rate} ({power(params['C'])}, {power(params['gamma'])})" in table_ii
-    (folder / "report.html").unlink()
-    redraw = run_multisvm("report", folder, "--no-figures")
-    assert redraw.code == 0, redraw.err
-    assert (folder / "report.html").read_text() == page
 
 
 def test_without_the_layout_no_hsu_lin_tables(run_multisvm, write_config, mirror, data_home,
@@ -184,3 +193,19 @@ def test_points_as_hsu_and_lin_write_them():
     cell = rate_cell({"params": {"kernel": "polynomial", "C": 8.0, "degree": 2},
                       "n_errors": 3, "n_test": 40})
     assert cell["accuracy"] == 92.5 and point_text(cell) == "(2^3, polynomial)"
+
+
+def test_a_damaged_result_leaves_its_cells_blank():
+    """A hand-edited results.json (counts or times missing, params not a mapping) gives blank
+    cells in report.html's tables, never a traceback."""
+    from multisvm_cli.report.hsu_lin import tables_html
+
+    document = {"layout": "hsu-lin", "results": [
+        {"dataset": "iris", "scheme": "ovr", "params": "C=1", "n_errors": 2, "n_test": 50,
+         "cpu_time": "fast", "cv_best": "yes"},
+        {"dataset": "iris", "scheme": "dag", "params": {"kernel": "gaussian", "C": 2.0,
+                                                        "gamma": 0.5}, "n_test": 50}]}
+    page = "\n".join(tables_html(document))
+    assert "<b>96.00</b></td>" in page  # 100 - 100 * 2 / 50, the best; no point to show
+    assert "(2^1, 2^-1)" not in page  # the dag result has no error count: no rate
+    assert tables_html({**document, "layout": "table-1"}) == []

@@ -131,6 +131,8 @@ def reproduce_table(configs, fmt, wide, force, progress, figure_format, dpi, no_
     Example: multisvm reproduce-table quickstart --n-jobs 2
     """
     from .experiment import load_config, reproduce
+    from .report.hsu_lin import HSU_LIN, tables_text
+    from .report.run_folder import read_results
     from .report.verdict import across_datasets_text
     from .report.sweep import sweep_table
     from .report.table import dag_orders_text, render
@@ -149,6 +151,9 @@ def reproduce_table(configs, fmt, wide, force, progress, figure_format, dpi, no_
         else:
             click.echo(render(run.rows, fmt, config.reference.get("source"),
                               config.compare_to, wide=wide, width=_width()).rstrip("\n"))
+            if config.layout == HSU_LIN:  # Hsu & Lin's Tables II and III, from results.json
+                click.echo("\n" + tables_text(read_results(run.folder)["results"], fmt,
+                                               width=_width()))
             if run.ranking:
                 click.echo("\n" + _wrap(across_datasets_text(run.ranking)))
             if run.dag_orders:

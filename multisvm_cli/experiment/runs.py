@@ -187,7 +187,7 @@ def _compute(config, settings, jobs, datasets, folder, log):
                  compare_to=config.compare_to, repeats=config.repeats,
                  source=config.reference.get("source"), ranking=ranking,
                  dag_orders=dag_order_studies(results),
-                 versus_best=versus_best(results, rows))
+                 versus_best=versus_best(results, rows), layout=config.layout)
     figures = Stopwatch()
     if settings.figures:
         write_figures(folder, settings.figure_format, settings.dpi)

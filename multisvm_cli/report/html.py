@@ -33,6 +33,7 @@ from ..yaml_loader import load
 from .figures.base import registered
 from .html_table import CSS, LINEAR_MARK, SORTER, table_html
 from .intervals import error_interval, n_splits
+from .hsu_lin import tables_html
 from .paired import RESAMPLED
 from .run_folder import read_config_text, read_meta, read_results, read_sweep, read_table
 from .summary import answer
@@ -66,6 +67,7 @@ def render_report(folder: Path, meta=None) -> str:
                  "mcnemar_p": f"p vs {label(results.get('compare_to') or REFERENCE)}"},
                  _linear(results)),
              f"<p class=\"note\">{_esc(_footnote(rows, results, config_text))}</p>"]
+    parts += tables_html(results)  # Hsu & Lin's Tables II and III when the run asks for them
     swept = read_sweep(folder)
     if swept is not None:
         parts += ["<h2>Sweep</h2>", sweep_table(swept.to_dict("records"), "html")]

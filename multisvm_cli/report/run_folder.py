@@ -23,6 +23,7 @@ from ..errors import MultisvmError
 from ..numbers import is_count, is_number
 from ..readers import read_json, read_text
 from ..storage import atomic_write, to_json, write_json
+from .hsu_lin import HSU_LIN, LAYOUTS, TABLE_1, tables_text
 from .table import render
 from .verdict import verdict_problem
 
@@ -53,25 +54,31 @@ SMALL_LIMIT = 16 << 20   # bytes of run.json or config.yaml
 # --------------------------------------------------------------------------- writing
 
 def write_tables(folder, name, results, grid_rows, rows, checksums, *, compare_to, repeats,
-                 source=None, ranking=None, dag_orders=None, versus_best=None):
+                 source=None, ranking=None, dag_orders=None, versus_best=None,
+                 layout=TABLE_1):
     """grid.csv, table.csv, table.md and results.json of a run, each written atomically.
 
     ``results``: the protocol's per-scheme results (their per-point ``correct`` and the DAG
     order studies are left out: the studies are ``dag_orders``); ``rows``: the report rows;
     ``source``: the reference numbers' source (table.md's footnote); ``versus_best``: each
-    scheme's paired test against its dataset's best (``summary.versus_best``). results.json
-    is strict JSON (a non-finite number is refused here, as the reader would refuse it)."""
+    scheme's paired test against its dataset's best (``summary.versus_best``); ``layout`` (the
+    config's, kept in results.json): ``hsu-lin`` adds Hsu & Lin's tables to table.md
+    (:mod:`.hsu_lin`). results.json is strict JSON (a non-finite number is refused here, as
+    the reader would refuse it)."""
     import pandas as pd
 
     folder = Path(folder)
     grid = pd.DataFrame(grid_rows).reindex(columns=GRID_COLUMNS)
     atomic_write(folder / "grid.csv", grid.to_csv(index=False))
     atomic_write(folder / "table.csv", render(rows, "csv"))
-    atomic_write(folder / "table.md", render(rows, "markdown", source, compare_to) + "\n")
     public = [{k: v for k, v in r.items() if k not in ("correct", "dag_orders")}
               for r in results]
+    markdown = render(rows, "markdown", source, compare_to)
+    if layout == HSU_LIN:
+        markdown += "\n\n" + tables_text(public, "markdown")
+    atomic_write(folder / "table.md", markdown + "\n")
     saved = {"config": name, "checksums": checksums, "compare_to": compare_to,
-             "repeats": repeats, "results": public, "table": rows}
+             "repeats": repeats, "layout": layout, "results": public, "table": rows}
     if ranking is not None:
         saved["ranking"] = ranking
     if dag_orders:
@@ -153,6 +160,8 @@ def results_problem(results) -> str | None:
     for key in ("config", "compare_to"):
         if results.get(key) is not None and not isinstance(results[key], str):
             return f"{key!r} is not a name"
+    if results.get("layout", TABLE_1) not in LAYOUTS:
+        return f"'layout' is not one of {', '.join(LAYOUTS)}"
     if results.get("ranking") is not None and ranking_problem(results["ranking"]):
         return f"'ranking' is not a ranking of the schemes: {ranking_problem(results['ranking'])}"
     if not _versus_best_ok(results.get("versus_best") or {}):

@@ -43,6 +43,8 @@ Format (defaults in brackets)::
     rope: 1.0                       # [1] the Bayesian signed-rank test's region of practical
                                     #   equivalence over datasets, in points of test error
                                     #   (0 to 50; see report.verdict)
+    layout: table-1                 # [table-1] or hsu-lin: Hsu & Lin's (2002) Tables II and
+                                    #   III after the Table-1 report (see report.hsu_lin)
     sweep: {classes: [2, 5, 10]}    # [none] run the protocol at each value of one setting
                                     #   (see :mod:`.sweep`: classes, train_fraction or one
                                     #   scheme option as a list)
@@ -107,10 +109,11 @@ from .keys import TOP_KEYS
 from .resolved import Config, DatasetPlan, _resolved, summary
 from .own import own_options
 from .sections import (_check_code, _check_code_sweep, _check_order, _compare_to, _dag_orders,
-                       _estimate, _reference, _repeats, _rope, _scheme_options, _schemes, _split,
-                       _validation)
+                       _estimate, _layout, _reference, _repeats, _rope, _scheme_options, _schemes,
+                       _split, _validation)
 from .sweep import _sweep, sweep_document
 from .values import MAX_GRID_POINTS, _mapping, _number, _seed, _show
+from ...report.hsu_lin import TABLE_1
 
 __all__ = ["Config", "ConfigError", "DatasetPlan", "GridPoint", "Location", "load_config",
            "summary"]
@@ -182,6 +185,7 @@ def load_config(path, seed=None) -> Config:
     from ...report.verdict import DEFAULT_ROPE  # pandas and scipy: not for 'multisvm configs'
 
     rope = errors.attempt(_rope, doc, raw, DEFAULT_ROPE, default=DEFAULT_ROPE)
+    layout = errors.attempt(_layout, doc, raw, default=TABLE_1)
     sweep = (errors.attempt(_sweep, doc, raw.get("sweep"), ("sweep",), schemes)
              if schemes else None)
     if sweep is not None and scheme_options:
@@ -189,14 +193,15 @@ def load_config(path, seed=None) -> Config:
     errors.raise_any()
     resolved = _resolved(name, seed, schemes, compare_to, scheme_options, reference, plans,
                          raw.get("max_grid_points"))
-    resolved.update(repeats=repeats, dag_orders=dag_orders, reuse_across_C=reuse, rope=rope)
+    resolved.update(repeats=repeats, dag_orders=dag_orders, reuse_across_C=reuse, rope=rope,
+                    layout=layout)
     if sweep is not None:
         resolved["sweep"] = sweep_document(sweep)
     return Config(path=path, name=name, datasets=plans, schemes=schemes,
                   scheme_options=scheme_options, compare_to=compare_to, seed=seed,
                   reference=reference, resolved=resolved, original_text=doc.text,
                   repeats=repeats, dag_orders=dag_orders, reuse_across_C=reuse, sweep=sweep,
-                  rope=rope)
+                  rope=rope, layout=layout)
 
 
 def _check_name(doc, name):

@@ -78,5 +78,9 @@ KEYS = {
     "rope": ("1.0",
              "The Bayesian signed-rank test's region of practical equivalence, in points of "
              "test error (1 = one point of accuracy; 0 to 50)."),
+    "layout": ("table-1",
+               "table-1 (the Table-1 report alone) | hsu-lin (Hsu & Lin's 2002 Table II, rate "
+               "and chosen (C, gamma), and Table III, training and testing time and #SVs, after "
+               "it in the terminal, table.md and report.html)."),
 }
 TOP_KEYS = tuple(KEYS)

@@ -70,6 +70,7 @@ class Config:
     reuse_across_C: bool = True  # grid fits reuse machines across C (estimators.reuse)
     sweep: dict | None = None    # the swept setting and its values (config.sweep), or None
     rope: float = 1.0            # the Bayesian signed-rank test's ROPE, points of test error
+    layout: str = "table-1"      # the report's tables: table-1 | hsu-lin (report.hsu_lin)
 
     def resolved_text(self) -> str:
         """The resolved config as YAML (a comment says where it comes from)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...estimators.options import OPTIONS, check_code_classes
 from ...estimators.registry import (ALIASES, ORDER_STUDY, REFERENCE, REGISTRY, SCHEME_NAMES, label,
                                    own_name, scheme_name)
+from ...report.hsu_lin import LAYOUTS, TABLE_1
 from .own import own_row
 from .values import (SEED_RANGE, _allowed, _choice, _folds, _list, _mapping, _number, _seed,
                      _show)
@@ -220,6 +221,15 @@ def _rope(doc, raw, default):
         doc.fail(path, f"must be from {ROPE_RANGE[0]:g} to {ROPE_RANGE[1]:g} points of test "
                        f"error (1 = one point of accuracy), got {rope}")
     return float(rope)
+
+
+def _layout(doc, raw):
+    """``layout``: which tables the report shows, one of LAYOUTS: ``table-1`` (the default:
+    the Table-1 report alone) or ``hsu-lin`` (Hsu & Lin's 2002 Tables II and III after it;
+    :mod:`multisvm_cli.report.hsu_lin`)."""
+    if "layout" not in raw:
+        return TABLE_1
+    return _choice(doc, raw["layout"], ("layout",), LAYOUTS, "layout")
 
 
 def _compare_to(doc, raw, schemes):

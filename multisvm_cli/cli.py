@@ -13,7 +13,7 @@ import click
 
 from . import __version__
 from .cli_datasets import cards_option, datasets
-from .errors import MultisvmError
+from .errors import MultisvmError, one_line
 from .estimators.registry import scheme_names_help
 
 EXIT_USER_ERROR = 2
@@ -283,7 +283,7 @@ def _wrap(text) -> str:
 
 def _one_line_warning(message, category, filename, lineno, line=None):
     """Warnings as the CLI shows them: ``warning: <message>``, without source lines."""
-    return f"warning: {' '.join(str(message).split())}\n"
+    return f"warning: {one_line(message)}\n"
 
 
 def main(argv=None):
@@ -331,4 +331,4 @@ def _one_line(exc) -> str:
     if isinstance(exc, OSError) and not isinstance(exc, MultisvmError) and exc.strerror:
         where = f"{exc.filename}: " if exc.filename else ""
         return f"{where}{exc.strerror}; check that the folder exists, is writable and has room"
-    return " ".join(str(exc).split()) or type(exc).__name__
+    return one_line(exc)

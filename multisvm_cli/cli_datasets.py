@@ -11,6 +11,7 @@ import os
 import click
 from tabulate import tabulate
 
+from .errors import one_line
 from . import data
 
 
@@ -125,7 +126,7 @@ def fetch_command(ctx, names, fetch_all, no_progress, mirror, data_home):
             failures.append(exc)
             fetch_available_parts(name, where, no_progress)
     for exc in failures[:-1]:
-        click.echo(f"error: {' '.join(str(exc).split())}", err=True)
+        click.echo(f"error: {one_line(exc)}", err=True)
     if failures:
         raise failures[-1]
 

@@ -16,7 +16,7 @@ import os
 import stat
 from pathlib import Path
 
-from .errors import MultisvmError
+from .errors import MultisvmError, one_line
 
 MAX_DEPTH = 32
 
@@ -92,7 +92,7 @@ def parse_json(raw: bytes, where, error=MultisvmError, what: str = "JSON file"):
     except RecursionError:
         raise error(f"{where}: not valid JSON (nested too deeply)") from None
     except (UnicodeDecodeError, ValueError) as exc:
-        raise error(f"{where}: not valid JSON ({' '.join(str(exc).split())})") from None
+        raise error(f"{where}: not valid JSON ({one_line(exc)})") from None
     if depth(document) > MAX_DEPTH:
         raise error(f"{where}: nested deeper than {MAX_DEPTH} levels; not a {what}")
     return document

@@ -19,6 +19,7 @@ import warnings
 from datetime import datetime
 from pathlib import Path
 
+from .errors import one_line
 from .readers import read_json
 
 MAX_ENTRY_BYTES = 1 << 20      # a cache entry is a few hundred bytes of JSON
@@ -149,7 +150,7 @@ class PointCache:
     def _warn_once(self, path, exc):
         if not self.warned:
             self.warned = True
-            reason = " ".join(str(exc).split())
+            reason = one_line(exc)
             if not reason.startswith(str(path)):
                 reason = f"{path}: {reason}"
             warnings.warn(f"resume-cache entry refused, recomputed ({reason}); any other "

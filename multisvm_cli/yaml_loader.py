@@ -14,7 +14,7 @@ import re
 
 import yaml
 
-from .errors import MultisvmError
+from .errors import MultisvmError, one_line
 from .readers import read_text
 
 MAX_YAML_NODES = 100_000        # values after expanding aliases (an alias bomb stops here)
@@ -101,7 +101,7 @@ def parse(text: str, where, error=MultisvmError, what: str = "YAML file"):
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f"{where}:{mark.line + 1}" if mark else str(where)
-        problem = getattr(exc, "problem", None) or " ".join(str(exc).split())
+        problem = getattr(exc, "problem", None) or one_line(exc)
         raise error(f"{line}: YAML syntax error: {problem}") from None
     except RecursionError:
         raise error(f"{where}: nested too deeply to be a {what}") from None

@@ -22,6 +22,7 @@ from importlib import import_module
 import numpy as np
 from sklearn.base import is_classifier
 
+from ..errors import one_line
 from ._base import MulticlassSVM
 
 TARGET = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
@@ -66,7 +67,7 @@ def build(target, options, random_state=None):
     try:
         model = cls(**built)
     except Exception as exc:  # the user's class refused its options
-        raise ValueError(f"{target}({', '.join(built)}) failed: {' '.join(str(exc).split())}") from None
+        raise ValueError(f"{target}({', '.join(built)}) failed: {one_line(exc)}") from None
     if not is_classifier(model):
         raise ValueError(f"{target} is not a scikit-learn classifier (its estimator type is not "
                          f"'classifier')")

@@ -42,6 +42,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import one_line
 from ..storage import PointCache, atomic_write, new_run_dir
 from .fit_notes import bounded, fit_warnings
 from .interrupt import run_interruptible, sigterm_as_interrupt
@@ -119,7 +120,7 @@ def _run(config, settings, jobs, datasets, folder, log) -> Run:
             work() if jobs.backend == "dask" else run_interruptible(work, interrupted))
     except BaseException as exc:
         status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
-        meta.update(ended=now_iso(), status=status, error=" ".join(str(exc).split()),
+        meta.update(ended=now_iso(), status=status, error=one_line(exc),
                     warnings=log.warnings)
         log.add(f"{status}: {meta['error'] or type(exc).__name__}")
         _close(folder, meta, log)
@@ -263,7 +264,7 @@ class RunLog:
             shown = warnings.showwarning
 
             def record(message, category, filename, lineno, file=None, line=None):
-                text = " ".join(str(message).split())
+                text = one_line(message)
                 if text not in self.warnings:  # shown and recorded once per run
                     self.warnings.append(text)
                     self.add(f"warning: {text}")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from ..errors import MultisvmError
+from ..errors import MultisvmError, one_line
 from ..parallel import resolve_n_jobs
 
 BACKENDS = ("loky", "threading", "dask")
@@ -88,7 +88,7 @@ def _dask_client(scheduler):
         return Client(scheduler, timeout=30) if scheduler else Client(processes=False)
     except (OSError, TimeoutError, ValueError) as exc:
         raise MultisvmError(f"cannot reach the dask scheduler {scheduler}: "
-                            f"{' '.join(str(exc).split())}") from None
+                            f"{one_line(exc)}") from None
 
 
 def _probe(address):

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 from sklearn.model_selection import StratifiedKFold, train_test_split
+from ..errors import one_line
 
 
 @dataclass
@@ -86,7 +87,7 @@ def named_warnings(name):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         yield
-    for message in dict.fromkeys(" ".join(str(w.message).split()) for w in caught):
+    for message in dict.fromkeys(one_line(w.message) for w in caught):
         warnings.warn(f"{name}: {message}", UserWarning, stacklevel=3)
 
 

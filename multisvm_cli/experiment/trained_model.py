@@ -21,8 +21,9 @@ from ..estimators.registry import REGISTRY
 from ..estimators.options import check_C
 from ..kernels import KERNEL_NAMES, KERNEL_PARAMS, Kernel
 from ..numbers import is_int, is_number
-from ..persist import (ARRAYS_NAME, HEX64, JSON_NAME, ModelFormatError, load_model, one_line,
-                       save_model, scheme_of, short)
+from ..errors import one_line
+from ..persist import (ARRAYS_NAME, HEX64, JSON_NAME, ModelFormatError, load_model, save_model,
+                       scheme_of, short)
 from ..scaling import METHODS, Scaler
 from .provenance import now_iso
 

@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
+from ..errors import one_line
 from .splits import named_warnings, outer_index_folds, pooled, validation_index_splits
 
 # libsvm multiplies and sums kernel values (its gradients, the decision values): past
@@ -100,4 +101,4 @@ def _check_classes(plan, key, labels, what):
 
 
 def _reason(plan, exc) -> str:
-    return f"{plan.name}: {' '.join(str(exc).split())}"
+    return f"{plan.name}: {one_line(exc)}"

@@ -16,10 +16,10 @@ What ``multisvm train`` puts in the metadata is written and checked by
 """
 
 from .format import (ARRAYS_NAME, EXTRA_PREFIX, FORMAT_VERSION, HEX64, JSON_NAME, MANIFEST_NAME,
-                     ModelFormatError, ModelPathError, expected_arrays, one_line, short)
+                     ModelFormatError, ModelPathError, expected_arrays, short)
 from .load import LoadedModel, load_model
 from .save import save_model, scheme_of
 
 __all__ = ["ARRAYS_NAME", "EXTRA_PREFIX", "FORMAT_VERSION", "HEX64", "JSON_NAME", "MANIFEST_NAME",
            "LoadedModel", "ModelFormatError", "ModelPathError", "expected_arrays", "load_model",
-           "one_line", "save_model", "scheme_of", "short"]
+           "save_model", "scheme_of", "short"]

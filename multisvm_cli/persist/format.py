@@ -48,11 +48,6 @@ def short(value):
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def one_line(exc):
-    """An exception's message on one line (its type's name when it has none)."""
-    return " ".join(str(exc).split()) or type(exc).__name__
-
-
 def expected_arrays(scheme, params, specs, n_features):
     """name -> (dtype, shape) every model array (not ``extra.*``) of a ``scheme`` model must have.
 

@@ -20,13 +20,14 @@ from pathlib import Path
 import numpy as np
 
 from ..estimators.registry import REGISTRY
+from ..errors import one_line
 from ..numbers import is_count, is_int, is_number
 from ..readers import read_json_with_bytes
 from .folder import folder_lock
 from .format import (ARRAYS_NAME, EXTRA_PREFIX, FITTED_KEYS, FORMAT_NAME, FORMAT_VERSION, HEX64,
                      JSON_NAME, MANIFEST_FORMAT, MANIFEST_KEYS, MANIFEST_NAME, MANIFEST_VERSION,
                      MAX_JSON_BYTES, MAX_MANIFEST_BYTES, OPTIONAL_FITTED_KEYS, REQUIRED_KEYS,
-                     ModelFormatError, expected_arrays, one_line, short)
+                     ModelFormatError, expected_arrays, short)
 from .npy import open_archive, read_data, read_headers
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
+from ...errors import one_line
 from ...estimators.options import SOLVERS
 from ...estimators.registry import kernel_free
 from .values import _choice, _show
@@ -26,7 +27,7 @@ def _features(doc, value, path):
     try:
         return data.TextFeatures.from_mapping(value)
     except (data.DatasetError, TypeError) as exc:
-        doc.fail(path, " ".join(str(exc).split()).removeprefix("features: "))
+        doc.fail(path, one_line(exc).removeprefix("features: "))
 
 
 def _check_text(doc, name, text, features, scaling, paths):

@@ -10,6 +10,7 @@ option it does not take is refused then, with one line, before any run folder ex
 
 from __future__ import annotations
 
+from ...errors import one_line
 from ...estimators.registry import OWN, own_name, scheme_name
 from .values import _mapping, _show
 
@@ -34,7 +35,7 @@ def own_row(doc, value, path) -> str:
     try:
         build(target, options)
     except ValueError as exc:
-        doc.fail(path + ("scheme",), " ".join(str(exc).split()))
+        doc.fail(path + ("scheme",), one_line(exc))
     return own_name(label)
 
 

@@ -15,6 +15,7 @@ import warnings
 
 import numpy as np
 
+from ...errors import one_line
 from ...estimators import registry
 from ...estimators.reuse import MachineReuse
 from ...kernels import KERNEL_PARAMS, Kernel, gram_fits
@@ -86,7 +87,7 @@ def fit_group(group, params, options, X, y, n_jobs, seed, gram=None, reuse=None)
         fitted = {group[0]: first}
         for reader in group[1:]:
             fitted[reader] = registry.estimator(reader).from_trained(first, options.get(reader, {}), y)
-    notes = sorted({f"{w.category.__name__}: {' '.join(str(w.message).split())}" for w in caught})
+    notes = sorted({f"{w.category.__name__}: {one_line(w.message)}" for w in caught})
     return fitted, notes, watch.wall
 
 

@@ -13,7 +13,8 @@ derived and :func:`.protocol.run_protocol` runs them as a one-repeat config:
 - a scheme option: that option replaced by the value.
 
 The derived dataset gets its own name (``iris classes=2 #1``) and a checksum entry naming the
-derivation, so the resume cache never mixes its points with the whole dataset's. Each value's
+derivation (:func:`derivation`: the exact value, the drawn classes), so the resume cache never
+mixes its points with the whole dataset's or another value's. Each value's
 results are labelled with that name; :func:`sweep_rows` turns them into sweep.csv's rows.
 """
 
@@ -69,10 +70,22 @@ def derive(config, plan, dataset, value, repeat):
     if config.repeats > 1:
         name += f" #{repeat}"
     derived = replace(derived, name=name,
-                      checksums={**derived.checksums, "sweep": f"{name} seed {seed}"})
+                      checksums={**derived.checksums,
+                                 "sweep": derivation(name, value, seed, drawn, sweep)})
     one = replace(config, datasets=[replace(planned, name=name)], repeats=1,
                   scheme_options=options, sweep=None)
     return one, derived, drawn
+
+
+def derivation(name, value, seed, drawn, sweep) -> str:
+    """The checksum entry naming a derived dataset: its name, the value exactly (``repr``:
+    0.1 and 0.09999999 print alike under ``:g`` but are two values), the seed, and for a
+    classes sweep the drawn classes in their order and the draw's ``order`` (the resume cache
+    keys on it, so two draws never share a grid point)."""
+    text = f"{name} seed {seed} value {value!r}"
+    if drawn is not None:
+        text += f" classes [{', '.join(map(repr, drawn))}] order {sweep['order']}"
+    return text
 
 
 def pick_classes(dataset, k, order, seed) -> list:

@@ -44,8 +44,8 @@ from pathlib import Path
 import numpy as np
 
 from . import archives, parsers
-from .local_bounds import (MEMORY_MB, check_dense_size, check_feature_count, first_too_large,
-                           largest_value)
+from .local_bounds import (MEMORY_MB, check_dense_size, check_feature_count, check_file_size,
+                           first_too_large, largest_value)
 from .cards import Card
 from .errors import DatasetError
 from .loader import Dataset
@@ -133,6 +133,7 @@ def load_local(spec: LocalSpec, parts=None) -> Dataset:
     for path in files.values():
         if not Path(path).is_file():
             raise DatasetError(f"{path}: local data file of {spec.name} not found")
+        check_file_size(path, spec.memory_mb)
     provenance = {part: _file_record(path) for part, path in files.items()}
     if spec.format == "svmlight":
         arrays = _read_svmlight(spec, files)

@@ -74,8 +74,13 @@ def read_members(path, dataset, max_members=MAX_MEMBERS, max_bytes=MAX_BYTES, na
 
 def member_path(name, dataset="archive", path=""):
     """A member's name as a relative path inside the root folder (``./`` removed); DatasetError
-    for an absolute path, a ``..`` part, a backslash or an empty name."""
+    for an absolute path, a ``..`` part, a backslash, an empty name or one not UTF-8."""
     relative = name[2:] if name.startswith("./") else name
+    try:
+        relative.encode("utf-8")  # tarfile keeps undecodable bytes as surrogates
+    except UnicodeEncodeError:
+        raise _refused(dataset, path, f"member {name!r} has a name that is not UTF-8 "
+                                      "(rename it and pack the archive again)") from None
     parts = relative.rstrip("/").split("/")
     if (not relative or relative.startswith("/") or "\\" in relative or "\0" in relative
             or any(part in ("", ".", "..") for part in parts)):

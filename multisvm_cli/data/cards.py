@@ -14,6 +14,7 @@ from pathlib import Path
 from ..yaml_loader import read_yaml
 from . import locations
 from .errors import DatasetError
+from .text_options import check_archive_source
 
 SPLITS = ("fixed", "none")
 FORMATS = ("text", "hdf5", "sklearn", "svmlight", "archive")
@@ -222,6 +223,8 @@ def _source(raw):
             raise ValueError(f"source {raw['id']} part {part} names a file it does not list")
     structural = ("id", "format", "files", "parts", "fetcher")
     options = {k: v for k, v in raw.items() if k not in structural}
+    if raw["format"] == "archive":
+        check_archive_source(raw["id"], options, parts)
     return Source(
         id=str(raw["id"]),
         format=_one_of(raw["format"], FORMATS, "format"),

@@ -24,6 +24,7 @@ from ..numbers import is_count, is_number
 from .errors import DatasetError
 
 VECTORIZERS = ("tfidf", "counts", "binary")
+MAX_NGRAM = 5  # the longest word n-gram (ngram_range's upper bound)
 
 
 @dataclass(frozen=True)
@@ -87,10 +88,27 @@ def _problem(settings):
          "min_df and max_df must be a count >= 1 or a fraction in (0, 1]"),
         (settings.max_features is None or is_count(settings.max_features)
          and settings.max_features >= 1, "max_features must be a count >= 1"),
-        (is_count(low) and is_count(high) and 1 <= low <= high,
-         "ngram_range must be [low, high] with 1 <= low <= high"),
+        (is_count(low) and is_count(high) and 1 <= low <= high <= MAX_NGRAM,
+         f"ngram_range must be [low, high] with 1 <= low <= high <= {MAX_NGRAM} (longer word "
+         "n-grams multiply the vocabulary and are almost never seen twice)"),
+        (not _same_kind(settings.min_df, settings.max_df) or settings.min_df <= settings.max_df,
+         f"min_df ({settings.min_df}) is above max_df ({settings.max_df}): no term can be kept"),
     ]
     return next((message for ok, message in checks if not ok), None)
+
+
+def _same_kind(a, b):
+    """Whether the document frequencies ``a`` and ``b`` are both counts or both fractions
+    (then comparable without the number of documents)."""
+    return (_frequency(a) and _frequency(b)) and is_count(a) == is_count(b)
+
+
+def doc_counts(settings, n_documents):
+    """(min, max) document counts ``settings`` keep a term between, on ``n_documents``
+    training documents, as scikit-learn computes them (a fraction times the count)."""
+    def count(value):
+        return value if is_count(value) else value * n_documents
+    return count(settings.min_df), count(settings.max_df)
 
 
 def _frequency(value):

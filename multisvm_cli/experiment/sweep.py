@@ -139,7 +139,7 @@ def sweep_rows(sweep, dataset, value, repeat, drawn, results) -> list:
     rows = []
     for result in results:
         split = result["splits"][0] if result.get("splits") else {}
-        row = {"sweep": sweep_name(sweep), "value": value, "dataset": dataset,
+        row = {"sweep": sweep_name(sweep), "value": value_label(value), "dataset": dataset,
                "scheme": result["scheme"], "repeat": repeat,
                "classes": " ".join(map(str, drawn)) if drawn is not None else "",
                "n_train": split.get("n_train"), "n_test": result["n_test"],
@@ -148,6 +148,16 @@ def sweep_rows(sweep, dataset, value, repeat, drawn, results) -> list:
         row.update({key: result.get(key) for key in SWEEP_FIGURES if key not in row})
         rows.append(row)
     return rows
+
+
+def value_label(value):
+    """A swept value as sweep.csv holds it: a number or a name as it is; ``natural`` for None
+    (a DAG's natural order), a list (a DAG order) as ``[2, 1, 0]``: one cell, never empty."""
+    if value is None:
+        return "natural"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return value
 
 
 def _text(value) -> str:

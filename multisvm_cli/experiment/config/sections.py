@@ -75,6 +75,9 @@ def _scheme_options(doc, value, path, schemes):
         if scheme not in schemes:
             doc.fail(where, f"scheme {scheme!r} is not in schemes ({_allowed(schemes)})")
         options[scheme] = dict(_mapping(doc, params, where, REGISTRY[scheme].options))
+        if "solver" in options[scheme] and REGISTRY[scheme].kernel_free:
+            doc.fail(where + ("solver",), f"{scheme} trains no SVM, so it has no solver; remove "
+                                          "it (solver is for the SVM schemes)")
         for name, given in options[scheme].items():
             if name == "order" and given == "natural":
                 options[scheme][name] = given = None

@@ -628,3 +628,33 @@ def test_a_dag_order_sweep_runs_and_its_report_redraws(write_config, tmp_path, r
     values = [line.split(",")[1] for line in (folder / "sweep.csv").read_text().splitlines()[1:]]
     assert values == ["natural", '"[2']  # "[2, 1, 0]" quoted: one cell
     assert run_multisvm("report", folder).code == 0
+
+
+# ------------------------------------------------- 6. Ctrl-C or SIGTERM during start-up
+
+START_UP = r"""
+import os, runpy, signal, sys
+
+class SignalDuringImport:
+    '''Sends the signal to this process in the middle of importing the command line.'''
+    def find_spec(self, name, path=None, target=None):
+        if name == {module!r}:
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.{signal})
+        return None
+
+sys.meta_path.insert(0, SignalDuringImport())
+runpy.run_module("multisvm_cli", run_name="__main__", alter_sys=True)
+"""
+
+
+@pytest.mark.parametrize("module", ["click", "numpy"])
+@pytest.mark.parametrize("name, code", [("SIGINT", 130), ("SIGTERM", 143)])
+def test_a_signal_during_start_up_ends_with_one_line(tmp_path, module, name, code):
+    import subprocess
+    import sys
+
+    script = START_UP.format(module=module, signal=name)
+    done = subprocess.run([sys.executable, "-c", script, "--version"], capture_output=True,
+                          text=True, timeout=120, cwd=tmp_path)
+    assert (done.returncode, done.stderr, done.stdout) == (code, "Aborted.\n", "")

@@ -15,7 +15,8 @@ An entry is two files in ``<data_home>/<dataset>/parsed/``:
   SHA-256 and origin, and ``arrays_sha256`` (see ``arrays_sha256``) with the shapes and dtypes.
 
 ``key`` hashes the format version, the source's card entry, the raw files' SHA-256 and the
-package's code digest, so a changed raw file, card or parser gives a new key (the old entry is unused). Reading an entry recomputes
+package's code digest, so a changed raw file, card or parser gives a new key (the old entry is
+unused). Reading an entry recomputes
 the arrays' SHA-256 and compares it with the record (``read_part``); the caller checks the record
 and the arrays against the card and discards a mismatching entry (``discard``). Files are written
 to a temporary name and renamed; reading uses ``allow_pickle=False``.

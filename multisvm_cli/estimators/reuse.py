@@ -18,8 +18,8 @@ grid's fits that share a training X, a kernel and a tolerance, run at ascending 
 ``gram`` handed to those fits is K(X, X) under their kernel (as ``fit`` already requires).
 A problem's key is exact: the content of the training X (digested once per estimator fit by
 :meth:`MachineReuse.bind`), the problem's rows and positive mask, the kernel's parameters and
-libsvm's tolerance and the solver; not C.  It holds at most two machines a problem: the one of the smallest C
-with no bounded support vector, and the latest one.
+libsvm's tolerance and the solver; not C.  It holds at most two machines a problem: the one of
+the smallest C with no bounded support vector, and the latest one.
 """
 
 import hashlib

@@ -9,6 +9,7 @@ otherwise refuse only after creating its folder, each as ``file:line: key: messa
 - a ``sweep``: every value on every repeat is derived as the run derives it
   (:func:`.sweep.derive`: more classes than the dataset has, a ``train_fraction`` too small
   to keep every class), and the derived plan's splits are checked (:func:`.validation.check_plan`);
+- a swept DAG ``order`` that does not list every class of the dataset once;
 - multinomial naive Bayes (a scheme's ``nb: multinomial``, written or swept) on data whose
   scaled values can be negative (MultinomialNB takes counts).
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import scipy.sparse as sp
 
 from ..errors import MultisvmError
@@ -107,6 +109,7 @@ def _check_sweep(config, plan, dataset):
     from .validation import check_plan
 
     where = plan.where["sweep"]
+    _check_swept_orders(config.sweep, plan, dataset, where)
     for value in config.sweep["values"]:
         for repeat in range(config.repeats):
             try:
@@ -114,3 +117,17 @@ def _check_sweep(config, plan, dataset):
             except MultisvmError as exc:
                 raise where.error(" ".join(str(exc).split())) from None
             check_plan(replace(one.datasets[0], where=plan.where), derived)
+
+
+def _check_swept_orders(sweep, plan, dataset, where):
+    """A swept DAG ``order`` must list every class of the dataset exactly once (as a written
+    one must: :func:`.config.sections._check_order`)."""
+    from .splits import pooled
+
+    if sweep["kind"] != "option" or sweep["option"] != "order":
+        return
+    classes = sorted(np.unique(pooled(dataset)[1]).tolist(), key=repr)
+    for order in sweep["values"]:
+        if order is not None and sorted(order, key=repr) != classes:
+            raise where.error(f"{plan.name}: order {list(order)} must list every class once: "
+                              f"{classes}")

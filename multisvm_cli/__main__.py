@@ -1,6 +1,6 @@
 """``python -m multisvm_cli`` does the same as ``multisvm``."""
 
-from .cli import main
+from .entry import main
 
 if __name__ == "__main__":
     main()

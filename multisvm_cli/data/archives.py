@@ -17,20 +17,40 @@ removed, so ``20news-bydate-train/alt.atheism/49960`` (20 Newsgroups) and ``reut
 import hashlib
 import posixpath
 import tarfile
+from pathlib import Path
 
 from .errors import DatasetError
+from .verify import check_size
 
 MAX_MEMBERS = 100_000
 MAX_BYTES = 1 << 30  # 1 GiB of member bytes in all
 
 
-def read_members(path, dataset, max_members=MAX_MEMBERS, max_bytes=MAX_BYTES):
-    """``{relative path: bytes}`` of the regular members of the tar archive at ``path`` (gzip
-    or not), read in memory; DatasetError for an unsafe or oversized archive (see the module
-    docstring) or one that does not open."""
+COMPRESSIONS = {".tar.gz": "r:gz", ".tgz": "r:gz", ".tar": "r:", ".tar.bz2": "r:bz2",
+                ".tar.xz": "r:xz"}
+
+
+def tar_mode(name, dataset="archive"):
+    """The ``tarfile`` mode that reads an archive named ``name`` with the compression its name
+    declares (``.tar.gz`` gzip, ``.tar`` none, ...): never ``r:*``, which tries every
+    compression in turn and would read a large file that is not gzip for minutes as LZMA."""
+    lowered = str(name).lower()
+    for suffix, mode in COMPRESSIONS.items():
+        if lowered.endswith(suffix):
+            return mode
+    raise DatasetError(f"{dataset}: {name} is not named as a tar archive (expected one of "
+                       f"{', '.join(COMPRESSIONS)})")
+
+
+def read_members(path, dataset, max_members=MAX_MEMBERS, max_bytes=MAX_BYTES, name=None):
+    """``{relative path: bytes}`` of the regular members of the tar archive at ``path``, read
+    in memory with the compression ``name`` (the card's file name; default: the path's)
+    declares (:func:`tar_mode`); DatasetError for an unsafe or oversized archive (see the
+    module docstring) or one that does not open."""
     members, total = {}, 0
+    mode = tar_mode(name or Path(path).name, dataset)
     try:
-        with tarfile.open(path, "r:*") as archive:
+        with tarfile.open(path, mode) as archive:
             for count, member in enumerate(archive, 1):
                 if count > max_members:
                     raise _refused(dataset, path, f"has more than {max_members:,} members")
@@ -54,8 +74,13 @@ def read_members(path, dataset, max_members=MAX_MEMBERS, max_bytes=MAX_BYTES):
 
 def member_path(name, dataset="archive", path=""):
     """A member's name as a relative path inside the root folder (``./`` removed); DatasetError
-    for an absolute path, a ``..`` part, a backslash or an empty name."""
+    for an absolute path, a ``..`` part, a backslash, an empty name or one not UTF-8."""
     relative = name[2:] if name.startswith("./") else name
+    try:
+        relative.encode("utf-8")  # tarfile keeps undecodable bytes as surrogates
+    except UnicodeEncodeError:
+        raise _refused(dataset, path, f"member {name!r} has a name that is not UTF-8 "
+                                      "(rename it and pack the archive again)") from None
     parts = relative.rstrip("/").split("/")
     if (not relative or relative.startswith("/") or "\\" in relative or "\0" in relative
             or any(part in ("", ".", "..") for part in parts)):
@@ -77,8 +102,10 @@ def tree_digest(members):
 
 def read_verified(path, spec, dataset):
     """``(tree digest, members)`` of the archive at ``path``; DatasetError (one line) when its
+    size is not one the card allows (:func:`.verify.check_size`, before it is read) or its
     tree digest is not one the card's FileSpec ``spec`` accepts."""
-    members = read_members(path, dataset)
+    check_size(path, spec, dataset)  # bounded as its download is, before it is read
+    members = read_members(path, dataset, name=spec.name)
     seen = tree_digest(members)
     if seen not in spec.tree_sha256:
         raise DatasetError(f"{dataset}: {spec.name} at {path} has tree digest {seen}, expected "

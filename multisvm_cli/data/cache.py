@@ -14,8 +14,9 @@ An entry is two files in ``<data_home>/<dataset>/parsed/``:
   that had just passed their checks: the dataset, source, part and key, each raw file's name,
   SHA-256 and origin, and ``arrays_sha256`` (see ``arrays_sha256``) with the shapes and dtypes.
 
-``key`` hashes the format version, the source's card entry and the raw files' SHA-256, so a
-changed raw file or card gives a new key (the old entry is unused). Reading an entry recomputes
+``key`` hashes the format version, the source's card entry, the raw files' SHA-256 and the
+package's code digest, so a changed raw file, card or parser gives a new key (the old entry is
+unused). Reading an entry recomputes
 the arrays' SHA-256 and compares it with the record (``read_part``); the caller checks the record
 and the arrays against the card and discards a mismatching entry (``discard``). Files are written
 to a temporary name and renamed; reading uses ``allow_pickle=False``.
@@ -29,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..code_digest import code_digest
 from ..hashing import sha256_hex
 from ..lazy import issparse
 from ..readers import read_json
@@ -47,8 +49,9 @@ class Mismatch(Exception):
 
 def key(source, part, file_digests):
     """16 hex digits identifying the parsed part of ``source`` read from files whose SHA-256
-    are ``file_digests`` (a list, one entry per file: a digest or a tuple of accepted ones)."""
-    text = json.dumps([FORMAT_VERSION, source.fingerprint, part, file_digests])
+    are ``file_digests`` (a list, one entry per file: a digest or a tuple of accepted ones),
+    by this code (:func:`..code_digest.code_digest`: an edited parser parses afresh)."""
+    text = json.dumps([FORMAT_VERSION, source.fingerprint, part, file_digests, code_digest()])
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

@@ -11,9 +11,11 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import one_line
 from ..yaml_loader import read_yaml
 from . import formats, locations
 from .errors import DatasetError
+from .text_options import check_archive_source
 
 SPLITS = ("fixed", "none")
 KINDS = ("numeric", "text")
@@ -189,7 +191,7 @@ def _read_card(path, origin, stamp):
     try:
         return _card(raw, path, origin)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        message = " ".join(str(exc).split())
+        message = one_line(exc)
         raise DatasetError(f"malformed dataset card {path}: {message}") from None
 
 
@@ -197,7 +199,7 @@ def _card(raw, path, origin="registry"):
     card = Card(
         name=str(raw["name"]),
         title=str(raw["title"]),
-        description=" ".join(str(raw["description"]).split()),
+        description=one_line(raw["description"]),
         n_classes=int(raw["n_classes"]),
         n_features=int(raw["n_features"]),
         classes=tuple(raw["classes"]),
@@ -228,6 +230,8 @@ def _source(raw):
             raise ValueError(f"source {raw['id']} part {part} names a file it does not list")
     structural = ("id", "format", "files", "parts", "fetcher")
     options = {k: v for k, v in raw.items() if k not in structural}
+    if raw["format"] == "archive":
+        check_archive_source(raw["id"], options, parts)
     return Source(
         id=str(raw["id"]),
         format=_one_of(raw["format"], formats.names(), "format"),

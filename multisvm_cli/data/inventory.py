@@ -4,7 +4,7 @@ from . import archives, cache, locations
 from .cards import get_card
 from .errors import DatasetError
 from .loader import locate, part_key
-from .verify import sha256_file
+from .verify import check_size, sha256_file
 
 
 def cached_parts(name, mirror=None, data_home=None):
@@ -66,7 +66,9 @@ def _checksum_status(spec, located):
 
 def _tree_status(spec, located):
     try:
-        seen = archives.tree_digest(archives.read_members(located.path, spec.name))
+        check_size(located.path, spec, spec.name)
+        seen = archives.tree_digest(archives.read_members(located.path, spec.name,
+                                                          name=spec.name))
     except DatasetError:
         return "UNREADABLE archive"
     if seen in spec.tree_sha256:

@@ -43,9 +43,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import archives, delimited, parsers
-from .local_bounds import (MEMORY_MB, check_dense_size, check_feature_count, first_too_large,
-                           largest_value)
+from . import archives, delimited, parsers, text_folder
+from .local_bounds import (MEMORY_MB, check_dense_size, check_feature_count, check_file_size,
+                           first_too_large, largest_value)
 from .cards import Card
 from .errors import DatasetError
 from .loader import Dataset
@@ -53,8 +53,8 @@ from .text_sources import documents
 from .verify import sha256_file
 
 FORMATS = ("csv", "svmlight", "npz")
-MAX_TEXT_FILES = 100_000
-MAX_TEXT_BYTES = 1 << 30
+MAX_TEXT_FILES = text_folder.MAX_TEXT_FILES
+MAX_TEXT_BYTES = text_folder.MAX_TEXT_BYTES
 EXTENSIONS = {".csv": "csv", ".svm": "svmlight", ".svmlight": "svmlight",
               ".libsvm": "svmlight", ".npz": "npz"}
 
@@ -133,6 +133,7 @@ def load_local(spec: LocalSpec, parts=None) -> Dataset:
     for path in files.values():
         if not Path(path).is_file():
             raise DatasetError(f"{path}: local data file of {spec.name} not found")
+        check_file_size(path, spec.memory_mb)
     provenance = {part: _file_record(path) for part, path in files.items()}
     if spec.format == "svmlight":
         arrays = _read_svmlight(spec, files)
@@ -199,27 +200,28 @@ def _card(spec, parts) -> Card:
 
 
 def load_text_folder(name, path, test_path=None, encoding="latin-1",
-                     max_files=MAX_TEXT_FILES, max_bytes=MAX_TEXT_BYTES) -> Dataset:
+                     max_files=MAX_TEXT_FILES, max_bytes=MAX_TEXT_BYTES, **bounds) -> Dataset:
     """A text dataset from the folder ``path`` (part ``all``; with ``test_path``, parts
     ``train`` and ``test``): each subfolder is a class, each file in it a document decoded as
     ``encoding``. Its checksum is the folder's tree digest (as an archive's, :mod:`.archives`).
     DatasetError for a missing folder, fewer than two classes, a file that does not decode,
-    more than ``max_files`` files or ``max_bytes`` bytes in all."""
+    more than ``max_files`` files or ``max_bytes`` bytes in all, and what
+    :mod:`.text_folder` refuses (links out, FIFOs and devices, a huge document, too many
+    classes: ``bounds``; a test folder that is the training folder or has classes it lacks)."""
     folders = {"train": Path(path), "test": Path(test_path)} if test_path else \
         {"all": Path(path)}
+    text_folder.check_parts(folders)  # the same folder twice: refused before reading
     loaded, checksums = {}, {}
     for part, folder in folders.items():
-        members = _text_members(folder, max_files, max_bytes)
-        try:
-            texts = [members[key].decode(encoding) for key in sorted(members)]
-        except (UnicodeDecodeError, LookupError) as exc:
-            raise DatasetError(f"{folder}: a document is not {encoding} text ({exc})") from None
+        members = text_folder.text_members(folder, max_files, max_bytes, **bounds)
+        texts = text_folder.decode(members, folder, encoding)
         labels = np.asarray([key.split("/", 1)[0] for key in sorted(members)], dtype=str)
         if len(set(labels.tolist())) < 2:
             raise DatasetError(f"{folder}: one class folder with documents; a classifier needs "
                                "two or more")
         loaded[part] = (documents(texts), labels)
         checksums[str(folder)] = archives.tree_digest(members)
+    text_folder.check_parts(folders, {part: y for part, (_, y) in loaded.items()})
     classes = tuple(sorted(set().union(*(set(y.tolist()) for _, y in loaded.values()))))
     card = Card(name=name, title=f"local text folder {path}", description=f"Text folder {path}.",
                 n_classes=len(classes), n_features=0, classes=classes,
@@ -232,21 +234,6 @@ def load_text_folder(name, path, test_path=None, encoding="latin-1",
                    provenance={"format": "text-folder", "encoding": encoding,
                                "files": {key: {"part": part, "tree_sha256": checksums[key]}
                                          for part, key in zip(folders, checksums)}})
-
-
-def _text_members(folder, max_files, max_bytes):
-    """``{"<class>/<file>": bytes}`` of the files in ``folder``'s subfolders, bounded."""
-    if not folder.is_dir():
-        raise DatasetError(f"{folder}: local text folder not found (one subfolder per class)")
-    members, total = {}, 0
-    for class_folder in sorted(p for p in folder.iterdir() if p.is_dir()):
-        for file in sorted(p for p in class_folder.iterdir() if p.is_file()):
-            total += file.stat().st_size
-            if len(members) >= max_files or total > max_bytes:
-                raise DatasetError(f"{folder}: more than {max_files:,} files or "
-                                   f"{max_bytes:,} bytes; too large for a text folder")
-            members[f"{class_folder.name}/{file.name}"] = file.read_bytes()
-    return members
 
 
 def _check_classes(path, arrays):

@@ -1,5 +1,7 @@
 """Bounds on a local dataset's size, checked before the data is used.
 
+- A local file is a regular file of at most :data:`FILE_FACTOR` x ``memory_mb`` MiB, checked
+  before it is hashed or parsed (:func:`check_file_size`), as a download is bounded.
 - A csv or npz file's dense float64 size (rows x columns x 8 bytes, from the npz's ``X.npy``
   header or the csv's line count and first row) is stated before the file is read, and refused
   above ``memory_mb`` (default :data:`MEMORY_MB`; a local dataset entry's ``memory_mb:``).
@@ -11,6 +13,8 @@
 
 import gzip
 import math
+import os
+import stat
 import zipfile
 
 import numpy as np
@@ -20,6 +24,23 @@ from .errors import DatasetError
 
 MEMORY_MB = 2048               # a local csv/npz dataset's dense size is refused above this
 MIN_FEATURE_BOUND = 1 << 20    # svmlight: at most max(this, the stored values) features
+FILE_FACTOR = 4                # a local file's bytes are refused above this x memory_mb MiB
+
+
+def check_file_size(path, memory_mb):
+    """DatasetError before a byte of the local file ``path`` is read (hashed or parsed) when
+    it is not a regular file or holds more than :data:`FILE_FACTOR` x ``memory_mb`` MiB: its
+    values would take more than ``memory_mb`` in memory (a value's text is rarely longer than
+    4x its 8 bytes of float64), and a 3 GB file would be hashed and scanned for minutes."""
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise DatasetError(f"{path}: not a regular file (a device, FIFO or socket); give the "
+                           "path of a data file")
+    limit = FILE_FACTOR * memory_mb * 2**20
+    if info.st_size > limit:
+        raise DatasetError(f"{path}: {info.st_size:,} bytes, more than {FILE_FACTOR} x "
+                           f"memory_mb = {limit:,} bytes; raise memory_mb for this dataset or "
+                           "use a smaller file")
 
 
 def check_dense_size(path, fmt, memory_mb):

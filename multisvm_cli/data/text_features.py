@@ -8,35 +8,24 @@
 
 :func:`fit_transform_parts` fits on the training documents and transforms every other part
 with that vocabulary, so a word seen only in held-out documents is never a feature. With a
-``cache_dir`` the result is kept as ``<key>.npz`` (the CSR arrays, no pickle) and ``<key>.json``
-(the settings, the data digest and the arrays' SHA-256), keyed by the settings and the
-documents' digest (:func:`documents_digest`); a cached entry is used only when its record
-matches and its arrays hash to the recorded SHA-256, else it is rebuilt.
+``cache_dir`` the result is kept as a checked entry of :mod:`.text_cache` (keyed by the
+settings, the documents' digest :func:`documents_digest` and the software; used only after
+its rows, its checksum and a fresh sample of its rows recomputed from the documents agree,
+else rebuilt with a warning naming the file).
 """
 
 import hashlib
-import io
-import json
-import zipfile
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
 
-from ..hashing import sha256_hex
+from ..errors import one_line
 from ..numbers import is_count, is_number
-from ..readers import read_json
-from ..storage import atomic_write
 from .errors import DatasetError
 
 VECTORIZERS = ("tfidf", "counts", "binary")
-FORMAT_VERSION = 1
-RECORD_BYTES = 1 << 20
-
-
-class Unusable(Exception):
-    """A cache entry that cannot be read back (it is rebuilt)."""
+MAX_NGRAM = 5  # the longest word n-gram (ngram_range's upper bound)
 
 
 @dataclass(frozen=True)
@@ -100,10 +89,27 @@ def _problem(settings):
          "min_df and max_df must be a count >= 1 or a fraction in (0, 1]"),
         (settings.max_features is None or is_count(settings.max_features)
          and settings.max_features >= 1, "max_features must be a count >= 1"),
-        (is_count(low) and is_count(high) and 1 <= low <= high,
-         "ngram_range must be [low, high] with 1 <= low <= high"),
+        (is_count(low) and is_count(high) and 1 <= low <= high <= MAX_NGRAM,
+         f"ngram_range must be [low, high] with 1 <= low <= high <= {MAX_NGRAM} (longer word "
+         "n-grams multiply the vocabulary and are almost never seen twice)"),
+        (not _same_kind(settings.min_df, settings.max_df) or settings.min_df <= settings.max_df,
+         f"min_df ({settings.min_df}) is above max_df ({settings.max_df}): no term can be kept"),
     ]
     return next((message for ok, message in checks if not ok), None)
+
+
+def _same_kind(a, b):
+    """Whether the document frequencies ``a`` and ``b`` are both counts or both fractions
+    (then comparable without the number of documents)."""
+    return (_frequency(a) and _frequency(b)) and is_count(a) == is_count(b)
+
+
+def doc_counts(settings, n_documents):
+    """(min, max) document counts ``settings`` keep a term between, on ``n_documents``
+    training documents, as scikit-learn computes them (a fraction times the count)."""
+    def count(value):
+        return value if is_count(value) else value * n_documents
+    return count(settings.min_df), count(settings.max_df)
 
 
 def _frequency(value):
@@ -141,100 +147,68 @@ def documents_digest(*parts):
 def fit_transform_parts(settings, train_docs, *other_docs, cache_dir=None, data_digest=None):
     """:class:`Features` of the training documents and each of ``other_docs``: the vectorizer
     is fitted on ``train_docs`` only. With ``cache_dir``, reuse or write a checked cache entry
-    keyed by ``settings`` and ``data_digest`` (default: :func:`documents_digest` of all parts).
-    DatasetError when the training documents give an empty vocabulary."""
+    (:mod:`.text_cache`) keyed by ``settings``, ``data_digest`` (default:
+    :func:`documents_digest` of all parts) and the software. DatasetError when the training
+    documents give an empty vocabulary."""
+    from . import text_cache
+
+    parts = (train_docs, *other_docs)
     if cache_dir is not None:
-        data_digest = data_digest or documents_digest(train_docs, *other_docs)
-        path = Path(cache_dir) / f"{_key(settings, data_digest)}.npz"
-        cached = _read_entry(path, settings, data_digest, 1 + len(other_docs))
+        data_digest = data_digest or documents_digest(*parts)
+        path = text_cache.entry_path(cache_dir, settings, data_digest)
+        cached = text_cache.read_entry(path, settings, data_digest, parts)
         if cached is not None:
             return cached
-    features = _compute(settings, train_docs, other_docs)
+    features, fitted = _compute(settings, train_docs, other_docs)
     if cache_dir is not None:
-        _write_entry(path, settings, data_digest, features)
+        text_cache.write_entry(path, settings, data_digest, parts, features, fitted)
     return features
 
 
 def _compute(settings, train_docs, other_docs):
-    from sklearn.preprocessing import normalize
-
+    """(:class:`Features`, the fitted vectorizer)."""
     fitted = vectorizer(settings)
     try:
         matrices = [fitted.fit_transform(list(train_docs))]
     except ValueError as exc:  # empty vocabulary, min_df above max_df, ...
-        raise DatasetError(f"features: {' '.join(str(exc).split())}") from None
+        raise DatasetError(f"features: {one_line(exc)}") from None
     matrices += [fitted.transform(list(docs)) for docs in other_docs]
-    if settings.vectorizer != "tfidf" and settings.norm == "l2":
-        matrices = [normalize(X, norm="l2") for X in matrices]
-    matrices = tuple(_csr(X) for X in matrices)
+    matrices = tuple(_csr(_normalized(settings, X)) for X in matrices)
     train = matrices[0]
     return Features(matrices, len(fitted.vocabulary_),
-                    float(train.nnz / train.shape[0]) if train.shape[0] else 0.0)
+                    float(train.nnz / train.shape[0]) if train.shape[0] else 0.0), fitted
+
+
+def _normalized(settings, X):
+    """Counts are l2-normalised after counting (tf-idf normalises itself)."""
+    from sklearn.preprocessing import normalize
+
+    if settings.vectorizer != "tfidf" and settings.norm == "l2":
+        return normalize(X, norm="l2")
+    return X
+
+
+def transform_with(settings, terms, idf, documents):
+    """The feature rows of ``documents`` under the fitted vocabulary ``terms`` (in column
+    order) and, for tf-idf, its ``idf`` weights: what the vectorizer fitted to them gives
+    (the text-features cache recomputes sampled rows with this)."""
+    from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
+
+    counting = CountVectorizer(
+        lowercase=settings.lowercase, ngram_range=settings.ngram_range, dtype=np.float64,
+        stop_words=None if settings.stop_words == "none" else settings.stop_words,
+        binary=settings.vectorizer == "binary",
+        vocabulary={term: j for j, term in enumerate(terms)})
+    X = counting.transform(list(documents))
+    if settings.vectorizer == "tfidf":
+        weighting = TfidfTransformer(norm=None if settings.norm == "none" else settings.norm,
+                                     sublinear_tf=settings.sublinear_tf)
+        weighting.idf_ = np.asarray(idf, dtype=np.float64)
+        X = weighting.transform(X)
+    return _csr(_normalized(settings, X))
 
 
 def _csr(X):
     X = sp.csr_matrix(X, dtype=np.float64)
     X.sort_indices()
     return X
-
-
-def _key(settings, data_digest):
-    text = json.dumps([FORMAT_VERSION, asdict(settings), data_digest], sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()[:24]
-
-
-def _arrays(features):
-    arrays = {"vocabulary_size": np.asarray([features.vocabulary_size], dtype=np.int64)}
-    for i, X in enumerate(features.matrices):
-        arrays.update({f"{i}_data": X.data, f"{i}_indices": X.indices, f"{i}_indptr": X.indptr,
-                       f"{i}_shape": np.asarray(X.shape, dtype=np.int64)})
-    return arrays
-
-
-def _arrays_sha256(arrays):
-    pieces = []
-    for name in sorted(arrays):
-        array = np.ascontiguousarray(arrays[name])
-        pieces += [json.dumps([name, array.dtype.str, list(array.shape)]), array]
-    return sha256_hex(*pieces)
-
-
-def _write_entry(path, settings, data_digest, features):
-    """Write the entry (arrays, then record) through temporary files; an unwritable folder
-    leaves the features uncached."""
-    arrays = _arrays(features)
-    buffer = io.BytesIO()
-    np.savez(buffer, **arrays)
-    record = {"format": FORMAT_VERSION, "settings": asdict(settings), "data": data_digest,
-              "parts": len(features.matrices), "mean_nonzeros": features.mean_nonzeros,
-              "arrays_sha256": _arrays_sha256(arrays)}
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, buffer.getvalue())
-        atomic_write(path.with_suffix(".json"), json.dumps(record, indent=1))
-    except OSError:
-        pass
-
-
-def _read_entry(path, settings, data_digest, n_parts):
-    """The cached Features, or None when absent or not exactly what was written."""
-    try:
-        record = read_json(path.with_suffix(".json"), RECORD_BYTES, error=Unusable)
-        with np.load(path, allow_pickle=False) as stored:
-            arrays = {name: stored[name] for name in stored.files}
-    except (Unusable, OSError, ValueError, EOFError, zipfile.BadZipFile):
-        return None
-    expected = {"format": FORMAT_VERSION, "settings": json.loads(json.dumps(asdict(settings))),
-                "data": data_digest, "parts": n_parts}
-    if not isinstance(record, dict) or any(record.get(k) != v for k, v in expected.items()) \
-            or record.get("arrays_sha256") != _arrays_sha256(arrays):
-        return None
-    try:
-        matrices = tuple(sp.csr_matrix((arrays[f"{i}_data"], arrays[f"{i}_indices"],
-                                        arrays[f"{i}_indptr"]),
-                                       shape=tuple(int(n) for n in arrays[f"{i}_shape"]))
-                         for i in range(n_parts))
-    except (KeyError, ValueError, TypeError):
-        return None
-    return Features(matrices, int(arrays["vocabulary_size"][0]),
-                    float(record.get("mean_nonzeros", 0.0)))

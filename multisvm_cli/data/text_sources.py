@@ -35,6 +35,17 @@ def documents(texts):
     return array
 
 
+def decoded(members, name, encoding, dataset):
+    """Member ``name``'s bytes as text; DatasetError naming the member when they do not
+    decode as ``encoding``."""
+    try:
+        return members[name].decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise DatasetError(f"{dataset}: archive member {name} is not {encoding} text (byte "
+                           f"{exc.start}: {exc.reason}); set the source's encoding: in its "
+                           "card") from None
+
+
 def read_folders(members, cuts, options, dataset):
     """``folders`` reader (see the module docstring)."""
     encoding = str(options.get("encoding", "latin-1"))
@@ -45,7 +56,8 @@ def read_folders(members, cuts, options, dataset):
                        if name.startswith(prefix) and name.count("/") == 2)
         if not files:
             raise DatasetError(f"{dataset}: the archive has no documents in {prefix}")
-        texts = [members[f"{prefix}{label}/{name}"].decode(encoding) for label, name in files]
+        texts = [decoded(members, f"{prefix}{label}/{name}", encoding, dataset)
+                 for label, name in files]
         parts[part] = (documents(texts), np.asarray([label for label, _ in files], dtype=str))
     return parts
 
@@ -59,7 +71,7 @@ def read_reuters(members, cuts, options, dataset):
     if not files:
         raise DatasetError(f"{dataset}: the archive has no reut2-NNN.sgm files")
     for name in files:
-        for match in DOCUMENT.finditer(members[name].decode(encoding)):
+        for match in DOCUMENT.finditer(decoded(members, name, encoding, dataset)):
             attributes = dict(ATTRIBUTE.findall(match.group(1)))
             part = splits.get(attributes.get("LEWISSPLIT"))
             topics = _topics(match.group(2))

@@ -21,15 +21,29 @@ def sha256_file(path):
     return digest.hexdigest()
 
 
-def check_sha256(path, spec, dataset):
-    """SHA-256 of ``path``; DatasetError when the card lists sizes and the file has none of
-    them (checked first: a wrong file is not read), or lists digests and none matches."""
+def check_size(path, spec, dataset):
+    """The size in bytes of the file at ``path`` (a mirror's, the data home's), bounded as a
+    download of it is, before a byte is read: DatasetError when the card lists sizes and the
+    file has none of them, or when it is larger than the card's ``max_size``."""
     size = os.path.getsize(path)
     if spec.size and size not in spec.size:
         expected = " or ".join(f"{n:,}" for n in spec.size)
         raise DatasetError(
             f"{dataset}: {spec.name} at {path} is {size:,} bytes, expected {expected}: the file "
             "is corrupt or another version; refused (delete it and fetch it again)")
+    if getattr(spec, "max_size", None) and size > spec.max_size:
+        raise DatasetError(
+            f"{dataset}: {spec.name} at {path} is {size:,} bytes, more than the "
+            f"{spec.max_size:,} its card allows: not the canonical file; refused, not read "
+            "(delete it and fetch it again)")
+    return size
+
+
+def check_sha256(path, spec, dataset):
+    """SHA-256 of ``path``; DatasetError when its size is not one the card allows
+    (:func:`check_size`, checked first: a wrong file is not read), or the card lists digests
+    and none matches."""
+    check_size(path, spec, dataset)
     seen = sha256_file(path)
     if spec.sha256 and seen not in spec.sha256:
         raise DatasetError(

@@ -11,6 +11,7 @@ the training data takes, counted as the solver's C structures store it (:func:`l
 its 8-byte row pointers are not counted.
 """
 
+import threading
 import warnings
 
 import numpy as np
@@ -31,6 +32,10 @@ LIBLINEAR_MAX_ITER = 1000  # LinearSVC's default bound on liblinear's outer iter
 LIBSVM_MIN_ITER_BOUND = 10**7  # upstream LIBSVM's Solver::Solve: max(10^7, 100 l) iterations
 INT_MAX = 2**31 - 1
 BOUND_MESSAGE = "Solver terminated early (max_iter={})"  # scikit-learn's own words
+# liblinear draws its coordinate order from the C library's one global rand(), seeded by
+# srand(seed) at the start of each fit (scikit-learn issue 8410): two fits at once in threads
+# interleave their draws and give other machines from run to run. One fit at a time per process.
+LIBLINEAR_LOCK = threading.Lock()
 
 
 def iteration_bound(max_iter, n_rows):
@@ -80,11 +85,13 @@ def liblinear_fit(X, positive, settings):
     The bias is liblinear's: an extra feature of constant value ``intercept_scaling`` = 1 whose
     weight is b, so, unlike libsvm's, the bias is regularized with w (the problem solved is
     min 1/2 (||w||^2 + b^2) + C sum_i max(0, 1 - y_i (w . x_i + b))).  The coordinate descent
-    visits the rows in a random order, seeded with 0 here, so a fit is reproducible.
+    visits the rows in a random order, seeded with 0 here, drawn from the C library's global
+    ``rand()``: fits in one process hold :data:`LIBLINEAR_LOCK` so that no other fit's draws
+    interleave with theirs, and a fit is the same machine under any ``-j`` and backend.
     """
     model = LinearSVC(loss="hinge", dual=True, C=settings.C, tol=settings.tol,
                       intercept_scaling=1.0, max_iter=LIBLINEAR_MAX_ITER, random_state=0)
-    with config_context(assume_finite=True):  # checked by the estimator
+    with config_context(assume_finite=True), LIBLINEAR_LOCK:  # finite: checked by the estimator
         model.fit(X, positive.astype(np.int8))
     return (np.ravel(model.coef_[0]).astype(np.float64), float(model.intercept_[0]),
             int(np.max(model.n_iter_)))

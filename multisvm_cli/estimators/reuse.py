@@ -18,8 +18,8 @@ grid's fits that share a training X, a kernel and a tolerance, run at ascending 
 ``gram`` handed to those fits is K(X, X) under their kernel (as ``fit`` already requires).
 A problem's key is exact: the content of the training X (digested once per estimator fit by
 :meth:`MachineReuse.bind`), the problem's rows and positive mask, the kernel's parameters and
-libsvm's tolerance; not C.  It holds at most two machines a problem: the one of the smallest C
-with no bounded support vector, and the latest one.
+libsvm's tolerance and the solver; not C.  It holds at most two machines a problem: the one of
+the smallest C with no bounded support vector, and the latest one.
 """
 
 import threading
@@ -81,11 +81,12 @@ class MachineReuse:
         return ReuseScope(self, data_digest(X))
 
     @staticmethod
-    def key(data, rows, positive, kernel, tol):
+    def key(data, rows, positive, kernel, tol, solver="libsvm"):
         """The exact key of the problem ``positive`` vs the rest on ``rows`` of the X digested
-        as ``data``, under ``kernel`` (a ``Kernel``) and libsvm tolerance ``tol``."""
+        as ``data``, under ``kernel`` (a ``Kernel``), tolerance ``tol`` and ``solver`` (the
+        binary solver that trained the machine)."""
         rows, positive = np.asarray(rows, dtype=np.int64), np.asarray(positive, dtype=bool)
-        return data, digest(rows, positive), kernel, float(tol)
+        return data, digest(rows, positive), kernel, float(tol), solver
 
     def _find(self, key, C):
         entry = self._entries.get(key)
@@ -126,7 +127,8 @@ class ReuseScope:
         self.store, self.data = store, data
 
     def key(self, rows, positive, settings):
-        return MachineReuse.key(self.data, rows, positive, settings.kernel, settings.tol)
+        return MachineReuse.key(self.data, rows, positive, settings.kernel, settings.tol,
+                                settings.solver)
 
     def covers_all(self, problems, settings):
         """Whether every (rows, positive) problem has a reusable machine at ``settings.C``."""

@@ -40,13 +40,16 @@ def validate(path, mirror=None, data_home=None) -> tuple:
     """
     from .. import data
     from .protocol import load_plan_data, parts_needed
+    from .data_checks import check_config_data
     from .validation import check_plan
 
     config = load_config(path)
     notes = []
     for plan in config.datasets:
         if plan.local is not None:  # always here: read it (every file error shows now)
-            check_plan(plan, load_plan_data(plan))
+            loaded = load_plan_data(plan)
+            check_plan(plan, loaded)
+            check_config_data(config, plan, loaded)
             continue
         wanted = parts_needed(plan) or list(data.get_card(plan.name).parts)
         wanted = [part for part in wanted if part != "test" or plan.split["method"] != "standard"]
@@ -54,8 +57,10 @@ def validate(path, mirror=None, data_home=None) -> tuple:
         if not set(wanted) <= set(available):
             notes.append(f"# {plan.name}: not found locally; its split sizes were not checked")
             continue
-        check_plan(plan, data.load(plan.name, parts=wanted, mirror=mirror, data_home=data_home,
-                                   progress=False))
+        loaded = data.load(plan.name, parts=wanted, mirror=mirror, data_home=data_home,
+                           progress=False)
+        check_plan(plan, loaded)
+        check_config_data(config, plan, loaded)
     return config, notes
 
 

@@ -139,6 +139,10 @@ def evaluate(model_dir, dataset=None, part=None, confusion=False, mirror=None,
     if name == meta["dataset"]:
         loaded = _load_own_data(meta, part, own_part, mirror, data_home)
     else:
+        if name in data.names() and data.get_card(name).kind == "text":
+            raise ValueError(f"--dataset {name}: a text dataset (documents, not feature "
+                             f"vectors); the model was trained on {meta['dataset']}'s features: "
+                             f"evaluate it on {meta['dataset']} or data with the same features")
         loaded = data.load(name, parts=[part] if own_part else None, mirror=mirror,
                            data_home=data_home)
     X, y = part_arrays(loaded, split, part)

@@ -27,8 +27,11 @@ def run_metadata(settings, jobs, seed, config_path) -> dict:
     import scipy
     import sklearn
 
+    from ..code_digest import code_digest
+
     return {
         "multisvm": __version__,
+        "code_digest": code_digest(),  # the source files' digest: the caches key on it
         "argv": list(settings.argv or sys.argv),
         "python": platform.python_version(),
         "libraries": {"numpy": numpy.__version__, "scipy": scipy.__version__,

@@ -13,7 +13,8 @@ derived and :func:`.protocol.run_protocol` runs them as a one-repeat config:
 - a scheme option: that option replaced by the value.
 
 The derived dataset gets its own name (``iris classes=2 #1``) and a checksum entry naming the
-derivation, so the resume cache never mixes its points with the whole dataset's. Each value's
+derivation (:func:`derivation`: the exact value, the drawn classes), so the resume cache never
+mixes its points with the whole dataset's or another value's. Each value's
 results are labelled with that name; :func:`sweep_rows` turns them into sweep.csv's rows.
 """
 
@@ -69,10 +70,22 @@ def derive(config, plan, dataset, value, repeat):
     if config.repeats > 1:
         name += f" #{repeat}"
     derived = replace(derived, name=name,
-                      checksums={**derived.checksums, "sweep": f"{name} seed {seed}"})
+                      checksums={**derived.checksums,
+                                 "sweep": derivation(name, value, seed, drawn, sweep)})
     one = replace(config, datasets=[replace(planned, name=name)], repeats=1,
                   scheme_options=options, sweep=None)
     return one, derived, drawn
+
+
+def derivation(name, value, seed, drawn, sweep) -> str:
+    """The checksum entry naming a derived dataset: its name, the value exactly (``repr``:
+    0.1 and 0.09999999 print alike under ``:g`` but are two values), the seed, and for a
+    classes sweep the drawn classes in their order and the draw's ``order`` (the resume cache
+    keys on it, so two draws never share a grid point)."""
+    text = f"{name} seed {seed} value {value!r}"
+    if drawn is not None:
+        text += f" classes [{', '.join(map(repr, drawn))}] order {sweep['order']}"
+    return text
 
 
 def pick_classes(dataset, k, order, seed) -> list:
@@ -126,7 +139,7 @@ def sweep_rows(sweep, dataset, value, repeat, drawn, results) -> list:
     rows = []
     for result in results:
         split = result["splits"][0] if result.get("splits") else {}
-        row = {"sweep": sweep_name(sweep), "value": value, "dataset": dataset,
+        row = {"sweep": sweep_name(sweep), "value": value_label(value), "dataset": dataset,
                "scheme": result["scheme"], "repeat": repeat,
                "classes": " ".join(map(str, drawn)) if drawn is not None else "",
                "n_train": split.get("n_train"), "n_test": result["n_test"],
@@ -135,6 +148,16 @@ def sweep_rows(sweep, dataset, value, repeat, drawn, results) -> list:
         row.update({key: result.get(key) for key in SWEEP_FIGURES if key not in row})
         rows.append(row)
     return rows
+
+
+def value_label(value):
+    """A swept value as sweep.csv holds it: a number or a name as it is; ``natural`` for None
+    (a DAG's natural order), a list (a DAG order) as ``[2, 1, 0]``: one cell, never empty."""
+    if value is None:
+        return "natural"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return value
 
 
 def _text(value) -> str:

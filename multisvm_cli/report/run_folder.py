@@ -10,7 +10,9 @@ file is read through
 :mod:`multisvm_cli.readers` (bounded; JSON strict: no NaN or Infinity, no duplicate key) and
 every value passed on is checked with :mod:`multisvm_cli.numbers`, so a file that is not what
 a run writes (cut off, edited by hand) is refused with one line naming it, never a traceback
-from matplotlib or pandas.
+from matplotlib or pandas. Each file is also checked against results.json and its ranges
+(:mod:`.run_checks`: the run's columns in order, errors in [0, 100], counts, every row), so
+an edited number is refused, not drawn.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ import csv
 import io
 from pathlib import Path
 
-from ..errors import MultisvmError
+from ..errors import MultisvmError, one_line
 from ..numbers import is_count, is_number
 from ..readers import read_json, read_text
 from ..storage import atomic_write, to_json, write_json
+from . import run_checks
 from .hsu_lin import HSU_LIN, LAYOUTS, TABLE_1, tables_text
 from .table import render
 from .verdict import verdict_problem
@@ -126,7 +129,7 @@ def read_results(folder) -> dict:
     the DAG order studies (every field the figures and report.html read)."""
     path = run_file(folder, "results.json")
     results = read_json(path, LIMIT, what="results.json")
-    problem = results_problem(results)
+    problem = results_problem(results) or run_checks.results_ranges(results)
     if problem:
         raise _malformed(path, problem)
     return results
@@ -242,7 +245,20 @@ def read_grid(folder):
     for column in GRID_NUMBERS:
         if not all(map(is_number, grid[column].tolist())):
             raise _malformed(path, f"a row's {column} is not a finite number")
+    _cross_check(path, folder, lambda results: run_checks.columns_problem(
+        grid.columns, GRID_COLUMNS) or run_checks.grid_problem(grid, results, read_meta(folder)))
     return grid
+
+
+def _cross_check(path, folder, problem_of) -> None:
+    """Refuse ``path`` when ``problem_of(results)`` (:mod:`.run_checks`, against the folder's
+    checked results.json) names a problem; a folder without results.json is refused by
+    :func:`read_results` wherever a run folder is read whole (:func:`check_run`)."""
+    if not (Path(folder) / "results.json").is_file():
+        return
+    problem = problem_of(read_results(folder))
+    if problem:
+        raise _malformed(path, problem)
 
 
 def read_sweep(folder):
@@ -263,6 +279,8 @@ def read_sweep(folder):
     if not all(r >= 0 and float(r).is_integer() for r in frame["repeat"]):
         raise _malformed(path, "a row's repeat is not a count")
     frame["value"] = [_value(v) for v in frame["value"]]
+    _cross_check(path, folder, lambda results: run_checks.columns_problem(
+        frame.columns, SWEEP_COLUMNS) or run_checks.sweep_problem(frame, results))
     return frame
 
 
@@ -290,7 +308,7 @@ def _read_csv(path, needs, dtype=None):
     try:
         return pd.read_csv(io.StringIO(text), dtype=dtype)
     except (ValueError, pd.errors.ParserError) as exc:
-        raise _malformed(path, f"not CSV: {' '.join(str(exc).split())}") from None
+        raise _malformed(path, f"not CSV: {one_line(exc)}") from None
 
 
 def _value(text):
@@ -339,6 +357,9 @@ def read_table(folder, results: dict) -> tuple[list, list]:
         if wrong:
             raise _malformed(path, f"the {row['dataset']} {row['scheme']} row's "
                                    f"{', '.join(wrong)} is not a finite number")
+    problem = run_checks.table_problem(rows, results, TABLE_NUMBERS)
+    if problem:
+        raise _malformed(path, problem)
     return header, rows
 
 

@@ -249,6 +249,9 @@ def _plan(doc, name, overrides, where, defaults, seed, max_points):
     kernels, path = pick("kernels")
     grid = _kernels(doc, kernels, path, C_values, max_points)
     written["kernels"] = path
+    written["features"] = features_path if features_path[-1:] == ("features",) and (
+        "features" in overrides or defaults.get("features") is not None) else where or ("dataset",)
+    written.update(sweep=("sweep",), scheme_options=("scheme_options",))
     _check_parts(doc, name, split, validation, where, local.parts if local else None)
     located = {key: Location(doc.path, doc.line(at), _key_name(at)) for key, at in written.items()}
     located["solver"] = solver_path if solver is not None else ("schemes",)

@@ -87,6 +87,9 @@ def _scheme_options(doc, value, path, schemes):
             doc.fail(where + ("probability",), f"{label(scheme)} has no class probabilities; "
                                                f"probability applies to {_allowed(having)}")
         options[scheme] = dict(_mapping(doc, params, where, REGISTRY[scheme].options))
+        if "solver" in options[scheme] and REGISTRY[scheme].kernel_free:
+            doc.fail(where + ("solver",), f"{scheme} trains no SVM, so it has no solver; remove "
+                                          "it (solver is for the SVM schemes)")
         for name, given in options[scheme].items():
             if name == "order" and given == "natural":
                 options[scheme][name] = given = None

@@ -7,15 +7,18 @@ from ...numbers import is_count, is_int, is_number
 
 def point_key(dataset, plan, fold, point, scheme, options, seed, reuse=True):
     """What identifies a grid point's result in the resume cache: the software that computed
-    it (multisvm and scikit-learn versions: libsvm comes with the latter), the data (the raw
-    files' checksums), the protocol (split, fold, scaling, validation, seed), the point, and
-    whether its fits reused machines across C (equal within libsvm's tolerance, not bit for
-    bit)."""
+    it (multisvm and scikit-learn versions: libsvm comes with the latter; the digest of the
+    package's source files, :func:`..code_digest.code_digest`, so an edited install computes
+    afresh), the data (the raw files' checksums; a sweep's derived dataset adds the exact
+    value and the drawn classes in their order), the protocol (split, fold, scaling,
+    validation, seed), the point, the scheme's solver (written or default), and whether its
+    fits reused machines across C (equal within libsvm's tolerance, not bit for bit)."""
     key = {"versions": software_versions(), "dataset": dataset.name,
            "checksums": dict(sorted(dataset.checksums.items())),
            "split": plan.split, "fold": fold.index, "scaling": plan.scaling,
            "validation": plan.validation, "point": point.params(), "scheme": scheme,
-           "options": options.get(scheme, {}), "seed": seed, "reuse_across_C": bool(reuse)}
+           "options": options.get(scheme, {}), "seed": seed, "reuse_across_C": bool(reuse),
+           "solver": scheme_solver(scheme, options)}
     if getattr(plan, "features", None) is not None:  # text: how documents became features
         key["features"] = [repr(plan.features), plan.scaling]
     if dataset.provenance.get("format") == "text-folder":  # the checksums are tree digests
@@ -26,13 +29,24 @@ def point_key(dataset, plan, fold, point, scheme, options, seed, reuse=True):
         key["local"] = cache_identity(dataset)
     return key
 
+def scheme_solver(scheme, options):
+    """The binary solver ``scheme`` trains with under ``options``: its ``solver`` option, else
+    libsvm; None for a kernel-free scheme (it has none)."""
+    from ...estimators.registry import kernel_free
+
+    if kernel_free(scheme):
+        return None
+    return options.get(scheme, {}).get("solver", "libsvm")
+
 def software_versions() -> dict:
-    """The versions a grid point's result depends on."""
+    """The versions a grid point's result depends on, with the digest of multisvm's own source
+    files (an editable install's edits do not change its version)."""
     import sklearn
 
     from ... import __version__
+    from ...code_digest import code_digest
 
-    return {"multisvm": __version__, "scikit-learn": sklearn.__version__}
+    return {"multisvm": __version__, "scikit-learn": sklearn.__version__, "code": code_digest()}
 
 RESULT_COUNTS = ("n_errors", "n_validation")
 

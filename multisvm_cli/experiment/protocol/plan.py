@@ -16,12 +16,14 @@ from .tasks import grid_search, grid_tasks
 def load_datasets(config, mirror=None, data_home=None, quiet=False) -> dict:
     """Every dataset of ``config`` (name -> Dataset), only the parts its plan needs, checked
     against the plan (:func:`.validation.check_plan`) before anything is computed."""
+    from ..data_checks import check_config_data
     from ..validation import check_plan
 
     loaded = {}
     for plan in config.datasets:
         loaded[plan.name] = load_plan_data(plan, parts_needed(plan), mirror, data_home, quiet)
         check_plan(plan, loaded[plan.name])
+        check_config_data(config, plan, loaded[plan.name])
     return loaded
 
 def load_plan_data(plan, parts=None, mirror=None, data_home=None, quiet=False):

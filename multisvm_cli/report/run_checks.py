@@ -1,0 +1,198 @@
+"""A run folder's files checked against each other and against their ranges (issue #33).
+
+:mod:`.run_folder` reads each file strictly (bounded, whole rows, finite numbers); these
+checks make sure that what it passes on to the figures, report.html and ``multisvm report``
+is what the run wrote, not a file edited by hand:
+
+- a CSV file has exactly the columns the run writes, in the run's order (swapped or renamed
+  columns are refused);
+- every number is in its range: errors in [0, 100] % (validation errors in [0, 1]), counts
+  whole numbers (n_errors <= n_test), times, sizes and evaluations >= 0;
+- sweep.csv has every row (each swept value x scheme x repeat once) and its rows are
+  results.json's results, number for number (scheme, n_train, n_test, error, size, times,
+  memory, evaluations, levels), error_pct = 100 n_errors / n_test of its result;
+- table.csv's rows are results.json's "table" rows, in order, number for number;
+- grid.csv has as many rows as run.json's grid points, a row for every (dataset, scheme) of
+  results.json, and none of another.
+
+Each check returns what is wrong (one line) or None; the reader turns it into its refusal.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+from ..numbers import is_count, is_number
+
+NONNEGATIVE = ("cpu_time", "evaluation_time", "max_train_memory_mb", "kernel_evaluations",
+               "size", "selection_time", "size_k", "smo_iterations", "fit_cpu", "fit_wall",
+               "predict_wall", "n_support_vectors")
+ACCURACIES = ("level1_accuracy", "level2_accuracy")
+
+
+def _present(value) -> bool:
+    return value is not None and value == value and value != ""
+
+
+def _whole(value) -> bool:
+    return is_number(value) and float(value).is_integer() and value >= 0
+
+
+def row_ranges(row, where) -> str | None:
+    """What is out of range in one row (a mapping of numbers), or None."""
+    error = row.get("error_pct")
+    if _present(error) and not 0 <= float(error) <= 100:
+        return f"{where}: error_pct {error} is not in [0, 100]"
+    validation = row.get("validation_error")
+    if _present(validation) and not 0 <= float(validation) <= 1:
+        return f"{where}: validation_error {validation} is not in [0, 1]"
+    for key in ("n_train", "n_test", "n_errors", "n_validation", "repeat", "fold"):
+        if _present(row.get(key)) and not _whole(float(row[key])):
+            return f"{where}: {key} {row[key]} is not a count"
+    for total, part in (("n_test", "n_errors"), ("n_validation", "n_errors")):
+        if _present(row.get(total)) and _present(row.get(part)) \
+                and float(row[part]) > float(row[total]):
+            return f"{where}: {part} {row[part]} exceeds {total} {row[total]}"
+    for key in NONNEGATIVE:
+        if _present(row.get(key)) and float(row[key]) < 0:
+            return f"{where}: {key} {row[key]} is negative"
+    for key in ACCURACIES:
+        if _present(row.get(key)) and not 0 <= float(row[key]) <= 1:
+            return f"{where}: {key} {row[key]} is not in [0, 1]"
+    if _present(row.get("C")) and not float(row["C"]) > 0:
+        return f"{where}: C {row['C']} is not > 0"
+    return None
+
+
+def results_ranges(results) -> str | None:
+    """What is out of range in results.json's results and table rows, or None."""
+    for key in ("results", "table"):
+        for row in results[key]:
+            where = f"the {row['dataset']} {row['scheme']} {key} row"
+            problem = row_ranges(row, where)
+            if problem:
+                return problem
+    for row in results["results"]:
+        n_errors, n_test = row.get("n_errors"), row.get("n_test")
+        if n_errors is not None and not (is_count(n_errors) and is_count(n_test, 1)):
+            return f"the {row['dataset']} {row['scheme']} result's n_errors or n_test is " \
+                   "not a count"
+    return None
+
+
+def columns_problem(header, expected) -> str | None:
+    """None when ``header`` is the run's columns in the run's order."""
+    if list(header) == list(expected):
+        return None
+    moved = [c for c, e in zip(header, expected) if c != e]
+    return (f"its columns are not the run's ({', '.join(moved[:3])} out of place): "
+            "a column was swapped, renamed or added")
+
+
+def _close(a, b) -> bool:
+    return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
+
+
+SWEEP_FIGURES = ("size", "cpu_time", "evaluation_time", "max_train_memory_mb",
+                 "kernel_evaluations", "level1_accuracy", "level2_accuracy")
+
+
+def _key(scheme, n_train, n_test, error, figures):
+    """A row's identity for matching sweep.csv with results.json: every number to 12
+    significant digits (a CSV round trip keeps them all)."""
+    def number(v):
+        return None if not _present(v) else float(f"{float(v):.12g}")
+    return (scheme, number(n_train), number(n_test), number(error),
+            *(number(figures.get(key)) for key in SWEEP_FIGURES))
+
+
+def sweep_problem(frame, results) -> str | None:
+    """What is wrong with sweep.csv's rows (a DataFrame) against ``results`` (results.json,
+    checked), or None: ranges, every value x scheme x repeat once, the results' numbers."""
+    rows = frame.to_dict("records")
+    for n, row in enumerate(rows, 2):
+        problem = row_ranges(row, f"row {n}")
+        if problem:
+            return problem
+    repeats = results.get("repeats") if is_count(results.get("repeats"), 1) else 1
+    schemes = sorted({r["scheme"] for r in results["results"]})
+    seen = Counter((r["dataset"], str(r["value"]), r["scheme"], int(r["repeat"])) for r in rows)
+    cells = {(d, v) for d, v, _, _ in seen}
+    expected = {(d, v, s, r) for d, v in cells for s in schemes for r in range(repeats)}
+    missing, extra = sorted(expected - set(seen)), sorted(set(seen) - expected)
+    twice = sorted(k for k, count in seen.items() if count > 1)
+    if missing or extra or twice:
+        d, v, s, r = (missing or extra or twice)[0]
+        what = "has no row" if missing else "is not in the run" if extra else "has two rows"
+        return f"{d} at {v}, {s}, repeat {r} {what}: a row was dropped, added or copied"
+    ours = Counter(_key(r["scheme"], r["n_train"], r["n_test"], r["error_pct"], r)
+                   for r in rows)
+    theirs = Counter(_key(r["scheme"], (r.get("splits") or [{}])[0].get("n_train"),
+                          r.get("n_test"), _error_pct(r), r)
+                     for r in results["results"])
+    if ours != theirs:
+        scheme, _, n_test, error, *_ = sorted(ours - theirs, key=str)[0] if ours - theirs \
+            else sorted(theirs - ours, key=str)[0]
+        return (f"its {scheme} row with n_test {n_test:g} and error_pct {error:g} is not one "
+                "of results.json's results, number for number (edited after the run)")
+    return None
+
+
+def _error_pct(result):
+    n_errors, n_test = result.get("n_errors"), result.get("n_test")
+    if not (is_count(n_errors) and is_count(n_test, 1)):
+        return None
+    return 100.0 * n_errors / n_test
+
+
+def table_problem(rows, results, numbers) -> str | None:
+    """What is wrong with table.csv's rows (dicts of texts) against results.json's "table"
+    rows, or None: the same rows in the same order, the same value in every ``numbers``
+    column and in every text column."""
+    saved = results["table"]
+    if len(rows) != len(saved):
+        return f"it has {len(rows)} rows, results.json's table {len(saved)}"
+    for n, (row, want) in enumerate(zip(rows, saved), 2):
+        problem = row_ranges({k: float(v) if k in numbers and v else v for k, v in row.items()},
+                             f"row {n}")
+        if problem:
+            return problem
+        for key, value in want.items():
+            if key not in row or isinstance(value, (dict, list)):
+                continue
+            text = row[key]
+            if is_number(value):
+                same = _number_text(text) and _close(text, value)
+            else:
+                same = text == ("" if value is None else str(value))
+            if not same:
+                return (f"row {n} ({want['dataset']} {want['scheme']}): {key} is {text!r}, "
+                        f"results.json has {value!r} (edited after the run)")
+    return None
+
+
+def _number_text(text) -> bool:
+    try:
+        return is_number(float(text))
+    except ValueError:
+        return False
+
+
+def grid_problem(grid, results, meta) -> str | None:
+    """What is wrong with grid.csv's rows (a DataFrame) against ``results`` and run.json
+    (``meta``: its ``grid_points`` total, when it has one), or None."""
+    total = (meta.get("grid_points") or {}).get("total") if isinstance(meta, dict) else None
+    if is_count(total) and len(grid) != total:
+        return f"it has {len(grid)} rows, but the run scored {total} grid points (run.json)"
+    for n, row in enumerate(grid.to_dict("records"), 2):
+        problem = row_ranges(row, f"row {n}")
+        if problem:
+            return problem
+    ours = set(zip(grid["dataset"].astype(str), grid["scheme"].astype(str)))
+    theirs = {(r["dataset"], r["scheme"]) for r in results["results"]}
+    if ours != theirs:
+        dataset, scheme = sorted(theirs - ours or ours - theirs)[0]
+        what = "no grid rows" if theirs - ours else "grid rows but no result"
+        return f"{dataset} {scheme} has {what}: rows were dropped or added"
+    return None

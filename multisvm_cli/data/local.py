@@ -4,7 +4,8 @@ A config's ``dataset`` item ``{name: mine, path: data/mine.csv, ...}`` becomes a
 :class:`LocalSpec`; :func:`load_local` reads it into the same :class:`~.loader.Dataset` a registry
 dataset gives (parts ``train`` / ``test`` with a ``test_path``, else ``all``), with a
 :class:`~.cards.Card` built from the data (classes, features, part sizes; paper scaling
-``none``) and its provenance: each file's SHA-256 and size.
+``none``) and its provenance: each file's SHA-256 and size (and a csv header's feature names,
+``columns``, which a saved model keeps to check the files it predicts).
 
 Formats (``format``, else from the extension: ``.csv``; ``.svm``, ``.svmlight``, ``.libsvm``;
 ``.npz``):
@@ -134,16 +135,19 @@ def load_local(spec: LocalSpec, parts=None) -> Dataset:
         if not Path(path).is_file():
             raise DatasetError(f"{path}: local data file of {spec.name} not found")
     provenance = {part: _file_record(path) for part, path in files.items()}
+    first = "train" if spec.test_path else "all"
     if spec.format == "svmlight":
         arrays = _read_svmlight(spec, files)
         check_feature_count(files, arrays, spec.zero_based, _data_line)
+        names = None
     else:
         for path in files.values():
             check_dense_size(path, spec.format, spec.memory_mb)
-        read = read_npz if spec.format == "npz" else \
-            lambda path: read_csv(path, spec.label, spec.header)
-        arrays = {part: read(path) for part, path in files.items()}
-    first = "train" if spec.test_path else "all"
+        read = (lambda path: (*read_npz(path), None)) if spec.format == "npz" else \
+            lambda path: read_csv_named(path, spec.label, spec.header)
+        named = {part: read(path) for part, path in files.items()}
+        arrays = {part: found[:3] for part, found in named.items()}
+        names = named[first][3]  # the training file's header, if it has one
     _check_classes(files[first], arrays[first])
     _check_same_columns(files, arrays)
     loaded = {part: (X, y) for part, (X, y, _) in arrays.items()}
@@ -153,15 +157,18 @@ def load_local(spec: LocalSpec, parts=None) -> Dataset:
         checksums={keys[part]: provenance[part]["sha256"] for part in files},
         sources={keys[part]: f"local {files[part]}" for part in files}, source_id="local",
         provenance={"format": spec.format, **_read_options(spec),
+                    **({"columns": names} if names else {}),
                     "files": {keys[part]: {"part": part, **provenance[part]} for part in files}})
 
 
 def cache_identity(dataset) -> dict:
     """What identifies a local dataset's data in the resume cache: each file's SHA-256 and size
-    and how it was read (not where it lies: a moved file keeps its cached points)."""
+    and how it was read (not where it lies: a moved file keeps its cached points; nor its
+    header's names, which the checksum covers)."""
     files = {key: {"sha256": f["sha256"], "size": f["size"], "part": f["part"]}
              for key, f in dataset.provenance["files"].items()}
-    return {**{k: v for k, v in dataset.provenance.items() if k != "files"}, "files": files}
+    return {**{k: v for k, v in dataset.provenance.items() if k not in ("files", "columns")},
+            "files": files}
 
 
 def _read_options(spec):
@@ -306,6 +313,28 @@ def _whole_labels(values, where):
 
 def read_csv(path, label=None, header=None):
     """(X float64, y, first data line) of a csv file (see the module docstring)."""
+    return read_csv_named(path, label, header)[:3]
+
+
+def read_csv_named(path, label=None, header=None):
+    """(X float64, y, first data line, the feature columns' names or None without a header)
+    of a csv file (see the module docstring)."""
+    rows, lines, names, first_line = csv_table(path, header)
+    width = len(names or rows[0])
+    if width < 2:
+        raise DatasetError(f"{path}:{lines[0]}: one column only; need features and a label")
+    column = _label_column(path, names, width, label, first_line)
+    table = np.array(rows, dtype=str)
+    features = [j for j in range(width) if j != column]
+    X = _numbers(path, table, lines, features, names)
+    y = _csv_labels(path, table[:, column], lines)
+    return X, y, lines[0], None if names is None else [names[j] for j in features]
+
+
+def csv_table(path, header=None):
+    """(rows, their line numbers, the header's names or None, the first line) of a csv file:
+    every row of the same width, at least one data row; ``header`` None: told from the first
+    two rows (see the module docstring)."""
     rows, lines = _csv_rows(path)
     if header is None:
         header = _looks_like_header(rows)
@@ -319,14 +348,7 @@ def read_csv(path, label=None, header=None):
         if len(row) != width:
             raise DatasetError(f"{path}:{line}: {len(row)} fields, expected {width} as on line "
                                f"{first_line}; every row needs the same columns")
-    if width < 2:
-        raise DatasetError(f"{path}:{lines[0]}: one column only; need features and a label")
-    column = _label_column(path, names, width, label, first_line)
-    table = np.array(rows, dtype=str)
-    features = [j for j in range(width) if j != column]
-    X = _numbers(path, table, lines, features, names)
-    y = _csv_labels(path, table[:, column], lines)
-    return X, y, lines[0]
+    return rows, lines, names, first_line
 
 
 def _csv_rows(path):
@@ -427,15 +449,16 @@ def _csv_labels(path, labels, lines):
 
 # --------------------------------------------------------------------------- npz
 
-def read_npz(path):
-    """(X float64, y, 1) of an npz file with arrays ``X`` and ``y`` (no pickles)."""
+def read_npz(path, need_y=True):
+    """(X float64, y, 1) of an npz file with arrays ``X`` and ``y`` (no pickles); without
+    ``need_y`` the file may lack ``y`` (then None)."""
     try:
         with np.load(path, allow_pickle=False) as stored:
-            missing = [key for key in ("X", "y") if key not in stored.files]
+            missing = [key for key in ("X", "y")[:1 + need_y] if key not in stored.files]
             if missing:
                 raise DatasetError(f"{path}: no array {' or '.join(missing)}; an npz dataset "
                                    f"holds X (points x features) and y (labels)")
-            X, y = stored["X"], stored["y"]
+            X, y = stored["X"], stored["y"] if "y" in stored.files else None
     except DatasetError:
         raise
     except ValueError as exc:
@@ -444,9 +467,11 @@ def read_npz(path):
     except (OSError, EOFError, AttributeError, zipfile.BadZipFile) as exc:
         raise DatasetError(f"{path}: not a readable .npz ({parsers._first_line(exc)})") \
             from None
-    if X.ndim != 2 or X.dtype.kind not in "biuf" or y.ndim != 1 or len(y) != len(X):
+    if X.ndim != 2 or X.dtype.kind not in "biuf" or y is not None and (
+            y.ndim != 1 or len(y) != len(X)):
+        got = "" if y is None else f", y {y.shape} {y.dtype}"
         raise DatasetError(f"{path}: X must be a 2-d array of numbers and y a 1-d array of its "
-                           f"length; got X {X.shape} {X.dtype}, y {y.shape} {y.dtype}")
+                           f"length; got X {X.shape} {X.dtype}{got}")
     X = np.ascontiguousarray(X, dtype=np.float64)
     bad = np.argwhere(~np.isfinite(X))
     if bad.size:
@@ -454,6 +479,8 @@ def read_npz(path):
     if (found := first_too_large(X)) is not None:
         raise DatasetError(f"{path}: row {found[0]} column {found[1]} of X, {X[found]:g}, "
                            f"{_TOO_LARGE.format(largest_value(X.shape[1]))}")
+    if y is None:
+        return X, y, 1
     if y.dtype.kind in "biuf":
         y = _whole_labels(y, lambda i: f"{path}: row {i} of y")
     elif y.dtype.kind != "U":

@@ -6,13 +6,14 @@ prints); a Python user or a benchmark calls them the same way:
 - :func:`load_config` (a file or a shipped config's name) -> :class:`Config`;
   :func:`validate` also checks it against the data it finds locally;
 - :func:`reproduce` (config, :class:`Settings`) -> :class:`Run` (run folder, report rows);
-- :func:`train` / :func:`evaluate`: saved models;
+- :func:`train` / :func:`evaluate` / :func:`predict`: saved models (predict: a user's file);
 - :func:`rebuild_report` (run folder): its figures and report.html again, from its files;
 - :func:`shipped_configs`: the configs that come with multisvm.
 """
 
 from .config import Config, ConfigError, GridPoint, summary
 from .models import Evaluation, Trained, evaluate, train
+from .predict import Predictions, predict
 from .run_report import rebuild_report
 from .runs import Run, reproduce
 from .settings import BACKENDS, Settings, workers
@@ -53,6 +54,6 @@ def validate(path, mirror=None, data_home=None) -> tuple:
     return config, notes
 
 
-__all__ = ["BACKENDS", "Config", "ConfigError", "Evaluation", "GridPoint", "Run", "Settings",
-           "Trained", "config_path", "describe", "evaluate", "load_config", "rebuild_report",
-           "reproduce", "shipped_configs", "summary", "train", "validate", "workers"]
+__all__ = ["BACKENDS", "Config", "ConfigError", "Evaluation", "GridPoint", "Predictions", "Run",
+           "Settings", "Trained", "config_path", "describe", "evaluate", "load_config", "predict",
+           "rebuild_report", "reproduce", "shipped_configs", "summary", "train", "validate", "workers"]

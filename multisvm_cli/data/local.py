@@ -452,6 +452,8 @@ def _csv_labels(path, labels, lines):
 def read_npz(path, need_y=True):
     """(X float64, y, 1) of an npz file with arrays ``X`` and ``y`` (no pickles); without
     ``need_y`` the file may lack ``y`` (then None)."""
+    if Path(path).is_file() and not zipfile.is_zipfile(path):  # np.load would try a pickle
+        raise DatasetError(f"{path}: not a readable .npz (not a zip archive of .npy arrays)")
     try:
         with np.load(path, allow_pickle=False) as stored:
             missing = [key for key in ("X", "y")[:1 + need_y] if key not in stored.files]

@@ -72,6 +72,8 @@ def read_points(path, columns: Columns, fmt=None, memory_mb=MEMORY_MB):
 
 def _npz_points(path, columns):
     X = read_npz(path, need_y=False)[0]
+    if X.shape[0] == 0:
+        raise DatasetError(f"{path}: X has no rows; nothing to predict")
     if X.shape[1] != columns.n_features:
         raise DatasetError(f"{path}: X has {X.shape[1]} columns, but the model takes "
                            f"{columns.n_features} features; give X of the model's features")

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from sklearn.datasets import dump_svmlight_file, load_iris, load_wine
 
+from model_files import edit_json  # rewrites the manifest: the checks behind it must refuse
 from multisvm_cli.experiment.trained_model import load_trained_model
 
 IRIS_NAMES = ["sepal_length", "sepal_width", "petal_length", "petal_width"]
@@ -98,6 +99,10 @@ def test_refusals_write_nothing(wine_model, tmp_path, run_multisvm):
     np.savetxt(tmp_path / "narrow.csv", X[:, :5], delimiter=",")
     np.savetxt(tmp_path / "wide.csv", np.column_stack([X, y, y]), delimiter=",")
     np.savez(tmp_path / "narrow.npz", X=X[:, :12])
+    np.savez(tmp_path / "empty.npz", X=X[:0])
+    (tmp_path / "garbage.npz").write_bytes(b"not a zip file")
+    (tmp_path / "garbage.svm").write_text("1 1:0.5 2:0.25\n2 3:x\n")
+    np.savez(tmp_path / "objects.npz", X=X.astype(object))
     dump_svmlight_file(np.column_stack([X, X[:, :1]]), y, str(tmp_path / "wide.svm"),
                        zero_based=False)
     (tmp_path / "bad.csv").write_text("1,2,3,4,5,6,7,8,9,10,11,12,13\n1,2,3,four,5,6,7,8,9,10,"
@@ -110,6 +115,10 @@ def test_refusals_write_nothing(wine_model, tmp_path, run_multisvm):
         ("wide.csv",): ("wide.csv:1:", "15 columns", "13 feature columns (or 14 with the label"),
         ("narrow.npz",): ("narrow.npz", "X has 12 columns", "13 features"),
         ("wide.svm",): ("wide.svm:1:", "index 14 is past the 13 features"),
+        ("empty.npz",): ("empty.npz: X has no rows",),
+        ("garbage.npz",): ("garbage.npz", "not a readable .npz"),
+        ("garbage.svm",): ("garbage.svm:2:",),
+        ("objects.npz",): ("objects.npz", "never unpickled"),
         ("bad.csv",): ("bad.csv:2:", "column 3", "'four' is not a number"),
         ("missing.csv",): ("missing.csv: file not found",),
         ("texts",): ("is a folder", "no fitted vocabulary", "13 features"),
@@ -153,3 +162,33 @@ def test_header_names_are_checked_against_the_models(tmp_path, run_multisvm, wri
     np.savetxt(tmp_path / "plain.csv", X, delimiter=",", fmt="%.17g")  # no header: count only
     code, out, err = run_multisvm("predict", model, tmp_path / "plain.csv")
     assert code == 0 and predictions(out) == expected, err
+
+    def names(value):
+        return lambda document: document["metadata"]["local"].__setitem__("columns", value)
+
+    edit_json(model, names(IRIS_NAMES[:3]))  # consistent JSON, but 3 names for 4 features
+    refused(run_multisvm("predict", model, tmp_path / "new.csv"),
+            "local.columns names 3 columns, the model takes 4 features")
+    edit_json(model, names("sepal_length"))
+    refused(run_multisvm("predict", model, tmp_path / "new.csv"),
+            "local.columns must be the csv header's feature names")
+
+
+def test_header_names_do_not_change_the_resume_cache_key(tmp_path):
+    """The names a local csv's header gives are kept (for predict) but are not part of what
+    identifies its cached grid points: the file's checksum already covers them."""
+    from multisvm_cli import data
+    from multisvm_cli.data.local import cache_identity
+
+    rows = "1,2,a\n3,4,b\n5,6,a\n7,8,b\n"
+    (tmp_path / "named.csv").write_text("x,y,label\n" + rows)
+    named = data.load_local(data.LocalSpec("d", tmp_path / "named.csv", "csv", label="label"))
+    assert named.provenance["columns"] == ["x", "y"]
+    assert "columns" not in cache_identity(named)
+    (tmp_path / "plain.csv").write_text(rows)
+    plain = data.load_local(data.LocalSpec("d", tmp_path / "plain.csv", "csv"))
+    assert "columns" not in plain.provenance
+    assert {k: v for k, v in cache_identity(named).items() if k not in ("files", "label",
+                                                                         "header")} == \
+        {k: v for k, v in cache_identity(plain).items() if k not in ("files", "label", "header")}
+    np.testing.assert_array_equal(named.parts["all"][0], plain.parts["all"][0])

@@ -90,10 +90,12 @@ def predict(model_dir, file, output=None, proba=False, force=False, fmt=None,
     return found
 
 
-def _scaled_blocks(X, scaler, rows=CHUNK_ROWS):
+def _scaled_blocks(X, scaler, rows=None):
     """``X`` scaled as the model's training part was, ``rows`` points at a time; a sparse block
     is made dense first where the scaler centers (a model trained on dense data: centering
-    refuses sparse input), so no more than ``rows`` x n_features values are densified at once."""
+    refuses sparse input), so no more than ``rows`` (default :data:`CHUNK_ROWS`) x n_features
+    values are densified at once."""
+    rows = rows or CHUNK_ROWS
     for start in range(0, X.shape[0], rows):
         block = X[start:start + rows]
         if sp.issparse(block) and scaler.method in CENTERING:

@@ -4,6 +4,7 @@ file whose columns are not the model's, a missing or malformed file, a folder th
 model, an existing -o file and --proba without probabilities are refused with one line."""
 
 import csv
+import importlib
 import io
 
 import numpy as np
@@ -72,6 +73,21 @@ def test_csv_svmlight_and_npz_equal_the_estimators_own_predictions(wine_model, t
     # unscaled rows would not give these labels: the saved scaler was applied
     loaded = load_trained_model(wine_model)
     assert not np.array_equal(loaded.estimator.predict(X), expected)
+
+
+def test_blocks_of_rows_give_the_same_predictions(wine_model, tmp_path, run_multisvm,
+                                                   monkeypatch):
+    """Predicted 7 rows at a time (a sparse file densified a block at a time for the model's
+    centering scaler), the 178 rows get the labels of one block."""
+    predict = importlib.import_module("multisvm_cli.experiment.predict")  # the module
+
+    X, y = load_wine(return_X_y=True)
+    assert load_trained_model(wine_model).scaler.method in predict.CENTERING
+    dump_svmlight_file(X, y, str(tmp_path / "wine.svm"), zero_based=False)
+    monkeypatch.setattr(predict, "CHUNK_ROWS", 7)
+    code, out, err = run_multisvm("predict", wine_model, tmp_path / "wine.svm")
+    assert code == 0, err
+    assert predictions(out) == [str(v) for v in expected_labels(wine_model, X)]
 
 
 def test_output_file_written_once_and_replaced_only_with_force(wine_model, tmp_path,

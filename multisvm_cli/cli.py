@@ -225,6 +225,36 @@ def evaluate(model_dir, dataset, part, confusion, mirror, data_home):
 
 
 @cli.command()
+@click.argument("model_dir", metavar="MODEL", type=click.Path(file_okay=False))
+@click.argument("file", metavar="FILE", type=click.Path())
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write the predictions to this csv file [print them]; must not exist yet.")
+@click.option("--proba", is_flag=True,
+              help="Add one column of class probabilities per class (schemes that give them).")
+@click.option("--format", "fmt", type=click.Choice(["csv", "svmlight", "npz"]), default=None,
+              help="FILE's format [from its extension: .csv; .svm, .svmlight, .libsvm; .npz].")
+@click.option("--zero-based/--one-based", "zero_based", default=None,
+              help="Whether an svmlight FILE's indices start at 0 or 1 [as the model's "
+                   "training file's; else 1].")
+@click.option("--force", is_flag=True, help="Replace an existing output file.")
+def predict(model_dir, file, output, proba, fmt, zero_based, force):
+    """Predict each point of FILE (csv, svmlight or npz, with the model's feature columns and
+    optionally its label column) with the saved MODEL, scaled as the model's training data was;
+    print a csv of row (0-based), predicted label (and p_<class> columns with --proba).
+
+    Example: multisvm predict models/wine-dag new-wines.csv -o predictions.csv
+    """
+    from .experiment import predict as predict_file
+
+    found = predict_file(model_dir, file, output, proba, force, fmt, zero_based)
+    if output is None:
+        click.echo(found.csv_text(), nl=False)
+    else:
+        click.echo(f"{len(found.labels)} predictions of {found.file} written to {output}",
+                   err=True)
+
+
+@cli.command()
 @click.argument("config_path", metavar="CONFIG")
 @_data_options
 def validate(config_path, mirror, data_home):

@@ -90,6 +90,16 @@ repeats: 2
 dag_orders: 5
 """
 
+WINE_COLUMNS = ("alcohol,malic_acid,ash,alcalinity_of_ash,magnesium,total_phenols,flavanoids,"
+                "nonflavanoid_phenols,proanthocyanins,color_intensity,hue,od280_od315,proline")
+WINE_ROWS = ("14.23,1.71,2.43,15.6,127,2.8,3.06,0.28,2.29,5.64,1.04,3.92,1065",  # wine's rows 0,
+             "12.37,0.94,1.36,10.6,88,1.98,0.57,0.28,0.42,1.95,1.05,1.82,520",  # 59, 70, 130, 177
+             "12.29,1.61,2.21,20.4,103,1.1,1.02,0.37,1.46,3.05,0.906,1.82,870",
+             "12.86,1.35,2.32,18,122,1.51,1.25,0.21,0.94,4.1,0.76,1.29,630",
+             "14.13,4.1,2.74,24.5,96,2.05,0.76,0.56,1.35,9.2,0.61,1.6,560")
+NEW_WINES = "\n".join([WINE_COLUMNS, *WINE_ROWS]) + "\n"
+NO_PROLINE = "\n".join(line.rsplit(",", 1)[0] for line in NEW_WINES.splitlines()) + "\n"
+
 
 class Output(NamedTuple):
     """How one output is made: ``args`` after ``multisvm``; ``tail``: lines shown from the end
@@ -118,6 +128,10 @@ OUTPUTS = {  # in the order they are run, in one folder: train before evaluate
     "train": Output(("train", "quickstart", "--scheme", "dag", "--dataset", "wine", "-o",
                      "models/wine-dag")),
     "evaluate": Output(("evaluate", "models/wine-dag", "--confusion")),
+    "predict": Output(("predict", "models/wine-dag", "new-wines.csv"),
+                      files={"new-wines.csv": NEW_WINES}),
+    "predict-columns": Output(("predict", "models/wine-dag", "no-proline.csv"),
+                              files={"no-proline.csv": NO_PROLINE}, fails=True),
     "datasets-list": Output(("datasets", "list")),
     "datasets-info": Output(("datasets", "info", "dna")),
     "quickstart": Output(("reproduce-table", "quickstart"), speed="medium"),

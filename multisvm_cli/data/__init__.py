@@ -2,9 +2,9 @@
 
 Public API (see docs/explanation/architecture.md, "Data contract"): ``names()``, ``get_card(name)``,
 ``load(name, parts=None, mirror=None, data_home=None, progress=True)`` -> ``Dataset``,
-``DatasetError``; ``load_local(LocalSpec)`` -> ``Dataset`` for a local data file; for the
-``datasets`` commands: ``fetch``, ``cached_parts``,
-``available_parts``, ``file_status``. Text datasets (``card.kind == "text"``) give documents:
+``DatasetError``; ``load_local(LocalSpec)`` -> ``Dataset`` for a local data file;
+``read_points(path, Columns)`` -> the points of a user's file to predict; for the ``datasets``
+commands: ``fetch``, ``cached_parts``, ``available_parts``, ``file_status``. Text datasets (``card.kind == "text"``) give documents:
 ``load_text_folder`` reads a user's folder of class subfolders; ``TextFeatures`` and
 ``fit_transform_parts`` (:mod:`.text_features`) turn documents into CSR features, fitted on the
 training documents only.
@@ -22,6 +22,7 @@ _HOMES = {
     ".inventory": ("available_parts", "cached_parts", "file_status"),
     ".loader": ("Dataset", "fetch", "load"),
     ".local": ("LocalSpec", "load_local", "load_text_folder"),
+    ".points": ("Columns", "read_points"),
     ".text_features": ("Features", "TextFeatures", "documents_digest", "fit_transform_parts"),
 }
 __getattr__ = module_getattr(__name__, _HOMES)

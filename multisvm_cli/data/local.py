@@ -4,7 +4,8 @@ A config's ``dataset`` item ``{name: mine, path: data/mine.csv, ...}`` becomes a
 :class:`LocalSpec`; :func:`load_local` reads it into the same :class:`~.loader.Dataset` a registry
 dataset gives (parts ``train`` / ``test`` with a ``test_path``, else ``all``), with a
 :class:`~.cards.Card` built from the data (classes, features, part sizes; paper scaling
-``none``) and its provenance: each file's SHA-256 and size.
+``none``) and its provenance: each file's SHA-256 and size (and a csv header's feature names,
+``columns``, which a saved model keeps to check the files it predicts).
 
 Formats (``format``, else from the extension: ``.csv``; ``.svm``, ``.svmlight``, ``.libsvm``;
 ``.npz``):
@@ -43,11 +44,12 @@ from pathlib import Path
 
 import numpy as np
 
-from . import archives, delimited, parsers, text_folder
+from . import archives, parsers, text_folder
 from .local_bounds import (MEMORY_MB, check_dense_size, check_feature_count, check_file_size,
                            first_too_large, largest_value)
 from .cards import Card
 from .errors import DatasetError
+from .local_csv import TOO_LARGE, read_csv, read_csv_named, whole_labels  # noqa: F401 (read_csv: API)
 from .loader import Dataset
 from .text_sources import documents
 from .verify import sha256_file
@@ -135,16 +137,19 @@ def load_local(spec: LocalSpec, parts=None) -> Dataset:
             raise DatasetError(f"{path}: local data file of {spec.name} not found")
         check_file_size(path, spec.memory_mb)
     provenance = {part: _file_record(path) for part, path in files.items()}
+    first = "train" if spec.test_path else "all"
     if spec.format == "svmlight":
         arrays = _read_svmlight(spec, files)
         check_feature_count(files, arrays, spec.zero_based, _data_line)
+        names = None
     else:
         for path in files.values():
             check_dense_size(path, spec.format, spec.memory_mb)
-        read = read_npz if spec.format == "npz" else \
-            lambda path: read_csv(path, spec.label, spec.header)
-        arrays = {part: read(path) for part, path in files.items()}
-    first = "train" if spec.test_path else "all"
+        read = (lambda path: (*read_npz(path), None)) if spec.format == "npz" else \
+            lambda path: read_csv_named(path, spec.label, spec.header)
+        named = {part: read(path) for part, path in files.items()}
+        arrays = {part: found[:3] for part, found in named.items()}
+        names = named[first][3]  # the training file's header, if it has one
     _check_classes(files[first], arrays[first])
     _check_same_columns(files, arrays)
     loaded = {part: (X, y) for part, (X, y, _) in arrays.items()}
@@ -154,15 +159,18 @@ def load_local(spec: LocalSpec, parts=None) -> Dataset:
         checksums={keys[part]: provenance[part]["sha256"] for part in files},
         sources={keys[part]: f"local {files[part]}" for part in files}, source_id="local",
         provenance={"format": spec.format, **_read_options(spec),
+                    **({"columns": names} if names else {}),
                     "files": {keys[part]: {"part": part, **provenance[part]} for part in files}})
 
 
 def cache_identity(dataset) -> dict:
     """What identifies a local dataset's data in the resume cache: each file's SHA-256 and size
-    and how it was read (not where it lies: a moved file keeps its cached points)."""
+    and how it was read (not where it lies: a moved file keeps its cached points; nor its
+    header's names, which the checksum covers)."""
     files = {key: {"sha256": f["sha256"], "size": f["size"], "part": f["part"]}
              for key, f in dataset.provenance["files"].items()}
-    return {**{k: v for k, v in dataset.provenance.items() if k != "files"}, "files": files}
+    return {**{k: v for k, v in dataset.provenance.items() if k not in ("files", "columns")},
+            "files": files}
 
 
 def _read_options(spec):
@@ -262,7 +270,7 @@ def _read_svmlight(spec, files):
     loaded = parsers.read_svmlight([files[p] for p in parts], None, spec.zero_based)
     arrays = {}
     for part, (X, labels) in zip(parts, loaded):
-        y = _whole_labels(labels, lambda row, path=files[part]: f"{path}:{_data_line(path, row)}")
+        y = whole_labels(labels, lambda row, path=files[part]: f"{path}:{_data_line(path, row)}")
         arrays[part] = (X, y, _data_line(files[part], 0))
     return arrays
 
@@ -279,179 +287,20 @@ def _data_line(path, row):
     return number if seen >= 0 else 1
 
 
-def _whole_labels(values, where):
-    """Numeric labels as int64; DatasetError at the first that is not a whole number."""
-    values = np.asarray(values, dtype=np.float64)
-    bad = np.flatnonzero(~np.isfinite(values) | (values != np.round(values)))
-    if bad.size:
-        raise DatasetError(f"{where(int(bad[0]))}: label {values[bad[0]]:g} is not a whole "
-                           f"number; classes must be whole numbers or names")
-    return values.astype(np.int64)
-
-
-# --------------------------------------------------------------------------- csv
-
-def read_csv(path, label=None, header=None):
-    """(X float64, y, first data line) of a csv file (see the module docstring), read by
-    :func:`.delimited.read` (a card's text files follow the same rules). pandas' numbers are
-    used as they are when every feature is a finite number in bounds; otherwise the cells are
-    read as text and checked one by one, to name the first bad one."""
-    head = delimited.first_rows(path, 2)
-    if not head:
-        raise DatasetError(f"{path}: empty file (no rows)")
-    header = _looks_like_header(head) if header is None else header
-    lines = delimited.Lines(path)
-    names, first_line, width = (head[0] if header else None), lines[0], len(head[0])
-    data_lines = _After(lines, 1) if header else lines
-    if header and len(head) < 2:
-        raise DatasetError(f"{path}: no data rows")
-    try:
-        if width < 2:
-            raise DatasetError(f"{path}:{data_lines[0]}: one column only; need features and a "
-                               "label")
-        column = _label_column(path, names, width, label, first_line)
-    except DatasetError:
-        delimited.read(path, text=True)  # a ragged row further down is reported first
-        raise
-    features = [j for j in range(width) if j != column]
-    quick = _from_numbers(path, header, features, column, data_lines)
-    if quick is not None:
-        return (*quick, data_lines[0])
-    cells = delimited.read(path, text=True).to_numpy(dtype=str)[1 if header else 0:]
-    X = _numbers(path, cells, data_lines, features, names)
-    y = _csv_labels(path, np.asarray(cells[:, column].tolist(), dtype=str), data_lines)
-    return X, y, data_lines[0]
-
-
-def _from_numbers(path, header, features, column, lines):
-    """(X, y) from pandas' parse, or None when a feature is not a number (as Python reads one),
-    not finite or too large, or a label is missing or neither text nor a number: the
-    cell-by-cell check then names the first bad cell. Columns pandas read as integers (also
-    those it filled with NaN for a blank row) are parsed again as float64, so that ``-0`` keeps
-    its sign as Python's ``float`` gives it."""
-    try:
-        table = delimited.read(path, header=header)
-        if not all(_kind(table[j]) in "iuf" for j in features):
-            return None
-        again = features if table.attrs.get("blank_rows") else \
-            [j for j in features if _kind(table[j]) in "iu"]
-        if again:
-            table = delimited.read(path, header=header, floats=again)
-    except DatasetError:
-        return None
-    X = np.ascontiguousarray(table.iloc[:, features].to_numpy(dtype=np.float64))
-    labels = table[column]
-    if not np.isfinite(X).all() or first_too_large(X) is not None or labels.isna().any():
-        return None
-    if _kind(labels) in "iuf":
-        return X, _whole_labels(labels.to_numpy(dtype=np.float64), lambda i: f"{path}:{lines[i]}")
-    if not all(isinstance(value, str) for value in labels):
-        return None
-    return X, _csv_labels(path, labels.str.strip().to_numpy(dtype=str), lines)
-
-
-def _kind(column):
-    """The numpy kind of a pandas column's dtype ("O" for pandas' own dtypes)."""
-    return getattr(column.dtype, "kind", "O")
-
-
-class _After:
-    """The line numbers of rows ``skip``, ``skip + 1``, ... of a :class:`.delimited.Lines`."""
-
-    def __init__(self, lines, skip):
-        self.lines, self.skip = lines, skip
-
-    def __getitem__(self, row):
-        return self.lines[row + self.skip]
-
-
-def _is_number(text):
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _looks_like_header(rows):
-    """A header: the first row has a non-number where the second row has a number."""
-    if len(rows) < 2:
-        return not all(_is_number(cell) for cell in rows[0])
-    return any(not _is_number(a) and _is_number(b) for a, b in zip(rows[0], rows[1]))
-
-
-def _label_column(path, names, width, label, line):
-    if label is None:
-        return width - 1
-    if isinstance(label, str):
-        if names is None:
-            raise DatasetError(f"{path}:{line}: label column {label!r} is named but the file "
-                               f"has no header row; give its index or set header: true")
-        if label not in names:
-            raise DatasetError(f"{path}:{line}: no label column {label!r}; the columns are "
-                               f"{', '.join(names)}")
-        return names.index(label)
-    if not -width <= label < width:
-        raise DatasetError(f"{path}:{line}: no label column {label}; the file has {width} "
-                           f"columns (0..{width - 1}, or -1 for the last)")
-    return label % width
-
-
-def _numbers(path, table, lines, columns, names):
-    """The feature columns as float64; DatasetError at the first non-number, NaN or inf."""
-    block = table[:, columns]
-    try:
-        X = block.astype(np.float64)
-    except ValueError:
-        X = None
-    if X is None:
-        for i, row in enumerate(block):
-            for j, cell in enumerate(row):
-                if not _is_number(cell):
-                    raise DatasetError(f"{path}:{lines[i]}: {_column_name(columns[j], names)}: "
-                                       f"{str(cell)!r} is not a number")
-    bad = np.argwhere(~np.isfinite(X))
-    if bad.size:
-        i, j = bad[0]
-        raise DatasetError(f"{path}:{lines[i]}: {_column_name(columns[j], names)}: "
-                           f"{str(block[i, j])!r} is NaN or inf; fill in or drop missing values")
-    if (found := first_too_large(X)) is not None:
-        i, j = found
-        raise DatasetError(f"{path}:{lines[i]}: {_column_name(columns[j], names)}: "
-                           f"{str(block[i, j])!r} {_TOO_LARGE.format(largest_value(X.shape[1]))}")
-    return np.ascontiguousarray(X)
-
-
-_TOO_LARGE = ("is too large: a kernel's sum of squares overflows above |x| = {:.3g}; rescale "
-              "the data")
-
-
-def _column_name(j, names):
-    return f"column {j} ({names[j]!r})" if names else f"column {j}"
-
-
-def _csv_labels(path, labels, lines):
-    """Whole-number labels as int64, else the names as a unicode array."""
-    empty = np.flatnonzero(labels == "")
-    if empty.size:
-        raise DatasetError(f"{path}:{lines[empty[0]]}: the label is empty")
-    numeric = [_is_number(v) for v in labels]
-    if not all(numeric):
-        return labels
-    return _whole_labels(labels.astype(np.float64), lambda i: f"{path}:{lines[i]}")
-
-
 # --------------------------------------------------------------------------- npz
 
-def read_npz(path):
-    """(X float64, y, 1) of an npz file with arrays ``X`` and ``y`` (no pickles)."""
+def read_npz(path, need_y=True):
+    """(X float64, y, 1) of an npz file with arrays ``X`` and ``y`` (no pickles); without
+    ``need_y`` the file may lack ``y`` (then None)."""
+    if Path(path).is_file() and not zipfile.is_zipfile(path):  # np.load would try a pickle
+        raise DatasetError(f"{path}: not a readable .npz (not a zip archive of .npy arrays)")
     try:
         with np.load(path, allow_pickle=False) as stored:
-            missing = [key for key in ("X", "y") if key not in stored.files]
+            missing = [key for key in ("X", "y")[:1 + need_y] if key not in stored.files]
             if missing:
                 raise DatasetError(f"{path}: no array {' or '.join(missing)}; an npz dataset "
                                    f"holds X (points x features) and y (labels)")
-            X, y = stored["X"], stored["y"]
+            X, y = stored["X"], stored["y"] if "y" in stored.files else None
     except DatasetError:
         raise
     except ValueError as exc:
@@ -460,18 +309,22 @@ def read_npz(path):
     except (OSError, EOFError, AttributeError, zipfile.BadZipFile) as exc:
         raise DatasetError(f"{path}: not a readable .npz ({parsers._first_line(exc)})") \
             from None
-    if X.ndim != 2 or X.dtype.kind not in "biuf" or y.ndim != 1 or len(y) != len(X):
+    if X.ndim != 2 or X.dtype.kind not in "biuf" or y is not None and (
+            y.ndim != 1 or len(y) != len(X)):
+        got = "" if y is None else f", y {y.shape} {y.dtype}"
         raise DatasetError(f"{path}: X must be a 2-d array of numbers and y a 1-d array of its "
-                           f"length; got X {X.shape} {X.dtype}, y {y.shape} {y.dtype}")
+                           f"length; got X {X.shape} {X.dtype}{got}")
     X = np.ascontiguousarray(X, dtype=np.float64)
     bad = np.argwhere(~np.isfinite(X))
     if bad.size:
         raise DatasetError(f"{path}: row {bad[0][0]} column {bad[0][1]} of X is NaN or inf")
     if (found := first_too_large(X)) is not None:
         raise DatasetError(f"{path}: row {found[0]} column {found[1]} of X, {X[found]:g}, "
-                           f"{_TOO_LARGE.format(largest_value(X.shape[1]))}")
+                           f"{TOO_LARGE.format(largest_value(X.shape[1]))}")
+    if y is None:
+        return X, y, 1
     if y.dtype.kind in "biuf":
-        y = _whole_labels(y, lambda i: f"{path}: row {i} of y")
+        y = whole_labels(y, lambda i: f"{path}: row {i} of y")
     elif y.dtype.kind != "U":
         raise DatasetError(f"{path}: y must hold whole numbers or names, not {y.dtype}")
     return X, y, 1

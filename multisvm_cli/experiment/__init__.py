@@ -6,7 +6,7 @@ prints); a Python user or a benchmark calls them the same way:
 - :func:`load_config` (a file or a shipped config's name) -> :class:`Config`;
   :func:`validate` also checks it against the data it finds locally;
 - :func:`reproduce` (config, :class:`Settings`) -> :class:`Run` (run folder, report rows);
-- :func:`train` / :func:`evaluate`: saved models;
+- :func:`train` / :func:`evaluate` / :func:`predict`: saved models (predict: a user's file);
 - :func:`rebuild_report` (run folder): its figures and report.html again, from its files;
 - :func:`shipped_configs`: the configs that come with multisvm.
 """
@@ -18,6 +18,7 @@ from .shipped import config_path, describe, shipped_configs
 __getattr__ = module_getattr(__name__, {
     ".config": ("Config", "ConfigError", "GridPoint", "summary"),
     ".models": ("Evaluation", "Trained", "evaluate", "train"),
+    ".predictions": ("Predictions", "predict"),
     ".run_report": ("rebuild_report",),
     ".runs": ("Run", "reproduce"),
     ".settings": ("BACKENDS", "Settings", "workers"),
@@ -64,6 +65,6 @@ def validate(path, mirror=None, data_home=None) -> tuple:
     return config, notes
 
 
-__all__ = ["BACKENDS", "Config", "ConfigError", "Evaluation", "GridPoint", "Run", "Settings",
-           "Trained", "config_path", "describe", "evaluate", "load_config", "rebuild_report",
-           "reproduce", "shipped_configs", "summary", "train", "validate", "workers"]
+__all__ = ["BACKENDS", "Config", "ConfigError", "Evaluation", "GridPoint", "Predictions", "Run",
+           "Settings", "Trained", "config_path", "describe", "evaluate", "load_config", "predict",
+           "rebuild_report", "reproduce", "shipped_configs", "summary", "train", "validate", "workers"]

@@ -185,7 +185,8 @@ def _hex64(value):
 def _local_metadata(value, where):
     """A local dataset's record: ``entry`` (its config entry: ``path``, ``format`` and the read
     options, as ``data.LocalSpec.from_entry`` reads it) and ``files`` ({name: {part, path,
-    sha256, size}}), plus how it was read; ModelFormatError naming what is wrong."""
+    sha256, size}}), plus how it was read and, for a csv file with a header, ``columns`` (the
+    feature columns' names); ModelFormatError naming what is wrong."""
     entry = value.get("entry") if isinstance(value, dict) else None
     files = value.get("files") if isinstance(value, dict) else None
     if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)
@@ -201,6 +202,10 @@ def _local_metadata(value, where):
             and _hex64(f.get("sha256")) for f in files.values())):
         raise ModelFormatError(f"{where}: local.files must be {{name: {{part, path, sha256, "
                                f"size}}}}, got {short(files)}")
+    names = value.get("columns", [""])
+    if not (isinstance(names, list) and names and all(isinstance(n, str) for n in names)):
+        raise ModelFormatError(f"{where}: local.columns must be the csv header's feature names "
+                               f"(a list of strings), got {short(names)}")
     return dict(value)
 
 

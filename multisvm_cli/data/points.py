@@ -1,0 +1,108 @@
+"""A user's file of points to predict (``multisvm predict``): its feature columns, read with the
+local-data readers (:mod:`.local`) and checked against the columns a model was trained on
+(:class:`Columns`). Labels in the file are not needed, and are ignored where present.
+
+Formats (``fmt``, else from the extension as :func:`.local.infer_format` tells it):
+
+- ``csv``: a file of ``n_features`` columns is all features; one of ``n_features + 1`` columns
+  also holds a label column, which is dropped: the model's training csv's label column (its
+  name or index), else the last. A header row is told as for local data (a non-number above a
+  number). When both the file's header and the model (``Columns.names``) name the feature
+  columns, the names must be the model's, in its order.
+- ``svmlight``: LIBSVM text (:func:`.parsers.read_svmlight`) with at most ``n_features``
+  columns (an index past them is refused), one-based unless the model's training file was
+  zero-based; each line's label is read and ignored.
+- ``npz``: array ``X`` (points x ``n_features``), read without pickles; ``y`` is optional.
+- a folder: a text folder (one subfolder per class) is predicted only by a text model, and no
+  saved model holds a fitted vocabulary (``train`` refuses text datasets), so it is refused.
+
+Each file's values are checked as local data's are (finite numbers, none too large for a kernel),
+and a csv or npz file's dense size is stated before it is read and refused above ``memory_mb``.
+Every problem is one :class:`DatasetError` line naming the file (and the line where there is one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from . import parsers
+from .errors import DatasetError
+from .local import FORMATS, MEMORY_MB, check_dense_size, infer_format, read_npz
+from .local_csv import checked_numbers, csv_table, label_column
+
+
+@dataclass(frozen=True)
+class Columns:
+    """The feature columns a model takes: how many, their names (None: not known), the label
+    column of the csv it was trained on (a name or an index; None: the last) and whether its
+    svmlight file was zero-based."""
+
+    n_features: int
+    names: tuple | None = None
+    label: str | int | None = None
+    zero_based: bool = False
+
+
+def read_points(path, columns: Columns, fmt=None, memory_mb=MEMORY_MB):
+    """The points of the file ``path`` as a float64 matrix of ``columns.n_features`` columns
+    (dense, or scipy CSR for svmlight), in the file's order (see the module docstring);
+    DatasetError (one line) for a missing, unreadable or malformed file, a folder, or columns
+    that are not the model's."""
+    path = Path(path)
+    if path.is_dir():
+        raise DatasetError(f"{path} is a folder: a text folder is predicted only by a text model, "
+                           f"and saved models hold no fitted vocabulary (train refuses text "
+                           f"datasets); give a csv, svmlight or npz file of the model's "
+                           f"{columns.n_features} features")
+    if not path.is_file():
+        raise DatasetError(f"{path}: file not found")
+    fmt = fmt or infer_format(path)
+    if fmt not in FORMATS:
+        raise DatasetError(f"{path}: cannot tell its format from the extension "
+                           f"{path.suffix or '(none)'}; name it .csv, .svm (.svmlight, .libsvm) "
+                           f"or .npz, or give the format ({', '.join(FORMATS)})")
+    if fmt == "svmlight":
+        return parsers.read_svmlight([path], columns.n_features, columns.zero_based)[0][0]
+    check_dense_size(path, fmt, memory_mb)
+    return _npz_points(path, columns) if fmt == "npz" else _csv_points(path, columns)
+
+
+def _npz_points(path, columns):
+    X = read_npz(path, need_y=False)[0]
+    if X.shape[0] == 0:
+        raise DatasetError(f"{path}: X has no rows; nothing to predict")
+    if X.shape[1] != columns.n_features:
+        raise DatasetError(f"{path}: X has {X.shape[1]} columns, but the model takes "
+                           f"{columns.n_features} features; give X of the model's features")
+    return X
+
+
+def _csv_points(path, columns):
+    rows, lines, names, first_line = csv_table(path)
+    width, n = len(rows[0]), columns.n_features
+    if width == n:
+        features = list(range(width))
+    elif width == n + 1:  # with its label column
+        label = -1 if columns.label is None else columns.label
+        dropped = label_column(path, names, width, label, first_line)
+        features = [j for j in range(width) if j != dropped]
+    else:
+        raise DatasetError(f"{path}:{first_line}: {width} columns, but the model takes {n} "
+                           f"features; give its {n} feature columns (or {n + 1} with the label "
+                           f"column)")
+    if names is not None and columns.names is not None:
+        _check_names(path, first_line, [names[j] for j in features], columns.names)
+    return checked_numbers(path, np.array(rows, dtype=str), lines, features, names)
+
+
+def _check_names(path, line, found, expected):
+    """DatasetError at the first feature column whose header name is not the model's."""
+    for position, (got, wanted) in enumerate(zip(found, expected)):
+        if got != wanted:
+            raise DatasetError(f"{path}:{line}: feature column {position} is {got!r}, the "
+                               f"model's is {wanted!r}; the file needs the model's columns "
+                               f"({', '.join(expected[:5])}{', ...' if len(expected) > 5 else ''})"
+                               f" in its order")

@@ -1,0 +1,119 @@
+"""``predict``: a saved model's predictions for the points of a user's file.
+
+The file (:func:`multisvm_cli.data.points.read_points`: csv, svmlight or npz) is checked against
+the columns the model was trained on (their number, and their names where the model's training
+csv had a header), then scaled with the scaler saved beside the model (fitted on its training
+part: :mod:`.trained_model`) and predicted, so each point gets exactly the inputs the model's
+own test points got.  The predictions are a csv table (:meth:`Predictions.csv_text`): ``row``
+(the point's 0-based position among the file's data rows), ``label`` (the predicted class) and,
+with ``proba``, one column ``p_<class>`` per class where the scheme gives class probabilities
+(``predict_proba``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..errors import MultisvmError
+from ..estimators.registry import REGISTRY
+from ..persist import ModelFormatError
+from ..scaling import CENTERING
+from ..storage import atomic_write
+from .trained_model import load_trained_model
+
+CHUNK_ROWS = 4096  # points scaled and predicted at once
+
+
+@dataclass
+class Predictions:
+    """What :func:`predict` made: the predicted ``labels`` of the file's points in its order,
+    the model's ``classes`` and, with ``proba``, the class probabilities (points x classes)."""
+
+    model: Path
+    file: Path
+    labels: np.ndarray
+    classes: np.ndarray
+    proba: np.ndarray | None = None
+
+    def csv_text(self) -> str:
+        """The predictions as csv: a header (row, label[, p_<class>...]), one line a point."""
+        stream = io.StringIO()
+        writer = csv.writer(stream, lineterminator="\n")
+        extra = [] if self.proba is None else [f"p_{c}" for c in self.classes.tolist()]
+        writer.writerow(["row", "label", *extra])
+        for row, label in enumerate(self.labels.tolist()):
+            shares = [] if self.proba is None else [f"{p:.6g}" for p in self.proba[row]]
+            writer.writerow([row, label, *shares])
+        return stream.getvalue()
+
+
+def predict(model_dir, file, output=None, proba=False, force=False, fmt=None,
+            zero_based=None) -> Predictions:
+    """Predict every point of ``file`` (format ``fmt``, else from its extension) with the saved
+    model in ``model_dir``; with ``output``, write :meth:`Predictions.csv_text` there atomically.
+    ``zero_based``: whether an svmlight file's indices start at 0 (None: as the model's
+    training file's, else at 1).
+
+    Refused with a one-line error, before anything is written: an existing ``output`` without
+    ``force`` (checked first), a folder that is not a saved model, ``proba`` for a scheme without
+    class probabilities, a file that is missing or malformed or whose columns are not the
+    model's.
+    """
+    if output is not None and Path(output).exists() and not force:
+        raise MultisvmError(f"{output} already exists; choose another file with -o, or pass "
+                            f"--force to replace it")
+    model = load_trained_model(model_dir)  # a folder that is not a saved model: one line
+    estimator, scheme = model.estimator, model.metadata["scheme"]
+    if proba and not hasattr(estimator, "predict_proba"):
+        raise MultisvmError(f"{model_dir}: a {REGISTRY[scheme].label} model gives no class "
+                            f"probabilities; drop --proba")
+    from .. import data
+
+    columns = model_columns(model, model_dir)
+    if zero_based is not None:
+        columns = replace(columns, zero_based=zero_based)
+    X = data.read_points(file, columns, fmt)
+    labels, shares = [], []
+    for block in _scaled_blocks(X, model.scaler):
+        labels.append(estimator.predict(block))
+        shares += [estimator.predict_proba(block)] if proba else []
+    found = Predictions(Path(model_dir), Path(file), np.concatenate(labels),
+                        np.asarray(estimator.classes_), np.vstack(shares) if proba else None)
+    if output is not None:
+        atomic_write(output, found.csv_text())
+    return found
+
+
+def _scaled_blocks(X, scaler, rows=None):
+    """``X`` scaled as the model's training part was, ``rows`` points at a time; a sparse block
+    is made dense first where the scaler centers (a model trained on dense data: centering
+    refuses sparse input), so no more than ``rows`` (default :data:`CHUNK_ROWS`) x n_features
+    values are densified at once."""
+    rows = rows or CHUNK_ROWS
+    for start in range(0, X.shape[0], rows):
+        block = X[start:start + rows]
+        if sp.issparse(block) and scaler.method in CENTERING:
+            block = block.toarray()
+        yield scaler.transform(block)
+
+
+def model_columns(model, model_dir):
+    """The :class:`~multisvm_cli.data.points.Columns` a trained model takes: its feature count,
+    and from a local training file the csv header's names, label column and svmlight base."""
+    from ..data import Columns
+
+    n_features = int(model.estimator.n_features_in_)
+    local = model.metadata.get("local", {})
+    entry, names = local.get("entry", {}), local.get("columns")
+    if names is not None and len(names) != n_features:
+        raise ModelFormatError(f"{model_dir}: metadata local.columns names {len(names)} "
+                               f"columns, the model takes {n_features} features")
+    return Columns(n_features, None if names is None else tuple(names),
+                   entry.get("label") if entry.get("format") == "csv" else None,
+                   bool(entry.get("zero_based", False)))

@@ -1,0 +1,155 @@
+"""The all-together solver: decomposition on the dual, one example's row of variables a step.
+
+The dual of both formulations (Crammer & Singer, Weston & Watkins; see :mod:`._joint` and
+:mod:`._joint_loops` for the exact problem) has l x k variables beta, one row per example.  As
+Crammer & Singer (2001, section 6) and Hsu & Lin (2002, section III) do it, each step takes the
+example whose row violates the KKT conditions most and solves the sub-problem of that row
+alone exactly; the rest of the state is the gradient G = Q beta + e, updated with the example's
+row of Q.  The steps run compiled (:func:`._joint_loops.run`, numba, imported here only when a
+solve starts, so importing the estimators does not load numba); this module feeds them Q rows.
+
+Kernel rows: when K(X, X) fits in ``cache_size`` MB (or the fit was given it), it is computed
+once (``Kernel.gram``) and every row is read from it; otherwise rows live in a cache of
+``cache_size`` MB, the least recently read row evicted first, as libsvm's.  A step that needs a
+row the cache lacks returns to Python, which computes that row and those of the next most
+violating uncached examples (up to PREFETCH_ROWS) as one BLAS block (``Kernel.block``, sparse
+or dense X).
+
+Stopping: every example's violation <= ``tol`` (libsvm's 1e-3 by default), or the step bound
+(``_solvers.iteration_bound``: max(10^7, 100 l) for "libsvm"), where the fit warns with the
+binary fits' ConvergenceWarning ("Solver terminated early").  Fits are deterministic: no
+randomness, ties go to the lowest index.
+"""
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
+
+from ..kernels import BYTES_PER_VALUE, OVERFLOW_MESSAGE, gram_fits, squared_norms
+from ..parallel import resolve_n_jobs
+from ._solvers import BOUND_MESSAGE, iteration_bound
+
+PREFETCH_ROWS = 64  # rows computed together when the cache misses
+MIN_CACHE_ROWS = 2  # libsvm's cache keeps at least two columns, whatever cache_size says
+
+# formulation -> (the compiled loops' kind, margin e_im for m != y_i, shift added to K)
+FORMULATIONS = {"cs": (0, 1.0, 0.0), "ww": (1, 2.0, 1.0)}
+
+
+@dataclass
+class JointSolution:
+    """The solved dual: ``beta`` (l, k), the steps taken, whether the KKT conditions were met
+    (else the step bound stopped it) and the bytes the solve held (``memory``, see
+    :func:`solve_memory`)."""
+
+    beta: np.ndarray
+    n_iter: int
+    converged: bool
+    memory: int
+
+
+def data_bytes(X):
+    """Bytes of the training data as stored: a dense array's values, or a CSR matrix's values,
+    column indices and row pointer."""
+    if sp.issparse(X):
+        return int(X.data.nbytes + X.indices.nbytes + X.indptr.nbytes)
+    return int(X.nbytes)
+
+
+class KernelRows:
+    """Rows K(x_i, X) of the training rows: all of K(X, X), or an LRU cache of ``capacity``
+    rows (``rows[slot]`` holds row ``owner[slot]``; ``slot_of[i]`` is row i's slot or -1;
+    ``stamp[slot]``: the step it was last read at, -1 for an empty slot)."""
+
+    def __init__(self, X, kernel, cache_mb, gram=None, n_jobs=None):
+        n = X.shape[0]
+        self.X, self.kernel = X, kernel
+        self.norms = squared_norms(X) if kernel.name == "gaussian" else None
+        if gram is None and gram_fits(n, cache_mb):
+            gram = kernel.gram(X, resolve_n_jobs(n_jobs))
+        if gram is not None:
+            self.rows, self.slot_of = gram, np.arange(n, dtype=np.int64)
+            self.owner, self.stamp = self.slot_of.copy(), np.zeros(n, np.int64)
+            return
+        capacity = max(MIN_CACHE_ROWS, min(n, int(cache_mb * 2**20 // (BYTES_PER_VALUE * n))))
+        self.rows = np.empty((capacity, n))
+        self.slot_of = np.full(n, -1, np.int64)
+        self.owner, self.stamp = np.full(capacity, -1, np.int64), np.full(capacity, -1, np.int64)
+
+    @property
+    def capacity(self):
+        return len(self.rows)
+
+    @property
+    def nbytes(self):
+        return int(self.rows.nbytes)
+
+    def fetch(self, wanted, step):
+        """Compute the rows ``wanted`` (none cached) as one block into the least recently read
+        slots; ValueError if a kernel value overflows."""
+        wanted = np.asarray(wanted, dtype=np.int64)[:self.capacity]
+        slots = np.argsort(self.stamp, kind="stable")[:len(wanted)]
+        evicted = self.owner[slots]
+        self.slot_of[evicted[evicted >= 0]] = -1
+        norms = self.norms
+        block = self.kernel.block(self.X[wanted], self.X, None if norms is None else norms[wanted], norms)
+        if not np.isfinite(block).all():
+            raise ValueError(OVERFLOW_MESSAGE)
+        self.rows[slots] = block
+        self.owner[slots], self.slot_of[wanted], self.stamp[slots] = wanted, slots, step
+
+
+def initial_gradient(y_index, n_classes, margin):
+    """G at beta = 0, (k, l): e_im = ``margin`` for m != y_i, 0 at the example's class."""
+    G = np.full((n_classes, len(y_index)), margin)
+    G[y_index, np.arange(len(y_index))] = 0.0
+    return G
+
+
+def prefetch(wanted, high, low, slot_of, tol, count):
+    """``wanted`` and up to ``count - 1`` more uncached examples whose violation exceeds ``tol``,
+    most violating first (lowest index on ties)."""
+    violation = high - low
+    candidates = np.flatnonzero((violation > tol) & (slot_of < 0))
+    candidates = candidates[candidates != wanted]
+    order = np.lexsort((candidates, -violation[candidates]))[:max(0, count - 1)]
+    return np.concatenate([[wanted], candidates[order]])
+
+
+def solve_memory(rows, beta, X):
+    """Bytes the solve holds: the kernel cache (or Gram matrix), the dual variables and their
+    gradient (2 l k float64) and the training data as stored (:func:`data_bytes`)."""
+    return rows.nbytes + 2 * int(beta.nbytes) + data_bytes(X)
+
+
+def solve_dual(X, y_index, n_classes, formulation, settings):
+    """Solve the ``formulation`` ('cs' or 'ww') dual on training rows ``X`` with class indices
+    ``y_index``: a :class:`JointSolution`.  ``settings``: the fit's ``TrainSettings`` (kernel,
+    C, tol, cache_size, max_iter, gram, n_jobs)."""
+    from . import _joint_loops as loops  # numba loads here, not at import
+
+    kind, margin, shift = FORMULATIONS[formulation]
+    n = X.shape[0]
+    y = np.ascontiguousarray(y_index, dtype=np.int64)
+    rows = KernelRows(X, settings.kernel, settings.cache_size, settings.gram, settings.n_jobs)
+    beta, G = np.zeros((n_classes, n)), initial_gradient(y, n_classes, margin)
+    trackers = (np.empty(n), np.empty(n), np.empty(n, np.int64), np.empty(n, np.int64),
+                np.zeros(n, np.bool_))
+    loops.init_trackers(kind, settings.C, y, beta, G, trackers)
+    active, counters = np.arange(n, dtype=np.int64), np.zeros(2, np.int64)
+    bound = iteration_bound(settings.max_iter, n)
+    block = max(1, min(PREFETCH_ROWS, rows.capacity // 4))
+    while True:
+        status = loops.run(kind, settings.C, shift, settings.tol, bound, rows.rows, rows.slot_of,
+                           rows.stamp, y, beta, G, trackers, active, n, counters)
+        if status != loops.NEED_ROW:
+            break
+        rows.fetch(prefetch(counters[1], trackers[0], trackers[1], rows.slot_of, settings.tol,
+                            block), counters[0])
+    if status == loops.BOUND:
+        warnings.warn(BOUND_MESSAGE.format(bound), ConvergenceWarning)
+    return JointSolution(np.ascontiguousarray(beta.T), int(counters[0]), status == loops.CONVERGED,
+                         solve_memory(rows, beta, X))

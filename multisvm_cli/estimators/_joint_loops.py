@@ -183,40 +183,36 @@ def select(kind, C, y, beta, G, trackers, active, n_active):
 @njit(cache=True, nogil=True)
 def update(kind, C, shift, q, d, changed, n_changed, i, y, beta, G, trackers, active, n_active):
     """G += (Q row i) d on the changed classes of every active example, and the trackers with
-    it; returns :func:`select`'s answer for the new state, found on the way.
+    it; returns :func:`select`'s answer for the new state.
 
-    A tracked extreme that moves inwards (the largest G falls, the smallest rises) leaves the
-    example's trackers an upper bound of its violation: it is marked stale and rebuilt only
-    when that bound could make it the working example (:func:`refresh`), so the answer is
-    exact where it matters.  Example i, whose bounds moved, is rebuilt.
+    A tracked extreme whose class moves inwards (the largest G falls, the smallest rises)
+    leaves the example's trackers an upper bound of its violation: it is marked stale and
+    rebuilt only when that bound could make it the working example (:func:`refresh`), so the
+    answer is exact where it matters.  Example i, whose bounds moved, is rebuilt.  The loops
+    run a class at a time over the examples (streaming G's rows: 2-3x faster than an example
+    at a time).
     """
     high, low, at_high, at_low, stale = trackers
+    for a in range(n_active):  # extremes about to move inwards (before they are replaced)
+        j = active[a]
+        qj = q[j] + shift
+        if (at_high[j] >= 0 and d[at_high[j]] * qj < 0.0) or (at_low[j] >= 0 and d[at_low[j]] * qj > 0.0):
+            stale[j] = True
+    for t in range(n_changed):
+        m = changed[t]
+        step, row, own = d[m], G[m], beta[m]
+        for a in range(n_active):
+            j = active[a]
+            g = row[j] + step * (q[j] + shift)
+            row[j] = g
+            if g > high[j] and can_decrease(kind, own[j], m, y[j], C):
+                high[j], at_high[j] = g, m
+            if g < low[j] and can_increase(kind, own[j], m, y[j], C):
+                low[j], at_low[j] = g, m
+    stale[i], high[i], low[i] = True, INF, -INF
     best, worst = -1, -INF
     for a in range(n_active):
         j = active[a]
-        qj = q[j] + shift
-        if j == i:
-            stale[j] = True
-            for t in range(n_changed):
-                G[changed[t], j] += d[changed[t]] * qj
-            high[j], low[j] = INF, -INF
-        else:
-            for t in range(n_changed):
-                m = changed[t]
-                old = G[m, j]
-                new = old + d[m] * qj
-                G[m, j] = new
-                # (a class at an extreme is in its set: j's bounds did not move)
-                if new > high[j]:
-                    if can_decrease(kind, beta[m, j], m, y[j], C):
-                        high[j], at_high[j] = new, m
-                elif at_high[j] == m and new < old:
-                    stale[j] = True
-                if new < low[j]:
-                    if can_increase(kind, beta[m, j], m, y[j], C):
-                        low[j], at_low[j] = new, m
-                elif at_low[j] == m and new > old:
-                    stale[j] = True
         if stale[j] and high[j] - low[j] > worst:  # refresh(), written out: calls cost here
             recompute(kind, C, j, y, beta, G, high, low, at_high, at_low)
             stale[j] = False

@@ -11,9 +11,10 @@ solve starts, so importing the estimators does not load numba); this module feed
 Kernel rows: when K(X, X) fits in ``cache_size`` MB (or the fit was given it), it is computed
 once (``Kernel.gram``) and every row is read from it; otherwise rows live in a cache of
 ``cache_size`` MB, the least recently read row evicted first, as libsvm's.  A step that needs a
-row the cache lacks returns to Python, which computes that row and those of the next most
-violating uncached examples (up to PREFETCH_ROWS) as one BLAS block (``Kernel.block``, sparse
-or dense X).
+row the cache lacks returns to Python, which computes it as a BLAS product (``Kernel.block``,
+sparse or dense X).  (Computing the rows of the next most violating examples with it, 64 at a
+time, was measured 5x slower on Letter's 15,000 rows: the working example moves around so much
+that most of them were evicted unread.)
 
 Stopping: every example's violation <= ``tol`` (libsvm's 1e-3 by default), or the step bound
 (``_solvers.iteration_bound``: max(10^7, 100 l) for "libsvm"), where the fit warns with the
@@ -32,7 +33,6 @@ from ..kernels import BYTES_PER_VALUE, OVERFLOW_MESSAGE, gram_fits, squared_norm
 from ..parallel import resolve_n_jobs
 from ._solvers import BOUND_MESSAGE, iteration_bound
 
-PREFETCH_ROWS = 64  # rows computed together when the cache misses
 MIN_CACHE_ROWS = 2  # libsvm's cache keeps at least two columns, whatever cache_size says
 
 # formulation -> (the compiled loops' kind, margin e_im for m != y_i, shift added to K)
@@ -88,9 +88,9 @@ class KernelRows:
         return int(self.rows.nbytes)
 
     def fetch(self, wanted, step):
-        """Compute the rows ``wanted`` (none cached) as one block into the least recently read
-        slots; ValueError if a kernel value overflows."""
-        wanted = np.asarray(wanted, dtype=np.int64)[:self.capacity]
+        """Compute the rows ``wanted`` (none cached, at most ``capacity``) as one block into the
+        least recently read slots; ValueError if a kernel value overflows."""
+        wanted = np.array(wanted, dtype=np.int64)
         slots = np.argsort(self.stamp, kind="stable")[:len(wanted)]
         evicted = self.owner[slots]
         self.slot_of[evicted[evicted >= 0]] = -1
@@ -107,16 +107,6 @@ def initial_gradient(y_index, n_classes, margin):
     G = np.full((n_classes, len(y_index)), margin)
     G[y_index, np.arange(len(y_index))] = 0.0
     return G
-
-
-def prefetch(wanted, high, low, slot_of, tol, count):
-    """``wanted`` and up to ``count - 1`` more uncached examples whose violation exceeds ``tol``,
-    most violating first (lowest index on ties)."""
-    violation = high - low
-    candidates = np.flatnonzero((violation > tol) & (slot_of < 0))
-    candidates = candidates[candidates != wanted]
-    order = np.lexsort((candidates, -violation[candidates]))[:max(0, count - 1)]
-    return np.concatenate([[wanted], candidates[order]])
 
 
 def solve_memory(rows, beta, X):
@@ -141,14 +131,12 @@ def solve_dual(X, y_index, n_classes, formulation, settings):
     loops.init_trackers(kind, settings.C, y, beta, G, trackers)
     active, counters = np.arange(n, dtype=np.int64), np.zeros(2, np.int64)
     bound = iteration_bound(settings.max_iter, n)
-    block = max(1, min(PREFETCH_ROWS, rows.capacity // 4))
     while True:
         status = loops.run(kind, settings.C, shift, settings.tol, bound, rows.rows, rows.slot_of,
                            rows.stamp, y, beta, G, trackers, active, n, counters)
         if status != loops.NEED_ROW:
             break
-        rows.fetch(prefetch(counters[1], trackers[0], trackers[1], rows.slot_of, settings.tol,
-                            block), counters[0])
+        rows.fetch(counters[1:2], counters[0])
     if status == loops.BOUND:
         warnings.warn(BOUND_MESSAGE.format(bound), ConvergenceWarning)
     return JointSolution(np.ascontiguousarray(beta.T), int(counters[0]), status == loops.CONVERGED,

@@ -222,8 +222,43 @@ def update(kind, C, shift, q, d, changed, n_changed, i, y, beta, G, trackers, ac
 
 
 @njit(cache=True, nogil=True)
+def slack(kind, C, j, y, beta, G):
+    """How far example j is from violating: the least G_n - G_m over the feasible directions
+    (n may increase, m may decrease, n != m), when every one of its variables is at a bound
+    (C&S: the row is 0; W&W: each wrong class's entry is 0 or -C); -inf otherwise."""
+    yj = y[j]
+    low_max, up_min = -INF, INF  # over the wrong classes that may decrease / increase
+    for m in range(beta.shape[0]):
+        if m == yj:
+            continue
+        b = beta[m, j]
+        if b == 0.0:
+            low_max = max(low_max, G[m, j])
+        elif kind == WW and b == -C:
+            up_min = min(up_min, G[m, j])
+        else:
+            return -INF
+    own = G[yj, j]  # the example's own class may move both ways
+    return min(own - low_max, up_min - max(low_max, own))
+
+
+@njit(cache=True, nogil=True)
+def shrink(kind, C, worst, y, beta, G, active, n_active):
+    """Drop from ``active`` (in place, order kept) the examples at a bound whose :func:`slack`
+    exceeds ``worst``, the largest violation now: they are unlikely to move again (libsvm's
+    shrinking heuristic, per example).  Returns the new count."""
+    kept = 0
+    for a in range(n_active):
+        j = active[a]
+        if slack(kind, C, j, y, beta, G) <= worst:
+            active[kept] = j
+            kept += 1
+    return kept
+
+
+@njit(cache=True, nogil=True)
 def run(kind, C, shift, tol, bound, cache, slot_of, stamp, y, beta, G, trackers, active,
-        n_active, counters):
+        counters, shrink_every):
     """Decomposition steps until the active examples meet the KKT conditions within ``tol``
     (CONVERGED), ``bound`` steps were taken in all (BOUND; -1: no bound), or the working
     example's Q row is not in the cache (NEED_ROW; the example is then ``counters[1]``).
@@ -232,9 +267,12 @@ def run(kind, C, shift, tol, bound, cache, slot_of, stamp, y, beta, G, trackers,
     / :func:`solve_ww`) and updates G with its kernel row, read from ``cache`` (row
     ``slot_of[i]``; ``stamp`` records when a cached row was last read, for eviction).
     ``counters[0]`` counts the steps across calls.  A step that changes nothing (the violation
-    is rounding) ends the solve as converged.
+    is rounding) ends the solve as converged.  Only the first ``counters[2]`` examples of
+    ``active`` take part; every ``shrink_every`` steps (0: never) :func:`shrink` drops some, and
+    ``counters[2]`` says how many are left.
     """
     k = beta.shape[0]
+    n_active = counters[2]
     nu, work, d = np.empty(k), np.empty(k), np.empty(k)
     changed = np.empty(k, np.int64)
     steps = counters[0]
@@ -267,5 +305,7 @@ def run(kind, C, shift, tol, bound, cache, slot_of, stamp, y, beta, G, trackers,
         i, worst = update(kind, C, shift, q, d, changed, n_changed, i, y, beta, G, trackers,
                           active, n_active)
         steps += 1
-    counters[0], counters[1] = steps, i
+        if shrink_every > 0 and steps % shrink_every == 0:
+            n_active = shrink(kind, C, worst, y, beta, G, active, n_active)
+    counters[0], counters[1], counters[2] = steps, i, n_active
     return status

@@ -29,11 +29,13 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
-from ..kernels import BYTES_PER_VALUE, OVERFLOW_MESSAGE, gram_fits, squared_norms
+from ..kernels import BYTES_PER_VALUE, OVERFLOW_MESSAGE, gram_fits, rows_per_chunk, squared_norms
 from ..parallel import resolve_n_jobs
+from ._machines import row_slices
 from ._solvers import BOUND_MESSAGE, iteration_bound
 
 MIN_CACHE_ROWS = 2  # libsvm's cache keeps at least two columns, whatever cache_size says
+SHRINK_EVERY = 1000  # steps between shrinking passes (libsvm's min(l, 1000))
 
 # formulation -> (the compiled loops' kind, margin e_im for m != y_i, shift added to K)
 FORMULATIONS = {"cs": (0, 1.0, 0.0), "ww": (1, 2.0, 1.0)}
@@ -60,17 +62,19 @@ def data_bytes(X):
 
 
 class KernelRows:
-    """Rows K(x_i, X) of the training rows: all of K(X, X), or an LRU cache of ``capacity``
-    rows (``rows[slot]`` holds row ``owner[slot]``; ``slot_of[i]`` is row i's slot or -1;
-    ``stamp[slot]``: the step it was last read at, -1 for an empty slot)."""
+    """Rows K(x_i, X) of the training rows: all of K(X, X) (``full``), or an LRU cache of
+    ``capacity`` rows (``rows[slot]`` holds row ``owner[slot]``; ``slot_of[i]`` is row i's slot
+    or -1; ``stamp[slot]``: the step it was last read at, -1 for an empty slot)."""
 
     def __init__(self, X, kernel, cache_mb, gram=None, n_jobs=None):
         n = X.shape[0]
         self.X, self.kernel = X, kernel
         self.norms = squared_norms(X) if kernel.name == "gaussian" else None
+        self._columns = (n, X, self.norms)  # (active count, their rows, their norms)
         if gram is None and gram_fits(n, cache_mb):
             gram = kernel.gram(X, resolve_n_jobs(n_jobs))
-        if gram is not None:
+        self.full = gram is not None
+        if self.full:
             self.rows, self.slot_of = gram, np.arange(n, dtype=np.int64)
             self.owner, self.stamp = self.slot_of.copy(), np.zeros(n, np.int64)
             return
@@ -80,26 +84,42 @@ class KernelRows:
         self.owner, self.stamp = np.full(capacity, -1, np.int64), np.full(capacity, -1, np.int64)
 
     @property
-    def capacity(self):
-        return len(self.rows)
-
-    @property
     def nbytes(self):
         return int(self.rows.nbytes)
 
-    def fetch(self, wanted, step):
-        """Compute the rows ``wanted`` (none cached, at most ``capacity``) as one block into the
-        least recently read slots; ValueError if a kernel value overflows."""
-        wanted = np.array(wanted, dtype=np.int64)
-        slots = np.argsort(self.stamp, kind="stable")[:len(wanted)]
-        evicted = self.owner[slots]
-        self.slot_of[evicted[evicted >= 0]] = -1
+    def block(self, rows, columns):
+        """K(X[rows], X[columns]); ValueError if a kernel value overflows."""
         norms = self.norms
-        block = self.kernel.block(self.X[wanted], self.X, None if norms is None else norms[wanted], norms)
+        block = self.kernel.block(self.X[rows], self.X[columns], None if norms is None else norms[rows],
+                                  None if norms is None else norms[columns])
         if not np.isfinite(block).all():
             raise ValueError(OVERFLOW_MESSAGE)
-        self.rows[slots] = block
-        self.owner[slots], self.slot_of[wanted], self.stamp[slots] = wanted, slots, step
+        return block
+
+    def fetch(self, wanted, step, active):
+        """Compute row ``wanted`` (not cached) into the least recently read slot, over the
+        ``active`` examples' columns only (the others are stale until :meth:`flush`)."""
+        slot = int(np.argmin(self.stamp))
+        if self.owner[slot] >= 0:
+            self.slot_of[self.owner[slot]] = -1
+        if self._columns[0] != len(active):  # shrinking changed the columns: gather them once
+            self._columns = (len(active), self.X[active], None if self.norms is None else self.norms[active])
+        _, columns, column_norms = self._columns
+        norms = None if self.norms is None else self.norms[[wanted]]
+        block = self.kernel.block(self.X[[wanted]], columns, norms, column_norms)
+        if not np.isfinite(block).all():
+            raise ValueError(OVERFLOW_MESSAGE)
+        if len(active) == self.X.shape[0]:
+            self.rows[slot] = block[0]
+        else:
+            self.rows[slot, active] = block[0]
+        self.owner[slot], self.slot_of[wanted], self.stamp[slot] = wanted, slot, step
+
+    def flush(self):
+        """Forget every cached row (after unshrinking: their inactive columns are stale)."""
+        if not self.full:
+            self.slot_of[:], self.owner[:], self.stamp[:] = -1, -1, -1
+        self._columns = (self.X.shape[0], self.X, self.norms)
 
 
 def initial_gradient(y_index, n_classes, margin):
@@ -109,16 +129,36 @@ def initial_gradient(y_index, n_classes, margin):
     return G
 
 
+def reconstruct(G, beta, y, margin, shift, rows, examples, memory_mb):
+    """G of ``examples`` (shrunk: not updated since) from scratch: e + sum over the examples
+    with a non-zero dual row of beta (K + shift), the kernel values in bounded blocks."""
+    support = np.flatnonzero(np.any(beta != 0.0, axis=0))
+    G[:, examples] = margin
+    G[y[examples], examples] = 0.0
+    coef = beta[:, support]
+    for part in row_slices(len(examples), rows_per_chunk(len(support), memory_mb)):
+        chunk = examples[part]
+        block = rows.rows[np.ix_(support, chunk)] if rows.full else rows.block(support, chunk)
+        G[:, chunk] += coef @ (block + shift)
+
+
 def solve_memory(rows, beta, X):
     """Bytes the solve holds: the kernel cache (or Gram matrix), the dual variables and their
     gradient (2 l k float64) and the training data as stored (:func:`data_bytes`)."""
     return rows.nbytes + 2 * int(beta.nbytes) + data_bytes(X)
 
 
-def solve_dual(X, y_index, n_classes, formulation, settings):
+def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True):
     """Solve the ``formulation`` ('cs' or 'ww') dual on training rows ``X`` with class indices
     ``y_index``: a :class:`JointSolution`.  ``settings``: the fit's ``TrainSettings`` (kernel,
-    C, tol, cache_size, max_iter, gram, n_jobs)."""
+    C, tol, cache_size, memory_mb, max_iter, gram, n_jobs).
+
+    Shrinking (libsvm's heuristic, per example; ``shrinking``): every min(l, 1000) steps the
+    examples at a bound that are further from violating than the largest violation are set
+    aside (:func:`._joint_loops.shrink`); when the rest converge, the set-aside examples' G is
+    rebuilt (:func:`reconstruct`) and the solve goes on over all examples until they all meet
+    ``tol``.
+    """
     from . import _joint_loops as loops  # numba loads here, not at import
 
     kind, margin, shift = FORMULATIONS[formulation]
@@ -129,14 +169,22 @@ def solve_dual(X, y_index, n_classes, formulation, settings):
     trackers = (np.empty(n), np.empty(n), np.empty(n, np.int64), np.empty(n, np.int64),
                 np.zeros(n, np.bool_))
     loops.init_trackers(kind, settings.C, y, beta, G, trackers)
-    active, counters = np.arange(n, dtype=np.int64), np.zeros(2, np.int64)
+    active, counters = np.arange(n, dtype=np.int64), np.array([0, 0, n], np.int64)
     bound = iteration_bound(settings.max_iter, n)
+    every = min(n, SHRINK_EVERY) if shrinking else 0
     while True:
         status = loops.run(kind, settings.C, shift, settings.tol, bound, rows.rows, rows.slot_of,
-                           rows.stamp, y, beta, G, trackers, active, n, counters)
-        if status != loops.NEED_ROW:
+                           rows.stamp, y, beta, G, trackers, active, counters, every)
+        if status == loops.NEED_ROW:
+            rows.fetch(counters[1], counters[0], active[:counters[2]])
+            continue
+        if status != loops.CONVERGED or counters[2] == n:
             break
-        rows.fetch(counters[1:2], counters[0])
+        shrunk = np.setdiff1d(np.arange(n), active[:counters[2]])  # unshrink and go on
+        reconstruct(G, beta, y, margin, shift, rows, shrunk, settings.memory_mb)
+        loops.init_trackers(kind, settings.C, y, beta, G, trackers)
+        active[:], counters[2] = np.arange(n), n
+        rows.flush()
     if status == loops.BOUND:
         warnings.warn(BOUND_MESSAGE.format(bound), ConvergenceWarning)
     return JointSolution(np.ascontiguousarray(beta.T), int(counters[0]), status == loops.CONVERGED,

@@ -16,7 +16,7 @@ KKT conditions per example i (the sub-problem of its row alone is at its optimum
 classes (m, n) where beta_im may decrease (above L), beta_in may increase (below U) and
 G_im > G_in.  Its violation is max_{m in low_i} G_im - min_{n in up_i} G_in (>= 0; both sets
 always share a class, so it is 0 at the optimum), kept for every example through trackers
-(the max, the min and the classes they sit at) updated with G; the working example is the one
+(the max and the min) updated with G; the working example is the one
 of largest violation (lowest index on ties), and the solve stops when it is <= tol.
 """
 
@@ -44,25 +44,25 @@ def can_increase(kind, value, m, y, C):
 
 
 @njit(cache=True, nogil=True)
-def recompute(kind, C, j, y, beta, G, high, low, at_high, at_low):
+def recompute(kind, C, j, y, beta, G, high, low):
     """Example j's trackers from scratch: the largest G over classes that may decrease
-    (``high``, ``at_high``), the smallest over classes that may increase (``low``, ``at_low``)."""
-    hi, lo, ahi, alo = -INF, INF, -1, -1
+    (``high``), the smallest over classes that may increase (``low``)."""
+    hi, lo = -INF, INF
     for m in range(beta.shape[0]):
         g, b = G[m, j], beta[m, j]
-        if can_decrease(kind, b, m, y[j], C) and g > hi:
-            hi, ahi = g, m
-        if can_increase(kind, b, m, y[j], C) and g < lo:
-            lo, alo = g, m
-    high[j], low[j], at_high[j], at_low[j] = hi, lo, ahi, alo
+        if can_decrease(kind, b, m, y[j], C):
+            hi = max(hi, g)
+        if can_increase(kind, b, m, y[j], C):
+            lo = min(lo, g)
+    high[j], low[j] = hi, lo
 
 
 @njit(cache=True, nogil=True)
 def init_trackers(kind, C, y, beta, G, trackers):
     """Every example's trackers from scratch."""
-    high, low, at_high, at_low, stale = trackers
+    high, low, stale = trackers
     for j in range(beta.shape[1]):
-        recompute(kind, C, j, y, beta, G, high, low, at_high, at_low)
+        recompute(kind, C, j, y, beta, G, high, low)
         stale[j] = False
 
 
@@ -157,24 +157,25 @@ def solve_ww(A, g, b, y, C, nu, c):
 
 
 @njit(cache=True, nogil=True)
-def refresh(kind, C, j, y, beta, G, high, low, at_high, at_low, stale, worst):
+def refresh(kind, C, j, y, beta, G, high, low, stale, worst):
     """(The step of :func:`select`; :func:`update` has it written out, as a call per example
-    costs there: numba counts references of the arrays passed.)  Rebuild a stale example's trackers (which only bound its violation from above), but only
-    when that bound exceeds ``worst``, the largest exact violation seen so far: it could not be
-    the working example otherwise."""
+    costs there: numba counts references of the arrays passed.)  Rebuild a stale example's
+    trackers (which only bound its violation from above), but only when that bound exceeds
+    ``worst``, the largest exact violation seen so far: it could not be the working example
+    otherwise."""
     if stale[j] and high[j] - low[j] > worst:
-        recompute(kind, C, j, y, beta, G, high, low, at_high, at_low)
+        recompute(kind, C, j, y, beta, G, high, low)
         stale[j] = False
 
 
 @njit(cache=True, nogil=True)
 def select(kind, C, y, beta, G, trackers, active, n_active):
     """(the active example of largest violation, lowest index on ties; its violation)."""
-    high, low, at_high, at_low, stale = trackers
+    high, low, stale = trackers
     best, worst = -1, -INF
     for a in range(n_active):
         j = active[a]
-        refresh(kind, C, j, y, beta, G, high, low, at_high, at_low, stale, worst)
+        refresh(kind, C, j, y, beta, G, high, low, stale, worst)
         if high[j] - low[j] > worst:
             best, worst = j, high[j] - low[j]
     return best, worst
@@ -185,36 +186,37 @@ def update(kind, C, shift, q, d, changed, n_changed, i, y, beta, G, trackers, ac
     """G += (Q row i) d on the changed classes of every active example, and the trackers with
     it; returns :func:`select`'s answer for the new state.
 
-    A tracked extreme whose class moves inwards (the largest G falls, the smallest rises)
-    leaves the example's trackers an upper bound of its violation: it is marked stale and
-    rebuilt only when that bound could make it the working example (:func:`refresh`), so the
-    answer is exact where it matters.  Example i, whose bounds moved, is rebuilt.  The loops
-    run a class at a time over the examples (streaming G's rows: 2-3x faster than an example
-    at a time).
+    An entry that was its example's extreme (equal to it) and moves inwards (the largest G
+    falls, the smallest rises) leaves the trackers an upper bound of the violation: the example
+    is marked stale and rebuilt only when that bound could make it the working example
+    (:func:`refresh`), so the answer is exact where it matters.  Example i, whose bounds moved,
+    is rebuilt.  The loop runs a class at a time over the examples (streaming G's rows) and has
+    no data-dependent branch: on Letter the tests "beyond the extreme" go either way at random,
+    and branch-free selects measured 2x faster than ifs.
     """
-    high, low, at_high, at_low, stale = trackers
-    for a in range(n_active):  # extremes about to move inwards (before they are replaced)
-        j = active[a]
-        qj = q[j] + shift
-        if (at_high[j] >= 0 and d[at_high[j]] * qj < 0.0) or (at_low[j] >= 0 and d[at_low[j]] * qj > 0.0):
-            stale[j] = True
+    high, low, stale = trackers
     for t in range(n_changed):
         m = changed[t]
         step, row, own = d[m], G[m], beta[m]
         for a in range(n_active):
             j = active[a]
-            g = row[j] + step * (q[j] + shift)
+            old = row[j]
+            g = old + step * (q[j] + shift)
             row[j] = g
-            if g > high[j] and can_decrease(kind, own[j], m, y[j], C):
-                high[j], at_high[j] = g, m
-            if g < low[j] and can_increase(kind, own[j], m, y[j], C):
-                low[j], at_low[j] = g, m
+            h, lo, b, mine = high[j], low[j], own[j], m == y[j]
+            if kind == CS:
+                down, up = True, b < (C if mine else 0.0)
+            else:
+                down, up = mine | (b > -C), mine | (b < 0.0)
+            stale[j] = stale[j] | ((old == h) & (g < old)) | ((old == lo) & (g > old))
+            high[j] = max(h, g if down else -INF)
+            low[j] = min(lo, g if up else INF)
     stale[i], high[i], low[i] = True, INF, -INF
     best, worst = -1, -INF
     for a in range(n_active):
         j = active[a]
         if stale[j] and high[j] - low[j] > worst:  # refresh(), written out: calls cost here
-            recompute(kind, C, j, y, beta, G, high, low, at_high, at_low)
+            recompute(kind, C, j, y, beta, G, high, low)
             stale[j] = False
         if high[j] - low[j] > worst:
             best, worst = j, high[j] - low[j]

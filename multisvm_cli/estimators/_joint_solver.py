@@ -166,8 +166,7 @@ def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True):
     y = np.ascontiguousarray(y_index, dtype=np.int64)
     rows = KernelRows(X, settings.kernel, settings.cache_size, settings.gram, settings.n_jobs)
     beta, G = np.zeros((n_classes, n)), initial_gradient(y, n_classes, margin)
-    trackers = (np.empty(n), np.empty(n), np.empty(n, np.int64), np.empty(n, np.int64),
-                np.zeros(n, np.bool_))
+    trackers = (np.empty(n), np.empty(n), np.zeros(n, np.bool_))
     loops.init_trackers(kind, settings.C, y, beta, G, trackers)
     active, counters = np.arange(n, dtype=np.int64), np.array([0, 0, n], np.int64)
     bound = iteration_bound(settings.max_iter, n)

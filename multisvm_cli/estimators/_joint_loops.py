@@ -260,7 +260,7 @@ def shrink(kind, C, worst, y, beta, G, active, n_active):
 
 @njit(cache=True, nogil=True)
 def run(kind, C, shift, tol, bound, cache, slot_of, stamp, y, beta, G, trackers, active,
-        counters, shrink_every):
+        counters, worst_seen, shrink_every):
     """Decomposition steps until the active examples meet the KKT conditions within ``tol``
     (CONVERGED), ``bound`` steps were taken in all (BOUND; -1: no bound), or the working
     example's Q row is not in the cache (NEED_ROW; the example is then ``counters[1]``).
@@ -271,14 +271,18 @@ def run(kind, C, shift, tol, bound, cache, slot_of, stamp, y, beta, G, trackers,
     ``counters[0]`` counts the steps across calls.  A step that changes nothing (the violation
     is rounding) ends the solve as converged.  Only the first ``counters[2]`` examples of
     ``active`` take part; every ``shrink_every`` steps (0: never) :func:`shrink` drops some, and
-    ``counters[2]`` says how many are left.
+    ``counters[2]`` says how many are left.  ``counters[3]`` (set on NEED_ROW) tells the next
+    call that the working example and its violation (``worst_seen[0]``) still hold: no scan.
     """
     k = beta.shape[0]
     n_active = counters[2]
     nu, work, d = np.empty(k), np.empty(k), np.empty(k)
     changed = np.empty(k, np.int64)
     steps = counters[0]
-    i, worst = select(kind, C, y, beta, G, trackers, active, n_active)
+    if counters[3]:  # back from NEED_ROW: the state, hence the choice, is unchanged
+        i, worst = counters[1], worst_seen[0]
+    else:
+        i, worst = select(kind, C, y, beta, G, trackers, active, n_active)
     status = CONVERGED
     while worst > tol:
         if bound >= 0 and steps >= bound:
@@ -309,5 +313,6 @@ def run(kind, C, shift, tol, bound, cache, slot_of, stamp, y, beta, G, trackers,
         steps += 1
         if shrink_every > 0 and steps % shrink_every == 0:
             n_active = shrink(kind, C, worst, y, beta, G, active, n_active)
-    counters[0], counters[1], counters[2] = steps, i, n_active
+    counters[0], counters[1], counters[2], counters[3] = steps, i, n_active, status == NEED_ROW
+    worst_seen[0] = worst
     return status

@@ -168,12 +168,12 @@ def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True):
     beta, G = np.zeros((n_classes, n)), initial_gradient(y, n_classes, margin)
     trackers = (np.empty(n), np.empty(n), np.zeros(n, np.bool_))
     loops.init_trackers(kind, settings.C, y, beta, G, trackers)
-    active, counters = np.arange(n, dtype=np.int64), np.array([0, 0, n], np.int64)
+    active, counters, worst = np.arange(n, dtype=np.int64), np.array([0, 0, n, 0], np.int64), np.zeros(1)
     bound = iteration_bound(settings.max_iter, n)
     every = min(n, SHRINK_EVERY) if shrinking else 0
     while True:
         status = loops.run(kind, settings.C, shift, settings.tol, bound, rows.rows, rows.slot_of,
-                           rows.stamp, y, beta, G, trackers, active, counters, every)
+                           rows.stamp, y, beta, G, trackers, active, counters, worst, every)
         if status == loops.NEED_ROW:
             rows.fetch(counters[1], counters[0], active[:counters[2]])
             continue

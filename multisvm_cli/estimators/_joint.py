@@ -33,8 +33,9 @@ from ._machines import Machines
 from ._primal import PrimalMachines, load_machines
 
 FLOAT, INT = np.dtype(np.float64), np.dtype(np.int64)
-# One joint solve costs about this many rows^2 kernel products per class beyond the first
-# (measured on Letter, 5,000 rows: C&S 10x and W&W 20x Max Wins' CPU time; see point_cost).
+# One joint solve costs about this many rows^2 kernel products per class beyond the first:
+# on Letter (gamma 4, C 16) C&S took 8-9x Max Wins' CPU time at 5,000 and 15,000 rows, where
+# point_cost's Max Wins figure puts (k - 1) rows^2 at 5x and 11x; W&W took about twice C&S.
 JOINT_COST = {"cs": 1.0, "ww": 2.0}
 
 

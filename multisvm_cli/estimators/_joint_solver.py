@@ -88,10 +88,15 @@ class KernelRows:
         return int(self.rows.nbytes)
 
     def block(self, rows, columns):
-        """K(X[rows], X[columns]); ValueError if a kernel value overflows."""
+        """K(X[rows], X[columns]) (see :meth:`_checked`)."""
         norms = self.norms
-        block = self.kernel.block(self.X[rows], self.X[columns], None if norms is None else norms[rows],
-                                  None if norms is None else norms[columns])
+        return self._checked(rows, self.X[columns], None if norms is None else norms[columns])
+
+    def _checked(self, rows, columns, column_norms):
+        """K(X[rows], ``columns``) given the columns' rows and norms; ValueError if a kernel
+        value overflows."""
+        row_norms = None if self.norms is None else self.norms[rows]
+        block = self.kernel.block(self.X[rows], columns, row_norms, column_norms)
         if not np.isfinite(block).all():
             raise ValueError(OVERFLOW_MESSAGE)
         return block
@@ -104,11 +109,7 @@ class KernelRows:
             self.slot_of[self.owner[slot]] = -1
         if self._columns[0] != len(active):  # shrinking changed the columns: gather them once
             self._columns = (len(active), self.X[active], None if self.norms is None else self.norms[active])
-        _, columns, column_norms = self._columns
-        norms = None if self.norms is None else self.norms[[wanted]]
-        block = self.kernel.block(self.X[[wanted]], columns, norms, column_norms)
-        if not np.isfinite(block).all():
-            raise ValueError(OVERFLOW_MESSAGE)
+        block = self._checked([wanted], *self._columns[1:])
         if len(active) == self.X.shape[0]:
             self.rows[slot] = block[0]
         else:

@@ -16,6 +16,7 @@ and declares, as class attributes, what the rest of the package reads before or 
 
 - ``_options``: its own constructor parameters a config may set (checked by ``options.OPTIONS``);
 - ``_shares_gram``: whether its fits at one kernel read one Gram matrix K(X, X) shared across C;
+- ``_solvers``: the ``solver`` values it takes (a joint machine has its own solver: libsvm only);
 - ``_point_cost(n_rows, n_classes)``: the expected cost of one fit, for the ETA;
 - ``_array_schema(params, n_classes, n_features, shapes)``: the arrays a saved model holds
   besides ``classes`` and ``feature_names`` (see :mod:`._schema`);
@@ -311,6 +312,7 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
 
     _options = ()  # the scheme's own parameters, checked by their options.OPTIONS entries
     _shares_gram = False  # whether fits at one kernel read one Gram matrix shared across C
+    _solvers = ("libsvm", "liblinear")  # the values its ``solver`` may take
     _fitted_keys = ()  # scheme-specific keys of a saved model's "fitted" record
     _selection_free = ()  # options that change no prediction: left out of model-selection fits
 

@@ -50,6 +50,7 @@ class JointSVM(MulticlassSVM):
     _formulation = None
     _bias = False
     _shares_gram = False  # the protocol's shared Gram matrix is not worth it (one solve per C)
+    _solvers = ("libsvm",)  # its own joint solver; 'libsvm' names the default (no liblinear)
 
     @staticmethod
     def _machine_bounds(n_classes):

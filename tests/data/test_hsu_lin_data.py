@@ -324,7 +324,7 @@ def test_hsu_lin_2002_is_their_grid_and_their_two_protocols():
     70/30 choice, retrain, given test set on the large ones; [-1, 1] scaling but for dna."""
     config = load_config(REPO / "configs" / "hsu-lin-2002.yaml")
     assert [plan.name for plan in config.datasets] == SMALL + LARGE
-    assert config.schemes == ["ovr", "maxwins", "dag"]
+    assert config.schemes == ["ovr", "maxwins", "dag", "ww", "cs"]  # Hsu & Lin's five methods
     for plan in config.datasets:
         assert sorted({p.gamma for p in plan.grid}) == list(2.0 ** np.arange(-10, 5))
         assert sorted({p.C for p in plan.grid}) == list(2.0 ** np.arange(-2, 13))

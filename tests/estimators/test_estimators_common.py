@@ -19,8 +19,8 @@ def one_line_error(estimator, X, y, message):
 
 
 def test_scheme_names():
-    assert set(SCHEMES) == {"ovr", "maxwins", "dag", "adag", "ecoc", "udt", "graph", "hier",
-                            "nb"}
+    assert set(SCHEMES) == {"ovr", "maxwins", "dag", "adag", "ecoc", "cs", "ww", "udt", "graph",
+                            "hier", "nb"}
 
 
 @pytest.mark.parametrize("scheme", ALL)

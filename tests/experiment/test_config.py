@@ -89,7 +89,7 @@ MALFORMED = {
     "sigma repeated": (("sigma: [1, 2]", "sigma: [2, 2]"), "has a repeated value", 5),
     "unknown scheme": (("schemes: [ovr, maxwins, dag]", "schemes: [ovr, svm]"),
                        "schemes[1]: 'svm' is not a valid scheme; allowed: ovr, maxwins, dag, adag, "
-                       "ecoc, udt, graph, hier, nb", 8),
+                       "ecoc, cs, ww, udt, graph, hier, nb", 8),
     "unknown dataset": (("dataset: iris", "dataset: mnist"),
                         "dataset: 'mnist' is not a valid dataset; allowed: ", 2),
     "unknown top-level key": (("name: small", "name: small\nkernel: rbf"),

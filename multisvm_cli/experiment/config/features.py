@@ -14,7 +14,7 @@ from dataclasses import asdict
 
 from ...errors import one_line
 from ...estimators.options import SOLVERS
-from ...estimators.registry import kernel_free
+from ...estimators.registry import estimator, kernel_free
 from .values import _choice, _show
 
 TEXT_SCALINGS = ("none", "maxabs", "paper")
@@ -61,10 +61,16 @@ def scheme_solvers(plan, schemes, scheme_options) -> dict:
 
 
 def _check_solvers(doc, plan, schemes, scheme_options, path):
-    """liblinear trains linear machines only: refuse it beside another kernel in the grid."""
+    """liblinear trains linear machines only: refuse it beside another kernel in the grid, and
+    for a scheme whose class takes no liblinear (``_solvers``: the all-together machines)."""
+    solvers = scheme_solvers(plan, schemes, scheme_options)
+    for scheme, solver in solvers.items():
+        if solver not in estimator(scheme)._solvers:
+            doc.fail(path, f"{scheme} trains with its own solver; solver {solver} (on "
+                           f"{plan.name}) does not apply to it: set solver: libsvm for {scheme} "
+                           f"in scheme_options, or leave it out of schemes")
     kernels = sorted({point.kernel for point in plan.grid} - {"linear"})
-    liblinear = [s for s, solver in scheme_solvers(plan, schemes, scheme_options).items()
-                 if solver == "liblinear"]
+    liblinear = [s for s, solver in solvers.items() if solver == "liblinear"]
     if liblinear and kernels:
         doc.fail(path, f"solver liblinear ({_show(liblinear)} on {plan.name}) trains linear "
                        f"machines only; the grid has the {', '.join(kernels)} kernel: use "

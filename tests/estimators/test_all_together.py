@@ -330,3 +330,13 @@ def test_sklearn_estimator_checks(estimator, check):
     if name == "check_array_api_input":
         pytest.skip("the estimators take NumPy arrays only")
     check(estimator)
+
+
+@pytest.mark.parametrize("where", ["solver: liblinear\n", "scheme_options: {cs: {solver: liblinear}}\n"])
+def test_liblinear_for_an_all_together_scheme_is_refused_by_validate(tmp_path, run_multisvm, where):
+    config = tmp_path / "c.yaml"
+    config.write_text("dataset: iris\nsplit: {test_fraction: 0.3}\nkernels: [{type: linear}]\n"
+                      "C: 1\nschemes: [maxwins, cs]\n" + where)
+    run = run_multisvm("validate", config)
+    assert run.code == 2 and len(run.err.strip().splitlines()) == 1
+    assert "cs trains with its own solver; solver liblinear (on iris) does not apply" in run.err

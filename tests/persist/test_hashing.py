@@ -15,7 +15,7 @@ import scipy.sparse as sp
 
 from multisvm_cli import hashing
 from multisvm_cli.data.cache import arrays_sha256
-from multisvm_cli.data.text_cache import arrays_sha256
+from multisvm_cli.data.text_cache import arrays_sha256 as text_arrays_sha256
 from multisvm_cli.estimators.reuse import data_digest, digest as reuse_digest
 from multisvm_cli.persist import npy
 from multisvm_cli.persist.format import ModelFormatError
@@ -59,7 +59,7 @@ def test_text_features_cache_digest_is_unchanged():
     arrays = {"vocabulary_size": np.asarray([5], dtype=np.int64), "0_data": CSR.data,
               "0_indices": CSR.indices, "0_indptr": CSR.indptr,
               "0_shape": np.asarray(CSR.shape, dtype=np.int64)}
-    assert arrays_sha256(arrays) == \
+    assert text_arrays_sha256(arrays) == \
         "b7af41984eb0b819e8a79e119bf896c46bf2cfdb8b4c0c8d9cc9f8093df1b813"
 
 

@@ -11,6 +11,7 @@ from multisvm_cli.errors import MultisvmError
 from multisvm_cli.experiment.run_report import rebuild_report
 from multisvm_cli.report.figures import base, figure, registered
 from multisvm_cli.report.html import write_report
+from multisvm_cli.report.run_folder import GRID_COLUMNS
 from multisvm_cli.report.run_folder import read_results
 
 from test_report_figures import grid_frame  # iris x {ovr, dag, nb} grid.csv rows
@@ -36,9 +37,11 @@ def small_run(folder):
     """A run folder with the files the figures read: grid.csv, results.json (no ranking),
     run.json."""
     folder.mkdir(parents=True)
-    grid_frame().to_csv(folder / "grid.csv", index=False)
-    results = [{"dataset": r["dataset"], "scheme": r["scheme"],
-                "params": {"kernel": "gaussian", "sigma": 2.0, "C": r["C"]}} for r in ROWS]
+    grid = grid_frame().assign(estimate="nested")  # in the run's columns, as a run writes it
+    grid.reindex(columns=GRID_COLUMNS).to_csv(folder / "grid.csv", index=False)
+    pairs = set(zip(grid["dataset"], grid["scheme"]))  # results.json's results match grid.csv
+    results = [{"dataset": d, "scheme": s, "params": {"kernel": "gaussian", "sigma": 2.0,
+                                                     "C": 1.0}} for d, s in sorted(pairs)]
     (folder / "results.json").write_text(json.dumps(
         {"config": "toy", "compare_to": "dag", "results": results, "table": ROWS}))
     (folder / "run.json").write_text(json.dumps({"status": "done"}))

@@ -102,7 +102,27 @@ def _probabilities(estimator, fold) -> dict:
     truth = (np.asarray(fold.y_test)[:, None] == estimator.classes_[None, :]).astype(float)
     true_p = np.clip((proba * truth).sum(axis=1), 1e-15, 1.0)
     return {"log_loss": float(-np.mean(np.log(true_p))),
-            "brier": float(np.mean(((proba - truth) ** 2).sum(axis=1)))}
+            "brier": float(np.mean(((proba - truth) ** 2).sum(axis=1))),
+            "reliability": reliability_counts(proba, truth)}
+
+
+RELIABILITY_BINS = 10  # equal-width bins of the top class probability, [0, 0.1), ..., [0.9, 1]
+
+
+def reliability_counts(proba, truth) -> dict:
+    """The reliability (calibration) diagram's sums of one test part: the points binned by
+    their predicted class's probability (the largest; :data:`RELIABILITY_BINS` equal-width bins
+    over [0, 1]), per bin the point count, the sum of those probabilities and the number
+    predicted right (the predicted class: the most probable one). Sums, so that splits pool by
+    adding them; the curve is (sum / count, right / count) per bin (DeGroot & Fienberg 1983,
+    as scikit-learn's ``calibration_curve`` draws it for one class)."""
+    top = proba.max(axis=1)
+    right = truth[np.arange(len(truth)), proba.argmax(axis=1)] == 1
+    bins = np.minimum((top * RELIABILITY_BINS).astype(int), RELIABILITY_BINS - 1)
+    count = np.bincount(bins, minlength=RELIABILITY_BINS)
+    return {"count": count.tolist(),
+            "confidence": np.bincount(bins, weights=top, minlength=RELIABILITY_BINS).tolist(),
+            "right": np.bincount(bins, weights=right, minlength=RELIABILITY_BINS).astype(int).tolist()}
 
 
 def _or_none(kind, value):

@@ -44,6 +44,10 @@ def _pool(dataset, scheme, tests, rows):
         "notes": sorted({n for t in tests for n in t["notes"]}),
     }
     pooled.update(_memory_and_levels(tests))
+    if tests and all("reliability" in t for t in tests):  # the splits' bin sums, added up
+        pooled["reliability"] = {key: np.sum([t["reliability"][key] for t in tests],
+                                             axis=0).tolist()
+                                 for key in ("count", "confidence", "right")}
     if any("orders" in t for t in tests):
         pooled["dag_orders"] = _pool_orders(tests, correct)
     return pooled

@@ -99,6 +99,10 @@ def test_liblinear_one_vs_rest_is_scikit_learns(text):
 def test_liblinear_needs_the_linear_kernel():
     X, y = np.array([[0.0], [1.0], [2.0], [3.0]]), np.array([0, 0, 1, 1])
     for scheme, estimator in SCHEMES.items():
+        if "liblinear" not in estimator._solvers:  # the all-together machines: their own solver
+            with pytest.raises(ValueError, match="trains with its own all-together solver"):
+                estimator(solver="liblinear").fit(X, y)
+            continue
         with pytest.raises(ValueError, match="^solver 'liblinear' applies to the linear kernel only, "
                                              "not the gaussian kernel$"):
             estimator(solver="liblinear").fit(X, y)

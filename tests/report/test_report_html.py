@@ -200,6 +200,8 @@ def test_paper_rows_sit_with_their_dataset_and_the_source_is_named(tmp_path):
     run = fake_run(tmp_path / "run")
     rows = ROWS + [{"dataset": "iris", "scheme": "udt", "paper_error_pct": 4.3}]  # paper only
     (run / "table.csv").write_text(render(rows, "csv"), encoding="utf-8")
+    results = json.loads((run / "results.json").read_text())
+    (run / "results.json").write_text(json.dumps({**results, "table": rows}))  # as a run writes
     (run / "config.yaml").write_text("name: quickstart\nreference:\n  source: Platt et al. "
                                      "(1999), Table 1\n  iris:\n    udt: {error: 4.3}\n")
     text = write_report(run).read_text()

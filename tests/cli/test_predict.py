@@ -208,3 +208,26 @@ def test_header_names_do_not_change_the_resume_cache_key(tmp_path):
                                                                          "header")} == \
         {k: v for k, v in cache_identity(plain).items() if k not in ("files", "label", "header")}
     np.testing.assert_array_equal(named.parts["all"][0], plain.parts["all"][0])
+
+
+def test_proba_gives_the_models_own_probabilities(tmp_path, run_multisvm, data_home):
+    """A scheme run with probability: true (Max Wins' coupled sigmoids) writes one column per
+    class, each row the estimator's own predict_proba of the scaled row."""
+    config = tmp_path / "prob.yaml"
+    config.write_text("dataset: wine\nsplit: {test_fraction: 0.3}\nkernels: [{type: gaussian, "
+                      "sigma: 3}]\nC: 1\nschemes: [maxwins]\n"
+                      "scheme_options: {maxwins: {probability: true}}\n")
+    model = tmp_path / "model"
+    assert run_multisvm("train", config, "--scheme", "maxwins", "-o", model, "--out",
+                        tmp_path / "results", "-q").code == 0
+    X = load_wine(return_X_y=True)[0][:7]
+    np.savez(tmp_path / "w.npz", X=X)
+    run = run_multisvm("predict", model, tmp_path / "w.npz", "--proba")
+    assert run.code == 0, run.err
+    rows = list(csv.reader(io.StringIO(run.out)))
+    loaded = load_trained_model(model)
+    assert rows[0] == ["row", "label"] + [f"p_{c}" for c in loaded.estimator.classes_]
+    expected = loaded.estimator.predict_proba(loaded.scaler.transform(X))
+    got = np.array([[float(v) for v in r[2:]] for r in rows[1:]])
+    np.testing.assert_allclose(got, expected, rtol=1e-5)
+    assert np.allclose(got.sum(axis=1), 1, atol=1e-5)

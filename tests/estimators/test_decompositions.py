@@ -495,3 +495,23 @@ def test_validate_refuses_an_explicit_code_with_a_classes_sweep(tmp_path, run_mu
            "scheme_options.ecoc.code is a matrix" in err
     path.write_text(text.replace("[[1, -1, 1], [-1, 1, 1], [1, 1, -1]]", "sparse"))
     assert run_multisvm("validate", path)[0] == 0
+
+
+def test_on_usps_the_codes_reproduce_output_codes_max_wins_and_one_vs_rest(mirror, data_home):
+    """The three equalities above on USPS (its first 1,500 training digits, 600 test digits,
+    Platt et al.'s sigma 3.58 and C 10)."""
+    from multisvm_cli import data
+
+    usps = data.load("usps", mirror=mirror, progress=False)
+    (X, y), (X_test, _) = usps.parts["train"], usps.parts["test"]
+    X, y, X_test = X[:1500], y[:1500], X_test[:600]
+    params = {"C": 10.0, "sigma": 3.58}
+    occ = OutputCodeClassifier(SVC(C=10.0, gamma=1 / (2 * 3.58 ** 2)), code_size=1.0,
+                               random_state=0).fit(X, y)
+    ecoc = ECOCSVC(**params, code=occ.code_book_.astype(int).tolist(), decoding="euclidean")
+    np.testing.assert_array_equal(ecoc.fit(X, y).predict(X_test), occ.predict(X_test))
+    maxwins = MaxWinsSVC(**params).fit(X, y)
+    ovo = ECOCSVC(**params, code="ovo", decoding="hamming").fit(X, y)
+    np.testing.assert_array_equal(ovo.predict(X_test), maxwins.predict(X_test))
+    ovr = ECOCSVC(**params, code="ovr", decoding="loss").fit(X, y)
+    np.testing.assert_array_equal(ovr.predict(X_test), OneVsRestSVC(**params).fit(X, y).predict(X_test))

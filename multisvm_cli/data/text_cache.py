@@ -28,7 +28,7 @@ import json
 import secrets
 import warnings
 import zipfile
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -43,6 +43,16 @@ from ..storage import atomic_write
 FORMAT_VERSION = 2
 RECORD_BYTES = 1 << 20
 SAMPLE_ROWS = 16
+
+
+@dataclass(frozen=True)
+class Features:
+    """The parts' CSR matrices (training first), the vocabulary size and the mean number of
+    non-zeros per training document."""
+
+    matrices: tuple
+    vocabulary_size: int
+    mean_nonzeros: float
 
 
 class Unusable(Exception):
@@ -110,7 +120,7 @@ def write_entry(path, settings, data_digest, parts, features, fitted):
         pass
 
 
-def read_entry(path, settings, data_digest, parts):
+def read_entry(path, settings, data_digest, parts, transform):
     """The cached Features of ``parts`` (the documents of each part, training first), or None
     when there is no entry, or when it fails a check (:func:`check`): then one warning names
     the file and what was wrong, and the caller rebuilds it."""
@@ -118,7 +128,7 @@ def read_entry(path, settings, data_digest, parts):
     if not path.exists() and not path.with_suffix(".json").exists():
         return None
     try:
-        return check(path, settings, data_digest, parts)
+        return check(path, settings, data_digest, parts, transform)
     except Unusable as exc:
         warnings.warn(f"text-features cache entry {path} {exc}; rebuilt from the documents "
                       f"(nothing to do; delete {path.parent} to drop every entry)",
@@ -126,11 +136,10 @@ def read_entry(path, settings, data_digest, parts):
         return None
 
 
-def check(path, settings, data_digest, parts):
+def check(path, settings, data_digest, parts, transform):
     """The Features of the entry at ``path`` after every check of the module's docstring;
-    Unusable says which failed."""
-    from .text_features import Features
-
+    Unusable says which failed. ``transform(settings, terms, idf, documents)`` gives the
+    feature rows of documents under the stored vocabulary (``text_features.transform_with``)."""
     record, arrays = _load(path)
     expected = _expected(settings, data_digest, parts)
     wrong = [k for k, v in expected.items() if not isinstance(record, dict) or record.get(k) != v]
@@ -151,7 +160,7 @@ def check(path, settings, data_digest, parts):
         if X.shape != (len(docs), size) or len(terms) != size:
             raise Unusable(f"part {i} is {X.shape[0]} x {X.shape[1]}, not {len(docs)} "
                            f"documents x {size} terms")
-    _check_sample(settings, terms, arrays.get("idf"), matrices, parts)
+    _check_sample(settings, terms, arrays.get("idf"), matrices, parts, transform)
     return Features(matrices, size, float(record.get("mean_nonzeros", 0.0)))
 
 
@@ -176,15 +185,13 @@ def _terms(arrays):
     return list(_documents(arrays["terms_utf8"], arrays["terms_ends"]))
 
 
-def _check_sample(settings, terms, idf, matrices, parts):
+def _check_sample(settings, terms, idf, matrices, parts, transform):
     """Unusable unless :data:`SAMPLE_ROWS` rows of each part, drawn at random, recompute from
-    their documents (with ``terms`` and ``idf``) to the stored rows."""
-    from .text_features import transform_with
-
+    their documents (``transform`` with ``terms`` and ``idf``) to the stored rows."""
     rng = np.random.default_rng(secrets.randbits(64))
     for i, (X, docs) in enumerate(zip(matrices, parts)):
         rows = np.sort(rng.choice(len(docs), size=min(SAMPLE_ROWS, len(docs)), replace=False))
-        again = transform_with(settings, terms, idf, [docs[r] for r in rows])
+        again = transform(settings, terms, idf, [docs[r] for r in rows])
         stored = X[rows]
         if again.shape != stored.shape or not _same(again, stored):
             raise Unusable(f"does not match its documents (part {i}: a row recomputed from its "

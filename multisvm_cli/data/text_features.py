@@ -23,6 +23,7 @@ import scipy.sparse as sp
 from ..errors import one_line
 from ..numbers import is_count, is_number
 from .errors import DatasetError
+from .text_cache import Features, entry_path, read_entry, write_entry
 
 VECTORIZERS = ("tfidf", "counts", "binary")
 MAX_NGRAM = 5  # the longest word n-gram (ngram_range's upper bound)
@@ -60,16 +61,6 @@ class TextFeatures:
         problem = _problem(self)
         if problem:
             raise DatasetError(f"features: {problem}")
-
-
-@dataclass(frozen=True)
-class Features:
-    """The parts' CSR matrices (training first), the vocabulary size and the mean number of
-    non-zeros per training document."""
-
-    matrices: tuple
-    vocabulary_size: int
-    mean_nonzeros: float
 
 
 def _problem(settings):
@@ -150,18 +141,16 @@ def fit_transform_parts(settings, train_docs, *other_docs, cache_dir=None, data_
     (:mod:`.text_cache`) keyed by ``settings``, ``data_digest`` (default:
     :func:`documents_digest` of all parts) and the software. DatasetError when the training
     documents give an empty vocabulary."""
-    from . import text_cache
-
     parts = (train_docs, *other_docs)
     if cache_dir is not None:
         data_digest = data_digest or documents_digest(*parts)
-        path = text_cache.entry_path(cache_dir, settings, data_digest)
-        cached = text_cache.read_entry(path, settings, data_digest, parts)
+        path = entry_path(cache_dir, settings, data_digest)
+        cached = read_entry(path, settings, data_digest, parts, transform_with)
         if cached is not None:
             return cached
     features, fitted = _compute(settings, train_docs, other_docs)
     if cache_dir is not None:
-        text_cache.write_entry(path, settings, data_digest, parts, features, fitted)
+        write_entry(path, settings, data_digest, parts, features, fitted)
     return features
 
 

@@ -149,13 +149,14 @@ def test_a_consistently_edited_text_entry_is_rebuilt(tmp_path):
 
 def test_a_text_entry_for_other_rows_is_rebuilt(tmp_path):
     from multisvm_cli.data.text_cache import check, Unusable
-    from multisvm_cli.data.text_features import TextFeatures, documents_digest
+    from multisvm_cli.data.text_features import TextFeatures, documents_digest, transform_with
 
     _, entry = _entry(tmp_path)
     digest = documents_digest(TRAIN, TEST)
-    assert check(entry, TextFeatures(), digest, (TRAIN, TEST)).matrices[1].shape == (3, 5)
+    assert check(entry, TextFeatures(), digest, (TRAIN, TEST),
+                 transform_with).matrices[1].shape == (3, 5)
     with pytest.raises(Unusable, match="different rows"):
-        check(entry, TextFeatures(), digest, (TRAIN, TEST[:2]))
+        check(entry, TextFeatures(), digest, (TRAIN, TEST[:2]), transform_with)
 
 
 def test_a_truncated_text_entry_is_named_and_rebuilt(tmp_path):

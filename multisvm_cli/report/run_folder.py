@@ -155,6 +155,10 @@ def results_problem(results) -> str | None:
         if "features" in row and not _features_ok(row["features"]):
             return (f"the {row['dataset']} {row['scheme']} result's features is not "
                     "{vocabulary_size: count, mean_nonzeros: number}")
+        if "reliability" in row and not _reliability_ok(row["reliability"], row.get("n_test")):
+            return (f"the {row['dataset']} {row['scheme']} result's reliability is not its "
+                    "test points' bins {count, confidence, right} (counts adding up to n_test, "
+                    "right <= count, 0 <= confidence <= count)")
     for row in results["table"]:
         wrong = [k for k in TABLE_NUMBERS if row.get(k) is not None and not is_number(row[k])]
         if wrong:
@@ -218,6 +222,20 @@ def _features_ok(features) -> bool:
     return isinstance(features, dict) and set(features) == {"vocabulary_size", "mean_nonzeros"} \
         and is_count(features["vocabulary_size"]) and is_number(features["mean_nonzeros"]) \
         and features["mean_nonzeros"] >= 0
+
+
+def _reliability_ok(bins, n_test) -> bool:
+    """Whether ``bins`` are a reliability diagram's sums (``final.reliability_counts``, pooled):
+    three equally long lists, whole counts adding up to ``n_test`` (when known), at most that
+    many right, probabilities summing to between 0 and the bin's count."""
+    keys = ("count", "confidence", "right")
+    if not isinstance(bins, dict) or set(bins) != set(keys) or not all(
+            isinstance(bins[k], list) and len(bins[k]) == len(bins["count"]) > 0 for k in keys):
+        return False
+    if not all(is_count(c) and is_count(r) and is_number(p) and r <= c and 0 <= p <= c + 1e-9
+               for c, p, r in zip(bins["count"], bins["confidence"], bins["right"])):
+        return False
+    return n_test is None or sum(bins["count"]) == n_test
 
 
 def _versus_best_ok(found) -> bool:

@@ -3,6 +3,7 @@
 import json
 
 import numpy as np
+import pytest
 
 from multisvm_cli.experiment.protocol.final import reliability_counts
 from multisvm_cli.report.figures.reliability import curve
@@ -54,3 +55,24 @@ def test_a_run_pools_the_bins_and_draws_a_curve_per_dataset(tmp_path, mirror, da
     assert run_multisvm("report", folder).code == 0  # redrawn from results.json alone
     assert len(list((folder / "figures").glob("reliability-*"))) == 2
     assert "Calibration of the class probabilities" in (folder / "report.html").read_text()
+
+
+@pytest.mark.parametrize("edit", [
+    lambda b: b["count"].__setitem__(9, b["count"][9] + 1),      # no longer n_test points
+    lambda b: b["right"].__setitem__(9, b["count"][9] + 1),      # more right than points
+    lambda b: b["confidence"].__setitem__(9, -1.0),              # a negative probability sum
+    lambda b: b.pop("right"),                                     # a list dropped
+    lambda b: b["count"].__setitem__(9, "many"),                  # not a count
+])
+def test_report_refuses_edited_bins_in_one_line(tmp_path, mirror, data_home, run_multisvm, edit):
+    config = tmp_path / "prob.yaml"
+    config.write_text(CONFIG)
+    assert run_multisvm("reproduce-table", config, "--out", tmp_path / "out", "-q",
+                        "--no-figures").code == 0
+    path = tmp_path / "out" / "prob" / "latest" / "results.json"
+    results = json.loads(path.read_text())
+    edit(next(r for r in results["results"] if r.get("reliability"))["reliability"])
+    path.write_text(json.dumps(results))
+    run = run_multisvm("report", path.parent)
+    assert run.code == 2 and len(run.err.strip().splitlines()) == 1
+    assert "result's reliability is not its test points' bins" in run.err

@@ -117,6 +117,7 @@ class Output(NamedTuple):
     program: str | None = None  # a script of the checkout run instead of multisvm
 
 
+MIRROR_NAME = "$MULTISVM_MIRROR"  # the mirror as the pages show it: a link of that name
 MIRRORED = "mirror:"  # a files value naming a file under the dataset mirror
 
 OUTPUTS = {  # in the order they are run, in one folder: train before evaluate
@@ -200,6 +201,11 @@ def run_output(name, folder) -> str:
     env = {**os.environ, "COLUMNS": WIDTH, "MPLBACKEND": "Agg",
            "MULTISVM_DATA_HOME": str(Path(folder) / "data-home")}
     env.pop("MULTISVM_CARDS", None)
+    if _mirror() is not None:  # the mirror by a name of fixed length, so columns keep their width
+        link = Path(folder) / MIRROR_NAME
+        if not link.is_symlink():
+            link.symlink_to(_mirror().resolve(), target_is_directory=True)
+        env["MULTISVM_MIRROR"] = MIRROR_NAME
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
     program = [str(REPO / spec.program)] if spec.program else ["-m", "multisvm_cli"]
     done = subprocess.run([sys.executable, *program, *spec.args], cwd=folder,

@@ -60,3 +60,16 @@ def test_quick_outputs_match_the_program(mirror, data_home):
         for page, body in found[name]:
             assert readme_outputs.mask(fresh[name]) == readme_outputs.mask(body), (
                 f"{page.name}: output {name!r} is stale: run python scripts/readme_outputs.py")
+
+
+@pytest.mark.slow
+def test_an_output_does_not_depend_on_where_the_mirror_lies(mirror, data_home, tmp_path,
+                                                            monkeypatch):
+    """CI's mirror path is longer than a developer's: the table's columns must not widen."""
+    deep = tmp_path / "a-much-longer-folder-name-than-anyone-uses" / "datasets"
+    deep.parent.mkdir()
+    deep.symlink_to(Path(mirror).resolve(), target_is_directory=True)
+    monkeypatch.setenv("MULTISVM_MIRROR", str(deep))
+    fresh = readme_outputs.fresh_outputs(["datasets-info"])["datasets-info"]
+    [(page, body)] = readme_outputs.all_blocks()["datasets-info"]
+    assert fresh == body, f"{page.name}: the mirror's path changed the output"

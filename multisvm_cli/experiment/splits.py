@@ -131,8 +131,9 @@ def vectorized(settings, scaling, docs_fit, *others):
     given = [docs for docs in others if docs is not None]
     features = fit_transform_parts(settings, docs_fit, *given, cache_dir=text_cache_dir())
     X_fit, rest = features.matrices[0], iter(features.matrices[1:])
-    scaler = Scaler(method="maxabs" if scaling == "maxabs" else "none",
-                    columns=tuple(range(X_fit.shape[1]))).fit(X_fit)
+    maxabs = scaling == "maxabs"  # "none" scales no column (as a saved scaler's state says)
+    scaler = Scaler(method="maxabs" if maxabs else "none",
+                    columns=tuple(range(X_fit.shape[1])) if maxabs else ()).fit(X_fit)
     matrices = [scaler.transform(X_fit)] + [None if docs is None else scaler.transform(next(rest))
                                             for docs in others]
     return features, scaler, matrices

@@ -290,3 +290,29 @@ def test_a_model_of_the_reuters_card_predicts_its_documents(mirror, shared_home,
     assert wrong < 10
     assert err.strip() == f"error rate against the class folders: {100 * wrong / 40:.2f}% " \
                           f"({wrong} of 40 documents)"
+
+
+def test_a_version_2_model_folder_still_loads_and_predicts(tmp_path, run_multisvm,
+                                                           write_config, data_home):
+    """Models are saved as format version 3 (which adds the text pipeline); a folder saved as
+    version 2 before it (a model of feature vectors) loads and predicts as it did; version 1
+    and a version written as a float are refused."""
+    from multisvm_cli.persist import FORMAT_VERSION
+
+    config = write_config(kernels=[{"type": "linear"}], C=[1], schemes=["ovr"])
+    model = tmp_path / "iris-ovr"
+    code, _, err = run_multisvm("train", config, "--scheme", "ovr", "-o", model, "--out",
+                                tmp_path / "results", "-q")
+    assert code == 0, err
+    assert FORMAT_VERSION == 3 and json.loads((model / "model.json").read_text())[
+        "format_version"] == 3
+    (tmp_path / "points.csv").write_text("5.1,3.5,1.4,0.2\n6.3,2.9,5.6,1.8\n5.9,2.8,4.3,1.3\n")
+    code, before, err = run_multisvm("predict", model, tmp_path / "points.csv")
+    assert code == 0, err
+    assert [r[1] for r in table(before)[1]] == ["0", "2", "1"]
+    edit_json(model, lambda d: d.update(format_version=2))
+    assert run_multisvm("predict", model, tmp_path / "points.csv") == (0, before, "")
+    for version in (1, 3.0):
+        edit_json(model, lambda d: d.update(format_version=version))
+        refused(run_multisvm("predict", model, tmp_path / "points.csv"),
+                f"version {version}", "reads versions 2, 3")

@@ -290,6 +290,15 @@ def test_a_model_of_the_reuters_card_predicts_its_documents(mirror, shared_home,
     assert wrong < 10
     assert err.strip() == f"error rate against the class folders: {100 * wrong / 40:.2f}% " \
                           f"({wrong} of 40 documents)"
+    # evaluate: the whole ModApte test part, featurized by the saved pipeline
+    _, X_test = experiment_rows(model, train_docs, test_docs)
+    errors = int(np.sum(loaded.estimator.predict(X_test) != test_y))
+    assert 0 < errors < 0.1 * len(test_y)
+    code, out, err = run_multisvm("evaluate", model, "--mirror", mirror, "--data-home",
+                                  shared_home)
+    assert code == 0, err
+    assert f"data: reuters21578 test, {len(test_y)} points" in out
+    assert f"error rate: {100 * errors / len(test_y):.2f}% ({errors} errors)" in out
 
 
 def test_a_version_2_model_folder_still_loads_and_predicts(tmp_path, run_multisvm,

@@ -15,9 +15,10 @@ DatasetError line naming the folder or the file, before reading what it refuses:
 
 Files at the top level (a README) are not documents and are left alone, as
 ``sklearn.datasets.load_files`` does. :func:`document_members` reads a folder to predict
-(``multisvm predict``): its class subfolders as above, or, without any, its top-level files. :func:`check_parts` refuses a test folder that is the
-training folder, or whose classes the training folder lacks (a classifier can never predict
-a class it was not trained on, so its test documents would count as errors).
+(``multisvm predict``): its class subfolders as above, or, without any, its top-level files.
+:func:`check_parts` refuses a test folder that is the training folder, or whose classes the
+training folder lacks (a classifier can never predict a class it was not trained on, so its
+test documents would count as errors).
 """
 
 from __future__ import annotations

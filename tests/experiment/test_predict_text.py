@@ -256,8 +256,9 @@ def test_a_folder_for_a_numeric_model_and_a_file_for_a_text_model_are_refused(
     refused(run_multisvm("predict", model, tmp_path / "empty"), "empty: no documents")
 
 
-def test_a_model_of_the_reuters_card_predicts_its_documents(mirror, shared_home, data_home, tmp_path,
-                                                           run_multisvm, write_config):
+def test_a_model_of_the_reuters_card_predicts_its_documents(mirror, shared_home, data_home,
+                                                           tmp_path, run_multisvm,
+                                                           write_config):
     """The shipped Reuters card (R52, ModApte): a folder of 40 of its test documents, one
     subfolder per topic, is predicted as the experiment path predicts them."""
     config = write_config(dataset="reuters21578", split="standard",

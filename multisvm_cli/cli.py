@@ -226,7 +226,7 @@ def evaluate(model_dir, dataset, part, confusion, mirror, data_home):
 
 @cli.command()
 @click.argument("model_dir", metavar="MODEL", type=click.Path(file_okay=False))
-@click.argument("file", metavar="FILE", type=click.Path())
+@click.argument("file", metavar="FILE|FOLDER", type=click.Path())
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write the predictions to this csv file [print them]; must not exist yet.")
 @click.option("--proba", is_flag=True,
@@ -240,7 +240,10 @@ def evaluate(model_dir, dataset, part, confusion, mirror, data_home):
 def predict(model_dir, file, output, proba, fmt, zero_based, force):
     """Predict each point of FILE (csv, svmlight or npz, with the model's feature columns and
     optionally its label column) with the saved MODEL, scaled as the model's training data was;
-    print a csv of row (0-based), predicted label (and p_<class> columns with --proba).
+    print a csv of row (0-based), predicted label (and p_<class> columns with --proba). A
+    model trained on documents predicts a FOLDER of documents instead (one file each, or one
+    subfolder per class: then the error rate is printed too), featurized with its saved
+    vocabulary; each row is a document's relative path.
 
     Example: multisvm predict models/wine-dag new-wines.csv -o predictions.csv
     """
@@ -252,6 +255,8 @@ def predict(model_dir, file, output, proba, fmt, zero_based, force):
     else:
         click.echo(f"{len(found.labels)} predictions of {found.file} written to {output}",
                    err=True)
+    if found.truth is not None:
+        click.echo(found.error_text(), err=True)
 
 
 @cli.command()

@@ -100,6 +100,36 @@ WINE_ROWS = ("14.23,1.71,2.43,15.6,127,2.8,3.06,0.28,2.29,5.64,1.04,3.92,1065", 
 NEW_WINES = "\n".join([WINE_COLUMNS, *WINE_ROWS]) + "\n"
 NO_PROLINE = "\n".join(line.rsplit(",", 1)[0] for line in NEW_WINES.splitlines()) + "\n"
 
+TEXTS = """\
+name: texts
+dataset: [{name: mytexts, path: texts, kind: text}]
+split: {test_fraction: 0.3, seed: 0}
+features: {vectorizer: tfidf, stop_words: english}
+kernels: [{type: linear}]
+C: [0.1, 1, 10]
+solver: liblinear
+schemes: [ovr]
+"""
+TOPICS = {  # a folder of documents, one subfolder per class: sentence i, then i + 1 or i + 2
+    "cooking": ("Bake the bread in a hot oven.", "Whisk the eggs with sugar and butter.",
+                "Simmer the garlic and tomato sauce for the pasta.",
+                "Season the soup with salt and pepper.", "Knead the dough and let it rise.",
+                "Roast the vegetables for dinner."),
+    "space": ("The rocket launch reached orbit.", "A telescope photographed the moon.",
+              "Astronauts docked with the space station.",
+              "The probe landed on a distant planet.", "NASA scheduled the next mission.",
+              "Astronomers found a new star with the telescope."),
+    "sports": ("The team scored a late goal.", "The coach praised the players after the match.",
+               "The league season starts in autumn.", "The referee stopped the match.",
+               "Our players won the final.", "The goalkeeper saved a penalty in the league."),
+}
+TEXT_FILES = {"texts.yaml": TEXTS, **{
+    f"texts/{topic}/{step}{i}.txt": f"{lines[i]} {lines[(i + step) % len(lines)]}\n"
+    for topic, lines in TOPICS.items() for step in (1, 2) for i in range(len(lines))}}
+NEW_TEXTS = {"new-texts/launch.txt": "The rocket carried a telescope into orbit.\n",
+             "new-texts/recipe.txt": "Mix flour and butter, then bake it in the oven.\n",
+             "new-texts/final.txt": "The players celebrated the goal with their coach.\n"}
+
 
 class Output(NamedTuple):
     """How one output is made: ``args`` after ``multisvm``; ``tail``: lines shown from the end
@@ -133,6 +163,9 @@ OUTPUTS = {  # in the order they are run, in one folder: train before evaluate
                       files={"new-wines.csv": NEW_WINES}),
     "predict-columns": Output(("predict", "models/wine-dag", "no-proline.csv"),
                               files={"no-proline.csv": NO_PROLINE}, fails=True),
+    "train-text": Output(("train", "texts.yaml", "--scheme", "ovr", "-o", "models/texts-ovr"),
+                         files=TEXT_FILES),
+    "predict-text": Output(("predict", "models/texts-ovr", "new-texts"), files=NEW_TEXTS),
     "datasets-list": Output(("datasets", "list")),
     "datasets-info": Output(("datasets", "info", "dna")),
     "quickstart": Output(("reproduce-table", "quickstart"), speed="medium"),

@@ -7,7 +7,8 @@ Public API (see docs/explanation/architecture.md, "Data contract"): ``names()``,
 commands: ``fetch``, ``cached_parts``, ``available_parts``, ``file_status``. Text datasets (``card.kind == "text"``) give documents:
 ``load_text_folder`` reads a user's folder of class subfolders; ``TextFeatures`` and
 ``fit_transform_parts`` (:mod:`.text_features`) turn documents into CSR features, fitted on the
-training documents only.
+training documents only; ``TextPipeline`` (:mod:`.text_pipeline`) is that fitted pipeline as
+a saved model keeps it (JSON and arrays), and featurizes new documents the same way.
 
 Each name is imported from its module on first use (``data.names()`` reads cards and imports no
 parser, scipy or pandas: ``multisvm datasets list`` stays quick); the data formats a card may
@@ -24,6 +25,7 @@ _HOMES = {
     ".local": ("LocalSpec", "load_local", "load_text_folder"),
     ".points": ("Columns", "read_points"),
     ".text_features": ("Features", "TextFeatures", "documents_digest", "fit_transform_parts"),
+    ".text_pipeline": ("TextPipeline", "dataset_encoding"),
 }
 __getattr__ = module_getattr(__name__, _HOMES)
 __all__ = sorted(name for names in _HOMES.values() for name in names)

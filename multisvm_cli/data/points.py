@@ -13,8 +13,9 @@ Formats (``fmt``, else from the extension as :func:`.local.infer_format` tells i
   columns (an index past them is refused), one-based unless the model's training file was
   zero-based; each line's label is read and ignored.
 - ``npz``: array ``X`` (points x ``n_features``), read without pickles; ``y`` is optional.
-- a folder: a text folder (one subfolder per class) is predicted only by a text model, and no
-  saved model holds a fitted vocabulary (``train`` refuses text datasets), so it is refused.
+- a folder: a folder of documents is predicted only by a model trained on documents, which
+  keeps its fitted text pipeline (:mod:`.text_pipeline`; read there, not here), so it is
+  refused here: these are the points of a model of feature vectors.
 
 Each file's values are checked as local data's are (finite numbers, none too large for a kernel),
 and a csv or npz file's dense size is stated before it is read and refused above ``memory_mb``.
@@ -53,10 +54,10 @@ def read_points(path, columns: Columns, fmt=None, memory_mb=MEMORY_MB):
     that are not the model's."""
     path = Path(path)
     if path.is_dir():
-        raise DatasetError(f"{path} is a folder: a text folder is predicted only by a text model, "
-                           f"and saved models hold no fitted vocabulary (train refuses text "
-                           f"datasets); give a csv, svmlight or npz file of the model's "
-                           f"{columns.n_features} features")
+        raise DatasetError(f"{path} is a folder: a folder of documents is predicted only by a "
+                           f"model trained on documents, and this one takes "
+                           f"{columns.n_features} numeric features; give a csv, svmlight or npz "
+                           f"file of them")
     if not path.is_file():
         raise DatasetError(f"{path}: file not found")
     fmt = fmt or infer_format(path)

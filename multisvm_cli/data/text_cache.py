@@ -47,12 +47,16 @@ SAMPLE_ROWS = 16
 
 @dataclass(frozen=True)
 class Features:
-    """The parts' CSR matrices (training first), the vocabulary size and the mean number of
-    non-zeros per training document."""
+    """The parts' CSR matrices (training first), the vocabulary size, the mean number of
+    non-zeros per training document, and the fitted vocabulary: its ``terms`` in column order
+    and, for tf-idf, its ``idf`` weights (None otherwise), which a saved model keeps
+    (:mod:`.text_pipeline`)."""
 
     matrices: tuple
     vocabulary_size: int
     mean_nonzeros: float
+    terms: tuple = ()
+    idf: np.ndarray | None = None
 
 
 class Unusable(Exception):
@@ -102,13 +106,11 @@ def _arrays(features, terms, idf):
     return arrays
 
 
-def write_entry(path, settings, data_digest, parts, features, fitted):
-    """Write the entry of ``features`` (computed from ``parts``' documents by the fitted
-    vectorizer ``fitted``): arrays, then record, through temporary files; an unwritable
-    folder leaves the features uncached."""
-    vocabulary = fitted.vocabulary_
-    terms = sorted(vocabulary, key=vocabulary.get)
-    arrays = _arrays(features, terms, getattr(fitted, "idf_", None))
+def write_entry(path, settings, data_digest, parts, features):
+    """Write the entry of ``features`` (computed from ``parts``' documents, with their fitted
+    vocabulary): arrays, then record, through temporary files; an unwritable folder leaves the
+    features uncached."""
+    arrays = _arrays(features, features.terms, features.idf)
     buffer = io.BytesIO()
     np.savez(buffer, **arrays)
     record = dict(_expected(settings, data_digest, parts), mean_nonzeros=features.mean_nonzeros,
@@ -160,8 +162,9 @@ def check(path, settings, data_digest, parts, transform):
         if X.shape != (len(docs), size) or len(terms) != size:
             raise Unusable(f"part {i} is {X.shape[0]} x {X.shape[1]}, not {len(docs)} "
                            f"documents x {size} terms")
-    _check_sample(settings, terms, arrays.get("idf"), matrices, parts, transform)
-    return Features(matrices, size, float(record.get("mean_nonzeros", 0.0)))
+    idf = arrays.get("idf")
+    _check_sample(settings, terms, idf, matrices, parts, transform)
+    return Features(matrices, size, float(record.get("mean_nonzeros", 0.0)), tuple(terms), idf)
 
 
 def _load(path):

@@ -148,14 +148,14 @@ def fit_transform_parts(settings, train_docs, *other_docs, cache_dir=None, data_
         cached = read_entry(path, settings, data_digest, parts, transform_with)
         if cached is not None:
             return cached
-    features, fitted = _compute(settings, train_docs, other_docs)
+    features = _compute(settings, train_docs, other_docs)
     if cache_dir is not None:
-        write_entry(path, settings, data_digest, parts, features, fitted)
+        write_entry(path, settings, data_digest, parts, features)
     return features
 
 
 def _compute(settings, train_docs, other_docs):
-    """(:class:`Features`, the fitted vectorizer)."""
+    """The :class:`Features` of the parts, with the vocabulary fitted on ``train_docs``."""
     fitted = vectorizer(settings)
     try:
         matrices = [fitted.fit_transform(list(train_docs))]
@@ -163,9 +163,12 @@ def _compute(settings, train_docs, other_docs):
         raise DatasetError(f"features: {one_line(exc)}") from None
     matrices += [fitted.transform(list(docs)) for docs in other_docs]
     matrices = tuple(_csr(_normalized(settings, X)) for X in matrices)
-    train = matrices[0]
-    return Features(matrices, len(fitted.vocabulary_),
-                    float(train.nnz / train.shape[0]) if train.shape[0] else 0.0), fitted
+    train, vocabulary = matrices[0], fitted.vocabulary_
+    idf = getattr(fitted, "idf_", None)
+    return Features(matrices, len(vocabulary),
+                    float(train.nnz / train.shape[0]) if train.shape[0] else 0.0,
+                    tuple(sorted(vocabulary, key=vocabulary.get)),
+                    None if idf is None else np.asarray(idf, dtype=np.float64))
 
 
 def _normalized(settings, X):

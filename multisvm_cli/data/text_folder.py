@@ -14,9 +14,11 @@ DatasetError line naming the folder or the file, before reading what it refuses:
   tree digest).
 
 Files at the top level (a README) are not documents and are left alone, as
-``sklearn.datasets.load_files`` does. :func:`check_parts` refuses a test folder that is the
-training folder, or whose classes the training folder lacks (a classifier can never predict
-a class it was not trained on, so its test documents would count as errors).
+``sklearn.datasets.load_files`` does. :func:`document_members` reads a folder to predict
+(``multisvm predict``): its class subfolders as above, or, without any, its top-level files.
+:func:`check_parts` refuses a test folder that is the training folder, or whose classes the
+training folder lacks (a classifier can never predict a class it was not trained on, so its
+test documents would count as errors).
 """
 
 from __future__ import annotations
@@ -46,16 +48,47 @@ def text_members(folder, max_files=MAX_TEXT_FILES, max_bytes=MAX_TEXT_BYTES,
         raise DatasetError(f"{folder}: {len(classes):,} class folders, more than {max_classes:,}"
                            " (one classifier per class or pair would not finish); merge classes"
                            " or use a smaller folder")
-    members, total = {}, 0
+    files = []
     for class_folder in classes:
         _inside(class_folder, root)
-        for file in sorted(class_folder.iterdir()):
-            size = _document_size(file, root, max_document_bytes)
-            total += size
-            if len(members) >= max_files or total > max_bytes:
-                raise DatasetError(f"{folder}: more than {max_files:,} files or "
-                                   f"{max_bytes:,} bytes; too large for a text folder")
-            members[_name(class_folder, file)] = _read(file, max_document_bytes)
+        files += [(class_folder, file) for file in sorted(class_folder.iterdir())]
+    return _read_all(folder, root, files, max_files, max_bytes, max_document_bytes)
+
+
+def document_members(folder, max_files=MAX_TEXT_FILES, max_bytes=MAX_TEXT_BYTES,
+                     max_document_bytes=MAX_DOCUMENT_BYTES, max_classes=MAX_TEXT_CLASSES):
+    """(members, labelled) of a folder of documents to predict: with class subfolders, the
+    documents in them as :func:`text_members` reads them (keys ``"<class>/<file>"``, labelled;
+    files at the top level are not documents, as for training), else every file at its top
+    level (keys ``"<file>"``, not labelled); refused as :func:`text_members` refuses, and when
+    it holds no document."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise DatasetError(f"{folder}: folder of documents not found")
+    labelled = any(path.is_dir() for path in folder.iterdir())
+    if labelled:
+        members = text_members(folder, max_files, max_bytes, max_document_bytes, max_classes)
+    else:
+        files = [(None, file) for file in sorted(folder.iterdir())]
+        members = _read_all(folder, folder.resolve(), files, max_files, max_bytes,
+                            max_document_bytes)
+    if not members:
+        raise DatasetError(f"{folder}: no documents (one file per document, at its top level or"
+                           f" in one subfolder per class)")
+    return members, labelled
+
+
+def _read_all(folder, root, files, max_files, max_bytes, max_document_bytes):
+    """``{name: bytes}`` of ``files`` ((class folder or None, file) pairs) inside ``root``,
+    each refused before it is read as the module's list says."""
+    members, total = {}, 0
+    for class_folder, file in files:
+        size = _document_size(file, root, max_document_bytes)
+        total += size
+        if len(members) >= max_files or total > max_bytes:
+            raise DatasetError(f"{folder}: more than {max_files:,} files or "
+                               f"{max_bytes:,} bytes; too large for a text folder")
+        members[_name(class_folder, file)] = _read(file, max_document_bytes)
     return members
 
 
@@ -91,7 +124,7 @@ def _read(file, limit):
 
 
 def _name(class_folder, file):
-    name = f"{class_folder.name}/{file.name}"
+    name = file.name if class_folder is None else f"{class_folder.name}/{file.name}"
     try:
         name.encode("utf-8")
     except UnicodeEncodeError:

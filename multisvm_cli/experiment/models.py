@@ -4,7 +4,10 @@ save) and ``evaluate`` (load, predict a dataset part, measure).
 A model folder (written and read by :mod:`.trained_model`) holds the fitted estimator, the
 scaler's state and the metadata ``evaluate`` needs to rebuild exactly the inputs the model was
 trained on: dataset, split, scaling, the raw files' checksums, the selected kernel and C and
-its validation error.
+its validation error. A model trained on documents (a text card, or a folder of one subfolder
+per class) also keeps its fitted text pipeline (``data.TextPipeline``: the feature settings, the
+vocabulary and idf fitted on the training documents), with which ``evaluate`` and ``predict``
+featurize documents exactly as the training documents were.
 """
 
 from __future__ import annotations
@@ -57,15 +60,12 @@ def train(config, scheme, dataset=None, output=None, settings: Settings = Settin
         raise MultisvmError(f"{config.path}: scheme {scheme!r} is not in its schemes "
                             f"({', '.join(config.schemes)}){did_you_mean(scheme, config.schemes)}")
     plan = config.plan(dataset) if dataset else config.datasets[0]
-    if plan.features is not None:
-        raise MultisvmError(f"{config.path}: {plan.name} is a text dataset; train and evaluate "
-                            f"do not save a fitted vocabulary yet: use reproduce-table")
     output = Path(output) if output else default_model_folder(config, plan.name, scheme)
     if output.exists() and not force:
         raise MultisvmError(f"{output} already exists; choose another folder with -o, or pass "
                             f"--force to replace it")
     with workers(settings) as jobs:
-        estimator, scaler, chosen, dataset = fit_selected(
+        estimator, scaler, chosen, dataset, vocabulary = fit_selected(
             config, plan, scheme, point_cache(config, settings), n_jobs=jobs.grid,
             fit_jobs=jobs.fit, mirror=settings.mirror, data_home=settings.data_home,
             quiet=settings.quiet,
@@ -73,7 +73,12 @@ def train(config, scheme, dataset=None, output=None, settings: Settings = Settin
                 total, f"{config.name}/{plan.name}/{scheme}: grid points", settings.quiet))
     metadata = training_metadata(config.name, plan, chosen["point"], chosen["validation_error"],
                                  dataset, estimator)
-    save_trained_model(output, estimator, scaler, metadata, overwrite=force)
+    text = None
+    if vocabulary is not None:
+        from .. import data
+
+        text = data.TextPipeline(plan.features, *vocabulary, data.dataset_encoding(dataset))
+    save_trained_model(output, estimator, scaler, metadata, overwrite=force, text=text)
     return Trained(output, scheme, dataset.name, estimator, chosen)
 
 
@@ -83,6 +88,9 @@ def _load_own_data(meta, part, own_part, mirror, data_home):
 
     if "local" in meta:
         spec = data.LocalSpec.from_entry(meta["dataset"], meta["local"]["entry"])
+        if spec.format == "text":
+            return data.load_text_folder(spec.name, spec.path, spec.test_path,
+                                         meta["text"]["encoding"])
         return data.load_local(spec)
     return data.load(meta["dataset"], parts=[part] if own_part else None, mirror=mirror,
                      data_home=data_home)
@@ -102,6 +110,17 @@ class Evaluation:
     n_parameters: int
     classes: np.ndarray
     confusion: np.ndarray | None = None
+
+
+def _other_kind(name, text_data, trained_on) -> str:
+    """Why ``--dataset name`` (documents when ``text_data``) cannot be given to a model
+    trained on ``trained_on``'s other kind of data."""
+    if text_data:
+        return (f"--dataset {name}: a text dataset (documents, not feature vectors); the model "
+                f"was trained on {trained_on}'s features: evaluate it on {trained_on} or data "
+                "with the same features")
+    return (f"--dataset {name}: feature vectors, but the model was trained on {trained_on}'s "
+            "documents: evaluate it on a text dataset")
 
 
 def default_part(split) -> str:
@@ -139,13 +158,14 @@ def evaluate(model_dir, dataset=None, part=None, confusion=False, mirror=None,
     if name == meta["dataset"]:
         loaded = _load_own_data(meta, part, own_part, mirror, data_home)
     else:
-        if name in data.names() and data.get_card(name).kind == "text":
-            raise ValueError(f"--dataset {name}: a text dataset (documents, not feature "
-                             f"vectors); the model was trained on {meta['dataset']}'s features: "
-                             f"evaluate it on {meta['dataset']} or data with the same features")
+        text_data = name in data.names() and data.get_card(name).kind == "text"
+        if text_data != (model.text is not None):
+            raise ValueError(_other_kind(name, text_data, meta["dataset"]))
         loaded = data.load(name, parts=[part] if own_part else None, mirror=mirror,
                            data_home=data_home)
     X, y = part_arrays(loaded, split, part)
+    if model.text is not None:  # documents featurized as the training documents were
+        X = model.text.transform(X)
     trained_on = getattr(model.scaler, "n_features_in_", None)
     if trained_on is not None and X.shape[1] != trained_on:
         raise ValueError(f"{name} has {X.shape[1]} features, the model was trained on "

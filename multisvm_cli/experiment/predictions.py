@@ -8,6 +8,16 @@ own test points got.  The predictions are a csv table (:meth:`Predictions.csv_te
 (the point's 0-based position among the file's data rows), ``label`` (the predicted class) and,
 with ``proba``, one column ``p_<class>`` per class where the scheme gives class probabilities
 (``predict_proba``).
+
+A model trained on documents (it keeps its fitted text pipeline, ``data.TextPipeline``)
+predicts a folder of documents instead: one file per document at its top level, or one
+subfolder per class. Each document is read as the training documents were (the same text
+encoding), featurized with the saved settings, vocabulary and idf (a word the training
+documents lacked is no feature; a document without a known word is a row of zeros, which the
+model predicts as it predicts any point), scaled and predicted; its ``row`` is its path
+relative to the folder. With class subfolders, :meth:`Predictions.error_text` also gives the
+error rate against them. A folder given to a model of feature vectors, or a file given to a
+text model, is refused with one line.
 """
 
 from __future__ import annotations
@@ -33,13 +43,17 @@ CHUNK_ROWS = 4096  # points scaled and predicted at once
 @dataclass
 class Predictions:
     """What :func:`predict` made: the predicted ``labels`` of the file's points in its order,
-    the model's ``classes`` and, with ``proba``, the class probabilities (points x classes)."""
+    the model's ``classes``, with ``proba`` the class probabilities (points x classes), and for
+    a folder of documents each one's relative path (``rows``; None: rows 0, 1, ...) and, with
+    class subfolders, its class (``truth``)."""
 
     model: Path
     file: Path
     labels: np.ndarray
     classes: np.ndarray
     proba: np.ndarray | None = None
+    rows: list | None = None
+    truth: np.ndarray | None = None
 
     def csv_text(self) -> str:
         """The predictions as csv: a header (row, label[, p_<class>...]), one line a point."""
@@ -47,10 +61,24 @@ class Predictions:
         writer = csv.writer(stream, lineterminator="\n")
         extra = [] if self.proba is None else [f"p_{c}" for c in self.classes.tolist()]
         writer.writerow(["row", "label", *extra])
-        for row, label in enumerate(self.labels.tolist()):
-            shares = [] if self.proba is None else [f"{p:.6g}" for p in self.proba[row]]
+        rows = self.rows if self.rows is not None else range(len(self.labels))
+        for i, (row, label) in enumerate(zip(rows, self.labels.tolist())):
+            shares = [] if self.proba is None else [f"{p:.6g}" for p in self.proba[i]]
             writer.writerow([row, label, *shares])
         return stream.getvalue()
+
+    def error_text(self) -> str | None:
+        """The error rate against the documents' class folders (None without them): wrong
+        predictions over documents, naming how many are in a class the model does not know."""
+        if self.truth is None:
+            return None
+        labels = np.asarray(self.labels).astype(str)
+        wrong, n = int(np.sum(labels != self.truth)), len(self.truth)
+        unknown = int(np.sum(~np.isin(self.truth, np.asarray(self.classes).astype(str))))
+        note = (f"; {unknown} in class folders the model was not trained on, counted wrong"
+                if unknown else "")
+        return (f"error rate against the class folders: {100 * wrong / n:.2f}% ({wrong} of {n}"
+                f" documents{note})")
 
 
 def predict(model_dir, file, output=None, proba=False, force=False, fmt=None,
@@ -63,7 +91,8 @@ def predict(model_dir, file, output=None, proba=False, force=False, fmt=None,
     Refused with a one-line error, before anything is written: an existing ``output`` without
     ``force`` (checked first), a folder that is not a saved model, ``proba`` for a scheme without
     class probabilities, a file that is missing or malformed or whose columns are not the
-    model's.
+    model's; a folder of documents for a model of feature vectors (:func:`..data.read_points`),
+    and for a text model anything but a folder of documents (:func:`_documents`).
     """
     if output is not None and Path(output).exists() and not force:
         raise MultisvmError(f"{output} already exists; choose another file with -o, or pass "
@@ -75,19 +104,41 @@ def predict(model_dir, file, output=None, proba=False, force=False, fmt=None,
                             f"probabilities; drop --proba")
     from .. import data
 
-    columns = model_columns(model, model_dir)
-    if zero_based is not None:
-        columns = replace(columns, zero_based=zero_based)
-    X = data.read_points(file, columns, fmt)
+    rows = truth = None
+    if model.text is not None:
+        rows, X, truth = _documents(model, model_dir, file, fmt, zero_based)
+    else:
+        columns = model_columns(model, model_dir)
+        if zero_based is not None:
+            columns = replace(columns, zero_based=zero_based)
+        X = data.read_points(file, columns, fmt)
     labels, shares = [], []
     for block in _scaled_blocks(X, model.scaler):
         labels.append(estimator.predict(block))
         shares += [estimator.predict_proba(block)] if proba else []
     found = Predictions(Path(model_dir), Path(file), np.concatenate(labels),
-                        np.asarray(estimator.classes_), np.vstack(shares) if proba else None)
+                        np.asarray(estimator.classes_), np.vstack(shares) if proba else None,
+                        rows, truth)
     if output is not None:
         atomic_write(output, found.csv_text())
     return found
+
+
+def _documents(model, model_dir, folder, fmt, zero_based):
+    """(relative paths, feature rows, class folders or None) of the folder of documents a text
+    model predicts, featurized by its saved pipeline; MultisvmError (one line) for a file, or
+    a file format option."""
+    if not Path(folder).is_dir():
+        what = "a file" if Path(folder).exists() else "not found"
+        raise MultisvmError(f"{folder}: {what}; {model_dir} was trained on documents "
+                            f"({model.metadata['dataset']}), so it predicts a folder of "
+                            f"documents (one file each, at its top level or in one subfolder "
+                            f"per class)")
+    if fmt is not None or zero_based is not None:
+        raise MultisvmError(f"--format and --zero-based are for files of features; {model_dir}"
+                            f" predicts a folder of documents: drop them")
+    names, texts, truth = model.text.read_folder(folder)
+    return names, model.text.transform(texts), truth
 
 
 def _scaled_blocks(X, scaler, rows=None):

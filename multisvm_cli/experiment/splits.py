@@ -38,11 +38,13 @@ class Fold:
     X_val: np.ndarray | None = None
     y_val: np.ndarray | None = None
     scaler: object = None
-    # a text dataset's: the training documents, the feature settings and the fold's
-    # vocabulary_size and mean_nonzeros (per training document)
+    # a text dataset's: the training documents, the feature settings, the fold's
+    # vocabulary_size and mean_nonzeros (per training document), and its fitted vocabulary
+    # (terms in column order, idf weights or None), which a saved model keeps
     docs_train: np.ndarray | None = None
     features: object = None
     text_stats: dict | None = None
+    vocabulary: tuple | None = None
 
 
 def pooled(dataset):
@@ -129,8 +131,9 @@ def vectorized(settings, scaling, docs_fit, *others):
     given = [docs for docs in others if docs is not None]
     features = fit_transform_parts(settings, docs_fit, *given, cache_dir=text_cache_dir())
     X_fit, rest = features.matrices[0], iter(features.matrices[1:])
-    scaler = Scaler(method="maxabs" if scaling == "maxabs" else "none",
-                    columns=tuple(range(X_fit.shape[1]))).fit(X_fit)
+    maxabs = scaling == "maxabs"  # "none" scales no column (as a saved scaler's state says)
+    scaler = Scaler(method="maxabs" if maxabs else "none",
+                    columns=tuple(range(X_fit.shape[1])) if maxabs else ()).fit(X_fit)
     matrices = [scaler.transform(X_fit)] + [None if docs is None else scaler.transform(next(rest))
                                             for docs in others]
     return features, scaler, matrices
@@ -144,7 +147,8 @@ def _text_fold(index, part, plan):
     stats = {"vocabulary_size": features.vocabulary_size,
              "mean_nonzeros": features.mean_nonzeros}
     return Fold(index, X_train, ytr, X_test, yte, X_val, yva, scaler, docs_train=Xtr,
-                features=(plan.features, plan.scaling), text_stats=stats)
+                features=(plan.features, plan.scaling), text_stats=stats,
+                vocabulary=(features.terms, features.idf))
 
 
 def holdout_rows(y, validation):

@@ -1,7 +1,9 @@
 """A model written by ``multisvm train``: its metadata written and checked in one place.
 
 A trained model is a saved model (:mod:`multisvm_cli.persist`) whose extra arrays hold the fitted
-scaler's state (``extra.scaler_<key>``) and whose metadata records what ``evaluate`` needs to
+scaler's state (``extra.scaler_<key>``), and for a model trained on documents the fitted text
+pipeline's arrays (``extra.text_*``: vocabulary, idf; :class:`multisvm_cli.data.TextPipeline`,
+whose settings are the metadata's ``text``), and whose metadata records what ``evaluate`` needs to
 rebuild exactly the inputs the model was trained on: :func:`training_metadata` writes it,
 :func:`check_training_metadata` reads it back.  Both take the kernel parameter names from
 ``kernels.KERNEL_PARAMS`` and the selected point's parameters from ``GridPoint.params``, so that
@@ -28,6 +30,7 @@ from ..scaling import METHODS, Scaler
 from .provenance import now_iso
 
 SCALER_PREFIX = "scaler_"  # the scaler's state, under extra.scaler_<key>
+TEXT_PREFIX = "text_"  # a text model's vocabulary and idf, under extra.text_<name>
 # The split and validation sections as the config resolves them: method -> its own keys, each a
 # share in (0, 1) or a number of folds >= 2 (a method with keys also has a seed).  A model trained
 # on every row of a k-fold split records the k-fold split; ``all`` is every row.
@@ -39,12 +42,15 @@ LOCAL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 @dataclass
 class TrainedModel:
     """What :func:`load_trained_model` returns: the estimator, the checked training metadata
-    (:func:`check_training_metadata`), the fitted scaler and the remaining extra arrays."""
+    (:func:`check_training_metadata`), the fitted scaler, the remaining extra arrays and, for
+    a model trained on documents, its fitted text pipeline (``data.TextPipeline``; else
+    None)."""
 
     estimator: object
     metadata: dict
     scaler: object
     extra_arrays: dict = field(default_factory=dict)
+    text: object = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -68,10 +74,16 @@ def training_metadata(config_name, plan, point, validation_error, dataset, estim
     return meta
 
 
-def save_trained_model(folder, estimator, scaler, metadata, overwrite=False):
-    """Save ``estimator`` with its :func:`training_metadata` and ``scaler``'s state as arrays;
-    an existing model folder is replaced only with ``overwrite``."""
+def save_trained_model(folder, estimator, scaler, metadata, overwrite=False, text=None):
+    """Save ``estimator`` with its :func:`training_metadata` and ``scaler``'s state as arrays
+    (and, trained on documents, the fitted ``text`` pipeline: its record as metadata ``text``,
+    its arrays as ``extra.text_*``); an existing model folder is replaced only with
+    ``overwrite``."""
     arrays = {SCALER_PREFIX + k: np.asarray(v) for k, v in scaler.get_state().items()}
+    if text is not None:
+        record, text_arrays = text.record()
+        metadata = {**metadata, "text": record}
+        arrays.update(text_arrays)  # their names start with TEXT_PREFIX
     save_model(folder, estimator, metadata=metadata, extra_arrays=arrays, overwrite=overwrite)
 
 
@@ -96,8 +108,33 @@ def load_trained_model(path) -> TrainedModel:
     if changed:
         raise ModelFormatError(f"{path}: metadata params {', '.join(changed)} differ from the model's")
     scaler = training_scaler(loaded, metadata, path)
-    extras = {k: v for k, v in loaded.extra_arrays.items() if not k.startswith(SCALER_PREFIX)}
-    return TrainedModel(estimator, metadata, scaler, extras)
+    text = training_text(loaded, metadata, path)
+    extras = {k: v for k, v in loaded.extra_arrays.items()
+              if not k.startswith((SCALER_PREFIX, TEXT_PREFIX))}
+    return TrainedModel(estimator, metadata, scaler, extras, text)
+
+
+def training_text(loaded, metadata, path):
+    """The fitted text pipeline saved beside a model trained on documents (metadata ``text``,
+    arrays ``extra.text_*``), checked by ``TextPipeline.from_record`` and against the model's
+    features; None for a model of feature vectors (which holds no ``extra.text_*`` array).
+    ModelFormatError (one line) if anything is off."""
+    arrays = {k: v for k, v in loaded.extra_arrays.items() if k.startswith(TEXT_PREFIX)}
+    if "text" not in metadata:
+        if arrays:
+            raise ModelFormatError(f"{path}: {ARRAYS_NAME} holds a vocabulary "
+                                   f"({', '.join(sorted(arrays))}) but {JSON_NAME} no text "
+                                   "settings; train the model again")
+        return None
+    try:
+        text = data.TextPipeline.from_record(metadata["text"], arrays)
+    except ValueError as exc:
+        raise ModelFormatError(f"{path}: bad text pipeline ({one_line(exc)}); train the model "
+                               "again") from None
+    if text.vocabulary_size != loaded.estimator.n_features_in_:
+        raise ModelFormatError(f"{path}: the vocabulary has {text.vocabulary_size} terms, the "
+                               f"model takes {loaded.estimator.n_features_in_} features")
+    return text
 
 
 def training_scaler(loaded, metadata, path):
@@ -127,7 +164,8 @@ def check_training_metadata(metadata, path):
     ``scaling.METHODS``; params: the selected grid point (:func:`_grid_params`);
     validation_error in [0, 1]; classes: a list of at least two distinct labels (numbers or
     strings).  A model trained on local data files also has ``local`` (see
-    :func:`_local_metadata`), and its dataset is a folder-safe name.
+    :func:`_local_metadata`), and its dataset is a folder-safe name; one trained on documents
+    has ``text`` (checked with its arrays by :func:`training_text`).
     """
     where = f"{path}: {JSON_NAME} metadata"
     if not isinstance(metadata, dict):
@@ -174,6 +212,8 @@ def check_training_metadata(metadata, path):
             and len(set(classes)) == len(classes)):
         fail("classes", "a list of at least two distinct labels, all numbers or all strings")
     checked["classes"] = list(classes)
+    if "text" in metadata:
+        checked["text"] = metadata["text"]
     return checked
 
 
@@ -185,23 +225,26 @@ def _hex64(value):
 def _local_metadata(value, where):
     """A local dataset's record: ``entry`` (its config entry: ``path``, ``format`` and the read
     options, as ``data.LocalSpec.from_entry`` reads it) and ``files`` ({name: {part, path,
-    sha256, size}}), plus how it was read and, for a csv file with a header, ``columns`` (the
-    feature columns' names); ModelFormatError naming what is wrong."""
+    sha256, size}}; a text folder's: {folder: {part, tree_sha256}}), plus how it was read and,
+    for a csv file with a header, ``columns`` (the feature columns' names); ModelFormatError
+    naming what is wrong."""
     entry = value.get("entry") if isinstance(value, dict) else None
     files = value.get("files") if isinstance(value, dict) else None
     if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)
-            and entry.get("format") in FORMATS
+            and entry.get("format") in (*FORMATS, "text")
             and isinstance(entry.get("test_path", ""), str)
             and isinstance(entry.get("label", 0), (str, int))
             and isinstance(entry.get("header", False), (bool, type(None)))
             and isinstance(entry.get("zero_based", False), bool)):
         raise ModelFormatError(f"{where}: local.entry must be a local dataset entry (path, "
                                f"format: {', '.join(FORMATS)}, read options), got {short(entry)}")
+    folder = entry["format"] == "text"
     if not (isinstance(files, dict) and files and all(
-            isinstance(f, dict) and isinstance(f.get("path"), str) and is_int(f.get("size"))
-            and _hex64(f.get("sha256")) for f in files.values())):
-        raise ModelFormatError(f"{where}: local.files must be {{name: {{part, path, sha256, "
-                               f"size}}}}, got {short(files)}")
+            isinstance(f, dict) and (_hex64(f.get("tree_sha256")) if folder else
+                                     isinstance(f.get("path"), str) and is_int(f.get("size"))
+                                     and _hex64(f.get("sha256"))) for f in files.values())):
+        shape = "{folder: {part, tree_sha256}}" if folder else "{name: {part, path, sha256, size}}"
+        raise ModelFormatError(f"{where}: local.files must be {shape}, got {short(files)}")
     names = value.get("columns", [""])
     if not (isinstance(names, list) and names and all(isinstance(n, str) for n in names)):
         raise ModelFormatError(f"{where}: local.columns must be the csv header's feature names "

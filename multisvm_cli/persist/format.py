@@ -2,7 +2,8 @@
 
 A saved model is a folder of ``model.json`` (:data:`REQUIRED_KEYS`), ``model.npz`` (one
 uncompressed ``.npy`` member per array) and ``manifest.json`` (SHA-256 digests); see
-:mod:`multisvm_cli.persist`.  :func:`expected_arrays` says which arrays, of which shapes and
+:mod:`multisvm_cli.persist`. It is written as :data:`FORMAT_VERSION` and read in any of
+:data:`READ_VERSIONS`.  :func:`expected_arrays` says which arrays, of which shapes and
 dtypes, a model of each scheme must hold.
 """
 
@@ -14,7 +15,11 @@ from ..errors import MultisvmError
 from ..estimators._schema import Shapes
 from ..estimators.registry import REGISTRY
 
-FORMAT_VERSION = 2
+# Version 3 adds a model of documents: the fitted text pipeline that ``multisvm train`` saves
+# beside it (metadata ``text``, arrays ``extra.text_*``: multisvm_cli.experiment.trained_model),
+# which a reader of version 2 would not apply. Version 2 folders (none holds one) load unchanged.
+FORMAT_VERSION = 3
+READ_VERSIONS = (2, 3)  # the versions load_model reads
 FORMAT_NAME = "multisvm-model"
 MANIFEST_FORMAT = "multisvm-manifest"
 MANIFEST_VERSION = 1

@@ -4,7 +4,8 @@
 so that nothing is allocated beyond the size of the files on disk and nothing is used unchecked:
 
 1. model.json (at most :data:`MAX_JSON_BYTES`, read by ``readers``: strict JSON, bounded
-   nesting): format, version, scheme, and the form of every field;
+   nesting): format, version (one of :data:`.format.READ_VERSIONS`), scheme, and the form of
+   every field;
 2. model.npz's members against model.json, from their ``.npy`` headers alone (:mod:`.npy`);
 3. the parameters (the estimator's own checks), the fitted scalars, and every model array's
    shape and dtype against the exact sizes the scheme implies (:func:`.format.expected_arrays`);
@@ -24,10 +25,10 @@ from ..errors import one_line
 from ..numbers import is_count, is_int, is_number
 from ..readers import read_json_with_bytes
 from .folder import folder_lock
-from .format import (ARRAYS_NAME, EXTRA_PREFIX, FITTED_KEYS, FORMAT_NAME, FORMAT_VERSION, HEX64,
-                     JSON_NAME, MANIFEST_FORMAT, MANIFEST_KEYS, MANIFEST_NAME, MANIFEST_VERSION,
-                     MAX_JSON_BYTES, MAX_MANIFEST_BYTES, OPTIONAL_FITTED_KEYS, REQUIRED_KEYS,
-                     ModelFormatError, expected_arrays, short)
+from .format import (ARRAYS_NAME, EXTRA_PREFIX, FITTED_KEYS, FORMAT_NAME, HEX64, JSON_NAME,
+                     MANIFEST_FORMAT, MANIFEST_KEYS, MANIFEST_NAME, MANIFEST_VERSION,
+                     MAX_JSON_BYTES, MAX_MANIFEST_BYTES, OPTIONAL_FITTED_KEYS, READ_VERSIONS,
+                     REQUIRED_KEYS, ModelFormatError, expected_arrays, short)
 from .npy import open_archive, read_data, read_headers
 
 
@@ -78,10 +79,12 @@ def _read_document(path):
     if not isinstance(document, dict) or set(document) != set(REQUIRED_KEYS):
         raise ModelFormatError(f"{json_path}: needs the keys {', '.join(REQUIRED_KEYS)} and no others")
     version = document["format_version"]
-    if document["format"] != FORMAT_NAME or version != FORMAT_VERSION or isinstance(version, bool):
+    if (document["format"] != FORMAT_NAME or isinstance(version, bool)
+            or not isinstance(version, int) or version not in READ_VERSIONS):
         raise ModelFormatError(f"{json_path}: unknown model format {short(document['format'])} version "
-                               f"{short(version)}; this multisvm reads version {FORMAT_VERSION} "
-                               f"(train the model again)")
+                               f"{short(version)}; this multisvm reads versions "
+                               f"{', '.join(map(str, READ_VERSIONS))} (train the model again, or "
+                               f"read it with the multisvm that saved it)")
     if not isinstance(document["scheme"], str) or document["scheme"] not in REGISTRY:
         raise ModelFormatError(f"{json_path}: unknown scheme {short(document['scheme'])}")
     for key in ("params", "fitted", "arrays", "metadata"):

@@ -137,7 +137,7 @@ def test_refusals_write_nothing(wine_model, tmp_path, run_multisvm):
         ("objects.npz",): ("objects.npz", "never unpickled"),
         ("bad.csv",): ("bad.csv:2:", "column 3", "'four' is not a number"),
         ("missing.csv",): ("missing.csv: file not found",),
-        ("texts",): ("is a folder", "no fitted vocabulary", "13 features"),
+        ("texts",): ("is a folder", "trained on documents", "13 numeric features"),
         ("notes.txt",): ("cannot tell its format", ".txt"),
         ("narrow.csv", "--proba"): ("DAGSVM model gives no class probabilities", "--proba"),
     }

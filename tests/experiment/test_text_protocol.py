@@ -10,6 +10,7 @@ from multisvm_cli.experiment.config import ConfigError, load_config
 from multisvm_cli.experiment.protocol.plan import load_plan_data, plan_options
 from multisvm_cli.experiment.splits import (outer_index_folds, scaled_folds,
                                             validation_index_splits, validation_splits)
+from multisvm_cli.experiment.trained_model import load_trained_model
 
 WORDS = {"sport": "ball goal team match score", "space": "orbit rocket planet moon star",
          "food": "bread cheese apple soup salt"}
@@ -136,5 +137,8 @@ def test_a_text_folder_runs_through_reproduce_table(tmp_path, monkeypatch, run_m
         assert row["features"] == {"vocabulary_size": expected, "mean_nonzeros": 6.0}
     assert {r["scheme"]: (r["n_errors"], r["n_test"]) for r in results} == {"ovr": (0, 18), "nb": (0, 18)}
     assert (data_home / "text-features").is_dir()
-    assert "train and evaluate do not save a fitted vocabulary" in run_multisvm(
-        "train", path, "--scheme", "ovr").err
+    # train fits the same outer training part, and saves its vocabulary with the model
+    trained = run_multisvm("train", path, "--scheme", "ovr", "-o", tmp_path / "model", "-q")
+    assert trained.code == 0, trained.err
+    model = load_trained_model(tmp_path / "model")
+    assert model.text.vocabulary_size == expected == model.estimator.n_features_in_

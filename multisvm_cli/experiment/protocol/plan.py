@@ -138,7 +138,8 @@ def fit_selected(config, plan, scheme, cache: PointCache, n_jobs=1, progress=Non
 
     The training part is the first outer fold's (all rows for a k-fold split); a dataset's own
     test part is not needed (covertype trains from its partial copy). Returns (fitted
-    estimator, fitted scaler, selected grid row, dataset).
+    estimator, fitted scaler, selected grid row, dataset, fitted vocabulary: (terms, idf) of
+    a text dataset's training documents, else None).
     """
     from ..validation import check_plan
 
@@ -160,4 +161,4 @@ def fit_selected(config, plan, scheme, cache: PointCache, n_jobs=1, progress=Non
     chosen = select(rows, plan, scheme, fold.index)
     fitted, _, _ = fit_group((scheme,), chosen["point"].params(), options,
                              fold.X_train, fold.y_train, fit_jobs or n_jobs, config.seed)
-    return fitted[scheme], fold.scaler, chosen, dataset
+    return fitted[scheme], fold.scaler, chosen, dataset, fold.vocabulary

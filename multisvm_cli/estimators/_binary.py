@@ -23,6 +23,7 @@ from joblib import Parallel, delayed
 
 from ..kernels import Kernel, gram_fits
 from ..parallel import resolve_n_jobs
+from ..thread_warnings import reissue, with_warnings
 from ._solvers import liblinear_fit, liblinear_memory, libsvm_fit, libsvm_memory
 
 
@@ -129,7 +130,11 @@ def run_parallel(tasks, n_jobs):
     workers = None if n_jobs is None else resolve_n_jobs(n_jobs)
     if workers == 1:
         return [func(*args, **kwargs) for func, args, kwargs in tasks]
-    return Parallel(n_jobs=workers, prefer="threads")(tasks)
+    done = Parallel(n_jobs=workers, prefer="threads")(
+        delayed(with_warnings)(func, *args, **kwargs) for func, args, kwargs in tasks)
+    for _, raised in done:  # the workers' warnings, raised again in the caller's thread
+        reissue(raised)
+    return [result for result, _ in done]
 
 
 def foreign_cpu_seconds(fits):

@@ -32,7 +32,7 @@ def fit_warnings(results, grid_rows) -> list:
             if needle in (row.get("notes") or ""):
                 points.setdefault((row["dataset"], row["scheme"]), []).append(
                     f"{row['kernel']} C={row['C']:g}")
-        for (dataset, scheme), named in points.items():
+        for (dataset, scheme), named in sorted(points.items()):  # whatever order points ended in
             named = sorted(set(named))
             more = f" and {len(named) - SHOWN} more" if len(named) > SHOWN else ""
             found.append(f"{dataset} {scheme}: {len(named)} grid point(s) {what}: "

@@ -24,6 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.model_selection import StratifiedKFold, train_test_split
 from ..errors import one_line
+from ..thread_warnings import caught
 
 
 @dataclass
@@ -86,10 +87,9 @@ def raw_folds(dataset, split):
 def named_warnings(name):
     """Re-issue the warnings raised in the body (scikit-learn's splitters warn when a class has
     fewer members than folds) once each, prefixed with ``name`` (the dataset)."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with caught() as raised:
         yield
-    for message in dict.fromkeys(one_line(w.message) for w in caught):
+    for message in dict.fromkeys(one_line(w.message) for w in raised):
         warnings.warn(f"{name}: {message}", UserWarning, stacklevel=3)
 
 

@@ -17,6 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..errors import one_line
+from ..thread_warnings import caught
 from .splits import named_warnings, outer_index_folds, pooled, validation_index_splits
 
 # libsvm multiplies and sums kernel values (its gradients, the decision values): past
@@ -39,8 +40,7 @@ def check_plan(plan, dataset) -> None:
         if plan.validation["method"] == "given":
             continue
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # the run shows them, once, with the dataset
+            with caught():  # dropped: the run shows them, once, with the dataset
                 pieces = validation_index_splits(y_train, plan.validation)
         except ValueError as exc:
             raise plan.where["validation"].error(_reason(plan, exc)) from None

@@ -11,7 +11,6 @@ same machine: the KKT conditions hold unchanged). Final fits never get a store.
 from __future__ import annotations
 
 import time
-import warnings
 
 import numpy as np
 
@@ -20,6 +19,7 @@ from ...estimators import registry
 from ...estimators.reuse import MachineReuse
 from ...kernels import KERNEL_PARAMS, Kernel, gram_fits
 from ...parallel import threadpools
+from ...thread_warnings import caught
 
 POINT_TOTALS = ("n_errors", "n_validation", "fit_cpu", "fit_wall", "predict_wall",
                 "n_support_vectors", "kernel_evaluations", "size", "smo_iterations",
@@ -74,8 +74,7 @@ def fit_group(group, params, options, X, y, n_jobs, seed, gram=None, reuse=None)
     Returns ({scheme: fitted estimator}, [warning messages], wall seconds).
     """
     watch = Stopwatch()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with caught() as raised:
         trainer = dict(options.get(group[0], {}))
         for reader in group[1:]:
             trainer.update(registry.estimator(reader)._trainer_options(options.get(reader, {})))
@@ -87,7 +86,7 @@ def fit_group(group, params, options, X, y, n_jobs, seed, gram=None, reuse=None)
         fitted = {group[0]: first}
         for reader in group[1:]:
             fitted[reader] = registry.estimator(reader).from_trained(first, options.get(reader, {}), y)
-    notes = sorted({f"{w.category.__name__}: {one_line(w.message)}" for w in caught})
+    notes = sorted({f"{w.category.__name__}: {one_line(w.message)}" for w in raised})
     return fitted, notes, watch.wall
 
 

@@ -10,17 +10,25 @@ for cs and ww), training memory (max_train_memory_), support vectors, test error
 test part, and the CPU ratio to Max Wins at that size; then how each scheme's CPU time grows
 with the rows (the exponent a of time ~ rows^a between the two sizes).
 
+With ``--small-sets``, it times instead the hard corner of Hsu & Lin's grid on their small
+sets (vowel, vehicle, glass: every row, [-1, 1] scaling): a large C (2^11) with a small gamma
+(2^-10), where the kernel is close to a constant and the all-together solvers take millions of
+steps; each fit's CPU time, steps and the ratio to Max Wins, and whether the step bound stopped
+it.
+
 The first fit of cs or ww in a fresh environment compiles the solver (numba, cached on disk
 afterwards); a warm-up fit on 200 rows runs first so that no timing includes it.
 
 Usage: MULTISVM_MIRROR=../shared/datasets python benchmarks/all_together.py [--rows 5000 15000]
-           [--schemes maxwins cs ww]
+           [--schemes maxwins cs ww] [--small-sets]
 """
 
 import argparse
 import math
+import warnings
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import MinMaxScaler
 
 from multisvm_cli import data
@@ -30,6 +38,7 @@ from multisvm_cli.estimators.ww import WestonWatkinsSVC
 
 SCHEMES = {"maxwins": MaxWinsSVC, "cs": CrammerSingerSVC, "ww": WestonWatkinsSVC}
 GAMMA, C = 2.0**2, 2.0**4
+SMALL_SETS, HARD_C, HARD_GAMMA = ("vowel", "vehicle", "glass"), 2.0**11, 2.0**-10
 
 
 def letter_rows(n_rows):
@@ -51,6 +60,30 @@ def measure(scheme, n_rows):
             "test_error": float(np.mean(model.predict(X_test) != y_test))}
 
 
+def small_set(name):
+    """(X, y): every row of a small set (all its parts), scaled to [-1, 1]."""
+    parts = data.load(name).parts.values()
+    X = np.vstack([part[0] for part in parts])
+    return MinMaxScaler((-1, 1)).fit_transform(X), np.concatenate([part[1] for part in parts])
+
+
+def hard_corner(schemes):
+    """Time every scheme on each small set at (HARD_C, HARD_GAMMA) and print the ratios."""
+    print(f"set\tscheme\tcpu_s\titerations\tbound_reached\tcpu_vs_maxwins  (C 2^11, gamma 2^-10)")
+    for name in SMALL_SETS:
+        X, y = small_set(name)
+        base = None
+        for scheme in schemes:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", ConvergenceWarning)
+                model = SCHEMES[scheme](C=HARD_C, gamma=HARD_GAMMA).fit(X, y)
+            bounded = any(issubclass(w.category, ConvergenceWarning) for w in caught)
+            base = model.fit_cpu_time_ if scheme == "maxwins" else base
+            ratio = f"{model.fit_cpu_time_ / base:.0f}x" if base and scheme != "maxwins" else "-"
+            print(f"{name}\t{scheme}\t{model.fit_cpu_time_:.2f}\t{model.smo_iterations_}\t"
+                  f"{'yes' if bounded else 'no'}\t{ratio}", flush=True)
+
+
 def growth(small, large):
     """The exponent a of cpu ~ rows^a between two measurements of one scheme."""
     return math.log(large["cpu_s"] / small["cpu_s"]) / math.log(large["rows"] / small["rows"])
@@ -60,10 +93,15 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, nargs="+", default=[5000, 15000])
     parser.add_argument("--schemes", nargs="+", default=list(SCHEMES), choices=list(SCHEMES))
+    parser.add_argument("--small-sets", action="store_true",
+                        help="time the large-C, small-gamma corner on vowel, vehicle and glass")
     args = parser.parse_args()
     for scheme in args.schemes:  # compile (or load) the solver before any timing
         if scheme != "maxwins":
             measure(scheme, 200)
+    if args.small_sets:
+        hard_corner(args.schemes)
+        return
     print("scheme\trows\tcpu_s\titerations\tmemory_mb\tsupport_vectors\ttest_error\tcpu_vs_maxwins")
     results = {}
     for n_rows in args.rows:

@@ -4,8 +4,9 @@ The dual of both formulations (Crammer & Singer, Weston & Watkins; see :mod:`._j
 :mod:`._joint_loops` for the exact problem) has l x k variables beta, one row per example.  As
 Crammer & Singer (2001, section 6) and Hsu & Lin (2002, section III) do it, each step takes the
 example whose row violates the KKT conditions most and solves the sub-problem of that row
-alone exactly; the rest of the state is the gradient G = Q beta + e, updated with the example's
-row of Q.  The steps run compiled (:func:`._joint_loops.run`, numba, imported here only when a
+alone exactly, then a pair step with a second example that keeps every class's sum of beta
+(:func:`._joint_loops.run`); the rest of the state is the gradient G = Q beta + e, updated with
+the two examples' rows of Q.  The steps run compiled (:func:`._joint_loops.run`, numba, imported here only when a
 solve starts, so importing the estimators does not load numba); this module feeds them Q rows.
 
 Kernel rows: when K(X, X) fits in ``cache_size`` MB (or the fit was given it), it is computed
@@ -29,7 +30,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
-from ..kernels import BYTES_PER_VALUE, OVERFLOW_MESSAGE, gram_fits, rows_per_chunk, squared_norms
+from ..kernels import BYTES_PER_VALUE, GRAM_TILE, OVERFLOW_MESSAGE, gram_fits, rows_per_chunk, squared_norms
 from ..parallel import resolve_n_jobs
 from ._machines import row_slices
 from ._solvers import BOUND_MESSAGE, iteration_bound
@@ -74,6 +75,7 @@ class KernelRows:
         if gram is None and gram_fits(n, cache_mb):
             gram = kernel.gram(X, resolve_n_jobs(n_jobs))
         self.full = gram is not None
+        self.diag = self._diagonal()
         if self.full:
             self.rows, self.slot_of = gram, np.arange(n, dtype=np.int64)
             self.owner, self.stamp = self.slot_of.copy(), np.zeros(n, np.int64)
@@ -82,6 +84,15 @@ class KernelRows:
         self.rows = np.empty((capacity, n))
         self.slot_of = np.full(n, -1, np.int64)
         self.owner, self.stamp = np.full(capacity, -1, np.int64), np.full(capacity, -1, np.int64)
+
+    def _diagonal(self):
+        """K(x_j, x_j) of every training row, from square blocks of ``GRAM_TILE`` rows."""
+        n = self.X.shape[0]
+        diag = np.empty(n)
+        for start in range(0, n, GRAM_TILE):
+            part = np.arange(start, min(n, start + GRAM_TILE))
+            diag[part] = np.diagonal(self.block(part, part))
+        return diag
 
     @property
     def nbytes(self):
@@ -169,14 +180,14 @@ def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True):
     beta, G = np.zeros((n_classes, n)), initial_gradient(y, n_classes, margin)
     trackers = (np.empty(n), np.empty(n), np.zeros(n, np.bool_))
     loops.init_trackers(kind, settings.C, y, beta, G, trackers)
-    active, counters, worst = np.arange(n, dtype=np.int64), np.array([0, 0, n, 0], np.int64), np.zeros(1)
+    active, counters, worst = np.arange(n, dtype=np.int64), np.array([0, 0, n, 0, 0], np.int64), np.zeros(1)
     bound = iteration_bound(settings.max_iter, n)
     every = min(n, SHRINK_EVERY) if shrinking else 0
     while True:
         status = loops.run(kind, settings.C, shift, settings.tol, bound, rows.rows, rows.slot_of,
-                           rows.stamp, y, beta, G, trackers, active, counters, worst, every)
+                           rows.stamp, rows.diag, y, beta, G, trackers, active, counters, worst, every)
         if status == loops.NEED_ROW:
-            rows.fetch(counters[1], counters[0], active[:counters[2]])
+            rows.fetch(counters[4], counters[0], active[:counters[2]])
             continue
         if status != loops.CONVERGED or counters[2] == n:
             break

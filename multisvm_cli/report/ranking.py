@@ -107,10 +107,15 @@ def _friedman(values) -> dict:
 
 
 def _iman_davenport(chi2, n, k) -> dict:
-    """F_F = (N-1) chi2_F / (N(k-1) - chi2_F) with k-1 and (k-1)(N-1) degrees of freedom."""
+    """F_F = (N-1) chi2_F / (N(k-1) - chi2_F) with k-1 and (k-1)(N-1) degrees of freedom.
+
+    When every dataset ranks the schemes alike (no ties), chi2_F = N(k-1) and F_F is infinite
+    (saved as None: results.json is strict JSON); the F approximation's p = 0 would then claim
+    far more than N datasets can show, so the p-value is the exact one of that agreement under
+    the null (each dataset's ranking one of k! orders, equally likely): (k!)^(1-N)."""
     denominator = n * (k - 1) - chi2
-    if denominator <= 0:  # every dataset ranks the schemes alike: F is infinite (saved as None:
-        return {"statistic": None, "p_value": 0.0}  # results.json is strict JSON)
+    if denominator <= 0:
+        return {"statistic": None, "p_value": float(math.factorial(k) ** (1.0 - n))}
     f_f = (n - 1) * chi2 / denominator
     return {"statistic": float(f_f),
             "p_value": float(stats.f.sf(f_f, k - 1, (k - 1) * (n - 1)))}
@@ -167,8 +172,12 @@ def ranking_text(ranking: dict) -> str:
                 f"p = {test['p_value']:.3g}")
         if ranking.get("iman_davenport"):
             iman = ranking["iman_davenport"]
-            statistic = math.inf if iman["statistic"] is None else iman["statistic"]
-            line += f"; Iman-Davenport F = {statistic:.4g}, p = {iman['p_value']:.3g}"
+            if iman["statistic"] is None:
+                line += (f"; Iman-Davenport F = inf (every dataset ranks the schemes alike; "
+                         f"the exact p of that, (k!)^(1-N), is {iman['p_value']:.3g})")
+            else:
+                line += (f"; Iman-Davenport F = {iman['statistic']:.4g}, "
+                         f"p = {iman['p_value']:.3g}")
         lines.append(line + ".")
         lines.append(f"Nemenyi critical difference at alpha = {ranking['alpha']:g}: "
                      f"CD = {ranking['critical_difference']:.3f} ranks (Demsar 2006).")

@@ -126,7 +126,8 @@ def partner(kind, C, shift, i, p, q, gi, step, q_row, diag, y, beta, G, active, 
         b = rowp[j] - rowq[j] + moved * (q_row[j] + shift) - violation
         if b >= 0.0 or j == i:
             continue
-        if not (can_increase(kind, betap[j], p, y[j], C) and can_decrease(kind, betaq[j], q, y[j], C)):
+        if not (can_increase(kind, betap[j], p, y[j], C)
+                and can_decrease(kind, betaq[j], q, y[j], C)):
             continue
         curvature = max(own + diag[j] - 2.0 * q_row[j], TAU)
         if b * b / curvature > score:
@@ -202,10 +203,10 @@ def update(kind, C, shift, q, d, q2, d2, changed, n_changed, i, i2, y, beta, G, 
     An entry that was its example's extreme (equal to it) and moves inwards (the largest G
     falls, the smallest rises) leaves the trackers an upper bound of the violation: the example
     is marked stale and rebuilt only when that bound could make it the working example
-    (:func:`refresh`), so the answer is exact where it matters.  Example i, whose bounds moved,
-    is rebuilt (and i2).  The loop runs a class at a time over the examples (streaming G's rows) and has
-    no data-dependent branch: on Letter the tests "beyond the extreme" go either way at random,
-    and branch-free selects measured 2x faster than ifs.
+    (:func:`refresh`), so the answer is exact where it matters. Example i, whose bounds moved,
+    is rebuilt (and i2). The loop runs a class at a time over the examples (streaming G's rows)
+    and has no data-dependent branch: on Letter the tests "beyond the extreme" go either way at
+    random, and branch-free selects measured 2x faster than ifs.
     """
     high, low, stale = trackers
     for t in range(n_changed):
@@ -295,23 +296,25 @@ def run(kind, C, shift, tol, bound, cache, slot_of, stamp, diag, y, beta, G, tra
     needs is not in the cache (NEED_ROW; that row is then ``counters[4]``).
 
     A step takes the example i of largest violation and solves the sub-problem of its row
-    exactly (:func:`solve_cs` / :func:`solve_ww`); from there it solves the pair sub-problem of
-    i and the partner j of largest second-order gain (:func:`partner`, :func:`pair_step`),
-    which moves their rows in opposite directions so that every class's sum of beta stays
-    put, and takes both moves at once (the pair's only if it gains).  For C&S, the pair step
-    alone (from the state before i's own step) is taken instead when it gains more than both:
-    measured at C 2^11, gamma 2^-10, glass took 79,000 steps instead of 1.1 million and vowel
-    4.6 instead of 6.1 million; for W&W it made vehicle's steps 3x more, so W&W does not.  A row alone can hardly
-    move along the directions that keep those sums, when the kernel is close to a constant (a
-    small Gaussian gamma) or its classes' scores are tied; pairs move along them, as libsvm's
-    SMO pairs do.  Letter's 5,000 rows took 2x (C&S) to 3x (W&W) fewer steps.  G is updated with
-    the rows' kernel rows, read from ``cache`` (row ``slot_of[i]``; ``stamp`` records when a
-    cached row was last read, for eviction); ``diag`` holds K_jj.  ``counters[0]`` counts the
-    steps across calls.  A step that changes nothing (the violation is rounding) ends the solve
-    as converged.  Only the first ``counters[2]`` examples of ``active`` take part; every
-    ``shrink_every`` steps (0: never) :func:`shrink` drops some, and ``counters[2]`` says how
-    many are left.  ``counters[3]`` (set on NEED_ROW) tells the next call that the working
-    example (``counters[1]``) and its violation (``worst_seen[0]``) still hold: no scan.
+    exactly (:func:`solve_cs` / :func:`solve_ww`); from there it solves the pair sub-problem
+    of i and the partner j of largest second-order gain (:func:`partner`,
+    :func:`pair_step`), which moves their rows in opposite directions so that every class's
+    sum of beta stays put, and takes both moves at once (the pair's only if it gains). For
+    C&S, the pair step alone (from the state before i's own step) is taken instead when it
+    gains more than both: measured at C 2^11, gamma 2^-10, glass took 79,000 steps instead
+    of 1.1 million and vowel 4.6 instead of 6.1 million; for W&W it made vehicle's steps 3x
+    more, so W&W does not. A row alone can hardly move along the directions that keep those
+    sums, when the kernel is close to a constant (a small Gaussian gamma) or its classes'
+    scores are tied; pairs move along them, as libsvm's SMO pairs do. Letter's 5,000 rows
+    took 2x (C&S) to 3x (W&W) fewer steps. G is updated with the rows' kernel rows, read
+    from ``cache`` (row ``slot_of[i]``; ``stamp`` records when a cached row was last read,
+    for eviction); ``diag`` holds K_jj. ``counters[0]`` counts the steps across calls. A
+    step that changes nothing (the violation is rounding) ends the solve as converged (a C&S
+    pair step alone that changes nothing gives way to the row step first). Only the first
+    ``counters[2]`` examples of ``active`` take part; every ``shrink_every`` steps (0:
+    never) :func:`shrink` drops some, and ``counters[2]`` says how many are left.
+    ``counters[3]`` (set on NEED_ROW) tells the next call that the working example
+    (``counters[1]``) and its violation (``worst_seen[0]``) still hold: no scan.
     """
     k = beta.shape[0]
     n_active = counters[2]

@@ -1,13 +1,14 @@
 """The all-together solver: decomposition on the dual, one example's row of variables a step.
 
 The dual of both formulations (Crammer & Singer, Weston & Watkins; see :mod:`._joint` and
-:mod:`._joint_loops` for the exact problem) has l x k variables beta, one row per example.  As
+:mod:`._joint_loops` for the exact problem) has l x k variables beta, one row per example. As
 Crammer & Singer (2001, section 6) and Hsu & Lin (2002, section III) do it, each step takes the
-example whose row violates the KKT conditions most and solves the sub-problem of that row
-alone exactly, then a pair step with a second example that keeps every class's sum of beta
+example whose row violates the KKT conditions most and solves the sub-problem of that row alone
+exactly, then a pair step with a second example that keeps every class's sum of beta
 (:func:`._joint_loops.run`); the rest of the state is the gradient G = Q beta + e, updated with
-the two examples' rows of Q.  The steps run compiled (:func:`._joint_loops.run`, numba, imported here only when a
-solve starts, so importing the estimators does not load numba); this module feeds them Q rows.
+the two examples' rows of Q. The steps run compiled (:func:`._joint_loops.run`, numba, imported
+here only when a solve starts, so importing the estimators does not load numba); this module
+feeds them Q rows.
 
 Kernel rows: when K(X, X) fits in ``cache_size`` MB (or the fit was given it), it is computed
 once (``Kernel.gram``) and every row is read from it; otherwise rows live in a cache of
@@ -30,7 +31,8 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
-from ..kernels import BYTES_PER_VALUE, GRAM_TILE, OVERFLOW_MESSAGE, gram_fits, rows_per_chunk, squared_norms
+from ..kernels import (BYTES_PER_VALUE, GRAM_TILE, OVERFLOW_MESSAGE, gram_fits, rows_per_chunk,
+                       squared_norms)
 from ..parallel import resolve_n_jobs
 from ._machines import row_slices
 from ._solvers import BOUND_MESSAGE, iteration_bound
@@ -180,12 +182,14 @@ def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True):
     beta, G = np.zeros((n_classes, n)), initial_gradient(y, n_classes, margin)
     trackers = (np.empty(n), np.empty(n), np.zeros(n, np.bool_))
     loops.init_trackers(kind, settings.C, y, beta, G, trackers)
-    active, counters, worst = np.arange(n, dtype=np.int64), np.array([0, 0, n, 0, 0], np.int64), np.zeros(1)
+    active, worst = np.arange(n, dtype=np.int64), np.zeros(1)
+    counters = np.array([0, 0, n, 0, 0], np.int64)  # steps, working example, active, resume, row
     bound = iteration_bound(settings.max_iter, n)
     every = min(n, SHRINK_EVERY) if shrinking else 0
     while True:
         status = loops.run(kind, settings.C, shift, settings.tol, bound, rows.rows, rows.slot_of,
-                           rows.stamp, rows.diag, y, beta, G, trackers, active, counters, worst, every)
+                           rows.stamp, rows.diag, y, beta, G, trackers, active, counters, worst,
+                           every)
         if status == loops.NEED_ROW:
             rows.fetch(counters[4], counters[0], active[:counters[2]])
             continue

@@ -33,12 +33,13 @@ from sklearn.exceptions import ConvergenceWarning
 
 from ..kernels import (BYTES_PER_VALUE, GRAM_TILE, OVERFLOW_MESSAGE, gram_fits, rows_per_chunk,
                        squared_norms)
-from ..parallel import resolve_n_jobs
+from ..parallel import resolve_n_jobs, single_threaded_blas
 from ._machines import row_slices
 from ._solvers import BOUND_MESSAGE, iteration_bound
 
 MIN_CACHE_ROWS = 2  # libsvm's cache keeps at least two columns, whatever cache_size says
 SHRINK_EVERY = 1000  # steps between shrinking passes (libsvm's min(l, 1000))
+NEWTON_EVERY = 2000  # steps between Newton steps on the free variables (_joint_newton)
 
 # formulation -> (the compiled loops' kind, margin e_im for m != y_i, shift added to K)
 FORMULATIONS = {"cs": (0, 1.0, 0.0), "ww": (1, 2.0, 1.0)}
@@ -174,6 +175,7 @@ def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True):
     ``tol``.
     """
     from . import _joint_loops as loops  # numba loads here, not at import
+    from ._joint_newton import newton_step
 
     kind, margin, shift = FORMULATIONS[formulation]
     n = X.shape[0]
@@ -185,21 +187,28 @@ def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True):
     active, worst = np.arange(n, dtype=np.int64), np.zeros(1)
     counters = np.array([0, 0, n, 0, 0], np.int64)  # steps, working example, active, resume, row
     bound = iteration_bound(settings.max_iter, n)
-    every = min(n, SHRINK_EVERY) if shrinking else 0
-    while True:
-        status = loops.run(kind, settings.C, shift, settings.tol, bound, rows.rows, rows.slot_of,
-                           rows.stamp, rows.diag, y, beta, G, trackers, active, counters, worst,
-                           every)
-        if status == loops.NEED_ROW:
-            rows.fetch(counters[4], counters[0], active[:counters[2]])
-            continue
-        if status != loops.CONVERGED or counters[2] == n:
-            break
-        shrunk = np.setdiff1d(np.arange(n), active[:counters[2]])  # unshrink and go on
-        reconstruct(G, beta, y, margin, shift, rows, shrunk, settings.memory_mb)
-        loops.init_trackers(kind, settings.C, y, beta, G, trackers)
-        active[:], counters[2] = np.arange(n), n
-        rows.flush()
+    every, pause = min(n, SHRINK_EVERY) if shrinking else 0, NEWTON_EVERY
+    with single_threaded_blas():  # small products: threads would only wait for each other
+        while True:
+            limit = pause if bound < 0 else min(bound, pause)
+            status = loops.run(kind, settings.C, shift, settings.tol, limit, rows.rows, rows.slot_of,
+                               rows.stamp, rows.diag, y, beta, G, trackers, active, counters, worst,
+                               every)
+            if status == loops.NEED_ROW:
+                rows.fetch(counters[4], counters[0], active[:counters[2]])
+                continue
+            if status == loops.BOUND and (bound < 0 or counters[0] < bound):  # a pause
+                pause = counters[0] + NEWTON_EVERY
+                if newton_step(kind, settings.C, shift, y, beta, G, active[:counters[2]], rows):
+                    loops.init_trackers(kind, settings.C, y, beta, G, trackers)
+                continue
+            if status != loops.CONVERGED or counters[2] == n:
+                break
+            shrunk = np.setdiff1d(np.arange(n), active[:counters[2]])  # unshrink and go on
+            reconstruct(G, beta, y, margin, shift, rows, shrunk, settings.memory_mb)
+            loops.init_trackers(kind, settings.C, y, beta, G, trackers)
+            active[:], counters[2] = np.arange(n), n
+            rows.flush()
     if status == loops.BOUND:
         warnings.warn(BOUND_MESSAGE.format(bound), ConvergenceWarning)
     return JointSolution(np.ascontiguousarray(beta.T), int(counters[0]), status == loops.CONVERGED,

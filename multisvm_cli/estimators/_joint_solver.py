@@ -39,7 +39,8 @@ from ._solvers import BOUND_MESSAGE, iteration_bound
 
 MIN_CACHE_ROWS = 2  # libsvm's cache keeps at least two columns, whatever cache_size says
 SHRINK_EVERY = 1000  # steps between shrinking passes (libsvm's min(l, 1000))
-NEWTON_EVERY = 2000  # steps between Newton steps on the free variables (_joint_newton)
+NEWTON_EVERY = 200  # steps between Newton steps on the free variables (_joint_newton); after a
+NEWTON_BACKOFF = 128  # step that could not move, the gap doubles, up to this many times 200
 
 # formulation -> (the compiled loops' kind, margin e_im for m != y_i, shift added to K)
 FORMULATIONS = {"cs": (0, 1.0, 0.0), "ww": (1, 2.0, 1.0)}
@@ -187,7 +188,8 @@ def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True):
     active, worst = np.arange(n, dtype=np.int64), np.zeros(1)
     counters = np.array([0, 0, n, 0, 0], np.int64)  # steps, working example, active, resume, row
     bound = iteration_bound(settings.max_iter, n)
-    every, pause = min(n, SHRINK_EVERY) if shrinking else 0, NEWTON_EVERY
+    every, gap = min(n, SHRINK_EVERY) if shrinking else 0, NEWTON_EVERY
+    pause = gap
     with single_threaded_blas():  # small products: threads would only wait for each other
         while True:
             limit = pause if bound < 0 else min(bound, pause)
@@ -198,9 +200,12 @@ def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True):
                 rows.fetch(counters[4], counters[0], active[:counters[2]])
                 continue
             if status == loops.BOUND and (bound < 0 or counters[0] < bound):  # a pause
-                pause = counters[0] + NEWTON_EVERY
                 if newton_step(kind, settings.C, shift, y, beta, G, active[:counters[2]], rows):
                     loops.init_trackers(kind, settings.C, y, beta, G, trackers)
+                    gap = NEWTON_EVERY
+                else:
+                    gap = min(2 * gap, NEWTON_BACKOFF * NEWTON_EVERY)
+                pause = counters[0] + gap
                 continue
             if status != loops.CONVERGED or counters[2] == n:
                 break

@@ -175,7 +175,8 @@ def test_newton_step_descends_and_stays_feasible(form):
 def test_large_c_small_gamma_takes_newton_steps_to_the_same_optimum(form, monkeypatch):
     """A near-constant kernel at a large C, where the solver's Newton steps on the free
     variables do the work: the same optimum (KKT within tol, the same objective) as without
-    them, and the same solution whether kernel rows come from the cache or the Gram matrix."""
+    them, and as with kernel rows from a small cache instead of the Gram matrix (whose
+    rounding the Newton systems, ill-conditioned here, amplify: another path)."""
     from multisvm_cli.estimators import _joint_newton, _joint_solver
 
     X, y = tiny_problem(150, 4, seed=12)
@@ -187,14 +188,14 @@ def test_large_c_small_gamma_takes_newton_steps_to_the_same_optimum(form, monkey
                         lambda *args: taken.append(original(*args)) or taken[-1])
     full = solve_dual(X, y, 4, form, settings(kernel, C, 1e-3))
     cached = solve_dual(X, y, 4, form, settings(kernel, C, 1e-3, cache_size=0.02))
-    assert any(taken) and full.converged
-    np.testing.assert_allclose(cached.beta, full.beta, atol=1e-9)
+    assert any(taken)
     monkeypatch.setattr(_joint_solver, "NEWTON_EVERY", 10**12)
     plain = solve_dual(X, y, 4, form, settings(kernel, C, 1e-3))
-    assert plain.converged
-    for solution in (full, plain):
+    for solution in (full, cached, plain):
+        assert solution.converged
         assert kkt_violations(form, solution.beta, Q, E, y, C).max() <= 1e-3 * (1 + 1e-6)
-    assert dual_objective(full.beta, Q, E) == pytest.approx(dual_objective(plain.beta, Q, E), rel=1e-6)
+        assert dual_objective(solution.beta, Q, E) == \
+            pytest.approx(dual_objective(plain.beta, Q, E), rel=1e-6)
 
 
 def crammer_singer_primal(W, X, y, C):

@@ -22,7 +22,7 @@ import numpy as np
 
 from ._joint_loops import CS
 
-MAX_FREE = 300  # the KKT system is (free + rows)^2: skip the step beyond this many free variables
+MAX_FREE = 600  # the KKT system is (free + rows)^2: skip the step beyond this many free variables
 RIDGE = 1e-10  # eps, relative to the largest Q_ii
 MIN_STEP = 1e-12  # a shorter step than this (relative to the full one) is not taken
 

@@ -190,30 +190,31 @@ def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True):
     bound = iteration_bound(settings.max_iter, n)
     every, gap = min(n, SHRINK_EVERY) if shrinking else 0, NEWTON_EVERY
     pause = gap
-    with single_threaded_blas():  # small products: threads would only wait for each other
-        while True:
-            limit = pause if bound < 0 else min(bound, pause)
-            status = loops.run(kind, settings.C, shift, settings.tol, limit, rows.rows, rows.slot_of,
-                               rows.stamp, rows.diag, y, beta, G, trackers, active, counters, worst,
-                               every)
-            if status == loops.NEED_ROW:
-                rows.fetch(counters[4], counters[0], active[:counters[2]])
-                continue
-            if status == loops.BOUND and (bound < 0 or counters[0] < bound):  # a pause
-                if newton_step(kind, settings.C, shift, y, beta, G, active[:counters[2]], rows):
-                    loops.init_trackers(kind, settings.C, y, beta, G, trackers)
-                    gap = NEWTON_EVERY
-                else:
-                    gap = min(2 * gap, NEWTON_BACKOFF * NEWTON_EVERY)
-                pause = counters[0] + gap
-                continue
-            if status != loops.CONVERGED or counters[2] == n:
-                break
-            shrunk = np.setdiff1d(np.arange(n), active[:counters[2]])  # unshrink and go on
-            reconstruct(G, beta, y, margin, shift, rows, shrunk, settings.memory_mb)
-            loops.init_trackers(kind, settings.C, y, beta, G, trackers)
-            active[:], counters[2] = np.arange(n), n
-            rows.flush()
+    while True:
+        limit = pause if bound < 0 else min(bound, pause)
+        status = loops.run(kind, settings.C, shift, settings.tol, limit, rows.rows, rows.slot_of,
+                           rows.stamp, rows.diag, y, beta, G, trackers, active, counters, worst,
+                           every)
+        if status == loops.NEED_ROW:
+            rows.fetch(counters[4], counters[0], active[:counters[2]])
+            continue
+        if status == loops.BOUND and (bound < 0 or counters[0] < bound):  # a pause
+            with single_threaded_blas():  # a small system: a second thread would only wait
+                moved = newton_step(kind, settings.C, shift, y, beta, G, active[:counters[2]], rows)
+            if moved:
+                loops.init_trackers(kind, settings.C, y, beta, G, trackers)
+                gap = NEWTON_EVERY
+            else:
+                gap = min(2 * gap, NEWTON_BACKOFF * NEWTON_EVERY)
+            pause = counters[0] + gap
+            continue
+        if status != loops.CONVERGED or counters[2] == n:
+            break
+        shrunk = np.setdiff1d(np.arange(n), active[:counters[2]])  # unshrink and go on
+        reconstruct(G, beta, y, margin, shift, rows, shrunk, settings.memory_mb)
+        loops.init_trackers(kind, settings.C, y, beta, G, trackers)
+        active[:], counters[2] = np.arange(n), n
+        rows.flush()
     if status == loops.BOUND:
         warnings.warn(BOUND_MESSAGE.format(bound), ConvergenceWarning)
     return JointSolution(np.ascontiguousarray(beta.T), int(counters[0]), status == loops.CONVERGED,

@@ -3,19 +3,17 @@
 When a large C meets a kernel close to a constant (a small Gaussian gamma), the solver's active
 set shrinks to a few dozen examples whose free variables it then moves for millions of steps:
 the dual's curvature along most directions is of order gamma or gamma^2 there, and one or two
-rows a step converge slowly on such a problem.  A step on all of them at once fixes that.  This
-is an active-set step, as Hsu & Lin (2002, section III) solve larger working sets with a
-general QP method: the variables strictly inside their boxes (free), among the active examples,
-move together; the others stay where they are.
+rows a step converge slowly on such a problem.  A step on all of them at once fixes that: an
+active-set step, in which the variables strictly inside their boxes (free), among the active
+examples, move together and the others stay where they are.
 
 The step minimises the dual's quadratic along those variables, keeping each row's sum at 0:
 
     min_D  g'D + 1/2 sum_m D_m' Q_FF D_m    s.t.  sum_m D_im = 0 for every row i,
 
 solved from its KKT system class by class (:func:`_direction`; Q_FF + eps I for rows whose
-kernel rows coincide), then cut back
-so that every variable stays in its box (the first one to reach its bound stops there).  The
-direction descends (g'D = -D'(Q + eps I)D < 0), so the step never raises the objective; the
+kernel rows coincide), then cut back so that every variable stays in its box (the first one to
+reach its bound stops there).  The direction descends (g'D = -D'(Q + eps I)D < 0), so the step never raises the objective; the
 solver's own steps go on from it, and its stopping rule is unchanged.
 """
 

@@ -13,8 +13,9 @@ The step minimises the dual's quadratic along those variables, keeping each row'
 
 solved from its KKT system class by class (:func:`_direction`; Q_FF + eps I for rows whose
 kernel rows coincide), then cut back so that every variable stays in its box (the first one to
-reach its bound stops there).  The direction descends (g'D = -D'(Q + eps I)D < 0), so the step never raises the objective; the
-solver's own steps go on from it, and its stopping rule is unchanged.
+reach its bound stops there).  The direction descends (g'D = -D'(Q + eps I)D < 0), so the
+step never raises the objective; the solver's own steps go on from it, and its stopping rule is
+unchanged.
 """
 
 import numpy as np

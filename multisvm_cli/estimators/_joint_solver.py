@@ -1,13 +1,14 @@
 """The all-together solver: decomposition on the dual, one example's row of variables a step.
 
 The dual of both formulations (Crammer & Singer, Weston & Watkins; see :mod:`._joint` and
-:mod:`._joint_loops` for the exact problem) has l x k variables beta, one row per example.  As
+:mod:`._joint_loops` for the exact problem) has l x k variables beta, one row per example. As
 Crammer & Singer (2001, section 6) and Hsu & Lin (2002, section III) do it, each step takes the
-example whose row violates the KKT conditions most and solves the sub-problem of that row
-alone exactly, then a pair step with a second example that keeps every class's sum of beta
+example whose row violates the KKT conditions most and solves the sub-problem of that row alone
+exactly, then a pair step with a second example that keeps every class's sum of beta
 (:func:`._joint_loops.run`); the rest of the state is the gradient G = Q beta + e, updated with
-the two examples' rows of Q.  The steps run compiled (:func:`._joint_loops.run`, numba, imported here only when a
-solve starts, so importing the estimators does not load numba); this module feeds them Q rows.
+the two examples' rows of Q. The steps run compiled (:func:`._joint_loops.run`, numba, imported
+here only when a solve starts, so importing the estimators does not load numba); this module
+feeds them Q rows.
 
 Kernel rows: when K(X, X) fits in ``cache_size`` MB (or the fit was given it), it is computed
 once (``Kernel.gram``) and every row is read from it; otherwise rows live in a cache of
@@ -30,13 +31,16 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
-from ..kernels import BYTES_PER_VALUE, GRAM_TILE, OVERFLOW_MESSAGE, gram_fits, rows_per_chunk, squared_norms
-from ..parallel import resolve_n_jobs
+from ..kernels import (BYTES_PER_VALUE, GRAM_TILE, OVERFLOW_MESSAGE, gram_fits, rows_per_chunk,
+                       squared_norms)
+from ..parallel import resolve_n_jobs, single_threaded_blas
 from ._machines import row_slices
 from ._solvers import BOUND_MESSAGE, iteration_bound
 
 MIN_CACHE_ROWS = 2  # libsvm's cache keeps at least two columns, whatever cache_size says
 SHRINK_EVERY = 1000  # steps between shrinking passes (libsvm's min(l, 1000))
+NEWTON_EVERY = 200  # steps between Newton steps on the free variables (_joint_newton); after a
+NEWTON_BACKOFF = 128  # step that could not move, the gap doubles, up to this many times 200
 
 # formulation -> (the compiled loops' kind, margin e_im for m != y_i, shift added to K)
 FORMULATIONS = {"cs": (0, 1.0, 0.0), "ww": (1, 2.0, 1.0)}
@@ -172,6 +176,7 @@ def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True):
     ``tol``.
     """
     from . import _joint_loops as loops  # numba loads here, not at import
+    from ._joint_newton import newton_step
 
     kind, margin, shift = FORMULATIONS[formulation]
     n = X.shape[0]
@@ -180,14 +185,28 @@ def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True):
     beta, G = np.zeros((n_classes, n)), initial_gradient(y, n_classes, margin)
     trackers = (np.empty(n), np.empty(n), np.zeros(n, np.bool_))
     loops.init_trackers(kind, settings.C, y, beta, G, trackers)
-    active, counters, worst = np.arange(n, dtype=np.int64), np.array([0, 0, n, 0, 0], np.int64), np.zeros(1)
+    active, worst = np.arange(n, dtype=np.int64), np.zeros(1)
+    counters = np.array([0, 0, n, 0, 0], np.int64)  # steps, working example, active, resume, row
     bound = iteration_bound(settings.max_iter, n)
-    every = min(n, SHRINK_EVERY) if shrinking else 0
+    every, gap = min(n, SHRINK_EVERY) if shrinking else 0, NEWTON_EVERY
+    pause = gap
     while True:
-        status = loops.run(kind, settings.C, shift, settings.tol, bound, rows.rows, rows.slot_of,
-                           rows.stamp, rows.diag, y, beta, G, trackers, active, counters, worst, every)
+        limit = pause if bound < 0 else min(bound, pause)
+        status = loops.run(kind, settings.C, shift, settings.tol, limit, rows.rows, rows.slot_of,
+                           rows.stamp, rows.diag, y, beta, G, trackers, active, counters, worst,
+                           every)
         if status == loops.NEED_ROW:
             rows.fetch(counters[4], counters[0], active[:counters[2]])
+            continue
+        if status == loops.BOUND and (bound < 0 or counters[0] < bound):  # a pause
+            with single_threaded_blas():  # a small system: a second thread would only wait
+                moved = newton_step(kind, settings.C, shift, y, beta, G, active[:counters[2]], rows)
+            if moved:
+                loops.init_trackers(kind, settings.C, y, beta, G, trackers)
+                gap = NEWTON_EVERY
+            else:
+                gap = min(2 * gap, NEWTON_BACKOFF * NEWTON_EVERY)
+            pause = counters[0] + gap
             continue
         if status != loops.CONVERGED or counters[2] == n:
             break

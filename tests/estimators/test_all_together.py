@@ -144,6 +144,60 @@ def test_shrinking_reaches_the_same_optimum(form, monkeypatch):
     assert rebuilt and min(rebuilt) > 0  # examples were shrunk, then rebuilt
 
 
+@pytest.mark.parametrize("form", ["cs", "ww"])
+def test_newton_step_descends_and_stays_feasible(form):
+    """One Newton step on the free variables: the objective falls, every row stays in its box
+    with sum 0, and G stays Q beta + e."""
+    from multisvm_cli.estimators._joint_loops import CS, WW
+    from multisvm_cli.estimators._joint_newton import newton_step
+    from multisvm_cli.estimators._joint_solver import KernelRows
+
+    X, y = tiny_problem(40, 3, seed=11)
+    kernel, C = Kernel.from_params("gaussian", gamma=2.0**-6), 100.0
+    Q, E = dual_terms(form, X, y, kernel, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        start = solve_dual(X, y, 3, form, settings(kernel, C, 1e-3, max_iter=60)).beta
+    beta = np.ascontiguousarray(start.T)  # (k, l), as the solver keeps it
+    G = np.ascontiguousarray((Q @ start + E).T)
+    shift = FORMULATIONS[form][2]
+    kind = CS if form == "cs" else WW
+    moved = newton_step(kind, C, shift, y, beta, G, np.arange(40), KernelRows(X, kernel, 200.0))
+    assert moved
+    assert dual_objective(beta.T, Q, E) < dual_objective(start, Q, E) - 1e-6
+    lower, upper = box(form, y, 3, C)
+    assert np.all(beta.T >= lower) and np.all(beta.T <= upper)
+    assert np.abs(beta.sum(axis=0)).max() < 1e-12
+    np.testing.assert_allclose(G.T, Q @ beta.T + E, atol=1e-9)
+
+
+@pytest.mark.parametrize("form", ["cs", "ww"])
+def test_large_c_small_gamma_takes_newton_steps_to_the_same_optimum(form, monkeypatch):
+    """A near-constant kernel at a large C, where the solver's Newton steps on the free
+    variables do the work: the same optimum (KKT within tol, the same objective) as without
+    them, and as with kernel rows from a small cache instead of the Gram matrix (whose
+    rounding the Newton systems, ill-conditioned here, amplify: another path)."""
+    from multisvm_cli.estimators import _joint_newton, _joint_solver
+
+    X, y = tiny_problem(150, 4, seed=12)
+    kernel, C = Kernel.from_params("gaussian", gamma=2.0**-8), 2.0**10
+    Q, E = dual_terms(form, X, y, kernel, 4)
+    taken = []
+    original = _joint_newton.newton_step
+    monkeypatch.setattr(_joint_newton, "newton_step",
+                        lambda *args: taken.append(original(*args)) or taken[-1])
+    full = solve_dual(X, y, 4, form, settings(kernel, C, 1e-3))
+    cached = solve_dual(X, y, 4, form, settings(kernel, C, 1e-3, cache_size=0.02))
+    assert any(taken)
+    monkeypatch.setattr(_joint_solver, "NEWTON_EVERY", 10**12)
+    plain = solve_dual(X, y, 4, form, settings(kernel, C, 1e-3))
+    for solution in (full, cached, plain):
+        assert solution.converged
+        assert kkt_violations(form, solution.beta, Q, E, y, C).max() <= 1e-3 * (1 + 1e-6)
+        assert dual_objective(solution.beta, Q, E) == \
+            pytest.approx(dual_objective(plain.beta, Q, E), rel=1e-6)
+
+
 def crammer_singer_primal(W, X, y, C):
     scores = X @ W.T
     margins = np.ones_like(scores)

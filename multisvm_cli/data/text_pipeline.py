@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from ..errors import one_line
+from .cache import _documents, _text_arrays
 from .errors import DatasetError
 from .text_features import TextFeatures, transform_with
 from .text_folder import decode, document_members
@@ -50,7 +51,6 @@ class TextPipeline:
 
     def record(self) -> tuple:
         """(JSON record, arrays) of the pipeline, as a saved model keeps them."""
-        from .cache import _text_arrays
 
         utf8, ends = _text_arrays(self.terms)
         arrays = {TERMS_UTF8: utf8, TERMS_ENDS: ends}
@@ -109,9 +109,8 @@ def _terms(arrays, size) -> tuple:
     if ends[0] <= 0 or np.any(np.diff(ends) <= 0) or ends[-1] != len(utf8):
         raise ValueError("the vocabulary's term offsets do not cut its bytes into non-empty "
                          "terms")
-    data, starts = utf8.tobytes(), [0, *ends[:-1].tolist()]
     try:
-        terms = tuple(data[a:b].decode("utf-8") for a, b in zip(starts, ends.tolist()))
+        terms = tuple(_documents(utf8, ends))
     except UnicodeDecodeError as exc:
         raise ValueError(f"the vocabulary holds a term that is not UTF-8 ({exc.reason})") \
             from None

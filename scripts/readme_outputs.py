@@ -251,8 +251,6 @@ def run_output(name, folder) -> str:
     text = "\n".join(line.rstrip() for line in lines)
     for where in {str(folder), os.path.realpath(folder)}:  # paths as the page shows them
         text = text.replace(where + os.sep, "")
-    if _mirror() is not None:
-        text = text.replace(str(_mirror()), "$MULTISVM_MIRROR")
     body = f"```\n{shown_command(name)}\n{_short_paths(text)}\n```\n"
     return (stamp() + body) if spec.speed == "long" else body
 

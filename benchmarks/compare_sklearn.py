@@ -48,7 +48,8 @@ import numpy as np
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC
 
-from multisvm_cli import data, persist, scaling
+from multisvm_cli import data, persist
+from multisvm_cli.data import scaling
 from multisvm_cli.estimators import DAGSVC, MaxWinsSVC, OneVsRestSVC
 from multisvm_cli.experiment import config_path
 from protocol_phase import (QUICK_PROTOCOL, bench_protocol, gamma_of, protocol_config,  # noqa: F401

@@ -23,7 +23,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from multisvm_cli import data
-from multisvm_cli.data.text_features import TextFeatures, fit_transform_parts
+from multisvm_cli.data.text.features import TextFeatures, fit_transform_parts
 from multisvm_cli.estimators import MaxWinsSVC, OneVsRestSVC, _solvers
 
 

@@ -24,7 +24,8 @@ import os
 import numpy as np
 from sklearn.model_selection import train_test_split
 
-from multisvm_cli import data, scaling
+from multisvm_cli import data
+from multisvm_cli.data import scaling
 from multisvm_cli.estimators import REGISTRY
 from multisvm_cli.estimators.reuse import MachineReuse
 

@@ -23,7 +23,7 @@ from sklearn.svm import SVC
 
 from compare_sklearn import load_scaled, timed
 from multisvm_cli.estimators import DAGSVC, MaxWinsSVC
-from multisvm_cli.kernels import Kernel
+from multisvm_cli.estimators.kernels import Kernel
 
 N_ROWS = 4000
 

@@ -30,7 +30,7 @@ from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import LinearSVC
 
 from multisvm_cli import data
-from multisvm_cli.data.text_features import TextFeatures, fit_transform_parts
+from multisvm_cli.data.text.features import TextFeatures, fit_transform_parts
 from multisvm_cli.estimators import OneVsRestSVC
 
 C, TOL = 1.0, 1e-4

@@ -1,6 +1,6 @@
 """``python -m multisvm_cli`` does the same as ``multisvm``."""
 
-from .entry import main
+from .cli.entry import main
 
 if __name__ == "__main__":
     main()

@@ -1,6 +1,6 @@
 """Generate the documentation site's reference pages from the code, never by hand.
 
-- ``reference/cli.md``: every command of the click app ``multisvm_cli.cli.cli`` (groups walked
+- ``reference/cli.md``: every command of the click app ``multisvm_cli.cli.main.cli`` (groups walked
   recursively): usage, help text and options, as ``--help`` gives them;
 - ``reference/config-keys.md``: the top-level config keys from the one table that validates them
   (``multisvm_cli.experiment.config.keys.KEYS``), and the nested tables the checks use (dataset
@@ -50,7 +50,7 @@ def walk_commands(command=None, path=("multisvm",)):
     first in the order ``--help`` lists them."""
     import click
 
-    from multisvm_cli.cli import cli
+    from multisvm_cli.cli.main import cli
 
     command = command or cli
     parent = walk_commands.contexts.get(path[:-1])
@@ -232,7 +232,7 @@ API = {  # module -> the public names documented, in order
     "multisvm_cli.estimators": ("OneVsRestSVC", "MaxWinsSVC", "DAGSVC", "UDTSVC", "GraphSVC",
                                 "HierSVC", "NBClassifier"),
     "multisvm_cli.persist": ("save_model", "load_model", "LoadedModel", "ModelFormatError"),
-    "multisvm_cli.kernels": ("Kernel",),
+    "multisvm_cli.estimators.kernels": ("Kernel",),
     "multisvm_cli.data": ("names", "get_card", "load", "Dataset", "Card", "DatasetError"),
 }
 ROLE = re.compile(r":(?:class|func|meth|mod|data|attr|exc):`~?\.*([^`]+)`")

@@ -128,9 +128,9 @@ class CliResult(NamedTuple):
 
 @pytest.fixture
 def run_multisvm():
-    """``run_multisvm(*args)``: ``multisvm ARGS`` run in-process (``multisvm_cli.cli:main``,
+    """``run_multisvm(*args)``: ``multisvm ARGS`` run in-process (``multisvm_cli.cli.main:main``,
     click's CliRunner capturing the streams), as ``CliResult(code, out, err)``."""
-    from multisvm_cli.cli import main
+    from multisvm_cli.cli.main import main
 
     runner = CliRunner()
 

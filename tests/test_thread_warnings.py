@@ -1,4 +1,4 @@
-"""Warnings are caught per thread (multisvm_cli/thread_warnings.py): two grid points fitting side
+"""Warnings are caught per thread (multisvm_cli/base/thread_warnings.py): two grid points fitting side
 by side each get their own warnings, a warning repeated from one line reaches every collector,
 a fit's worker threads hand theirs to the caller, and a run that computes its grid with -j 2
 records the same warnings as its rerun from the resume cache (before: none of them)."""
@@ -9,7 +9,7 @@ import warnings
 
 import pytest
 from multisvm_cli.estimators._binary import run_parallel
-from multisvm_cli.thread_warnings import caught
+from multisvm_cli.base.thread_warnings import caught
 from joblib import delayed
 
 

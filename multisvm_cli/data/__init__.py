@@ -15,17 +15,17 @@ parser, scipy or pandas: ``multisvm datasets list`` stays quick); the data forma
 name are in :mod:`.formats`.
 """
 
-from ..lazy import module_getattr
+from ..base.lazy import module_getattr
 
 _HOMES = {
     ".cards": ("Card", "FileSpec", "Source", "get_card", "names"),
     ".errors": ("DatasetError",),
     ".inventory": ("available_parts", "cached_parts", "file_status"),
     ".loader": ("Dataset", "fetch", "load"),
-    ".local": ("LocalSpec", "load_local", "load_text_folder"),
+    ".local.files": ("LocalSpec", "load_local", "load_text_folder"),
     ".points": ("Columns", "read_points"),
-    ".text_features": ("Features", "TextFeatures", "documents_digest", "fit_transform_parts"),
-    ".text_pipeline": ("TextPipeline", "dataset_encoding"),
+    ".text.features": ("Features", "TextFeatures", "documents_digest", "fit_transform_parts"),
+    ".text.pipeline": ("TextPipeline", "dataset_encoding"),
 }
 __getattr__ = module_getattr(__name__, _HOMES)
 __all__ = sorted(name for names in _HOMES.values() for name in names)

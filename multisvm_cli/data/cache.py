@@ -30,11 +30,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..code_digest import code_digest
-from ..hashing import sha256_hex
-from ..lazy import issparse
-from ..readers import read_json
-from ..storage import atomic_write
+from ..base.code_digest import code_digest
+from ..base.hashing import sha256_hex
+from ..base.lazy import issparse
+from ..base.readers import read_json
+from ..base.storage import atomic_write
 
 FORMAT_VERSION = 2
 CSR_KEYS = ("X_data", "X_indices", "X_indptr", "X_shape")

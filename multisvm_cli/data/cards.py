@@ -11,11 +11,11 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import one_line
-from ..yaml_loader import read_yaml
+from ..base.errors import one_line
+from ..base.yaml_loader import read_yaml
 from . import formats, locations
 from .errors import DatasetError
-from .text_options import check_archive_source
+from .text.options import check_archive_source
 
 SPLITS = ("fixed", "none")
 KINDS = ("numeric", "text")

@@ -29,7 +29,7 @@ from pathlib import Path
 import psutil
 from tqdm import tqdm
 
-from ..storage import file_mode
+from ..base.storage import file_mode
 from . import unix_compress
 from .errors import DatasetError
 from .verify import sha256_file

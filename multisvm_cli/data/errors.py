@@ -1,6 +1,6 @@
 """The data layer's user error."""
 
-from ..errors import MultisvmError
+from ..base.errors import MultisvmError
 
 
 class DatasetError(MultisvmError):

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..lazy import issparse
+from ..base.lazy import issparse
 from . import delimited
 from . import unix_compress
 from .errors import DatasetError

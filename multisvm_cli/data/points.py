@@ -31,8 +31,8 @@ import numpy as np
 
 from . import parsers
 from .errors import DatasetError
-from .local import FORMATS, MEMORY_MB, check_dense_size, infer_format, read_npz
-from .local_csv import checked_numbers, csv_table, label_column
+from .local.files import FORMATS, MEMORY_MB, check_dense_size, infer_format, read_npz
+from .local.csv_file import checked_numbers, csv_table, label_column
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import os
 
 import numpy as np
 
-from ..lazy import issparse
+from ..base.lazy import issparse
 from .errors import DatasetError
 
 CHUNK_BYTES = 1 << 20

@@ -53,8 +53,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.sparsefuncs import mean_variance_axis
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..kernels import DEFAULT_SIGMA, Kernel, as_float_rows, rows_per_chunk
-from ..parallel import check_n_jobs
+from .kernels import DEFAULT_SIGMA, Kernel, as_float_rows, rows_per_chunk
+from ..base.parallel import check_n_jobs
 from ._binary import TrainSettings, foreign_cpu_seconds, max_train_memory, smo_iterations
 from ._machines import BLOCK_MB, row_slices
 from ._primal import PrimalMachines
@@ -250,7 +250,7 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
 
     Parameters common to all schemes: ``C`` (soft-margin penalty of every binary SVM, in
     (0, MAX_C]), ``kernel`` ('gaussian' | 'polynomial' | 'linear', see
-    :mod:`multisvm_cli.kernels`), ``sigma`` or ``gamma`` (the Gaussian's width, exp(-||x-y||^2 /
+    :mod:`multisvm_cli.estimators.kernels`), ``sigma`` or ``gamma`` (the Gaussian's width, exp(-||x-y||^2 /
     (2 sigma^2)) = exp(-gamma ||x-y||^2): a ``gamma`` other than None drives the kernel exactly,
     and ``sigma`` must then stay at 1.0 or agree with it; see ``Kernel.from_params``),
     ``degree``, ``homogeneous``, ``n_jobs`` (joblib workers for independent binary

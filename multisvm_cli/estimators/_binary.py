@@ -21,9 +21,9 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from joblib import Parallel, delayed
 
-from ..kernels import Kernel, gram_fits
-from ..parallel import resolve_n_jobs
-from ..thread_warnings import reissue, with_warnings
+from .kernels import Kernel, gram_fits
+from ..base.parallel import resolve_n_jobs
+from ..base.thread_warnings import reissue, with_warnings
 from ._solvers import liblinear_fit, liblinear_memory, libsvm_fit, libsvm_memory
 
 

@@ -16,8 +16,8 @@ blocks are dense.  (Training: :mod:`._binary`.)
 import numpy as np
 import scipy.sparse as sp
 
-from ..kernels import (as_float_rows, gaussian_exp, product, rows_per_chunk, squared_norms)
-from ..parallel import map_threads, resolve_n_jobs, single_threaded_blas
+from .kernels import (as_float_rows, gaussian_exp, product, rows_per_chunk, squared_norms)
+from ..base.parallel import map_threads, resolve_n_jobs, single_threaded_blas
 
 # Kernel blocks of at most this size: the allocator then reuses their memory from chunk to chunk
 # instead of mapping fresh pages (measured on Covertype: system time 4.7 s -> 0.02 s a 100k
@@ -27,7 +27,7 @@ MIN_THREAD_ROWS = 256  # fewer test points than this are not worth a thread of t
 
 def run_in_threads(task, items, n_jobs):
     """``[task(item) for item in items]``, in ``n_jobs`` threads when more than one
-    (:func:`multisvm_cli.parallel.map_threads`), with one BLAS thread even when run alone.
+    (:func:`multisvm_cli.base.parallel.map_threads`), with one BLAS thread even when run alone.
 
     Prediction work is split by rows: each thread runs BLAS on one thread (small products gain
     nothing from BLAS threads, which only wait on each other when the cores are busy), and numpy
@@ -38,7 +38,7 @@ def run_in_threads(task, items, n_jobs):
 
 
 def thread_count(n_jobs):
-    """Threads for ``n_jobs`` (see :func:`multisvm_cli.parallel.resolve_n_jobs`)."""
+    """Threads for ``n_jobs`` (see :func:`multisvm_cli.base.parallel.resolve_n_jobs`)."""
     return resolve_n_jobs(n_jobs)
 
 

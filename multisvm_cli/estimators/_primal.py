@@ -16,7 +16,7 @@ evaluation path); the size is the non-zero weights plus one bias a machine.
 import numpy as np
 import scipy.sparse as sp
 
-from ..kernels import rows_per_chunk
+from .kernels import rows_per_chunk
 from ._machines import (BLOCK_MB, Machines, concatenate_rows, row_slices, rows_arrays,
                         run_in_threads, sparse_rows)
 

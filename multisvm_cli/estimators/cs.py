@@ -1,6 +1,6 @@
 """Crammer & Singer's all-together multiclass SVM (Crammer & Singer 2001; Hsu & Lin 2002, II.D)."""
 
-from ._joint import JointSVM
+from .joint.machine import JointSVM
 
 
 class CrammerSingerSVC(JointSVM):

@@ -11,8 +11,8 @@ from functools import partial
 from numbers import Integral, Real
 from typing import Callable
 
-from ..kernels import finite_float
-from ..numbers import is_int
+from .kernels import finite_float
+from ..base.numeric import is_int
 from ._codes import CODE_NAMES, check_code, check_code_classes  # noqa: F401 (for the config)
 
 NB_NAMES = ("gaussian", "multinomial")  # sklearn GaussianNB / MultinomialNB

@@ -22,7 +22,7 @@ from importlib import import_module
 import numpy as np
 from sklearn.base import is_classifier
 
-from ..errors import one_line
+from ..base.errors import one_line
 from ._base import MulticlassSVM
 
 TARGET = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")

@@ -27,7 +27,7 @@ import threading
 import numpy as np
 import scipy.sparse as sp
 
-from .. import hashing
+from ..base import hashing
 
 
 def has_bounded_sv(dual_coef, C):

@@ -1,6 +1,6 @@
 """Weston & Watkins' all-together multiclass SVM (Weston & Watkins 1999; Hsu & Lin 2002, II.C)."""
 
-from ._joint import JointSVM
+from .joint.machine import JointSVM
 
 
 class WestonWatkinsSVC(JointSVM):

@@ -11,17 +11,17 @@ prints); a Python user or a benchmark calls them the same way:
 - :func:`shipped_configs`: the configs that come with multisvm.
 """
 
-from ..lazy import module_getattr
+from ..base.lazy import module_getattr
 from .shipped import config_path, describe, shipped_configs
 
 # imported on first use: ``multisvm configs`` reads the shipped configs' list only
 __getattr__ = module_getattr(__name__, {
     ".config": ("Config", "ConfigError", "GridPoint", "summary"),
-    ".models": ("Evaluation", "Trained", "evaluate", "train"),
-    ".predictions": ("Predictions", "predict"),
-    ".run_report": ("rebuild_report",),
-    ".runs": ("Run", "reproduce"),
-    ".settings": ("BACKENDS", "Settings", "workers"),
+    ".models.train_evaluate": ("Evaluation", "Trained", "evaluate", "train"),
+    ".models.predict": ("Predictions", "predict"),
+    ".run.report": ("rebuild_report",),
+    ".run.reproduce": ("Run", "reproduce"),
+    ".run.settings": ("BACKENDS", "Settings", "workers"),
 })
 
 

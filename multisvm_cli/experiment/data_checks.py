@@ -24,7 +24,7 @@ from dataclasses import replace
 import numpy as np
 import scipy.sparse as sp
 
-from ..errors import MultisvmError, one_line
+from ..base.errors import MultisvmError, one_line
 
 
 def check_config_data(config, plan, dataset) -> None:
@@ -55,7 +55,7 @@ def _training_sizes(plan, dataset):
 
 
 def _check_features(plan, dataset):
-    from ..data.text_features import doc_counts, vectorizer
+    from ..data.text.features import doc_counts, vectorizer
     from .splits import pooled
 
     settings = plan.features
@@ -87,7 +87,7 @@ def _multinomial_schemes(config):
 
 
 def _check_multinomial(config, plan, dataset):
-    from ..scaling import make_scaler, resolve
+    from ..data.scaling import make_scaler, resolve
     from .splits import pooled
 
     schemes = _multinomial_schemes(config)
@@ -105,7 +105,7 @@ def _check_multinomial(config, plan, dataset):
 
 
 def _check_sweep(config, plan, dataset):
-    from .sweep import derive
+    from .run.sweep import derive
     from .validation import check_plan
 
     where = plan.where["sweep"]

@@ -12,7 +12,7 @@ import re
 import sys
 from pathlib import Path
 
-from ..readers import read_text
+from ..base.readers import read_text
 from .config.document import MAX_CONFIG_BYTES, ConfigError
 from .config.values import did_you_mean
 

@@ -7,7 +7,7 @@ seeded stratified 70/30 ``holdout`` of the training part, the dataset's own vali
 (``given``), or k folds of the training part (``kfold``).
 
 A text dataset's documents become features here (the plan's ``features``, see
-:mod:`multisvm_cli.data.text_features`): the vectorizer is fitted on each outer fold's training
+:mod:`multisvm_cli.data.text.features`): the vectorizer is fitted on each outer fold's training
 documents (its test and given validation documents transformed with that vocabulary), and
 again on each validation split's fitting documents (its scored documents transformed), so no
 vocabulary or idf comes from held-out documents. Vectorized parts are cached in the data
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 from sklearn.model_selection import StratifiedKFold, train_test_split
-from ..errors import one_line
-from ..thread_warnings import caught
+from ..base.errors import one_line
+from ..base.thread_warnings import caught
 
 
 @dataclass
@@ -95,7 +95,7 @@ def named_warnings(name):
 
 def scaled_folds(dataset, plan):
     """The outer folds of ``plan`` with the scaler fitted on each training part only."""
-    from ..scaling import make_scaler
+    from ..data.scaling import make_scaler
 
     with named_warnings(dataset.name):
         parts = raw_folds(dataset, plan.split)
@@ -125,8 +125,8 @@ def vectorized(settings, scaling, docs_fit, *others):
     """(features, fitted scaler, matrices): the vectorizer of ``settings`` fitted on
     ``docs_fit`` only, every part transformed, then scaled (none or maxabs, fitted on the
     first part). ``None`` parts stay None."""
-    from ..data.text_features import fit_transform_parts
-    from ..scaling import Scaler
+    from ..data.text.features import fit_transform_parts
+    from ..data.scaling import Scaler
 
     given = [docs for docs in others if docs is not None]
     features = fit_transform_parts(settings, docs_fit, *given, cache_dir=text_cache_dir())

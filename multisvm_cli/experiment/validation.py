@@ -16,8 +16,8 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
-from ..errors import one_line
-from ..thread_warnings import caught
+from ..base.errors import one_line
+from ..base.thread_warnings import caught
 from .splits import named_warnings, outer_index_folds, pooled, validation_index_splits
 
 # libsvm multiplies and sums kernel values (its gradients, the decision values): past
@@ -54,7 +54,7 @@ def _check_polynomials(plan, dataset):
     """ConfigError at ``kernels`` when a polynomial kernel's largest value on the scaled data,
     bounded by Cauchy-Schwarz as (max |x|^2 + 1)^degree ((max |x|^2)^degree homogeneous),
     passes 10^MAX_KERNEL_LOG10: libsvm's fit would not be finite."""
-    from ..scaling import make_scaler, resolve
+    from ..data.scaling import make_scaler, resolve
 
     degrees = sorted({(p.degree, bool(p.homogeneous)) for p in plan.grid
                       if p.kernel == "polynomial"})

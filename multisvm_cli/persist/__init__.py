@@ -12,7 +12,7 @@ of every array's ``.npy`` member.  The modules, one idea each:
 - :mod:`.load`: :func:`load_model` and the order of its checks.
 
 What ``multisvm train`` puts in the metadata is written and checked by
-:mod:`multisvm_cli.experiment.trained_model`.
+:mod:`multisvm_cli.experiment.models.metadata`.
 """
 
 from .format import (ARRAYS_NAME, EXTRA_PREFIX, FORMAT_VERSION, HEX64, JSON_NAME, MANIFEST_NAME,

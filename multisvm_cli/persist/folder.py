@@ -17,7 +17,7 @@ import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..storage import file_mode, folder_mode
+from ..base.storage import file_mode, folder_mode
 from .format import JSON_NAME, MANIFEST_NAME, ModelPathError
 
 

@@ -11,12 +11,12 @@ import math
 import re
 
 
-from ..errors import MultisvmError
+from ..base.errors import MultisvmError
 from ..estimators._schema import Shapes
 from ..estimators.registry import REGISTRY
 
 # Version 3 adds a model of documents: the fitted text pipeline that ``multisvm train`` saves
-# beside it (metadata ``text``, arrays ``extra.text_*``: multisvm_cli.experiment.trained_model),
+# beside it (metadata ``text``, arrays ``extra.text_*``: multisvm_cli.experiment.models.metadata),
 # which a reader of version 2 would not apply. Version 2 folders (none holds one) load unchanged.
 FORMAT_VERSION = 3
 READ_VERSIONS = (2, 3)  # the versions load_model reads

@@ -21,9 +21,9 @@ from pathlib import Path
 import numpy as np
 
 from ..estimators.registry import REGISTRY
-from ..errors import one_line
-from ..numbers import is_count, is_int, is_number
-from ..readers import read_json_with_bytes
+from ..base.errors import one_line
+from ..base.numeric import is_count, is_int, is_number
+from ..base.readers import read_json_with_bytes
 from .folder import folder_lock
 from .format import (ARRAYS_NAME, EXTRA_PREFIX, FITTED_KEYS, FORMAT_NAME, HEX64, JSON_NAME,
                      MANIFEST_FORMAT, MANIFEST_KEYS, MANIFEST_NAME, MANIFEST_VERSION,

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..hashing import sha256_hex
-from ..errors import one_line
+from ..base.hashing import sha256_hex
+from ..base.errors import one_line
 from .format import ARRAY_KINDS, JSON_NAME, MANIFEST_NAME, ModelFormatError
 
 LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")  # a zip member's local file header (APPNOTE 4.3.7)

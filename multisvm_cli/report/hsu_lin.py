@@ -30,7 +30,7 @@ import textwrap
 from tabulate import tabulate
 
 from ..estimators.registry import label, shared_group
-from ..numbers import is_number
+from ..base.numeric import is_number
 
 TABLE_1 = "table-1"
 HSU_LIN = "hsu-lin"

@@ -25,11 +25,11 @@ import html
 import json
 from pathlib import Path
 
-from ..errors import MultisvmError
+from ..base.errors import MultisvmError
 from ..estimators.registry import REFERENCE, label
-from ..readers import read_bytes
-from ..storage import atomic_write
-from ..yaml_loader import load
+from ..base.readers import read_bytes
+from ..base.storage import atomic_write
+from ..base.yaml_loader import load
 from .figures.base import registered
 from .html_table import CSS, LINEAR_MARK, SORTER, table_html
 from .intervals import error_interval, n_splits

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import html
 
-from ..numbers import is_number
+from ..base.numeric import is_number
 from .table import COLUMNS, CV_BEST_COLUMNS, NARROW_KEYS, PAPER_COLUMNS, display
 
 TITLES = dict(COLUMNS + CV_BEST_COLUMNS + PAPER_COLUMNS, error_sd="error SD %",

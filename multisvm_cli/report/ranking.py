@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..errors import MultisvmError
+from ..base.errors import MultisvmError
 from ..estimators.registry import label
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from ..numbers import is_count, is_number
+from ..base.numeric import is_count, is_number
 
 NONNEGATIVE = ("cpu_time", "evaluation_time", "max_train_memory_mb", "kernel_evaluations",
                "size", "selection_time", "size_k", "smo_iterations", "fit_cpu", "fit_wall",

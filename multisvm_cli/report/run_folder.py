@@ -7,8 +7,8 @@ report.html (:mod:`.html`) and ``multisvm report`` read them back only through
 :func:`read_results`, :func:`read_grid`, :func:`read_table`, :func:`read_meta` and
 :func:`read_config_text` and :func:`read_sweep` (:func:`check_run`: all of them). Every
 file is read through
-:mod:`multisvm_cli.readers` (bounded; JSON strict: no NaN or Infinity, no duplicate key) and
-every value passed on is checked with :mod:`multisvm_cli.numbers`, so a file that is not what
+:mod:`multisvm_cli.base.readers` (bounded; JSON strict: no NaN or Infinity, no duplicate key) and
+every value passed on is checked with :mod:`multisvm_cli.base.numeric`, so a file that is not what
 a run writes (cut off, edited by hand) is refused with one line naming it, never a traceback
 from matplotlib or pandas. Each file is also checked against results.json and its ranges
 (:mod:`.run_checks`: the run's columns in order, errors in [0, 100], counts, every row), so
@@ -21,10 +21,10 @@ import csv
 import io
 from pathlib import Path
 
-from ..errors import MultisvmError, one_line
-from ..numbers import is_count, is_number
-from ..readers import read_json, read_text
-from ..storage import atomic_write, to_json, write_json
+from ..base.errors import MultisvmError, one_line
+from ..base.numeric import is_count, is_number
+from ..base.readers import read_json, read_text
+from ..base.storage import atomic_write, to_json, write_json
 from . import run_checks
 from .hsu_lin import HSU_LIN, LAYOUTS, TABLE_1, tables_text
 from .table import render

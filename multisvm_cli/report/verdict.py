@@ -43,10 +43,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..errors import MultisvmError
+from ..base.errors import MultisvmError
 from ..estimators.registry import label
-from ..numbers import is_count, is_number
-from ..parallel import single_threaded_blas
+from ..base.numeric import is_count, is_number
+from ..base.parallel import single_threaded_blas
 from .ranking import _check, errors_table, ranking_text
 
 DEFAULT_ROPE = 1.0          # points of test error (%): 1 point of accuracy

@@ -1,10 +1,10 @@
-"""multisvm_cli.cli.main: exit codes reach the shell."""
+"""multisvm_cli.cli.main.main: exit codes reach the shell."""
 
 import click
 import pytest
 from configs import GLASS_TEN_FOLDS
 
-from multisvm_cli import cli as cli_module
+from multisvm_cli.cli import main as cli_module
 
 
 def test_ctx_exit_code_reaches_the_shell(monkeypatch):

@@ -13,9 +13,9 @@ from click.testing import CliRunner
 from sklearn.model_selection import train_test_split
 
 from multisvm_cli import data
-from multisvm_cli.cli import cli
+from multisvm_cli.cli.main import cli
 from multisvm_cli.estimators import DAGSVC, SCHEMES
-from multisvm_cli.scaling import make_scaler
+from multisvm_cli.data.scaling import make_scaler
 
 REPO = Path(__file__).resolve().parents[2]
 QUICKSTART = REPO / "configs" / "quickstart.yaml"

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 import yaml
 
-from multisvm_cli.cli import cli
+from multisvm_cli.cli.main import cli
 from multisvm_cli.experiment.config import TOP_KEYS
 from multisvm_cli.experiment.config.keys import KEYS
 

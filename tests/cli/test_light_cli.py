@@ -16,7 +16,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 HEAVY = ("sklearn", "scipy", "pandas", "matplotlib")
 CHILD = f"""
 import contextlib, io, json, sys
-from multisvm_cli.cli import main
+from multisvm_cli.cli.main import main
 out = io.StringIO()
 with contextlib.redirect_stdout(out):
     try:
@@ -71,11 +71,12 @@ def test_the_lazy_package_names_are_the_modules_objects():
     """``multisvm_cli.data`` and ``.experiment`` name their API lazily: the same objects as
     the modules that define them, and their submodules, as eager imports gave."""
     from multisvm_cli import experiment
-    from multisvm_cli.data import loader, local
-    from multisvm_cli.experiment import settings
+    from multisvm_cli.data import loader
+    from multisvm_cli.data.local import files as local
+    from multisvm_cli.experiment.run import settings
 
     assert data.load is loader.load and data.LocalSpec is local.LocalSpec
-    assert data.local is local and experiment.Settings is settings.Settings
+    assert data.local.files is local and experiment.Settings is settings.Settings
     assert all(getattr(data, name) is not None for name in data.__all__)
     assert all(getattr(experiment, name) is not None for name in experiment.__all__)
     with pytest.raises(AttributeError, match="has no attribute 'nothing'"):

@@ -5,7 +5,7 @@ import pytest
 from multisvm_cli.estimators.registry import scheme_name
 from multisvm_cli.experiment import load_config
 from multisvm_cli.experiment.config import ConfigError
-from multisvm_cli.kernels import kernel_name
+from multisvm_cli.estimators.kernels import kernel_name
 
 
 @pytest.mark.parametrize("given, name", [

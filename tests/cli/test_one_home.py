@@ -14,7 +14,7 @@ def test_messages_are_folded_to_one_line_only_by_errors_one_line():
 
 
 def test_one_line_folds_white_space_and_names_a_silent_exception():
-    from multisvm_cli.errors import one_line
+    from multisvm_cli.base.errors import one_line
 
     assert one_line("a\n  b\tc ") == "a b c"
     assert one_line(ValueError("x\ny")) == "x y"

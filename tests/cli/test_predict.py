@@ -12,7 +12,7 @@ import pytest
 from sklearn.datasets import dump_svmlight_file, load_iris, load_wine
 
 from model_files import edit_json  # rewrites the manifest: the checks behind it must refuse
-from multisvm_cli.experiment.trained_model import load_trained_model
+from multisvm_cli.experiment.models.metadata import load_trained_model
 
 IRIS_NAMES = ["sepal_length", "sepal_width", "petal_length", "petal_width"]
 SPECIES = np.array(["setosa", "versicolor", "virginica"])
@@ -79,7 +79,7 @@ def test_blocks_of_rows_give_the_same_predictions(wine_model, tmp_path, run_mult
                                                    monkeypatch):
     """Predicted 7 rows at a time (a sparse file densified a block at a time for the model's
     centering scaler), the 178 rows get the labels of one block."""
-    predict = importlib.import_module("multisvm_cli.experiment.predictions")  # the module
+    predict = importlib.import_module("multisvm_cli.experiment.models.predict")  # the module
 
     X, y = load_wine(return_X_y=True)
     assert load_trained_model(wine_model).scaler.method in predict.CENTERING
@@ -194,7 +194,7 @@ def test_header_names_do_not_change_the_resume_cache_key(tmp_path):
     """The names a local csv's header gives are kept (for predict) but are not part of what
     identifies its cached grid points: the file's checksum already covers them."""
     from multisvm_cli import data
-    from multisvm_cli.data.local import cache_identity
+    from multisvm_cli.data.local.files import cache_identity
 
     rows = "1,2,a\n3,4,b\n5,6,a\n7,8,b\n"
     (tmp_path / "named.csv").write_text("x,y,label\n" + rows)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from multisvm_cli.cli import SCHEME_HELP, cli
+from multisvm_cli.cli.main import SCHEME_HELP, cli
 from multisvm_cli.estimators.registry import scheme_names_help
 from multisvm_cli.report.ranking import small_sample_caution
 

@@ -13,7 +13,7 @@ import pytest
 
 from multisvm_cli import data
 from multisvm_cli.data import formats
-from multisvm_cli.readers import read_json
+from multisvm_cli.base.readers import read_json
 
 POINTS = {"X": [[0.5, 1.0], [1.5, -2.0], [2.5, 3.0], [3.5, 4.25]], "y": ["b", "a", "b", "a"]}
 

@@ -63,7 +63,7 @@ def load_as_card(tmp_path, monkeypatch, raw):
 def test_a_card_file_and_a_users_csv_accept_the_same_files(variant, tmp_path, monkeypatch):
     path = tmp_path / "table.csv"
     path.write_bytes(VARIANTS[variant])
-    X, y, first_line = data.local.read_csv(path)
+    X, y, first_line = data.local.files.read_csv(path)
     np.testing.assert_array_equal(X, X_EXPECTED)
     assert y.tolist() == [0, 1, 0, 1] and y.dtype == np.int64
     assert first_line == (2 if variant == "blank rows" else 1)
@@ -87,7 +87,7 @@ def test_both_refuse_a_ragged_row_naming_its_line(case, tmp_path, monkeypatch):
     path.write_text(text)
     message = f"table.csv:{line}: {fields} fields, expected {width} as on line {first}"
     with pytest.raises(data.DatasetError, match=message):
-        data.local.read_csv(path)
+        data.local.files.read_csv(path)
     with pytest.raises(data.DatasetError, match=f"mytable: .*{message}"):
         load_as_card(tmp_path, monkeypatch, text.encode())
 
@@ -95,7 +95,7 @@ def test_both_refuse_a_ragged_row_naming_its_line(case, tmp_path, monkeypatch):
 def test_both_refuse_text_that_is_not_utf8_or_an_empty_file(tmp_path):
     path = tmp_path / "t.csv"
     path.write_bytes(b"1,2,0\n3,\xff,1\n")
-    for read in (lambda: data.local.read_csv(path), lambda: delimited.read(path)):
+    for read in (lambda: data.local.files.read_csv(path), lambda: delimited.read(path)):
         with pytest.raises(data.DatasetError, match=r"t.csv: not UTF-8 text \(invalid start "
                                                     r"byte at byte 8\)"):
             read()
@@ -146,7 +146,7 @@ def test_a_users_csv_gets_the_numbers_python_reads(case, tmp_path):
     text, X_expected, labels = AS_PYTHON_READS[case]
     path = tmp_path / "d.csv"
     path.write_text(text)
-    X, y, _ = data.local.read_csv(path)
+    X, y, _ = data.local.files.read_csv(path)
     assert X.tobytes() == np.asarray(X_expected, dtype=np.float64).tobytes()  # -0.0 too
     assert y.tolist() == labels
 
@@ -155,19 +155,19 @@ def test_pandas_readings_that_are_refused_name_the_cell_or_the_row(tmp_path):
     path = tmp_path / "d.csv"
     path.write_text("True,1,0\nFalse,2,1\n")  # pandas would read a boolean column as 1.0, 0.0
     with pytest.raises(data.DatasetError, match="d.csv:1: column 0: 'True' is not a number"):
-        data.local.read_csv(path)
+        data.local.files.read_csv(path)
     path.write_text("a,b,label\nx,1,2,0\n")  # pandas would take the first column as an index
     with pytest.raises(data.DatasetError, match="d.csv:2: 4 fields, expected 3 as on line 1"):
-        data.local.read_csv(path)
+        data.local.files.read_csv(path)
     path.write_text("a,b,label\n1,2,x\n3,4,5,y\n")  # the label check comes after the rows'
     with pytest.raises(data.DatasetError, match="d.csv:3: 4 fields, expected 3 as on line 1"):
-        data.local.read_csv(path, label="nosuch")
+        data.local.files.read_csv(path, label="nosuch")
 
 
 def test_a_gzip_csv_is_read_and_bounded_by_its_decompressed_size(tmp_path):
     """A user's csv may be gzip-compressed, as a card's text file may; its dense size is
     counted on the decompressed text (rows x columns x 8 bytes) before it is read."""
-    from multisvm_cli.data.local_bounds import check_dense_size
+    from multisvm_cli.data.local.bounds import check_dense_size
 
     rows = "".join(f"{i},{i % 7},{i % 2}\n" for i in range(200_000))
     path = tmp_path / "big.csv"
@@ -175,6 +175,6 @@ def test_a_gzip_csv_is_read_and_bounded_by_its_decompressed_size(tmp_path):
     with pytest.raises(data.DatasetError, match=r"big.csv: 200,001 x 3 values are 5 MB as "
                                                 r"float64, more than memory_mb = 1"):
         check_dense_size(path, "csv", memory_mb=1)
-    X, y, _ = data.local.read_csv(path)
+    X, y, _ = data.local.files.read_csv(path)
     assert X.shape == (200_000, 2) and X[-1].tolist() == [199_999, 199_999 % 7]
     assert y.sum() == 100_000

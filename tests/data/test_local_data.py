@@ -156,7 +156,7 @@ def test_a_changed_local_file_is_recomputed_and_evaluate_warns(tmp_path, run_mul
     meta = json.loads((first.folder / "run.json").read_text())
     files = meta["local_data"]["mycsv"]["files"]
     assert files["digits.csv"]["size"] == (tmp_path / "digits.csv").stat().st_size
-    assert files["digits.csv"]["sha256"] == data.local.sha256_file(tmp_path / "digits.csv")
+    assert files["digits.csv"]["sha256"] == data.local.files.sha256_file(tmp_path / "digits.csv")
     again = json.loads((reproduce(load_config(config), settings).folder / "run.json").read_text())
     # 3 kernels x 2 C: 1-v-r 6 rows, Max Wins and DAG 12
     assert again["grid_points"]["cached"] == again["grid_points"]["total"] == 18
@@ -288,15 +288,15 @@ def test_each_bad_file_is_one_line_with_file_and_line_exit_2_no_run_folder(case,
 
 def test_header_is_detected_and_can_be_forced(tmp_path):
     (tmp_path / "n.csv").write_text("1,2,a\n3,4,b\n")
-    X, y, line = data.local.read_csv(tmp_path / "n.csv")
+    X, y, line = data.local.files.read_csv(tmp_path / "n.csv")
     assert X.shape == (2, 2) and y.tolist() == ["a", "b"] and line == 1
     (tmp_path / "h.csv").write_text("x,y,c\n1,2,a\n3,4,b\n")
-    X, y, line = data.local.read_csv(tmp_path / "h.csv", label="c")
+    X, y, line = data.local.files.read_csv(tmp_path / "h.csv", label="c")
     assert X.tolist() == [[1, 2], [3, 4]] and line == 2
     with pytest.raises(data.DatasetError, match="h.csv:1: column 0: 'x' is not a number"):
-        data.local.read_csv(tmp_path / "h.csv", header=False)
+        data.local.files.read_csv(tmp_path / "h.csv", header=False)
     with pytest.raises(data.DatasetError, match="named but the file has no header row"):
-        data.local.read_csv(tmp_path / "n.csv", label="c", header=False)
+        data.local.files.read_csv(tmp_path / "n.csv", label="c", header=False)
 
 
 # --------------------------------------------------------------------------- user cards

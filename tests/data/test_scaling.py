@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from multisvm_cli import data
-from multisvm_cli.scaling import METHODS, Scaler, make_scaler
+from multisvm_cli.data.scaling import METHODS, Scaler, make_scaler
 
 
 pytestmark = pytest.mark.usefixtures("no_network")

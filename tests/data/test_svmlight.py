@@ -9,9 +9,9 @@ import pytest
 import scipy.sparse as sp
 
 from multisvm_cli import data
-from multisvm_cli.cli import main
+from multisvm_cli.cli.main import main
 from multisvm_cli.data import cache
-from multisvm_cli.scaling import Scaler, make_scaler
+from multisvm_cli.data.scaling import Scaler, make_scaler
 
 
 pytestmark = pytest.mark.usefixtures("no_network")

@@ -7,9 +7,10 @@ import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 from multisvm_cli import data
-from multisvm_cli.cli import main
-from multisvm_cli.data import archives, text_features
-from multisvm_cli.data.text_features import TextFeatures, fit_transform_parts
+from multisvm_cli.cli.main import main
+from multisvm_cli.data import archives
+from multisvm_cli.data.text import features as text_features
+from multisvm_cli.data.text.features import TextFeatures, fit_transform_parts
 
 
 @pytest.fixture

@@ -1,10 +1,10 @@
-"""The bounded YAML loader (multisvm_cli.yaml_loader): YAML 1.2 numbers, and every document too
+"""The bounded YAML loader (multisvm_cli.base.yaml_loader): YAML 1.2 numbers, and every document too
 costly to build refused with one line naming it, before it is built."""
 
 import pytest
 
-from multisvm_cli.errors import MultisvmError
-from multisvm_cli.yaml_loader import MAX_YAML_DEPTH, MAX_YAML_NODES, load, parse, read_yaml
+from multisvm_cli.base.errors import MultisvmError
+from multisvm_cli.base.yaml_loader import MAX_YAML_DEPTH, MAX_YAML_NODES, load, parse, read_yaml
 
 
 def test_numbers_are_yaml_1_2():

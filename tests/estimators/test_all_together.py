@@ -16,10 +16,10 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from multisvm_cli import data
 from multisvm_cli.estimators._binary import TrainSettings
-from multisvm_cli.estimators._joint_solver import FORMULATIONS, solve_dual
+from multisvm_cli.estimators.joint.solver import FORMULATIONS, solve_dual
 from multisvm_cli.estimators.cs import CrammerSingerSVC
 from multisvm_cli.estimators.ww import WestonWatkinsSVC
-from multisvm_cli.kernels import Kernel
+from multisvm_cli.estimators.kernels import Kernel
 
 SCHEMES = {"cs": CrammerSingerSVC, "ww": WestonWatkinsSVC}
 
@@ -125,7 +125,7 @@ def test_small_cache_gives_the_same_solution(form):
 def test_shrinking_reaches_the_same_optimum(form, monkeypatch):
     """Examples set aside by shrinking get their gradient rebuilt and are checked at the end:
     every example meets the KKT conditions, as without shrinking."""
-    from multisvm_cli.estimators import _joint_solver
+    from multisvm_cli.estimators.joint import solver as _joint_solver
 
     rebuilt = []
     original = _joint_solver.reconstruct
@@ -148,9 +148,9 @@ def test_shrinking_reaches_the_same_optimum(form, monkeypatch):
 def test_newton_step_descends_and_stays_feasible(form):
     """One Newton step on the free variables: the objective falls, every row stays in its box
     with sum 0, and G stays Q beta + e."""
-    from multisvm_cli.estimators._joint_loops import CS, WW
-    from multisvm_cli.estimators._joint_newton import newton_step
-    from multisvm_cli.estimators._joint_solver import KernelRows
+    from multisvm_cli.estimators.joint.loops import CS, WW
+    from multisvm_cli.estimators.joint.newton import newton_step
+    from multisvm_cli.estimators.joint.solver import KernelRows
 
     X, y = tiny_problem(40, 3, seed=11)
     kernel, C = Kernel.from_params("gaussian", gamma=2.0**-6), 100.0
@@ -177,7 +177,7 @@ def test_large_c_small_gamma_takes_newton_steps_to_the_same_optimum(form, monkey
     variables do the work: the same optimum (KKT within tol, the same objective) as without
     them, and as with kernel rows from a small cache instead of the Gram matrix (whose
     rounding the Newton systems, ill-conditioned here, amplify: another path)."""
-    from multisvm_cli.estimators import _joint_newton, _joint_solver
+    from multisvm_cli.estimators.joint import newton as _joint_newton, solver as _joint_solver
 
     X, y = tiny_problem(150, 4, seed=12)
     kernel, C = Kernel.from_params("gaussian", gamma=2.0**-8), 2.0**10

@@ -455,7 +455,7 @@ def test_new_schemes_run_the_protocol_and_resume_from_the_cache(tmp_path, capsys
     log-loss and Brier in the results; a rerun takes every grid point from the cache."""
     import json
 
-    from multisvm_cli.cli import main
+    from multisvm_cli.cli.main import main
 
     config = tmp_path / "decomp.yaml"
     config.write_text(DECOMPOSITIONS)

@@ -10,7 +10,7 @@ from sklearn.svm import SVC
 from multisvm_cli.estimators import SCHEMES, DAGSVC, MaxWinsSVC, OneVsRestSVC
 from multisvm_cli.estimators import _binary, _pairwise, udt
 from multisvm_cli.estimators.options import MAX_C, check_C
-from multisvm_cli.kernels import Kernel
+from multisvm_cli.estimators.kernels import Kernel
 from multisvm_cli.persist import load_model, save_model
 
 X, Y = load_iris(return_X_y=True)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from sklearn.metrics.pairwise import pairwise_kernels
 
-from multisvm_cli.kernels import (EXP_FLOOR, GAMMA_RANGE, GRAM_TILE, MAX_DEGREE, SIGMA_RANGE, Kernel, gram_fits,
+from multisvm_cli.estimators.kernels import (EXP_FLOOR, GAMMA_RANGE, GRAM_TILE, MAX_DEGREE, SIGMA_RANGE, Kernel, gram_fits,
                                   rows_per_chunk)
 
 RNG = np.random.default_rng(0)

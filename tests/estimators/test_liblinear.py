@@ -13,7 +13,7 @@ from sklearn.svm import LinearSVC
 
 from model_files import edit_json
 from multisvm_cli import data
-from multisvm_cli.data.text_features import TextFeatures, fit_transform_parts
+from multisvm_cli.data.text.features import TextFeatures, fit_transform_parts
 from multisvm_cli.estimators import (DAGSVC, SCHEMES, HierSVC, MaxWinsSVC, NBClassifier,
                                      OneVsRestSVC, UDTSVC)
 from multisvm_cli.estimators._primal import PrimalMachines

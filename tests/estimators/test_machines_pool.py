@@ -6,7 +6,7 @@ import pytest
 import scipy.sparse as sp
 
 from multisvm_cli.estimators._machines import Machines
-from multisvm_cli.kernels import Kernel
+from multisvm_cli.estimators.kernels import Kernel
 
 
 def pool(kernel, rng):

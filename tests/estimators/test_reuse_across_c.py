@@ -24,7 +24,7 @@ from multisvm_cli import data
 from multisvm_cli.estimators import (DAGSVC, UDTSVC, GraphSVC, HierSVC, MaxWinsSVC,
                                      NBClassifier, OneVsRestSVC)
 from multisvm_cli.estimators.reuse import MachineReuse, data_digest, has_bounded_sv
-from multisvm_cli.kernels import Kernel
+from multisvm_cli.estimators.kernels import Kernel
 
 TOL = 1e-3
 BOUND = 5 * TOL  # see the module's docstring

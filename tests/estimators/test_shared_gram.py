@@ -8,7 +8,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from multisvm_cli.estimators import MaxWinsSVC, OneVsRestSVC
-from multisvm_cli.kernels import Kernel
+from multisvm_cli.estimators.kernels import Kernel
 from multisvm_cli.experiment.protocol import PointJob, same_kernel_tasks, score_points
 
 
@@ -104,7 +104,7 @@ def test_grid_fit_cpu_counts_only_its_own_task_when_tasks_run_side_by_side(
     # time (the process's clock would count the neighbouring task's fits too).
     import pandas as pd
 
-    from multisvm_cli.cli import main
+    from multisvm_cli.cli.main import main
 
     config = write_config(name="digits-cpu", dataset="digits",
                           split={"test_fraction": 0.3, "seed": 0},

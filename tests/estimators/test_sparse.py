@@ -12,7 +12,7 @@ from sklearn.datasets import load_digits
 from multisvm_cli.estimators import (DAGSVC, GraphSVC, HierSVC, MaxWinsSVC, NBClassifier, OneVsRestSVC,
                                      UDTSVC)
 from multisvm_cli.estimators import _base
-from multisvm_cli.kernels import Kernel, squared_norms
+from multisvm_cli.estimators.kernels import Kernel, squared_norms
 from multisvm_cli.persist import ModelFormatError, load_model, save_model
 from model_files import edit_arrays  # rewrites the manifest: the checks behind it must refuse
 

@@ -39,7 +39,7 @@ def test_concurrent_predictions_leave_blas_limits_as_they_were():
 
 
 def test_map_threads_keeps_order_and_limits_blas_only_in_its_pool():
-    from multisvm_cli.parallel import map_threads
+    from multisvm_cli.base.parallel import map_threads
 
     before = blas_threads()
     seen = []

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from configs import config_text
 
-from multisvm_cli.cli import main
+from multisvm_cli.cli.main import main
 from multisvm_cli.experiment.config import ConfigError, GridPoint, load_config
 
 REPO = Path(__file__).resolve().parents[2]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from multisvm_cli.cli import main
+from multisvm_cli.cli.main import main
 
 distributed = pytest.importorskip("distributed", reason="dask is an optional extra (multisvm[dask])")
 

@@ -15,7 +15,7 @@ from multisvm_cli.experiment.protocol import (load_datasets, run_protocol, score
                                               select_cv_best)
 from multisvm_cli.experiment.splits import pooled
 from multisvm_cli.report.table import render, table_rows
-from multisvm_cli.storage import PointCache
+from multisvm_cli.base.storage import PointCache
 
 IRIS = """\
 name: iris-cv

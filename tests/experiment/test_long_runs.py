@@ -13,7 +13,7 @@ import time
 import pytest
 from configs import write_wide_column_csv
 
-from multisvm_cli.experiment.progress import LineProgress, point_cost, progress_bar
+from multisvm_cli.experiment.run.progress import LineProgress, point_cost, progress_bar
 
 SLOW = """name: slow
 dataset: [{name: own, path: own.csv}]
@@ -112,7 +112,7 @@ def test_point_cost_counts_binary_problems_times_rows_squared_plus_a_fixed_cost(
 
 
 def test_progress_lines_prints_them(tmp_path, run_multisvm, write_config, monkeypatch):
-    import multisvm_cli.experiment.progress as progress
+    import multisvm_cli.experiment.run.progress as progress
 
     monkeypatch.setattr(progress, "LINE_EVERY", 0.0)
     result = run_multisvm("reproduce-table", write_config(), "--out", tmp_path / "res",

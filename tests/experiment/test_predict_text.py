@@ -20,9 +20,9 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 
 from model_files import edit_arrays, edit_json
 from multisvm_cli import data
-from multisvm_cli.data.text_features import TextFeatures
+from multisvm_cli.data.text.features import TextFeatures
 from multisvm_cli.experiment.splits import vectorized
-from multisvm_cli.experiment.trained_model import load_trained_model
+from multisvm_cli.experiment.models.metadata import load_trained_model
 
 TOPICS = {"cooking": "recipe oven flour sugar butter bake dinner salt garlic pasta team",
           "space": "orbit rocket planet moon launch nasa shuttle star telescope dinner",

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 from sklearn.model_selection import train_test_split
 
-from multisvm_cli.cli import cli
+from multisvm_cli.cli.main import cli
 from multisvm_cli.experiment.config import GridPoint
 from multisvm_cli.estimators import SCHEMES, DAGSVC
 from multisvm_cli.estimators.registry import scheme_groups
@@ -169,7 +169,7 @@ def test_kfold_split_pools_every_point_once(tmp_path, data_home):
     from sklearn.model_selection import StratifiedKFold
 
     from multisvm_cli import data
-    from multisvm_cli.scaling import make_scaler
+    from multisvm_cli.data.scaling import make_scaler
 
     _, run = reproduce_json(tmp_path, "iris-kfold", KFOLD_CONFIG)
     results = {r["scheme"]: r for r in json.loads((run / "results.json").read_text())["results"]}

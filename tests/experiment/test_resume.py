@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from multisvm_cli.cli import main
-from multisvm_cli.storage import PointCache, atomic_write, new_run_dir
+from multisvm_cli.cli.main import main
+from multisvm_cli.base.storage import PointCache, atomic_write, new_run_dir
 
 REPO = Path(__file__).resolve().parents[2]
 TIMES = ("cpu_time", "selection_time", "evaluation_time", "run_folder")

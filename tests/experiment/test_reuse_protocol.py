@@ -9,7 +9,7 @@ import yaml
 from multisvm_cli.experiment.config import ConfigError, load_config
 from multisvm_cli.experiment.protocol import load_datasets, run_protocol
 from multisvm_cli.experiment.shipped import config_path as find_config
-from multisvm_cli.storage import PointCache
+from multisvm_cli.base.storage import PointCache
 
 
 def both_ways(config, tmp_path):

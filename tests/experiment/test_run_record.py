@@ -14,9 +14,9 @@ import pytest
 from configs import GLASS_TEN_FOLDS
 
 from multisvm_cli.experiment import Settings, load_config, reproduce
-from multisvm_cli.experiment.progress import progress_bar
+from multisvm_cli.experiment.run.progress import progress_bar
 from multisvm_cli.experiment.protocol import check_point_result
-from multisvm_cli.storage import PointCache
+from multisvm_cli.base.storage import PointCache
 
 REPO = Path(__file__).resolve().parents[2]
 TIMES = ("cpu_time", "selection_time", "evaluation_time")
@@ -86,7 +86,7 @@ def test_run_json_and_run_log_record_argv_host_memory_versions_and_warnings(
 
 
 def test_an_installed_copy_records_no_git_commit(tmp_path):
-    from multisvm_cli.experiment.provenance import git_checkout
+    from multisvm_cli.experiment.run.provenance import git_checkout
 
     package = tmp_path / "site-packages" / "multisvm_cli"
     package.mkdir(parents=True)
@@ -230,7 +230,7 @@ def test_n_jobs_zero_is_refused_and_too_many_are_lowered(small, tmp_path, run_mu
 
 
 def test_too_many_workers_are_lowered_to_the_cores_with_a_warning():
-    from multisvm_cli.parallel import cpu_count, resolve_n_jobs
+    from multisvm_cli.base.parallel import cpu_count, resolve_n_jobs
 
     with pytest.warns(UserWarning, match=f"n_jobs=100000 is more than the {cpu_count()}"):
         assert resolve_n_jobs(100_000) == cpu_count()

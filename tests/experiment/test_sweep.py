@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 
 from multisvm_cli.data.loader import Dataset
-from multisvm_cli.errors import MultisvmError
+from multisvm_cli.base.errors import MultisvmError
 from multisvm_cli.experiment import Settings, load_config, reproduce
 from multisvm_cli.experiment.config import ConfigError, GridPoint
 from multisvm_cli.experiment.protocol.final import _test
 from multisvm_cli.experiment.protocol.fitting import make_estimator
 from multisvm_cli.experiment.protocol.pooling import _pool
 from multisvm_cli.experiment.splits import Fold
-from multisvm_cli.experiment.sweep import fraction_parts, pick_classes
+from multisvm_cli.experiment.run.sweep import fraction_parts, pick_classes
 from multisvm_cli.report.run_folder import SWEEP_COLUMNS, read_sweep
 from multisvm_cli.report.table import table_rows
 

@@ -10,7 +10,7 @@ from multisvm_cli.experiment.config import ConfigError, load_config
 from multisvm_cli.experiment.protocol.plan import load_plan_data, plan_options
 from multisvm_cli.experiment.splits import (outer_index_folds, scaled_folds,
                                             validation_index_splits, validation_splits)
-from multisvm_cli.experiment.trained_model import load_trained_model
+from multisvm_cli.experiment.models.metadata import load_trained_model
 
 WORDS = {"sport": "ball goal team match score", "space": "orbit rocket planet moon star",
          "food": "bread cheese apple soup salt"}

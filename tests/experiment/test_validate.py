@@ -9,7 +9,7 @@ import textwrap
 import pytest
 from configs import GLASS_TEN_FOLDS, config_text
 
-from multisvm_cli.cli import main
+from multisvm_cli.cli.main import main
 
 BASE = config_text()
 

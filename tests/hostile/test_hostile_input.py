@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from configs import config_text
 
-from multisvm_cli.cli import main
+from multisvm_cli.cli.main import main
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -150,7 +150,7 @@ def test_an_unwritable_results_folder_is_one_line(where, tmp_path, run_multisvm)
 
 
 def test_a_full_disk_is_one_line_and_run_json_says_failed(tmp_path, run_multisvm, monkeypatch):
-    from multisvm_cli import storage
+    from multisvm_cli.base import storage
 
     config = tmp_path / "good.yaml"
     config.write_text(GOOD)
@@ -162,7 +162,7 @@ def test_a_full_disk_is_one_line_and_run_json_says_failed(tmp_path, run_multisvm
         return real(path, data, **options)
 
     monkeypatch.setattr(storage, "atomic_write", full_disk)
-    monkeypatch.setattr("multisvm_cli.experiment.runs.atomic_write", full_disk)
+    monkeypatch.setattr("multisvm_cli.experiment.run.reproduce.atomic_write", full_disk)
     monkeypatch.setattr("multisvm_cli.report.run_folder.atomic_write", full_disk)
     code, _, err = run_multisvm("reproduce-table", str(config), "--out",
                            str(tmp_path / "out"), "-q")

@@ -26,7 +26,7 @@ import pytest
 from configs import config_text
 from sklearn.datasets import load_iris
 
-from multisvm_cli.cli import main
+from multisvm_cli.cli.main import main
 
 GOOD = config_text(name="good", dataset=["iris", "wine"], schemes=["ovr", "maxwins"])
 X, Y = load_iris(return_X_y=True)

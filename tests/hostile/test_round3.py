@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 import pytest
 
-from multisvm_cli import code_digest as code_module
+from multisvm_cli.base import code_digest as code_module
 from multisvm_cli.experiment import Settings, load_config, reproduce
 
 LINEAR = [{"type": "linear"}]
@@ -119,7 +119,7 @@ TEST = ["apple elder", "fig banana", "date date cherry"]
 
 
 def _entry(cache_dir):
-    from multisvm_cli.data.text_features import TextFeatures, fit_transform_parts
+    from multisvm_cli.data.text.features import TextFeatures, fit_transform_parts
 
     first = fit_transform_parts(TextFeatures(), TRAIN, TEST, cache_dir=cache_dir)
     [entry] = cache_dir.glob("*.npz")
@@ -127,8 +127,8 @@ def _entry(cache_dir):
 
 
 def test_a_consistently_edited_text_entry_is_rebuilt(tmp_path):
-    from multisvm_cli.data.text_cache import arrays_sha256
-    from multisvm_cli.data.text_features import TextFeatures, fit_transform_parts
+    from multisvm_cli.data.text.cache import arrays_sha256
+    from multisvm_cli.data.text.features import TextFeatures, fit_transform_parts
 
     first, entry = _entry(tmp_path)
     with np.load(entry) as stored:
@@ -148,8 +148,8 @@ def test_a_consistently_edited_text_entry_is_rebuilt(tmp_path):
 
 
 def test_a_text_entry_for_other_rows_is_rebuilt(tmp_path):
-    from multisvm_cli.data.text_cache import check, Unusable
-    from multisvm_cli.data.text_features import TextFeatures, documents_digest, transform_with
+    from multisvm_cli.data.text.cache import check, Unusable
+    from multisvm_cli.data.text.features import TextFeatures, documents_digest, transform_with
 
     _, entry = _entry(tmp_path)
     digest = documents_digest(TRAIN, TEST)
@@ -160,7 +160,7 @@ def test_a_text_entry_for_other_rows_is_rebuilt(tmp_path):
 
 
 def test_a_truncated_text_entry_is_named_and_rebuilt(tmp_path):
-    from multisvm_cli.data.text_features import TextFeatures, fit_transform_parts
+    from multisvm_cli.data.text.features import TextFeatures, fit_transform_parts
 
     first, entry = _entry(tmp_path)
     entry.write_bytes(entry.read_bytes()[:200])
@@ -190,7 +190,7 @@ def test_liblinear_gives_the_same_machines_under_two_threads(mirror, data_home):
     from sklearn.exceptions import ConvergenceWarning
 
     from multisvm_cli import data
-    from multisvm_cli.data.text_features import TextFeatures, fit_transform_parts
+    from multisvm_cli.data.text.features import TextFeatures, fit_transform_parts
     from multisvm_cli.estimators import OneVsRestSVC
 
     news = data.load("20newsgroups", parts=["train"], mirror=mirror, data_home=data_home,
@@ -342,7 +342,7 @@ def test_an_archive_is_read_only_with_the_compression_its_name_declares(tmp_path
 
 def test_a_huge_or_special_local_file_is_refused_before_it_is_read(tmp_path):
     from multisvm_cli.data import DatasetError
-    from multisvm_cli.data.local import LocalSpec, load_local
+    from multisvm_cli.data.local.files import LocalSpec, load_local
 
     huge = _sparse_file(tmp_path / "huge.svm", 3 * 10**9)
     with pytest.raises(DatasetError, match=r"huge.svm: 3,000,000,000 bytes, more than 4 x "
@@ -405,7 +405,7 @@ def test_a_huge_document_is_refused_unread(tmp_path):
 
 
 def test_too_many_classes_or_files_are_refused(tmp_path):
-    from multisvm_cli.data import text_folder
+    from multisvm_cli.data.text import folder as text_folder
 
     root = _text_folder(tmp_path / "mine", {f"c{i}/d": b"some words" for i in range(30)})
     _refused(root, "30 class folders, more than 29", max_classes=29)
@@ -651,7 +651,7 @@ runpy.run_module("multisvm_cli", run_name="__main__", alter_sys=True)
 """
 
 
-@pytest.mark.parametrize("module", ["click", "multisvm_cli.cli"])  # both imported by --version
+@pytest.mark.parametrize("module", ["click", "multisvm_cli.cli.main"])  # both imported by --version
 @pytest.mark.parametrize("name, code", [("SIGINT", 130), ("SIGTERM", 143)])
 def test_a_signal_during_start_up_ends_with_one_line(tmp_path, module, name, code):
     import subprocess

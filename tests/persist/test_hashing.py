@@ -1,4 +1,4 @@
-"""multisvm_cli.hashing: the one array digest, and the stored digests built on it.
+"""multisvm_cli.base.hashing: the one array digest, and the stored digests built on it.
 
 The pinned hex digests below were computed by the code before the digests moved into
 ``hashing`` (commit 6cd5a40's ``data/cache.py``, ``data/text_features.py`` and
@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from multisvm_cli import hashing
+from multisvm_cli.base import hashing
 from multisvm_cli.data.cache import arrays_sha256
-from multisvm_cli.data.text_cache import arrays_sha256 as text_arrays_sha256
+from multisvm_cli.data.text.cache import arrays_sha256 as text_arrays_sha256
 from multisvm_cli.estimators.reuse import data_digest, digest as reuse_digest
 from multisvm_cli.persist import npy
 from multisvm_cli.persist.format import ModelFormatError

@@ -20,10 +20,10 @@ from sklearn.datasets import load_iris
 from multisvm_cli.data import Dataset
 from multisvm_cli.estimators import DAGSVC, GraphSVC, HierSVC, NBClassifier, OneVsRestSVC, UDTSVC
 from multisvm_cli.experiment import load_config
-from multisvm_cli.experiment.trained_model import (check_training_metadata, load_trained_model,
+from multisvm_cli.experiment.models.metadata import (check_training_metadata, load_trained_model,
                                                    save_trained_model, training_metadata)
 from multisvm_cli.persist import ModelFormatError, load_model
-from multisvm_cli.scaling import Scaler
+from multisvm_cli.data.scaling import Scaler
 
 from model_files import edit_arrays, edit_json, reseal, sync_specs
 

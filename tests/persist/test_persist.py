@@ -16,7 +16,7 @@ from sklearn.datasets import load_iris
 from sklearn.preprocessing import StandardScaler
 
 from multisvm_cli.estimators import DAGSVC, GraphSVC, HierSVC, MaxWinsSVC, NBClassifier, OneVsRestSVC, UDTSVC
-from multisvm_cli.errors import MultisvmError
+from multisvm_cli.base.errors import MultisvmError
 from multisvm_cli.persist import FORMAT_VERSION, ModelFormatError, ModelPathError, load_model, save_model
 
 from model_files import edit_arrays, edit_json, load_repeatedly, save_repeatedly  # edits reseal the manifest

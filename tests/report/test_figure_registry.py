@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from multisvm_cli.errors import MultisvmError
-from multisvm_cli.experiment.run_report import rebuild_report
+from multisvm_cli.base.errors import MultisvmError
+from multisvm_cli.experiment.run.report import rebuild_report
 from multisvm_cli.report.figures import base, figure, registered
 from multisvm_cli.report.html import write_report
 from multisvm_cli.report.run_folder import GRID_COLUMNS

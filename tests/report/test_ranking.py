@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from multisvm_cli.errors import MultisvmError
+from multisvm_cli.base.errors import MultisvmError
 from multisvm_cli.report.ranking import (critical_difference, errors_table, rank_schemes,
                                          ranking_text)
 

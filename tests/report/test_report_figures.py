@@ -10,7 +10,7 @@ from matplotlib.patches import Rectangle
 from multisvm_cli.report.figures import cd, dag_orders, drawing, tradeoff
 from multisvm_cli.report.figures import heatmaps as hm
 from multisvm_cli.report.figures.base import draw_all
-from multisvm_cli.errors import MultisvmError
+from multisvm_cli.base.errors import MultisvmError
 from multisvm_cli.report.ranking import rank_schemes
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

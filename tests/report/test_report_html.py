@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from multisvm_cli.report.figures import cd, dag_orders
-from multisvm_cli.errors import MultisvmError
+from multisvm_cli.base.errors import MultisvmError
 from multisvm_cli.report.html import write_report
 from multisvm_cli.report.html_table import SORTER
 from multisvm_cli.report.ranking import rank_schemes

@@ -17,7 +17,7 @@ from matplotlib.image import imread
 from scipy import stats
 
 from multisvm_cli import data
-from multisvm_cli.cli import cli, main
+from multisvm_cli.cli.main import cli, main
 from multisvm_cli.estimators import DAGSVC, MaxWinsSVC
 from multisvm_cli.experiment.protocol import random_orders, repeat_plan
 from multisvm_cli.experiment.splits import scaled_folds

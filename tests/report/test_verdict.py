@@ -18,7 +18,7 @@ import pytest
 from scipy import stats
 from test_ranking import NAMES, demsar_errors
 
-from multisvm_cli.errors import MultisvmError
+from multisvm_cli.base.errors import MultisvmError
 from multisvm_cli.experiment import load_config
 from multisvm_cli.report.ranking import rank_schemes
 from multisvm_cli.report.verdict import (ON_BOUND, across_datasets_text, bayes_decision,

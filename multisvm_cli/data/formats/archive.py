@@ -2,7 +2,7 @@
 class), checked by its tree digest (:mod:`..archives`) and split into parts by
 :func:`..text_sources.read_text_parts` (the source's options say how); a text card's format."""
 
-from .. import text_sources
+from ..text import sources as text_sources
 
 
 def read_part(part):

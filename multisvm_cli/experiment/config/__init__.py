@@ -75,7 +75,7 @@ Ties on validation error go to the simpler model, whatever the grid's order (see
 kernel, then the lower degree (homogeneous first), then the wider Gaussian (smaller gamma).
 
 A mapping with ``path`` names a local data file instead of a registry dataset (see
-:mod:`multisvm_cli.data.local`)::
+:mod:`multisvm_cli.data.local.files`)::
 
     dataset:
       - {name: mydigits, path: data/digits.csv, label: target}      # csv: label name or index

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ...numbers import is_count, is_int
+from ...base.numeric import is_count, is_int
 from .values import _allowed, _choice, _mapping, _show
 
 DATASET_KEYS = ("name", "scaling", "split", "validation", "estimate", "kernels", "C", "features",
@@ -65,7 +65,7 @@ def _local_spec(doc, name, entry, where):
     """The data.LocalSpec of a local dataset entry: files exist (relative to the config's
     folder), the format is known or inferred, the read options fit it."""
     from ... import data
-    from ...data.local import FORMATS, infer_format
+    from ...data.local.files import FORMATS, infer_format
 
     if "kind" in entry:
         _choice(doc, entry["kind"], where + ("kind",), ("numeric", "text"), "kind")
@@ -93,7 +93,7 @@ def _local_spec(doc, name, entry, where):
     for key in ("header", "zero_based"):
         if key in entry and not isinstance(entry[key], bool):
             doc.fail(where + (key,), f"expected true or false, got {_show(entry[key])}")
-    memory_mb = entry.get("memory_mb", data.local.MEMORY_MB)
+    memory_mb = entry.get("memory_mb", data.local.files.MEMORY_MB)
     if not is_count(memory_mb, 1):
         doc.fail(where + ("memory_mb",), f"expected a positive number of megabytes, got "
                                          f"{_show(memory_mb)}")
@@ -133,7 +133,7 @@ def _local_file(doc, value, path, folder=False):
 def _scaling(doc, value, path, local):
     """The scaling method: ``paper`` (the default) for a registry dataset; for a local file
     ``standard``, or ``maxabs`` for sparse data (no paper scaled it, so ``paper`` is refused)."""
-    from ...scaling import METHODS
+    from ...data.scaling import METHODS
 
     if local is None:
         return _choice(doc, "paper" if value is None else value, path, METHODS, "scaling")
@@ -160,7 +160,7 @@ def _max_iter(doc, value, path):
 def _check_sparse_scaling(doc, name, local, scaling, path):
     """Sparse data (svmlight) cannot take a centering scaling: one line naming maxabs."""
     from ... import data
-    from ...scaling import check_sparse, resolve
+    from ...data.scaling import check_sparse, resolve
 
     if local is not None:
         sparse, resolved = local.sparse, scaling
@@ -202,7 +202,7 @@ def unscaled_ranges(plan, dataset) -> str | None:
     data only (sparse and text data are not checked)."""
     import numpy as np
 
-    from ...scaling import resolve
+    from ...data.scaling import resolve
 
     if resolve(plan.scaling, dataset.card) != "none":
         return None

@@ -2,7 +2,7 @@
 
 Every error is a :class:`ConfigError` whose message names the file, the line and the key, e.g.
 ``configs/x.yaml:7: schemes[2]: 'svm' is not a scheme; allowed: ovr, ...``. The text is read
-and parsed through the bounded loader (:mod:`multisvm_cli.yaml_loader`).
+and parsed through the bounded loader (:mod:`multisvm_cli.base.yaml_loader`).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import yaml
 
-from ...errors import MultisvmError
-from ...readers import read_text
-from ...yaml_loader import own_pairs, parse
+from ...base.errors import MultisvmError
+from ...base.readers import read_text
+from ...base.yaml_loader import own_pairs, parse
 
 MAX_CONFIG_BYTES = 1 << 20      # a config is a page of YAML, not a megabyte
 
@@ -78,7 +78,7 @@ class Location:
 class _Document:
     """A parsed YAML document plus the line of every key and list item, keyed by path tuple.
 
-    What a config may cost is bounded before it is built (:mod:`multisvm_cli.yaml_loader`): at
+    What a config may cost is bounded before it is built (:mod:`multisvm_cli.base.yaml_loader`): at
     most :data:`MAX_CONFIG_BYTES` bytes, a bounded number of values once aliases are expanded,
     and a bounded nesting depth; beyond that the config is refused with one line.
     """

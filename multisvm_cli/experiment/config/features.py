@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from ...errors import one_line
+from ...base.errors import one_line
 from ...estimators.options import SOLVERS
 from ...estimators.registry import estimator, kernel_free
 from .values import _choice, _show

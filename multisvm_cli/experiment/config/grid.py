@@ -6,8 +6,8 @@ import math
 from dataclasses import dataclass
 
 from ...estimators.options import check_C
-from ...kernels import KERNEL_ALIASES, KERNEL_NAMES, KERNEL_PARAMS, Kernel, kernel_name
-from ...numbers import is_number
+from ...estimators.kernels import KERNEL_ALIASES, KERNEL_NAMES, KERNEL_PARAMS, Kernel, kernel_name
+from ...base.numeric import is_number
 from .values import _choice, _list, _mapping, _number, _range_count, _show
 
 KERNEL_TYPES = KERNEL_NAMES

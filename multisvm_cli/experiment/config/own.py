@@ -10,7 +10,7 @@ option it does not take is refused then, with one line, before any run folder ex
 
 from __future__ import annotations
 
-from ...errors import one_line
+from ...base.errors import one_line
 from ...estimators.registry import OWN, own_name, scheme_name
 from .values import _mapping, _show
 

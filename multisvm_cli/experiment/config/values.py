@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 import math
 
-from ...numbers import is_int, is_number
+from ...base.numeric import is_int, is_number
 
 RANGE_KEYS = ("base", "from", "to", "step")
 MAX_GRID_POINTS = 10_000        # per dataset; raise it on purpose with max_grid_points

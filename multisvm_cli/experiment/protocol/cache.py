@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...numbers import is_count, is_int, is_number
+from ...base.numeric import is_count, is_int, is_number
 
 
 def point_key(dataset, plan, fold, point, scheme, options, seed, reuse=True):
@@ -24,7 +24,7 @@ def point_key(dataset, plan, fold, point, scheme, options, seed, reuse=True):
     if dataset.provenance.get("format") == "text-folder":  # the checksums are tree digests
         key["local"] = {"format": "text-folder", "encoding": dataset.provenance["encoding"]}
     elif dataset.provenance:  # a local file: its size and how it was read count too
-        from ...data.local import cache_identity
+        from ...data.local.files import cache_identity
 
         key["local"] = cache_identity(dataset)
     return key
@@ -44,7 +44,7 @@ def software_versions() -> dict:
     import sklearn
 
     from ... import __version__
-    from ...code_digest import code_digest
+    from ...base.code_digest import code_digest
 
     return {"multisvm": __version__, "scikit-learn": sklearn.__version__, "code": code_digest()}
 

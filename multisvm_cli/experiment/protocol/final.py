@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...estimators.registry import ORDER_STUDY, scheme_groups
-from ..progress import progress_bar
+from ..run.progress import progress_bar
 from .fitting import Stopwatch, fit_group
 from .selection import _of_estimate, select, select_cv_best
 

@@ -14,12 +14,12 @@ import time
 
 import numpy as np
 
-from ...errors import one_line
+from ...base.errors import one_line
 from ...estimators import registry
 from ...estimators.reuse import MachineReuse
-from ...kernels import KERNEL_PARAMS, Kernel, gram_fits
-from ...parallel import threadpools
-from ...thread_warnings import caught
+from ...estimators.kernels import KERNEL_PARAMS, Kernel, gram_fits
+from ...base.parallel import threadpools
+from ...base.thread_warnings import caught
 
 POINT_TOTALS = ("n_errors", "n_validation", "fit_cpu", "fit_wall", "predict_wall",
                 "n_support_vectors", "kernel_evaluations", "size", "smo_iterations",

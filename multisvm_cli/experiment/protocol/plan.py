@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ...storage import PointCache
+from ...base.storage import PointCache
 from ..splits import scaled_folds
 from .final import fold_tests
 from .fitting import NonFiniteFit, fit_group

@@ -9,8 +9,8 @@ from joblib import Parallel, delayed, effective_n_jobs
 
 from ...estimators import registry
 from ...estimators.registry import kernel_free, scheme_groups
-from ...parallel import resolve_n_jobs, single_threaded_blas
-from ...storage import PointCache
+from ...base.parallel import resolve_n_jobs, single_threaded_blas
+from ...base.storage import PointCache
 from ..splits import named_warnings, validation_splits
 from .cache import point_key
 from .fitting import score_points

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ...errors import MultisvmError
+from ...base.errors import MultisvmError
 from .drawing import FIGURE_FORMATS, slug
 
 # what a figure may read, and the run folder's file each comes from (RunData's fields); a

@@ -19,7 +19,7 @@ from matplotlib.figure import Figure
 import numpy as np
 
 from ...estimators.registry import SCHEME_NAMES, label
-from ...storage import atomic_write
+from ...base.storage import atomic_write
 
 DPI = 150                         # the figures' default resolution (PNG pixels per inch)
 FIGURE_FORMATS = ("png", "svg", "pdf")

@@ -18,7 +18,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from ...errors import MultisvmError
+from ...base.errors import MultisvmError
 from ..run_folder import GRID_NEEDS
 from .base import figure, figure_path
 from .drawing import DPI, powers_of_two, save_figure, scheme_title, tick_labels

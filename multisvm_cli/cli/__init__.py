@@ -1,0 +1,1 @@
+"""The command line: ``multisvm`` and its commands (a thin layer over :mod:`multisvm_cli.experiment`)."""

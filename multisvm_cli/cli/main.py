@@ -1,0 +1,369 @@
+"""The ``multisvm`` command line: click options over :mod:`multisvm_cli.experiment`.
+
+Each command parses its options, calls one experiment function and prints what it returns;
+user errors print one line (``error: ...``) and exit with code 2, warnings print one line each.
+"""
+
+import os
+import shutil
+import sys
+import warnings
+
+import click
+
+from .. import __version__
+from .datasets import cards_option, datasets
+from ..base.errors import MultisvmError, one_line
+from ..estimators.registry import scheme_names_help
+
+EXIT_USER_ERROR = 2
+FORMATS = ("table", "markdown", "csv", "json")
+FIGURE_FORMATS = ("png", "svg", "pdf")  # report.figures.drawing.FIGURE_FORMATS (not imported: slow)
+DEFAULT_WIDTH = 120  # the width text wraps at when the output is not a terminal
+SCHEME_HELP = scheme_names_help()  # the registry is data only: importing it is quick
+
+
+def _width() -> int:
+    """The terminal's width ($COLUMNS, else the terminal, else DEFAULT_WIDTH)."""
+    return shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
+
+
+def _figure_options(command):
+    """--figure-format, --dpi and --no-figures, shared by reproduce-table and report."""
+    options = [
+        click.option("--figure-format", type=click.Choice(FIGURE_FORMATS), default="png",
+                     show_default=True, help="File format of figures/ (svg and pdf for papers)."),
+        click.option("--dpi", type=click.IntRange(20, 1200), default=150, show_default=True,
+                     help="Resolution of the figures (pixels per inch of a PNG)."),
+        click.option("--no-figures", "no_figures", is_flag=True,
+                     help="Draw no figures (quick reruns; report.html shows the tables only)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="multisvm")
+def cli():
+    """Compare multiclass SVM schemes (one-vs-rest, Max Wins, DAGSVM, UDT, GraphSVM, Hier)
+    on the papers' datasets with one protocol, and print a Table-1 style report.
+
+    A CONFIG is a YAML file, or the name of a shipped config (see 'multisvm configs'; a
+    ./configs/<name>.yaml in the current folder comes first).
+
+    Schemes are named by name, label or alias, in any case: ovr (1-v-r, ova), maxwins (Max
+    Wins, ovo), dag (DAGSVM), udt, graph (GraphSVM), hier, nb; kernel types: gaussian (rbf),
+    polynomial (poly), linear."""
+
+
+cli.add_command(datasets)
+
+
+def _data_options(command):
+    command = cards_option(command)
+    command = click.option("--mirror", type=click.Path(file_okay=False), default=None,
+                           help="Folder of verified dataset copies (env MULTISVM_MIRROR).")(command)
+    return click.option("--data-home", type=click.Path(file_okay=False), default=None,
+                        help="Download and parsed-data cache (env MULTISVM_DATA_HOME).")(command)
+
+
+def _run_options(command):
+    """--n-jobs, --seed, --backend, --scheduler, --out, --quiet, shared by the running commands."""
+    options = [
+        click.option("--n-jobs", "-j", type=int, default=None,
+                     help="Grid points and binary SVMs run at once [1; -1 = every core; more "
+                          "than the cores is lowered to them; 0 is refused]."),
+        click.option("--seed", type=int, default=None,
+                     help="Replaces the config's seed (splits, validation, estimators)."),
+        click.option("--backend", default=None, metavar="loky|threading|dask",  # checked by
+                     # experiment.settings.workers (importing it here would slow every command)
+                     help="joblib backend the work runs on [threads in this process]; dask "
+                          "needs multisvm[dask]."),
+        click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                     help="Dask scheduler address (with --backend dask)."),
+        click.option("--out", type=click.Path(file_okay=False), default="results",
+                     show_default=True, help="Root of run folders and of the resume cache."),
+        click.option("--quiet", "-q", is_flag=True,
+                     help="No progress bar or lines (as --progress none)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return _data_options(command)
+
+
+def _settings(n_jobs, backend, scheduler, out, quiet, mirror, data_home, force=False,
+              **figures):
+    from ..experiment import Settings
+
+    root = click.get_current_context().find_root()
+    args = (root.obj or {}).get("argv")  # set by main(); absent under click's test runner
+    return Settings(out=out, n_jobs=n_jobs, backend=backend, scheduler=scheduler, force=force,
+                    quiet=quiet, mirror=mirror, data_home=data_home,
+                    argv=None if args is None else (root.info_name, *args), **figures)
+
+
+@cli.command("reproduce-table")
+@click.argument("configs", nargs=-1, required=True, metavar="CONFIG...")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
+              help="How the report is printed.")
+@click.option("--wide", is_flag=True,
+              help="Every column in the terminal table (by default it fits 120 columns; "
+                   "table.csv, table.md and report.html have them all).")
+@click.option("--force", is_flag=True, help="Redo grid points already in the resume cache.")
+@click.option("--progress", type=click.Choice(["bar", "lines", "none"]), default=None,
+              help="How progress shows [a bar on a terminal; else one line at most every 30 s "
+                   "with points done and the ETA].")
+@_figure_options
+@_run_options
+def reproduce_table(configs, fmt, wide, force, progress, figure_format, dpi, no_figures, n_jobs,
+                    seed, backend, scheduler, out, quiet, mirror, data_home):
+    """Select, train and test every scheme of each CONFIG; print the Table-1 report.
+
+    Each run writes results/<config-name>/<timestamp>/ (config.original.yaml, config.yaml,
+    grid.csv, table.csv, table.md, results.json, run.json, run.log, figures/, report.html;
+    'multisvm report' redraws the last two); finished grid points are
+    cached and skipped when the same config runs again. The run folder is printed after the
+    table ("results: ..."), and with --format json it is each row's "run_folder". With several
+    CONFIGs, csv and json print one document whose rows start with a "config" column; table and
+    markdown print one report per config.
+
+    Example: multisvm reproduce-table quickstart --n-jobs 2
+    """
+    from ..experiment import load_config, reproduce
+    from ..report.hsu_lin import HSU_LIN, tables_text
+    from ..report.run_folder import read_results
+    from ..report.verdict import across_datasets_text
+    from ..report.sweep import sweep_table
+    from ..report.table import dag_orders_text, render
+
+    loaded = [load_config(path, seed) for path in configs]
+    settings = _settings(n_jobs, backend, scheduler, out, quiet, mirror, data_home, force,
+                         figure_format=figure_format, dpi=dpi, figures=not no_figures,
+                         progress=progress or "auto")
+    rows = []
+    for config in loaded:
+        run = reproduce(config, settings)
+        if fmt in ("csv", "json"):
+            rows += [{"config": config.name, **row, "run_folder": str(run.folder)}
+                     for row in run.rows]
+            click.echo(f"results: {run.folder}", err=True)
+        else:
+            click.echo(render(run.rows, fmt, config.reference.get("source"),
+                              config.compare_to, wide=wide, width=_width()).rstrip("\n"))
+            if config.layout == HSU_LIN:  # Hsu & Lin's Tables II and III, from results.json
+                click.echo("\n" + tables_text(read_results(run.folder)["results"], fmt,
+                                               width=_width()))
+            if run.ranking:
+                click.echo("\n" + _wrap(across_datasets_text(run.ranking)))
+            if run.dag_orders:
+                click.echo("\n" + _wrap(dag_orders_text(run.dag_orders)))
+            if run.sweep:
+                click.echo("\n" + sweep_table(run.sweep, fmt).rstrip("\n"))
+            click.echo(f"results: {run.folder}")
+            click.echo(f"report: {run.folder / 'report.html'}")
+    if fmt in ("csv", "json"):
+        if len(loaded) == 1:
+            rows = [{k: v for k, v in row.items() if k != "config"} for row in rows]
+        click.echo(render(rows, fmt).rstrip("\n"))
+
+
+@cli.command()
+@click.argument("config_path", metavar="CONFIG")
+@click.option("--scheme", "-s", required=True,
+              help=f"The scheme to train (one of the config's), by name, label or alias in "
+                   f"any case: {SCHEME_HELP}.")
+@click.option("--dataset", default=None, help="Which of the config's datasets [the first].")
+@click.option("-o", "--output", type=click.Path(file_okay=False), default=None,
+              help="Model folder [models/<config>-<dataset>-<scheme>]; must not exist yet.")
+@click.option("--force", is_flag=True, help="Replace an existing model folder.")
+@_run_options
+def train(config_path, scheme, dataset, output, force, n_jobs, seed, backend, scheduler, out,
+          quiet, mirror, data_home):
+    """Select the scheme's kernel and C on CONFIG's validation protocol, fit it on the whole
+    training part and save it (model.json + model.npz, no pickle).
+
+    Example: multisvm train quickstart --scheme dag --dataset wine -o models/wine-dag
+    """
+    from ..experiment import load_config
+    from ..experiment import train as train_model
+
+    from ..estimators.registry import scheme_name
+
+    config = load_config(config_path, seed)
+    scheme = scheme_name(scheme) or scheme
+    settings = _settings(n_jobs, backend, scheduler, out, quiet, mirror, data_home)
+    trained = train_model(config, scheme, dataset, output, settings, force=force)
+    chosen = trained.chosen
+    click.echo(f"trained {scheme} on {trained.dataset}: {chosen['kernel']}, C={chosen['C']:g}, "
+               f"validation error {100 * chosen['validation_error']:.2f}%, "
+               f"{trained.estimator.n_parameters_ / 1000:.1f}K parameters; saved to "
+               f"{trained.folder}")
+
+
+@cli.command()
+@click.argument("model_dir", type=click.Path(file_okay=False))
+@click.option("--dataset", default=None, help="Dataset to evaluate on [the model's own].")
+@click.option("--part", default=None,
+              help="Part of the dataset: test, train, validation or all [test where the model's "
+                   "split held rows out; all, with a warning, after a k-fold or all split].")
+@click.option("--confusion", is_flag=True, help="Also print the confusion matrix.")
+@_data_options
+def evaluate(model_dir, dataset, part, confusion, mirror, data_home):
+    """Load a saved model, predict a dataset part and print error, kernel evaluations,
+    evaluation time, size (and the confusion matrix).
+
+    Example: multisvm evaluate models/wine-dag --confusion
+    """
+    from ..experiment import evaluate as evaluate_model
+    from ..report.table import evaluation_text
+
+    result = evaluate_model(model_dir, dataset, part, confusion, mirror, data_home)
+    click.echo(evaluation_text(result.metadata, result.dataset, result.part, result.y_true,
+                               result.y_pred, result.seconds, result.kernel_evaluations,
+                               result.n_parameters, result.classes, result.confusion))
+
+
+@cli.command()
+@click.argument("model_dir", metavar="MODEL", type=click.Path(file_okay=False))
+@click.argument("file", metavar="FILE|FOLDER", type=click.Path())
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write the predictions to this csv file [print them]; must not exist yet.")
+@click.option("--proba", is_flag=True,
+              help="Add one column of class probabilities per class (schemes that give them).")
+@click.option("--format", "fmt", type=click.Choice(["csv", "svmlight", "npz"]), default=None,
+              help="FILE's format [from its extension: .csv; .svm, .svmlight, .libsvm; .npz].")
+@click.option("--zero-based/--one-based", "zero_based", default=None,
+              help="Whether an svmlight FILE's indices start at 0 or 1 [as the model's "
+                   "training file's; else 1].")
+@click.option("--force", is_flag=True, help="Replace an existing output file.")
+def predict(model_dir, file, output, proba, fmt, zero_based, force):
+    """Predict each point of FILE (csv, svmlight or npz, with the model's feature columns and
+    optionally its label column) with the saved MODEL, scaled as the model's training data was;
+    print a csv of row (0-based), predicted label (and p_<class> columns with --proba). A
+    model trained on documents predicts a FOLDER of documents instead (one file each, or one
+    subfolder per class: then the error rate is printed too), featurized with its saved
+    vocabulary; each row is a document's relative path.
+
+    Example: multisvm predict models/wine-dag new-wines.csv -o predictions.csv
+    """
+    from ..experiment import predict as predict_file
+
+    found = predict_file(model_dir, file, output, proba, force, fmt, zero_based)
+    if output is None:
+        click.echo(found.csv_text(), nl=False)
+    else:
+        click.echo(f"{len(found.labels)} predictions of {found.file} written to {output}",
+                   err=True)
+    if found.truth is not None:
+        click.echo(found.error_text(), err=True)
+
+
+@cli.command()
+@click.argument("config_path", metavar="CONFIG")
+@_data_options
+def validate(config_path, mirror, data_home):
+    """Check CONFIG as a run would (against the datasets found locally, without downloading)
+    and print it resolved (defaults filled in, every grid point explicit) with its number of
+    fits. Writes nothing.
+
+    Example: multisvm validate configs/platt1999-usps.yaml
+    """
+    from ..experiment import summary
+    from ..experiment import validate as validate_config
+
+    config, notes = validate_config(config_path, mirror, data_home)
+    click.echo(config.resolved_text().rstrip())
+    click.echo("\n".join([*notes, summary(config)]))
+
+
+@cli.command("report")
+@click.argument("run_dir", type=click.Path(file_okay=False))
+@_figure_options
+def report_command(run_dir, figure_format, dpi, no_figures):
+    """Redraw RUN_DIR's figures/ and rewrite its report.html from the files the run saved
+    (grid.csv, results.json, config.yaml, run.json), without re-running anything. RUN_DIR is a
+    run folder, or a config's results folder (results/<config>: its latest run).
+
+    Example: multisvm report results/quickstart --figure-format svg
+    """
+    from ..experiment import rebuild_report
+
+    paths = rebuild_report(run_dir, figure_format, dpi, figures=not no_figures)
+    click.echo(f"{len(paths) - 1} figures in {paths[-1].parent / 'figures'}")
+    click.echo(f"report: {paths[-1]}")
+
+
+@cli.command("configs")
+def configs_command():
+    """List the shipped configs (name them without a path in any command).
+
+    Example: multisvm configs
+    """
+    from tabulate import tabulate
+
+    from ..experiment import describe, shipped_configs
+
+    rows = [[name, describe(path)] for name, path in shipped_configs().items()]
+    room = max(30, _width() - max(len(name) for name, _ in rows) - 3)
+    click.echo(tabulate(rows, headers=["config", "what it runs"], maxcolwidths=[None, room]))
+
+
+def _wrap(text) -> str:
+    """Each line of ``text`` wrapped at the terminal's width."""
+    import textwrap
+
+    return "\n".join(textwrap.fill(line, _width()) for line in text.split("\n"))
+
+
+def _one_line_warning(message, category, filename, lineno, line=None):
+    """Warnings as the CLI shows them: ``warning: <message>``, without source lines."""
+    return f"warning: {one_line(message)}\n"
+
+
+def main(argv=None):
+    """Entry point: run the CLI; user errors print one line and exit with code 2; warnings
+    print one line each.
+
+    Set ``MULTISVM_DEBUG=1`` to see the full traceback instead.
+    """
+    shown_as = warnings.formatwarning
+    warnings.formatwarning = _one_line_warning
+    try:
+        exit_code = _run(argv)
+    finally:
+        warnings.formatwarning = shown_as
+    sys.exit(exit_code)
+
+
+def _run(argv):
+    """The CLI's exit code; user errors print one line (``error: ...``) and give 2."""
+    try:
+        # In this mode click returns (not raises) the code of ``ctx.exit(code)``.
+        args = sys.argv[1:] if argv is None else list(argv)
+        exit_code = cli.main(args=args, prog_name="multisvm", standalone_mode=False,
+                             obj={"argv": args})
+    except (click.exceptions.Abort, KeyboardInterrupt) as exc:
+        click.echo("Aborted.", err=True)  # Ctrl-C: 130; SIGTERM during a run: 143
+        return getattr(exc.__cause__ or exc, "exit_code", 130)
+    except click.ClickException as exc:
+        exc.show()
+        return EXIT_USER_ERROR
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except (MultisvmError, ValueError, OSError) as exc:
+        if os.environ.get("MULTISVM_DEBUG"):
+            raise
+        for line in getattr(exc, "lines", None) or [exc]:  # a config's several errors
+            click.echo(f"error: {_one_line(line)}", err=True)
+        return EXIT_USER_ERROR
+    return exit_code if isinstance(exit_code, int) else 0
+
+
+def _one_line(exc) -> str:
+    """An exception (or a message) as one line; an OSError names its path and what went
+    wrong."""
+    if isinstance(exc, OSError) and not isinstance(exc, MultisvmError) and exc.strerror:
+        where = f"{exc.filename}: " if exc.filename else ""
+        return f"{where}{exc.strerror}; check that the folder exists, is writable and has room"
+    return one_line(exc)

@@ -1,0 +1,189 @@
+"""A researcher's csv file (see :mod:`.local`'s docstring for the rules): features and a label
+column, an optional header, every value checked; read by :func:`.delimited.read`."""
+
+import numpy as np
+
+from .. import delimited
+from ..errors import DatasetError
+from .bounds import first_too_large, largest_value
+
+def read_csv(path, label=None, header=None):
+    """(X float64, y, first data line) of a csv file (see the module docstring)."""
+    return read_csv_named(path, label, header)[:3]
+
+
+def read_csv_named(path, label=None, header=None):
+    """(X float64, y, first data line, the feature columns' header names or None) of a csv
+    file (see the module docstring), read by :func:`.delimited.read` (a card's text files
+    follow the same rules). pandas' numbers are used as they are when every feature is a
+    finite number in bounds; otherwise the cells are read as text and checked one by one, to
+    name the first bad one."""
+    head = delimited.first_rows(path, 2)
+    if not head:
+        raise DatasetError(f"{path}: empty file (no rows)")
+    header = _looks_like_header(head) if header is None else header
+    lines = delimited.Lines(path)
+    names, first_line, width = (head[0] if header else None), lines[0], len(head[0])
+    data_lines = _After(lines, 1) if header else lines
+    if header and len(head) < 2:
+        raise DatasetError(f"{path}: no data rows")
+    try:
+        if width < 2:
+            raise DatasetError(f"{path}:{data_lines[0]}: one column only; need features and a "
+                               "label")
+        column = label_column(path, names, width, label, first_line)
+    except DatasetError:
+        delimited.read(path, text=True)  # a ragged row further down is reported first
+        raise
+    features = [j for j in range(width) if j != column]
+    feature_names = None if names is None else [names[j] for j in features]
+    quick = _from_numbers(path, header, features, column, data_lines)
+    if quick is not None:
+        return (*quick, data_lines[0], feature_names)
+    cells = delimited.read(path, text=True).to_numpy(dtype=str)[1 if header else 0:]
+    X = checked_numbers(path, cells, data_lines, features, names)
+    y = _csv_labels(path, np.asarray(cells[:, column].tolist(), dtype=str), data_lines)
+    return X, y, data_lines[0], feature_names
+
+
+def csv_table(path, header=None):
+    """(cells as text, their line numbers, the header's names or None, the first line) of a
+    csv file read by :func:`.delimited.read` (every row as wide as the first, at least one data
+    row); ``header`` None: told from the first two rows (see the module docstring)."""
+    head = delimited.first_rows(path, 2)
+    if not head:
+        raise DatasetError(f"{path}: empty file (no rows)")
+    header = _looks_like_header(head) if header is None else header
+    if header and len(head) < 2:
+        raise DatasetError(f"{path}: no data rows")
+    lines = delimited.Lines(path)
+    cells = delimited.read(path, text=True).to_numpy(dtype=str)[1 if header else 0:]
+    return cells, _After(lines, 1) if header else lines, head[0] if header else None, lines[0]
+
+
+def _from_numbers(path, header, features, column, lines):
+    """(X, y) from pandas' parse, or None when a feature is not a number (as Python reads one),
+    not finite or too large, or a label is missing or neither text nor a number: the
+    cell-by-cell check then names the first bad cell. Columns pandas read as integers (also
+    those it filled with NaN for a blank row) are parsed again as float64, so that ``-0`` keeps
+    its sign as Python's ``float`` gives it."""
+    try:
+        table = delimited.read(path, header=header)
+        if not all(_kind(table[j]) in "iuf" for j in features):
+            return None
+        again = features if table.attrs.get("blank_rows") else \
+            [j for j in features if _kind(table[j]) in "iu"]
+        if again:
+            table = delimited.read(path, header=header, floats=again)
+    except DatasetError:
+        return None
+    X = np.ascontiguousarray(table.iloc[:, features].to_numpy(dtype=np.float64))
+    labels = table[column]
+    if not np.isfinite(X).all() or first_too_large(X) is not None or labels.isna().any():
+        return None
+    if _kind(labels) in "iuf":
+        return X, whole_labels(labels.to_numpy(dtype=np.float64), lambda i: f"{path}:{lines[i]}")
+    if not all(isinstance(value, str) for value in labels):
+        return None
+    return X, _csv_labels(path, labels.str.strip().to_numpy(dtype=str), lines)
+
+
+def _kind(column):
+    """The numpy kind of a pandas column's dtype ("O" for pandas' own dtypes)."""
+    return getattr(column.dtype, "kind", "O")
+
+
+class _After:
+    """The line numbers of rows ``skip``, ``skip + 1``, ... of a :class:`.delimited.Lines`."""
+
+    def __init__(self, lines, skip):
+        self.lines, self.skip = lines, skip
+
+    def __getitem__(self, row):
+        return self.lines[row + self.skip]
+
+
+def _is_number(text):
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _looks_like_header(rows):
+    """A header: the first row has a non-number where the second row has a number."""
+    if len(rows) < 2:
+        return not all(_is_number(cell) for cell in rows[0])
+    return any(not _is_number(a) and _is_number(b) for a, b in zip(rows[0], rows[1]))
+
+
+def label_column(path, names, width, label, line):
+    if label is None:
+        return width - 1
+    if isinstance(label, str):
+        if names is None:
+            raise DatasetError(f"{path}:{line}: label column {label!r} is named but the file "
+                               f"has no header row; give its index or set header: true")
+        if label not in names:
+            raise DatasetError(f"{path}:{line}: no label column {label!r}; the columns are "
+                               f"{', '.join(names)}")
+        return names.index(label)
+    if not -width <= label < width:
+        raise DatasetError(f"{path}:{line}: no label column {label}; the file has {width} "
+                           f"columns (0..{width - 1}, or -1 for the last)")
+    return label % width
+
+
+def checked_numbers(path, table, lines, columns, names):
+    """The feature columns as float64; DatasetError at the first non-number, NaN or inf."""
+    block = table[:, columns]
+    try:
+        X = block.astype(np.float64)
+    except ValueError:
+        X = None
+    if X is None:
+        for i, row in enumerate(block):
+            for j, cell in enumerate(row):
+                if not _is_number(cell):
+                    raise DatasetError(f"{path}:{lines[i]}: {_column_name(columns[j], names)}: "
+                                       f"{str(cell)!r} is not a number")
+    bad = np.argwhere(~np.isfinite(X))
+    if bad.size:
+        i, j = bad[0]
+        raise DatasetError(f"{path}:{lines[i]}: {_column_name(columns[j], names)}: "
+                           f"{str(block[i, j])!r} is NaN or inf; fill in or drop missing values")
+    if (found := first_too_large(X)) is not None:
+        i, j = found
+        raise DatasetError(f"{path}:{lines[i]}: {_column_name(columns[j], names)}: "
+                           f"{str(block[i, j])!r} {TOO_LARGE.format(largest_value(X.shape[1]))}")
+    return np.ascontiguousarray(X)
+
+
+TOO_LARGE = ("is too large: a kernel's sum of squares overflows above |x| = {:.3g}; rescale "
+              "the data")
+
+
+def _column_name(j, names):
+    return f"column {j} ({names[j]!r})" if names else f"column {j}"
+
+
+def _csv_labels(path, labels, lines):
+    """Whole-number labels as int64, else the names as a unicode array."""
+    empty = np.flatnonzero(labels == "")
+    if empty.size:
+        raise DatasetError(f"{path}:{lines[empty[0]]}: the label is empty")
+    numeric = [_is_number(v) for v in labels]
+    if not all(numeric):
+        return labels
+    return whole_labels(labels.astype(np.float64), lambda i: f"{path}:{lines[i]}")
+
+
+def whole_labels(values, where):
+    """Numeric labels as int64; DatasetError at the first that is not a whole number."""
+    values = np.asarray(values, dtype=np.float64)
+    bad = np.flatnonzero(~np.isfinite(values) | (values != np.round(values)))
+    if bad.size:
+        raise DatasetError(f"{where(int(bad[0]))}: label {values[bad[0]]:g} is not a whole "
+                           f"number; classes must be whole numbers or names")
+    return values.astype(np.int64)

@@ -1,0 +1,221 @@
+"""The all-together solver: decomposition on the dual, one example's row of variables a step.
+
+The dual of both formulations (Crammer & Singer, Weston & Watkins; see :mod:`._joint` and
+:mod:`._joint_loops` for the exact problem) has l x k variables beta, one row per example. As
+Crammer & Singer (2001, section 6) and Hsu & Lin (2002, section III) do it, each step takes the
+example whose row violates the KKT conditions most and solves the sub-problem of that row alone
+exactly, then a pair step with a second example that keeps every class's sum of beta
+(:func:`._joint_loops.run`); the rest of the state is the gradient G = Q beta + e, updated with
+the two examples' rows of Q. The steps run compiled (:func:`._joint_loops.run`, numba, imported
+here only when a solve starts, so importing the estimators does not load numba); this module
+feeds them Q rows.
+
+Kernel rows: when K(X, X) fits in ``cache_size`` MB (or the fit was given it), it is computed
+once (``Kernel.gram``) and every row is read from it; otherwise rows live in a cache of
+``cache_size`` MB, the least recently read row evicted first, as libsvm's.  A step that needs a
+row the cache lacks returns to Python, which computes it as a BLAS product (``Kernel.block``,
+sparse or dense X).  (Computing the rows of the next most violating examples with it, 64 at a
+time, was measured 5x slower on Letter's 15,000 rows: the working example moves around so much
+that most of them were evicted unread.)
+
+Stopping: every example's violation <= ``tol`` (libsvm's 1e-3 by default), or the step bound
+(``_solvers.iteration_bound``: max(10^7, 100 l) for "libsvm"), where the fit warns with the
+binary fits' ConvergenceWarning ("Solver terminated early").  Fits are deterministic: no
+randomness, ties go to the lowest index.
+"""
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
+
+from ..kernels import (BYTES_PER_VALUE, GRAM_TILE, OVERFLOW_MESSAGE, gram_fits, rows_per_chunk,
+                       squared_norms)
+from ...base.parallel import resolve_n_jobs, single_threaded_blas
+from .._machines import row_slices
+from .._solvers import BOUND_MESSAGE, iteration_bound
+
+MIN_CACHE_ROWS = 2  # libsvm's cache keeps at least two columns, whatever cache_size says
+SHRINK_EVERY = 1000  # steps between shrinking passes (libsvm's min(l, 1000))
+NEWTON_EVERY = 200  # steps between Newton steps on the free variables (_joint_newton); after a
+NEWTON_BACKOFF = 128  # step that could not move, the gap doubles, up to this many times 200
+
+# formulation -> (the compiled loops' kind, margin e_im for m != y_i, shift added to K)
+FORMULATIONS = {"cs": (0, 1.0, 0.0), "ww": (1, 2.0, 1.0)}
+
+
+@dataclass
+class JointSolution:
+    """The solved dual: ``beta`` (l, k), the steps taken, whether the KKT conditions were met
+    (else the step bound stopped it) and the bytes the solve held (``memory``, see
+    :func:`solve_memory`)."""
+
+    beta: np.ndarray
+    n_iter: int
+    converged: bool
+    memory: int
+
+
+def data_bytes(X):
+    """Bytes of the training data as stored: a dense array's values, or a CSR matrix's values,
+    column indices and row pointer."""
+    if sp.issparse(X):
+        return int(X.data.nbytes + X.indices.nbytes + X.indptr.nbytes)
+    return int(X.nbytes)
+
+
+class KernelRows:
+    """Rows K(x_i, X) of the training rows: all of K(X, X) (``full``), or an LRU cache of
+    ``capacity`` rows (``rows[slot]`` holds row ``owner[slot]``; ``slot_of[i]`` is row i's slot
+    or -1; ``stamp[slot]``: the step it was last read at, -1 for an empty slot)."""
+
+    def __init__(self, X, kernel, cache_mb, gram=None, n_jobs=None):
+        n = X.shape[0]
+        self.X, self.kernel = X, kernel
+        self.norms = squared_norms(X) if kernel.name == "gaussian" else None
+        self._columns = (n, X, self.norms)  # (active count, their rows, their norms)
+        if gram is None and gram_fits(n, cache_mb):
+            gram = kernel.gram(X, resolve_n_jobs(n_jobs))
+        self.full = gram is not None
+        self.diag = self._diagonal()
+        if self.full:
+            self.rows, self.slot_of = gram, np.arange(n, dtype=np.int64)
+            self.owner, self.stamp = self.slot_of.copy(), np.zeros(n, np.int64)
+            return
+        capacity = max(MIN_CACHE_ROWS, min(n, int(cache_mb * 2**20 // (BYTES_PER_VALUE * n))))
+        self.rows = np.empty((capacity, n))
+        self.slot_of = np.full(n, -1, np.int64)
+        self.owner, self.stamp = np.full(capacity, -1, np.int64), np.full(capacity, -1, np.int64)
+
+    def _diagonal(self):
+        """K(x_j, x_j) of every training row, from square blocks of ``GRAM_TILE`` rows."""
+        n = self.X.shape[0]
+        diag = np.empty(n)
+        for start in range(0, n, GRAM_TILE):
+            part = np.arange(start, min(n, start + GRAM_TILE))
+            diag[part] = np.diagonal(self.block(part, part))
+        return diag
+
+    @property
+    def nbytes(self):
+        return int(self.rows.nbytes)
+
+    def block(self, rows, columns):
+        """K(X[rows], X[columns]) (see :meth:`_checked`)."""
+        norms = self.norms
+        return self._checked(rows, self.X[columns], None if norms is None else norms[columns])
+
+    def _checked(self, rows, columns, column_norms):
+        """K(X[rows], ``columns``) given the columns' rows and norms; ValueError if a kernel
+        value overflows."""
+        row_norms = None if self.norms is None else self.norms[rows]
+        block = self.kernel.block(self.X[rows], columns, row_norms, column_norms)
+        if not np.isfinite(block).all():
+            raise ValueError(OVERFLOW_MESSAGE)
+        return block
+
+    def fetch(self, wanted, step, active):
+        """Compute row ``wanted`` (not cached) into the least recently read slot, over the
+        ``active`` examples' columns only (the others are stale until :meth:`flush`)."""
+        slot = int(np.argmin(self.stamp))
+        if self.owner[slot] >= 0:
+            self.slot_of[self.owner[slot]] = -1
+        if self._columns[0] != len(active):  # shrinking changed the columns: gather them once
+            self._columns = (len(active), self.X[active], None if self.norms is None else self.norms[active])
+        block = self._checked([wanted], *self._columns[1:])
+        if len(active) == self.X.shape[0]:
+            self.rows[slot] = block[0]
+        else:
+            self.rows[slot, active] = block[0]
+        self.owner[slot], self.slot_of[wanted], self.stamp[slot] = wanted, slot, step
+
+    def flush(self):
+        """Forget every cached row (after unshrinking: their inactive columns are stale)."""
+        if not self.full:
+            self.slot_of[:], self.owner[:], self.stamp[:] = -1, -1, -1
+        self._columns = (self.X.shape[0], self.X, self.norms)
+
+
+def initial_gradient(y_index, n_classes, margin):
+    """G at beta = 0, (k, l): e_im = ``margin`` for m != y_i, 0 at the example's class."""
+    G = np.full((n_classes, len(y_index)), margin)
+    G[y_index, np.arange(len(y_index))] = 0.0
+    return G
+
+
+def reconstruct(G, beta, y, margin, shift, rows, examples, memory_mb):
+    """G of ``examples`` (shrunk: not updated since) from scratch: e + sum over the examples
+    with a non-zero dual row of beta (K + shift), the kernel values in bounded blocks."""
+    support = np.flatnonzero(np.any(beta != 0.0, axis=0))
+    G[:, examples] = margin
+    G[y[examples], examples] = 0.0
+    coef = beta[:, support]
+    for part in row_slices(len(examples), rows_per_chunk(len(support), memory_mb)):
+        chunk = examples[part]
+        block = rows.rows[np.ix_(support, chunk)] if rows.full else rows.block(support, chunk)
+        G[:, chunk] += coef @ (block + shift)
+
+
+def solve_memory(rows, beta, X):
+    """Bytes the solve holds: the kernel cache (or Gram matrix), the dual variables and their
+    gradient (2 l k float64) and the training data as stored (:func:`data_bytes`)."""
+    return rows.nbytes + 2 * int(beta.nbytes) + data_bytes(X)
+
+
+def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True):
+    """Solve the ``formulation`` ('cs' or 'ww') dual on training rows ``X`` with class indices
+    ``y_index``: a :class:`JointSolution`.  ``settings``: the fit's ``TrainSettings`` (kernel,
+    C, tol, cache_size, memory_mb, max_iter, gram, n_jobs).
+
+    Shrinking (libsvm's heuristic, per example; ``shrinking``): every min(l, 1000) steps the
+    examples at a bound that are further from violating than the largest violation are set
+    aside (:func:`._joint_loops.shrink`); when the rest converge, the set-aside examples' G is
+    rebuilt (:func:`reconstruct`) and the solve goes on over all examples until they all meet
+    ``tol``.
+    """
+    from . import loops  # numba loads here, not at import
+    from .newton import newton_step
+
+    kind, margin, shift = FORMULATIONS[formulation]
+    n = X.shape[0]
+    y = np.ascontiguousarray(y_index, dtype=np.int64)
+    rows = KernelRows(X, settings.kernel, settings.cache_size, settings.gram, settings.n_jobs)
+    beta, G = np.zeros((n_classes, n)), initial_gradient(y, n_classes, margin)
+    trackers = (np.empty(n), np.empty(n), np.zeros(n, np.bool_))
+    loops.init_trackers(kind, settings.C, y, beta, G, trackers)
+    active, worst = np.arange(n, dtype=np.int64), np.zeros(1)
+    counters = np.array([0, 0, n, 0, 0], np.int64)  # steps, working example, active, resume, row
+    bound = iteration_bound(settings.max_iter, n)
+    every, gap = min(n, SHRINK_EVERY) if shrinking else 0, NEWTON_EVERY
+    pause = gap
+    while True:
+        limit = pause if bound < 0 else min(bound, pause)
+        status = loops.run(kind, settings.C, shift, settings.tol, limit, rows.rows, rows.slot_of,
+                           rows.stamp, rows.diag, y, beta, G, trackers, active, counters, worst,
+                           every)
+        if status == loops.NEED_ROW:
+            rows.fetch(counters[4], counters[0], active[:counters[2]])
+            continue
+        if status == loops.BOUND and (bound < 0 or counters[0] < bound):  # a pause
+            with single_threaded_blas():  # a small system: a second thread would only wait
+                moved = newton_step(kind, settings.C, shift, y, beta, G, active[:counters[2]], rows)
+            if moved:
+                loops.init_trackers(kind, settings.C, y, beta, G, trackers)
+                gap = NEWTON_EVERY
+            else:
+                gap = min(2 * gap, NEWTON_BACKOFF * NEWTON_EVERY)
+            pause = counters[0] + gap
+            continue
+        if status != loops.CONVERGED or counters[2] == n:
+            break
+        shrunk = np.setdiff1d(np.arange(n), active[:counters[2]])  # unshrink and go on
+        reconstruct(G, beta, y, margin, shift, rows, shrunk, settings.memory_mb)
+        loops.init_trackers(kind, settings.C, y, beta, G, trackers)
+        active[:], counters[2] = np.arange(n), n
+        rows.flush()
+    if status == loops.BOUND:
+        warnings.warn(BOUND_MESSAGE.format(bound), ConvergenceWarning)
+    return JointSolution(np.ascontiguousarray(beta.T), int(counters[0]), status == loops.CONVERGED,
+                         solve_memory(rows, beta, X))

@@ -1,0 +1,1 @@
+"""Saved models: train, evaluate, predict, and a trained model's metadata."""

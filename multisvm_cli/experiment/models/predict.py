@@ -1,0 +1,170 @@
+"""``predict``: a saved model's predictions for the points of a user's file.
+
+The file (:func:`multisvm_cli.data.points.read_points`: csv, svmlight or npz) is checked against
+the columns the model was trained on (their number, and their names where the model's training
+csv had a header), then scaled with the scaler saved beside the model (fitted on its training
+part: :mod:`.trained_model`) and predicted, so each point gets exactly the inputs the model's
+own test points got.  The predictions are a csv table (:meth:`Predictions.csv_text`): ``row``
+(the point's 0-based position among the file's data rows), ``label`` (the predicted class) and,
+with ``proba``, one column ``p_<class>`` per class where the scheme gives class probabilities
+(``predict_proba``).
+
+A model trained on documents (it keeps its fitted text pipeline, ``data.TextPipeline``)
+predicts a folder of documents instead: one file per document at its top level, or one
+subfolder per class. Each document is read as the training documents were (the same text
+encoding), featurized with the saved settings, vocabulary and idf (a word the training
+documents lacked is no feature; a document without a known word is a row of zeros, which the
+model predicts as it predicts any point), scaled and predicted; its ``row`` is its path
+relative to the folder. With class subfolders, :meth:`Predictions.error_text` also gives the
+error rate against them. A folder given to a model of feature vectors, or a file given to a
+text model, is refused with one line.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+from ...base.errors import MultisvmError
+from ...estimators.registry import REGISTRY
+from ...persist import ModelFormatError
+from ...data.scaling import CENTERING
+from ...base.storage import atomic_write
+from .metadata import load_trained_model
+
+CHUNK_ROWS = 4096  # points scaled and predicted at once
+
+
+@dataclass
+class Predictions:
+    """What :func:`predict` made: the predicted ``labels`` of the file's points in its order,
+    the model's ``classes``, with ``proba`` the class probabilities (points x classes), and for
+    a folder of documents each one's relative path (``rows``; None: rows 0, 1, ...) and, with
+    class subfolders, its class (``truth``)."""
+
+    model: Path
+    file: Path
+    labels: np.ndarray
+    classes: np.ndarray
+    proba: np.ndarray | None = None
+    rows: list | None = None
+    truth: np.ndarray | None = None
+
+    def csv_text(self) -> str:
+        """The predictions as csv: a header (row, label[, p_<class>...]), one line a point."""
+        stream = io.StringIO()
+        writer = csv.writer(stream, lineterminator="\n")
+        extra = [] if self.proba is None else [f"p_{c}" for c in self.classes.tolist()]
+        writer.writerow(["row", "label", *extra])
+        rows = self.rows if self.rows is not None else range(len(self.labels))
+        for i, (row, label) in enumerate(zip(rows, self.labels.tolist())):
+            shares = [] if self.proba is None else [f"{p:.6g}" for p in self.proba[i]]
+            writer.writerow([row, label, *shares])
+        return stream.getvalue()
+
+    def error_text(self) -> str | None:
+        """The error rate against the documents' class folders (None without them): wrong
+        predictions over documents, naming how many are in a class the model does not know."""
+        if self.truth is None:
+            return None
+        labels = np.asarray(self.labels).astype(str)
+        wrong, n = int(np.sum(labels != self.truth)), len(self.truth)
+        unknown = int(np.sum(~np.isin(self.truth, np.asarray(self.classes).astype(str))))
+        note = (f"; {unknown} in class folders the model was not trained on, counted wrong"
+                if unknown else "")
+        return (f"error rate against the class folders: {100 * wrong / n:.2f}% ({wrong} of {n}"
+                f" documents{note})")
+
+
+def predict(model_dir, file, output=None, proba=False, force=False, fmt=None,
+            zero_based=None) -> Predictions:
+    """Predict every point of ``file`` (format ``fmt``, else from its extension) with the saved
+    model in ``model_dir``; with ``output``, write :meth:`Predictions.csv_text` there atomically.
+    ``zero_based``: whether an svmlight file's indices start at 0 (None: as the model's
+    training file's, else at 1).
+
+    Refused with a one-line error, before anything is written: an existing ``output`` without
+    ``force`` (checked first), a folder that is not a saved model, ``proba`` for a scheme without
+    class probabilities, a file that is missing or malformed or whose columns are not the
+    model's; a folder of documents for a model of feature vectors (:func:`..data.read_points`),
+    and for a text model anything but a folder of documents (:func:`_documents`).
+    """
+    if output is not None and Path(output).exists() and not force:
+        raise MultisvmError(f"{output} already exists; choose another file with -o, or pass "
+                            f"--force to replace it")
+    model = load_trained_model(model_dir)  # a folder that is not a saved model: one line
+    estimator, scheme = model.estimator, model.metadata["scheme"]
+    if proba and not hasattr(estimator, "predict_proba"):
+        raise MultisvmError(f"{model_dir}: a {REGISTRY[scheme].label} model gives no class "
+                            f"probabilities; drop --proba")
+    from ... import data
+
+    rows = truth = None
+    if model.text is not None:
+        rows, X, truth = _documents(model, model_dir, file, fmt, zero_based)
+    else:
+        columns = model_columns(model, model_dir)
+        if zero_based is not None:
+            columns = replace(columns, zero_based=zero_based)
+        X = data.read_points(file, columns, fmt)
+    labels, shares = [], []
+    for block in _scaled_blocks(X, model.scaler):
+        labels.append(estimator.predict(block))
+        shares += [estimator.predict_proba(block)] if proba else []
+    found = Predictions(Path(model_dir), Path(file), np.concatenate(labels),
+                        np.asarray(estimator.classes_), np.vstack(shares) if proba else None,
+                        rows, truth)
+    if output is not None:
+        atomic_write(output, found.csv_text())
+    return found
+
+
+def _documents(model, model_dir, folder, fmt, zero_based):
+    """(relative paths, feature rows, class folders or None) of the folder of documents a text
+    model predicts, featurized by its saved pipeline; MultisvmError (one line) for a file, or
+    a file format option."""
+    if not Path(folder).is_dir():
+        what = "a file" if Path(folder).exists() else "not found"
+        raise MultisvmError(f"{folder}: {what}; {model_dir} was trained on documents "
+                            f"({model.metadata['dataset']}), so it predicts a folder of "
+                            f"documents (one file each, at its top level or in one subfolder "
+                            f"per class)")
+    if fmt is not None or zero_based is not None:
+        raise MultisvmError(f"--format and --zero-based are for files of features; {model_dir}"
+                            f" predicts a folder of documents: drop them")
+    names, texts, truth = model.text.read_folder(folder)
+    return names, model.text.transform(texts), truth
+
+
+def _scaled_blocks(X, scaler, rows=None):
+    """``X`` scaled as the model's training part was, ``rows`` points at a time; a sparse block
+    is made dense first where the scaler centers (a model trained on dense data: centering
+    refuses sparse input), so no more than ``rows`` (default :data:`CHUNK_ROWS`) x n_features
+    values are densified at once."""
+    rows = rows or CHUNK_ROWS
+    for start in range(0, X.shape[0], rows):
+        block = X[start:start + rows]
+        if sp.issparse(block) and scaler.method in CENTERING:
+            block = block.toarray()
+        yield scaler.transform(block)
+
+
+def model_columns(model, model_dir):
+    """The :class:`~multisvm_cli.data.points.Columns` a trained model takes: its feature count,
+    and from a local training file the csv header's names, label column and svmlight base."""
+    from ...data import Columns
+
+    n_features = int(model.estimator.n_features_in_)
+    local = model.metadata.get("local", {})
+    entry, names = local.get("entry", {}), local.get("columns")
+    if names is not None and len(names) != n_features:
+        raise ModelFormatError(f"{model_dir}: metadata local.columns names {len(names)} "
+                               f"columns, the model takes {n_features} features")
+    return Columns(n_features, None if names is None else tuple(names),
+                   entry.get("label") if entry.get("format") == "csv" else None,
+                   bool(entry.get("zero_based", False)))

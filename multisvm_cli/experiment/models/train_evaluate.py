@@ -1,0 +1,188 @@
+"""Saved models: ``train`` (select on the config's protocol, fit on the whole training part,
+save) and ``evaluate`` (load, predict a dataset part, measure).
+
+A model folder (written and read by :mod:`.trained_model`) holds the fitted estimator, the
+scaler's state and the metadata ``evaluate`` needs to rebuild exactly the inputs the model was
+trained on: dataset, split, scaling, the raw files' checksums, the selected kernel and C and
+its validation error. A model trained on documents (a text card, or a folder of one subfolder
+per class) also keeps its fitted text pipeline (``data.TextPipeline``: the feature settings, the
+vocabulary and idf fitted on the training documents), with which ``evaluate`` and ``predict``
+featurize documents exactly as the training documents were.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ...base.errors import MultisvmError
+from ...estimators.registry import own_name
+from ..config.values import did_you_mean
+from ..run.progress import progress_bar
+from ..protocol import Stopwatch, fit_selected
+from ..run.reproduce import point_cache
+from ..run.settings import Settings, workers
+from ..splits import part_arrays
+from .metadata import load_trained_model, save_trained_model, training_metadata
+
+
+@dataclass
+class Trained:
+    """What ``train`` made: where it is saved, the estimator and the selected grid row."""
+
+    folder: Path
+    scheme: str
+    dataset: str
+    estimator: object
+    chosen: dict
+
+
+def default_model_folder(config, dataset, scheme) -> Path:
+    """``models/<config>-<dataset>-<scheme>``."""
+    return Path("models") / f"{config.name}-{dataset}-{scheme}"
+
+
+def train(config, scheme, dataset=None, output=None, settings: Settings = Settings(),
+          force=False) -> Trained:
+    """Select ``scheme``'s kernel and C on the config's validation protocol for ``dataset``
+    (default: the config's first), fit it on the whole training part and save it to ``output``.
+
+    An existing model folder is refused (before any work) unless ``force``.
+    """
+    if own_name(scheme) in config.schemes:
+        raise MultisvmError(f"{config.path}: {scheme} is a user's classifier row; it cannot be "
+                            f"saved as a model (multisvm writes no pickles): run it with "
+                            f"'multisvm reproduce-table'")
+    if scheme not in config.schemes:
+        raise MultisvmError(f"{config.path}: scheme {scheme!r} is not in its schemes "
+                            f"({', '.join(config.schemes)}){did_you_mean(scheme, config.schemes)}")
+    plan = config.plan(dataset) if dataset else config.datasets[0]
+    output = Path(output) if output else default_model_folder(config, plan.name, scheme)
+    if output.exists() and not force:
+        raise MultisvmError(f"{output} already exists; choose another folder with -o, or pass "
+                            f"--force to replace it")
+    with workers(settings) as jobs:
+        estimator, scaler, chosen, dataset, vocabulary = fit_selected(
+            config, plan, scheme, point_cache(config, settings), n_jobs=jobs.grid,
+            fit_jobs=jobs.fit, mirror=settings.mirror, data_home=settings.data_home,
+            quiet=settings.quiet,
+            progress=lambda total: progress_bar(
+                total, f"{config.name}/{plan.name}/{scheme}: grid points", settings.quiet))
+    metadata = training_metadata(config.name, plan, chosen["point"], chosen["validation_error"],
+                                 dataset, estimator)
+    text = None
+    if vocabulary is not None:
+        from ... import data
+
+        text = data.TextPipeline(plan.features, *vocabulary, data.dataset_encoding(dataset))
+    save_trained_model(output, estimator, scaler, metadata, overwrite=force, text=text)
+    return Trained(output, scheme, dataset.name, estimator, chosen)
+
+
+def _load_own_data(meta, part, own_part, mirror, data_home):
+    """The model's own dataset: its local files again (as recorded), else the registry's."""
+    from ... import data
+
+    if "local" in meta:
+        spec = data.LocalSpec.from_entry(meta["dataset"], meta["local"]["entry"])
+        if spec.format == "text":
+            return data.load_text_folder(spec.name, spec.path, spec.test_path,
+                                         meta["text"]["encoding"])
+        return data.load_local(spec)
+    return data.load(meta["dataset"], parts=[part] if own_part else None, mirror=mirror,
+                     data_home=data_home)
+
+
+@dataclass
+class Evaluation:
+    """What ``evaluate`` measured on one dataset part."""
+
+    metadata: dict
+    dataset: str
+    part: str
+    y_true: np.ndarray
+    y_pred: np.ndarray
+    seconds: float
+    kernel_evaluations: float
+    n_parameters: int
+    classes: np.ndarray
+    confusion: np.ndarray | None = None
+
+
+def _other_kind(name, text_data, trained_on) -> str:
+    """Why ``--dataset name`` (documents when ``text_data``) cannot be given to a model
+    trained on ``trained_on``'s other kind of data."""
+    if text_data:
+        return (f"--dataset {name}: a text dataset (documents, not feature vectors); the model "
+                f"was trained on {trained_on}'s features: evaluate it on {trained_on} or data "
+                "with the same features")
+    return (f"--dataset {name}: feature vectors, but the model was trained on {trained_on}'s "
+            "documents: evaluate it on a text dataset")
+
+
+def default_part(split) -> str:
+    """The part ``evaluate`` measures when none is named: ``test`` where the model's split
+    holds rows out (a standard or holdout split), else ``all`` (k-fold and ``all`` splits fit
+    the saved model on every row, so no row was held out)."""
+    return "test" if split["method"] in ("standard", "holdout") else "all"
+
+
+def evaluate(model_dir, dataset=None, part=None, confusion=False, mirror=None,
+             data_home=None) -> Evaluation:
+    """Load a saved model, predict a part of ``dataset`` (default: the model's own, with the
+    split it was trained under; part default: :func:`default_part`) and measure error, kernel
+    evaluations, time and size.
+
+    Warns when the dataset's raw files differ from those the model was trained on, and when
+    the default part is every row (the model was fitted on them: a training error).
+    """
+    from sklearn.metrics import confusion_matrix
+
+    from ... import data
+
+    model = load_trained_model(model_dir)  # every field checked: see trained_model
+    meta = model.metadata
+    name = dataset or meta["dataset"]
+    split = meta["split"] if name == meta["dataset"] else {"method": "standard"}
+    if part is None:
+        part = default_part(split)
+        if part == "all":
+            warnings.warn(f"the model was trained on every row of {name} ({split['method']} "
+                          f"split), so evaluating on all of them gives a training error, not a "
+                          f"test estimate; name another dataset with --dataset for one",
+                          UserWarning, stacklevel=2)
+    own_part = split["method"] == "standard" and part != "all"
+    if name == meta["dataset"]:
+        loaded = _load_own_data(meta, part, own_part, mirror, data_home)
+    else:
+        text_data = name in data.names() and data.get_card(name).kind == "text"
+        if text_data != (model.text is not None):
+            raise ValueError(_other_kind(name, text_data, meta["dataset"]))
+        loaded = data.load(name, parts=[part] if own_part else None, mirror=mirror,
+                           data_home=data_home)
+    X, y = part_arrays(loaded, split, part)
+    if model.text is not None:  # documents featurized as the training documents were
+        X = model.text.transform(X)
+    trained_on = getattr(model.scaler, "n_features_in_", None)
+    if trained_on is not None and X.shape[1] != trained_on:
+        raise ValueError(f"{name} has {X.shape[1]} features, the model was trained on "
+                         f"{trained_on} ({meta['dataset']}); evaluate it on {meta['dataset']} or "
+                         "data with the same features")
+    X = model.scaler.transform(X)
+    watch = Stopwatch()
+    predicted = model.estimator.predict(X)
+    seconds = watch.wall
+    changed = [f for f, digest in loaded.checksums.items()
+               if meta["checksums"].get(f, digest) != digest]
+    if name == meta["dataset"] and changed:
+        warnings.warn(f"the {name} files differ from those the model was trained on "
+                      f"({', '.join(changed)}): the model was trained on other data",
+                      UserWarning, stacklevel=2)
+    classes = np.asarray(model.estimator.classes_)
+    matrix = confusion_matrix(y, predicted, labels=classes) if confusion else None
+    return Evaluation(meta, name, part, y, predicted, seconds,
+                      model.estimator.kernel_evaluations(X), model.estimator.n_parameters_,
+                      classes, matrix)

@@ -1,0 +1,40 @@
+"""Fits a run must warn about: stopped at libsvm's iteration bound, or predicting one class.
+
+The protocol keeps each fit's warnings as ``notes`` (per grid point in grid.csv, per scheme
+for the final fits in results.json); :func:`fit_warnings` turns the two kinds that make a
+number doubtful into one-line warnings naming the dataset, scheme, kernel and C, and
+:func:`bounded` says which results the table marks.
+"""
+
+from __future__ import annotations
+
+from ..protocol.fitting import ONE_CLASS_NOTE
+
+BOUND_NOTE = "Solver terminated early"  # scikit-learn's ConvergenceWarning (see _solvers)
+SHOWN = 3  # grid points named per warning
+
+
+def bounded(result) -> bool:
+    """Whether a result's final fit stopped at the iteration bound on some fold."""
+    return any(BOUND_NOTE in note for note in result.get("notes", ()))
+
+
+def fit_warnings(results, grid_rows) -> list:
+    """The run's warnings about fits: each final fit stopped at the bound, and per dataset x
+    scheme the grid points stopped at the bound or predicting one class (a few named)."""
+    found = [f"{r['dataset']} {r['scheme']}: the final fit ({r['kernel']}, C={r['C']:g}) "
+             f"stopped at libsvm's iteration bound (max_iter); its error is marked * in the "
+             f"table" for r in results if bounded(r) and r.get("C") is not None]
+    for needle, what in ((BOUND_NOTE, "stopped at libsvm's iteration bound (max_iter)"),
+                         (ONE_CLASS_NOTE, "predicted one class for every validation point")):
+        points = {}
+        for row in grid_rows:
+            if needle in (row.get("notes") or ""):
+                points.setdefault((row["dataset"], row["scheme"]), []).append(
+                    f"{row['kernel']} C={row['C']:g}")
+        for (dataset, scheme), named in sorted(points.items()):  # whatever order points ended in
+            named = sorted(set(named))
+            more = f" and {len(named) - SHOWN} more" if len(named) > SHOWN else ""
+            found.append(f"{dataset} {scheme}: {len(named)} grid point(s) {what}: "
+                         f"{', '.join(named[:SHOWN])}{more}")
+    return found

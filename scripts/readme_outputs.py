@@ -179,7 +179,7 @@ OUTPUTS = {  # in the order they are run, in one folder: train before evaluate
     "dna-small": Output(("reproduce-table", "dna-small.yaml", "--n-jobs", "2"), speed="long",
                         files={"dna-small.yaml": DNA_SMALL}),
     "sweep-digits": Output(("reproduce-table", "sweep-digits.yaml", "-j", "2"), speed="long",
-                           files={"sweep-digits.yaml": (DOCS / "sweep-digits.yaml")}),
+                           files={"sweep-digits.yaml": (DOCS / "figures" / "sweep-digits.yaml")}),
     "text-20newsgroups": Output(("reproduce-table", "text-20newsgroups", "-j", "2"),
                                 speed="long"),
     "text-reuters": Output(("reproduce-table", "text-reuters", "-j", "2"), speed="long"),

@@ -1,6 +1,6 @@
 """The documentation site's generated reference pages (scripts/gen_docs.py) list every command of
 the click app, every dataset card and every config key; the nav (mkdocs.yml) names every page
-under docs/ and only pages that exist. The strict build itself (any warning fails) runs in CI
+under docs/ and only pages that exist, and no page lies loose at the top level. The strict build itself (any warning fails) runs in CI
 (.ci/run: ``mkdocs build --strict``)."""
 
 import importlib.util
@@ -64,8 +64,10 @@ def test_config_reference_lists_the_validating_table():
 
 
 def test_nav_names_every_page_and_only_pages_that_exist():
+    """Every page is in the nav, under a section (no loose top-level page besides the home and
+    getting-started pages), and the nav names no missing page: nothing drops a missing page."""
     config = yaml.safe_load((REPO / "mkdocs.yml").read_text(encoding="utf-8"))
-    optional = set(config["extra"]["optional_pages"])
+    assert "optional_pages" not in config.get("extra", {})
 
     def leaves(nav):
         for entry in nav:
@@ -77,8 +79,13 @@ def test_nav_names_every_page_and_only_pages_that_exist():
     generated = set(gen_docs.pages())
     written = {str(p.relative_to(docs)) for p in docs.rglob("*.md")}
     assert not generated & written, "a generated page is also written by hand"
-    assert set(nav) - optional <= written | generated
+    assert set(nav) <= written | generated
     assert written | generated <= set(nav)
+    assert len(nav) == len(set(nav)), "a page is in the nav twice"
+    loose = {page for page in nav if "/" not in page}
+    assert loose == {"index.md", "getting-started.md"}, f"loose top-level pages: {loose}"
+    hooks = (REPO / "scripts" / "mkdocs_hooks.py").read_text(encoding="utf-8")
+    assert "on_config" not in hooks and "on_nav" not in hooks, "a hook that edits the nav"
 
 
 def test_readme_names_every_command():

@@ -1,5 +1,6 @@
-"""docs/explanation/architecture.md against the package: its module tree lists exactly the
-package's modules, and every import between the package's parts goes down its layer table."""
+"""docs/explanation/architecture.md against the package: its folder list names each folder of the
+package once (none missing, none extra; files are not listed, so a plug-in file needs no docs
+edit), and every import between the package's parts goes down its layer table."""
 
 import ast
 import re
@@ -16,26 +17,27 @@ def _block(marker) -> list[str]:
     return after.split("```", 2)[1].splitlines()[1:]
 
 
-def documented_modules() -> set[str]:
-    """Module paths of the tree block: two spaces of indent a level; a line's names (before
-    two spaces) are comma-separated, ``name/`` a package (its ``__init__.py`` included)."""
-    paths, folders = set(), []
-    for line in _block("module tree"):
-        if not line.strip() or line.strip() == "multisvm_cli/":
+def documented_folders() -> list[str]:
+    """Folder paths of the folder list, relative to the package ("" for the package itself), in
+    the doc's order: two spaces of indent a level, a folder's name (ending in ``/``) before two
+    spaces and its description; every line names one folder."""
+    folders, path = [], []
+    for line in _block("folders"):
+        if not line.strip():
             continue
         text = line.lstrip()
-        indent = len(line) - len(text)
-        if indent % 2 or not indent:  # a description's continuation line
-            continue
-        names = re.split(r"\s{2,}", text)[0]
-        folders = folders[:indent // 2 - 1]
-        for name in (n.strip() for n in names.split(",")):
-            if name.endswith("/"):
-                folders.append(name[:-1])
-                paths.add("/".join(folders + ["__init__.py"]))
-            elif name.endswith(".py"):
-                paths.add("/".join(folders + [name]))
-    return paths
+        level = (len(line) - len(text)) // 2
+        name = re.split(r"\s{2,}", text)[0]
+        assert name.endswith("/") and len(line) - len(text) == 2 * level, f"not a folder: {line}"
+        path = path[:level] + [name[:-1]]
+        folders.append("/".join(path[1:]))
+    return folders
+
+
+def package_folders() -> set[str]:
+    """Every folder of the package that holds a module, relative to it."""
+    folders = {p.parent.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*.py")}
+    return {"" if folder == "." else folder for folder in folders}
 
 
 def layers() -> dict[str, int]:
@@ -84,11 +86,24 @@ def _module_of(name: str) -> str:
     return name.rpartition(".")[0]
 
 
-def test_the_module_tree_lists_every_module_and_only_those():
-    actual = {str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py")}
-    documented = documented_modules()
-    assert not actual - documented, f"modules the doc leaves out: {sorted(actual - documented)}"
-    assert not documented - actual, f"the doc names absent modules: {sorted(documented - actual)}"
+def test_the_folder_list_names_every_folder_once_and_only_those():
+    documented = documented_folders()
+    assert len(documented) == len(set(documented)), f"named twice: {documented}"
+    actual = package_folders()
+    assert len(actual) >= 15
+    missing, extra = sorted(actual - set(documented)), sorted(set(documented) - actual)
+    assert not missing, f"folders the doc leaves out: {missing}"
+    assert not extra, f"the doc names absent folders: {extra}"
+
+
+def test_the_layers_name_each_top_folder_once_and_nothing_else():
+    parts = [p.rstrip("/").removesuffix(".py") for line in _block("layers") if line.strip()
+             for p in line.split(":", 1)[1].split()]
+    assert len(parts) == len(set(parts)), f"a part in two layers: {parts}"
+    for part in parts:
+        assert (PACKAGE / part).is_dir() or (PACKAGE / f"{part}.py").is_file(), part
+    tops = {folder for folder in package_folders() if folder and "/" not in folder}
+    assert tops <= set(parts), f"folders in no layer: {sorted(tops - set(parts))}"
 
 
 def test_every_import_goes_down_the_layers():
@@ -100,15 +115,21 @@ def test_every_import_goes_down_the_layers():
     assert not upward, f"imports reaching up a layer: {upward}"
 
 
-def test_the_checks_fail_on_a_wrong_doc(monkeypatch):
-    """The tree parser sees a module dropped from the doc, and the layer check an upward
-    import (base above cli)."""
+def test_the_checks_fail_on_a_wrong_doc():
+    """The folder parser sees a folder dropped from the doc, one named twice and one the package
+    lacks, and the layer check an upward import (base above cli)."""
     global DOC
     original = DOC
     try:
-        DOC = original.replace("  kernels.py", "  kernelz.py", 1)
-        assert "kernels.py" not in documented_modules()
-        DOC = original.replace("<!-- layers -->\n```\n", "<!-- layers -->\n```\nbase: base/\n", 1)
+        line = next(l for l in original.splitlines() if l.startswith("    joint/"))
+        DOC = original.replace(line + "\n", "", 1)
+        assert "estimators/joint" in package_folders() - set(documented_folders())
+        DOC = original.replace(line, line + "\n" + line, 1)
+        assert documented_folders().count("estimators/joint") == 2
+        DOC = original.replace(line, line.replace("joint/", "jointly/"), 1)
+        assert "estimators/jointly" in set(documented_folders()) - package_folders()
+        DOC = original.replace("<!-- layers -->\n```\n", "<!-- layers -->\n```\nbase: base/\n",
+                               1)
         level = layers()
         assert level["base"] < level["cli"]
         assert any(level[part_of(b)] < level[part_of(a)] for a, b in imports()

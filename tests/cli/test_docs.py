@@ -1,7 +1,9 @@
 """The documentation site's generated reference pages (scripts/gen_docs.py) list every command of
 the click app, every dataset card and every config key; the nav (mkdocs.yml) names every page
-under docs/ and only pages that exist, and no page lies loose at the top level. The strict build itself (any warning fails) runs in CI
-(.ci/run: ``mkdocs build --strict``)."""
+under docs/ and only pages that exist, and no page lies loose at the top level; every repository
+path the pages, README.md and benchmarks/README.md name exists; benchmarks/README.md lists every
+script. The strict build itself (any warning fails) runs in CI (.ci/run: ``mkdocs build
+--strict``)."""
 
 import importlib.util
 import re
@@ -95,3 +97,60 @@ def test_readme_names_every_command():
     for name in _commands(cli, "multisvm")[1:]:
         if name != "multisvm datasets":  # the group: its commands are listed
             assert re.search(rf"^{re.escape(name)}\b", listed, re.M), name
+
+
+ROOTED = ("tests", "multisvm_cli", "scripts", "benchmarks", "configs", "datasets", "docs")
+IN_PACKAGE = ("cli", "base", "data", "estimators", "experiment", "report", "persist")
+PATH = re.compile(rf"(?<![\w./-])(?:{'|'.join(ROOTED + IN_PACKAGE)})/[\w./<>*{{}}-]*")
+MADE_AT_RUN_TIME = {"datasets/cache/"}  # .gitignore'd: made on first use
+LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+
+
+def named_paths(text) -> set[str]:
+    """The repository paths a page names: from the checkout's root (``tests/cli/x.py``), or a
+    module in the package (``report/table.py``); placeholders (``<name>``, ``*``) left out."""
+    found = set()
+    for match in PATH.finditer(text):
+        path = match.group(0).rstrip(".,-")
+        if any(c in path for c in "<>*{}"):
+            continue
+        if path.split("/")[0] in ROOTED:
+            found.add(path)
+        elif path.endswith(".py"):
+            found.add(f"multisvm_cli/{path}")
+    return found
+
+
+def test_named_paths_are_found_and_placeholders_skipped():
+    text = ("see `tests/cli/test_docs.py`, report/table.py and benchmarks/README.md. Write "
+            "`tests/test_<name>.py`; multisvm_cli/data/x.py; data/mine.csv; results/q")
+    assert named_paths(text) == {"tests/cli/test_docs.py", "multisvm_cli/report/table.py",
+                                 "benchmarks/README.md", "multisvm_cli/data/x.py"}
+
+
+def test_every_repository_path_the_docs_name_exists():
+    pages = [REPO / "README.md", REPO / "benchmarks" / "README.md",
+             *sorted((REPO / "docs").rglob("*.md"))]
+    gitignore = (REPO / ".gitignore").read_text(encoding="utf-8").split()
+    assert MADE_AT_RUN_TIME <= set(gitignore)
+    missing = []
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for path in sorted(named_paths(text) - MADE_AT_RUN_TIME):
+            if not (REPO / path).exists():
+                missing.append(f"{page.relative_to(REPO)}: {path}")
+        if "docs" not in page.relative_to(REPO).parts:
+            for link in LINK.findall(text):  # outside the site: mkdocs checks the site's links
+                if "://" not in link and not (page.parent / link).exists():
+                    missing.append(f"{page.relative_to(REPO)}: link {link}")
+    assert not missing, "paths named in the docs that do not exist:\n" + "\n".join(missing)
+
+
+def test_the_benchmarks_readme_lists_every_script_with_how_to_run_it():
+    readme = (REPO / "benchmarks" / "README.md").read_text(encoding="utf-8")
+    listed = re.findall(r"^## (\S+\.py)$", readme, re.M)
+    scripts = sorted(path.name for path in (REPO / "benchmarks").glob("*.py"))
+    assert listed == scripts, "benchmarks/README.md: one section per script, in name order"
+    for name in listed:
+        section = readme.split(f"\n## {name}\n")[1].split("\n## ")[0]
+        assert re.search(r"^    python benchmarks/\S+\.py", section, re.M), name

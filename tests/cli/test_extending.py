@@ -1,0 +1,135 @@
+"""The recipes of docs/explanation/extending.md work as written: each code block marked
+``<!-- recipe: NAME -->`` is read from the page and run as the module the page says to write
+(a scheme, a figure, a card data format), or checked against what the package holds (the
+dataset card), with numbers that would be wrong if the recipe were."""
+
+import hashlib
+import importlib.util
+import re
+import sys
+import textwrap
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import yaml
+from sklearn.datasets import load_iris
+
+from multisvm_cli import data
+from multisvm_cli.data import formats
+from multisvm_cli.estimators import registry
+from multisvm_cli.estimators.maxwins import MaxWinsSVC
+from multisvm_cli.persist import load_model, save_model
+from multisvm_cli.report.figures import base as figures_base
+from multisvm_cli.report.figures import drawing
+
+REPO = Path(__file__).resolve().parents[2]
+PAGE = REPO / "docs" / "explanation" / "extending.md"
+RECIPE = re.compile(r"^( *)<!-- recipe: ([\w-]+) -->\n\1```\w+\n(.*?)^\1```$", re.M | re.S)
+
+
+def recipes() -> dict:
+    """name -> the code of its block, dedented."""
+    found = {}
+    for match in RECIPE.finditer(PAGE.read_text(encoding="utf-8")):
+        assert match.group(2) not in found, f"recipe {match.group(2)!r} twice"
+        found[match.group(2)] = textwrap.dedent(match.group(3))
+    return found
+
+
+def load_recipe(name, module, tmp_path, monkeypatch):
+    """The recipe ``name`` imported as the package's module ``module`` (its relative imports
+    resolve as in the package), for one test."""
+    path = tmp_path / f"{module.rpartition('.')[2]}.py"
+    path.write_text(recipes()[name], encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(module, path)
+    loaded = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, module, loaded)
+    spec.loader.exec_module(loaded)
+    return loaded
+
+
+def test_the_page_holds_every_recipe():
+    assert set(recipes()) == {"scheme", "scheme-line", "figure", "card", "format"}
+
+
+@pytest.fixture
+def vote(tmp_path, monkeypatch):
+    """The page's scheme, registered by the page's registry line for one test."""
+    load_recipe("scheme", "multisvm_cli.estimators.vote", tmp_path, monkeypatch)
+    line = recipes()["scheme-line"].strip().rstrip(",")
+    scheme = eval(line, {"Scheme": registry.Scheme, "_HERE": "multisvm_cli.estimators"})
+    monkeypatch.setitem(registry.REGISTRY, scheme.name, scheme)
+    return scheme
+
+
+def test_the_scheme_recipe_trains_predicts_and_saves(vote, tmp_path):
+    X, y = load_iris(return_X_y=True)
+    assert registry.scheme_name("Vote") == "vote" and registry.label("vote") == "Vote"
+    model = registry.estimator("vote")(sigma=0.5, C=1.0).fit(X, y)
+    maxwins = MaxWinsSVC(sigma=0.5, C=1.0).fit(X, y)
+    assert model.n_parameters_ == maxwins.n_parameters_  # the same machines
+    assert model.kernel_evaluations(X) == maxwins.kernel_evaluations(X)
+    scores = model.decision_function(X)
+    pairwise = maxwins.machines_.decision(X, maxwins.memory_mb, maxwins.n_jobs)
+    weights = np.tanh(np.abs(pairwise))  # the votes of pairs (0, 1), (0, 2), (1, 2)
+    np.testing.assert_allclose(scores[:, 0], np.where(pairwise[:, 0] < 0, weights[:, 0], 0)
+                               + np.where(pairwise[:, 1] < 0, weights[:, 1], 0))
+    np.testing.assert_array_equal(model.predict(X), scores.argmax(axis=1))
+    assert (model.predict(X) == y).mean() > 0.95
+    save_model(tmp_path / "model", model)
+    loaded = load_model(tmp_path / "model").estimator
+    assert type(loaded).__name__ == "VoteSVC"
+    np.testing.assert_array_equal(loaded.decision_function(X), scores)
+
+
+def test_the_figure_recipe_registers_and_draws_error_counts(tmp_path, monkeypatch):
+    drawn = []
+    monkeypatch.setattr(drawing, "save_figure",
+                        lambda fig, path, dpi: drawn.append((fig, path)) or path)
+    try:
+        load_recipe("figure", "multisvm_cli.report.figures.errors", tmp_path, monkeypatch)
+        kind = next(k for k in figures_base.registered() if k.name == "errors")
+        assert kind.title == "Error counts" and kind.order == 35
+        rows = [{"dataset": "iris", "scheme": "ovr", "error_pct": 100 * 2 / 45, "n_test": 45},
+                {"dataset": "iris", "scheme": "dag", "error_pct": 100 * 1 / 45, "n_test": 45},
+                {"dataset": "wine", "scheme": "ovr", "error_pct": 100 * 3 / 54, "n_test": 54}]
+        paths = kind.draw(SimpleNamespace(table_rows=rows), tmp_path, "png", 100)
+    finally:
+        figures_base.unregister("errors")
+    assert [p.name for p in paths] == ["errors-iris.png", "errors-wine.png"]
+    heights = [[bar.get_height() for bar in fig.axes[0].patches] for fig, _ in drawn]
+    assert heights == [[2, 1], [3]]
+
+
+def test_the_card_recipe_is_the_shipped_glass_card():
+    card = yaml.safe_load(recipes()["card"])
+    shipped = yaml.safe_load((REPO / "datasets" / "glass.yaml").read_text(encoding="utf-8"))
+    assert card.pop("description") and shipped.pop("description")
+    assert card == shipped
+
+
+def test_the_format_recipe_reads_a_card_of_npy_files(tmp_path, monkeypatch, data_home):
+    load_recipe("format", "multisvm_cli.data.formats.npy", tmp_path, monkeypatch)
+    monkeypatch.setitem(formats.FORMATS, "npy", "multisvm_cli.data.formats.npy")
+    mirror, cards = tmp_path / "mirror", tmp_path / "cards"
+    (mirror / "pairs").mkdir(parents=True)
+    X = np.array([[0.5, 1.0], [1.5, -2.0], [2.5, 3.0], [3.5, 4.25]])
+    np.save(mirror / "pairs" / "X.npy", X)
+    np.save(mirror / "pairs" / "y.npy", np.array([1, 2, 1, 2]))
+    files = "".join(f"      - {{name: {name}, sha256: "
+                    f"{hashlib.sha256((mirror / 'pairs' / name).read_bytes()).hexdigest()}}}\n"
+                    for name in ("X.npy", "y.npy"))
+    cards.mkdir()
+    (cards / "pairs.yaml").write_text(
+        "name: pairs\ntitle: Four points\ndescription: Four points in .npy files.\n"
+        "n_classes: 2\nn_features: 2\nclasses: [1, 2]\nsplit: none\nparts: {all: 4}\n"
+        "paper_scaling: none\ncontinuous_columns: all\nsources:\n  - id: npy\n"
+        f"    format: npy\n    files:\n{files}    parts:\n      all: {{}}\n")
+    monkeypatch.setenv("MULTISVM_CARDS", str(cards))
+    loaded = data.load("pairs", mirror=mirror, progress=False)
+    points, labels = loaded.parts["all"]
+    np.testing.assert_array_equal(points, X)
+    assert labels.tolist() == [1, 2, 1, 2]
+    assert loaded.sources["X.npy"].startswith("mirror ")

@@ -111,7 +111,7 @@ def test_the_card_recipe_is_the_shipped_glass_card():
 
 
 def test_the_format_recipe_reads_a_card_of_npy_files(tmp_path, monkeypatch, data_home):
-    load_recipe("format", "multisvm_cli.data.formats.npy", tmp_path, monkeypatch)
+    npy = load_recipe("format", "multisvm_cli.data.formats.npy", tmp_path, monkeypatch)
     monkeypatch.setitem(formats.FORMATS, "npy", "multisvm_cli.data.formats.npy")
     mirror, cards = tmp_path / "mirror", tmp_path / "cards"
     (mirror / "pairs").mkdir(parents=True)
@@ -133,3 +133,7 @@ def test_the_format_recipe_reads_a_card_of_npy_files(tmp_path, monkeypatch, data
     np.testing.assert_array_equal(points, X)
     assert labels.tolist() == [1, 2, 1, 2]
     assert loaded.sources["X.npy"].startswith("mirror ")
+    (tmp_path / "bad.npy").write_bytes(b"not an array")
+    bad = SimpleNamespace(paths=(tmp_path / "bad.npy",) * 2, dataset="pairs")
+    with pytest.raises(data.DatasetError, match=r"^pairs: .*bad\.npy: not \.npy \("):
+        npy.read_part(bad)

@@ -192,6 +192,12 @@ COLUMNS = (
 )
 
 
+def error_pct(n_errors, n_test) -> float:
+    """The test error in % of ``n_errors`` wrong out of ``n_test`` points (``error_pct`` of a
+    result, a split, a sweep row and the table)."""
+    return 100.0 * n_errors / n_test
+
+
 def column(key) -> Column | None:
     """The declared column of ``key``, or None."""
     return next((c for c in COLUMNS if c.key == key), None)

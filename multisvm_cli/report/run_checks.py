@@ -25,7 +25,7 @@ from collections import Counter
 
 from ..base.numeric import is_count, is_number
 from . import columns
-from .columns import COUNT, FRACTION, NONNEGATIVE
+from .columns import COUNT, FRACTION, NONNEGATIVE, error_pct
 
 # the ranges of the keys of grid.csv, sweep.csv and results.json's results that are not
 # columns of the report table (the table's own are declared with it: columns.ranges())
@@ -131,7 +131,7 @@ def _error_pct(result):
     n_errors, n_test = result.get("n_errors"), result.get("n_test")
     if not (is_count(n_errors) and is_count(n_test, 1)):
         return None
-    return 100.0 * n_errors / n_test
+    return error_pct(n_errors, n_test)
 
 
 def table_problem(rows, results, numbers) -> str | None:

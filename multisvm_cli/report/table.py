@@ -22,7 +22,7 @@ import numpy as np
 from tabulate import tabulate
 
 from ..estimators.registry import ORDER_STUDY, REFERENCE, label
-from .columns import copied, display, narrow_notes, narrow_titles, notes, shown
+from .columns import copied, display, error_pct, narrow_notes, narrow_titles, notes, shown
 from .paired import EXACT_BELOW, RESAMPLED, paired_test
 
 FORMATS = ("table", "markdown", "csv", "json")
@@ -65,7 +65,7 @@ def table_rows(results, reference=None, compare_to=REFERENCE) -> list[dict]:
 def _our_numbers(result) -> dict:
     return {
         "dataset": result["dataset"], "scheme": result["scheme"], "kernel": result["kernel"],
-        "C": result["C"], "error_pct": 100.0 * result["n_errors"] / result["n_test"],
+        "C": result["C"], "error_pct": error_pct(result["n_errors"], result["n_test"]),
         "error_sd": result.get("error_sd"), "n_test": result["n_test"],
         "kernel_evaluations": result["kernel_evaluations"], "cpu_time": result["cpu_time"],
         "smo_iterations": result.get("smo_iterations"),
@@ -85,10 +85,10 @@ def _cv_best_numbers(result) -> dict:
     best = result.get("cv_best")
     if best is None or result.get("estimate") != "nested":
         return {}
-    error_pct = 100.0 * result["n_errors"] / result["n_test"]
+    nested = error_pct(result["n_errors"], result["n_test"])
     return {"cv_best_kernel": best["kernel"], "cv_best_C": best["C"],
             "cv_best_error_pct": best["error_pct"],
-            "optimism": error_pct - best["error_pct"], "cv_best_ties": best["ties"]}
+            "optimism": nested - best["error_pct"], "cv_best_ties": best["ties"]}
 
 
 def _paper_numbers(numbers) -> dict:

@@ -60,9 +60,11 @@ class Column:
     - ``key``: its name in table.csv, results.json's "table" rows and ``--format json``;
     - ``title``: its heading in the text table, table.md and report.html;
     - ``note``: what it holds; the footnote prints it when ``note_at`` is (paragraph, place),
-      else only the run-folder reference does (columns sharing a note share its words);
+      else only the run-folder reference does (columns sharing a note share its words;
+      ``{shared}`` names the schemes that share fits);
     - ``narrow``: its heading in the terminal's table without ``--wide`` ("": not shown there),
-      ``narrow_note``: that heading's gloss in the narrow table's "Columns:" line;
+      ``narrow_note``: that heading's gloss in the narrow table's "Columns:" line
+      (``{against}``: the comparison scheme);
     - ``unit``: the unit of its numbers (the reference page);
     - ``fmt``: how a value is shown (a format spec or a function; None: ``g`` for floats);
     - ``number``: a finite number or empty in every row (checked on read), ``check``: its

@@ -1,5 +1,8 @@
 """The report layer: everything a run's results become, from the saved files alone.
 
+- :mod:`.columns`: the Table-1 report's columns, each declared once (title, unit, format,
+  range, note), which the tables, report.html, the footnote, the run checks and the
+  run-folder reference are made from;
 - :mod:`.table`: the Table-1 rows and their text (table, markdown, csv, json) and footnote;
 - :mod:`.hsu_lin`: Hsu & Lin's (2002) Tables II and III, for configs with ``layout: hsu-lin``;
 - :mod:`.paired`: the paired tests (McNemar's test, the corrected resampled t-test);

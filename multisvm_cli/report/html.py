@@ -8,7 +8,7 @@ names, and writes ``run_folder/report.html``:
 
 1. the answer (:mod:`.summary`): per dataset, the best scheme, its 95% interval, and the
    schemes not significantly different from it by a paired test against it;
-2. the table: the terminal's default columns (``table.NARROW_KEYS``), the paper's columns
+2. the table: the terminal's default columns (``columns.narrow_titles``), the paper's columns
    beside ours, the rest behind a checkbox (CSS only); empty columns left out; a click on a
    heading sorts the rows (a few lines of inline script, the page's only one);
 3. the ranking and each registered figure kind's files, under its title, with its caption.

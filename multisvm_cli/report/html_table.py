@@ -1,8 +1,9 @@
 """report.html's results table: the essential columns first, the rest behind a toggle, sortable.
 
-- Essential: the terminal's default columns (``table.NARROW_KEYS``, what ``multisvm
-  reproduce-table`` prints without ``--wide``), each with the paper's column beside it where
-  the config gives reference numbers (``paper_error_pct`` right of ``error_pct``, ...).
+- Essential: the terminal's default columns (those with a ``narrow`` heading in
+  :data:`.columns.COLUMNS`, what ``multisvm reproduce-table`` prints without ``--wide``),
+  each with the paper's column beside it where the config gives reference numbers
+  (``paper_error_pct`` right of ``error_pct``, ...).
 - The rest (``class="extra"``) is hidden until the "show all columns" checkbox is ticked: CSS
   only (``:checked ~``), no script.
 - A column that is empty in every row is left out.
@@ -10,7 +11,7 @@
   click reverses: :data:`SORTER`, a few lines of inline vanilla JavaScript, the page's only
   script, which loads nothing.
 
-Each number is shown as table.md shows it (``table.display``), its exact table.csv value in the
+Each number is shown as table.md shows it (``columns.display``), its exact table.csv value in the
 cell's ``title`` (shown on hover) and ``data-v`` (what the sort compares).
 """
 
@@ -19,11 +20,10 @@ from __future__ import annotations
 import html
 
 from ..base.numeric import is_number
-from .table import COLUMNS, CV_BEST_COLUMNS, NARROW_KEYS, PAPER_COLUMNS, display
+from . import columns as declared
+from .columns import display
 
-TITLES = dict(COLUMNS + CV_BEST_COLUMNS + PAPER_COLUMNS, error_sd="error SD %",
-              n_support_vectors="SVs")
-PAPER = {key: key.removeprefix("paper_") for key, _ in PAPER_COLUMNS}  # paper column -> ours
+OLD_TITLES = {"n_support_vectors": "SVs"}  # a column of earlier runs' table.csv
 CSS = """
 body { font-family: sans-serif; margin: 2em auto; max-width: 1360px; padding: 0 1em; color: #222; }
 div.scroll { overflow-x: auto; max-width: 100%; }
@@ -63,13 +63,26 @@ document.querySelectorAll("table.sortable th").forEach(function (th, column) {
 def columns(header, rows) -> list[tuple[str, bool]]:
     """(key, essential) of the columns shown, in order: the header's columns that some row
     fills, each paper column right after ours (or where ours would be), the essential ones
-    (:data:`NARROW_KEYS` and their paper columns) marked."""
+    (those with a ``narrow`` heading, and their paper columns) marked."""
+    paper = _paper()
+    narrow = declared.narrow_titles()
     filled = [key for key in header if any(row.get(key) not in (None, "") for row in rows)]
-    ours = [key for key in filled if key not in PAPER]
-    for paper in (key for key in filled if key in PAPER):
-        mine = PAPER[paper]
-        ours.insert(ours.index(mine) + 1 if mine in ours else len(ours), paper)
-    return [(key, key in NARROW_KEYS or PAPER.get(key) in NARROW_KEYS) for key in ours]
+    ours = [key for key in filled if key not in paper]
+    for theirs in (key for key in filled if key in paper):
+        mine = paper[theirs]
+        ours.insert(ours.index(mine) + 1 if mine in ours else len(ours), theirs)
+    return [(key, key in narrow or paper.get(key) in narrow) for key in ours]
+
+
+def _paper() -> dict:
+    """{paper column: ours} of the declared paper columns (shown when a row has the paper's)."""
+    return {c.key: c.key.removeprefix("paper_") for c in declared.COLUMNS
+            if c.key.startswith("paper_")}
+
+
+def titles_of() -> dict:
+    """{key: heading} of every declared column (and of earlier runs' columns)."""
+    return {**OLD_TITLES, **{c.key: c.title for c in declared.COLUMNS}}
 
 
 LINEAR_MARK = " \u2021"  # after a linear model's scheme, kernel evals and iterations
@@ -78,14 +91,14 @@ LINEAR_KEYS = ("scheme", "kernel_evaluations", "smo_iterations")
 
 def table_html(header, rows, parse, titles=None, linear=()) -> str:
     """The table of ``rows`` (table.csv's strings) over ``header``'s keys; ``parse`` turns a
-    cell's text into its value; ``titles``: headings instead of :data:`TITLES`'; ``linear``:
+    cell's text into its value; ``titles``: headings instead of the declared ones; ``linear``:
     the (dataset, scheme) of linear models, whose scheme, kernel evals and iterations are
     marked :data:`LINEAR_MARK` (dot products with weight vectors, not kernel evaluations; a
     linear solver's iterations, not SMO's). Each dataset's lowest-error rows are marked
     ``best``."""
     shown = columns(header, rows)
     extra = sum(not essential for _, essential in shown)
-    titles = {**TITLES, **(titles or {})}
+    titles = {**titles_of(), **(titles or {})}
     words = {key for key, _ in shown if not any(is_number(parse(r.get(key) or "")) for r in rows)}
     head = "".join(f"<th{_cls(key, essential, key in words)}>{_esc(titles.get(key, key))}</th>"
                    for key, essential in shown)
@@ -126,7 +139,7 @@ def best_rows(rows, parse) -> set:
 
 
 def _cls(key, essential, text=False) -> str:
-    names = [name for name, on in (("text", text), ("paper", key in PAPER),
+    names = [name for name, on in (("text", text), ("paper", key in _paper()),
                                    ("extra", not essential)) if on]
     return f" class=\"{' '.join(names)}\"" if names else ""
 

@@ -24,44 +24,32 @@ import math
 from collections import Counter
 
 from ..base.numeric import is_count, is_number
+from . import columns
+from .columns import COUNT, FRACTION, NONNEGATIVE, error_pct
 
-NONNEGATIVE = ("cpu_time", "evaluation_time", "max_train_memory_mb", "kernel_evaluations",
-               "size", "selection_time", "size_k", "smo_iterations", "fit_cpu", "fit_wall",
-               "predict_wall", "n_support_vectors")
-ACCURACIES = ("level1_accuracy", "level2_accuracy")
+# the ranges of the keys of grid.csv, sweep.csv and results.json's results that are not
+# columns of the report table (the table's own are declared with it: columns.ranges())
+OTHER_RANGES = {"validation_error": FRACTION, "n_train": COUNT, "n_errors": COUNT,
+                "n_validation": COUNT, "repeat": COUNT, "fold": COUNT, "size": NONNEGATIVE,
+                "fit_cpu": NONNEGATIVE, "fit_wall": NONNEGATIVE, "predict_wall": NONNEGATIVE,
+                "n_support_vectors": NONNEGATIVE}
 
 
 def _present(value) -> bool:
     return value is not None and value == value and value != ""
 
 
-def _whole(value) -> bool:
-    return is_number(value) and float(value).is_integer() and value >= 0
-
-
 def row_ranges(row, where) -> str | None:
-    """What is out of range in one row (a mapping of numbers), or None."""
-    error = row.get("error_pct")
-    if _present(error) and not 0 <= float(error) <= 100:
-        return f"{where}: error_pct {error} is not in [0, 100]"
-    validation = row.get("validation_error")
-    if _present(validation) and not 0 <= float(validation) <= 1:
-        return f"{where}: validation_error {validation} is not in [0, 1]"
-    for key in ("n_train", "n_test", "n_errors", "n_validation", "repeat", "fold"):
-        if _present(row.get(key)) and not _whole(float(row[key])):
-            return f"{where}: {key} {row[key]} is not a count"
+    """What is out of range in one row (a mapping of numbers), or None: each key of
+    :data:`OTHER_RANGES` and of the table's declared ranges, then n_errors <= n_test (and
+    <= n_validation)."""
+    for key, allowed in {**columns.ranges(), **OTHER_RANGES}.items():
+        if _present(row.get(key)) and not allowed.holds(float(row[key])):
+            return f"{where}: {key} {row[key]} {allowed.problem}"
     for total, part in (("n_test", "n_errors"), ("n_validation", "n_errors")):
         if _present(row.get(total)) and _present(row.get(part)) \
                 and float(row[part]) > float(row[total]):
             return f"{where}: {part} {row[part]} exceeds {total} {row[total]}"
-    for key in NONNEGATIVE:
-        if _present(row.get(key)) and float(row[key]) < 0:
-            return f"{where}: {key} {row[key]} is negative"
-    for key in ACCURACIES:
-        if _present(row.get(key)) and not 0 <= float(row[key]) <= 1:
-            return f"{where}: {key} {row[key]} is not in [0, 1]"
-    if _present(row.get("C")) and not float(row["C"]) > 0:
-        return f"{where}: C {row['C']} is not > 0"
     return None
 
 
@@ -143,7 +131,7 @@ def _error_pct(result):
     n_errors, n_test = result.get("n_errors"), result.get("n_test")
     if not (is_count(n_errors) and is_count(n_test, 1)):
         return None
-    return 100.0 * n_errors / n_test
+    return error_pct(n_errors, n_test)
 
 
 def table_problem(rows, results, numbers) -> str | None:

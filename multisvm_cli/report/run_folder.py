@@ -25,7 +25,7 @@ from ..base.errors import MultisvmError, one_line
 from ..base.numeric import is_count, is_number
 from ..base.readers import read_json, read_text
 from ..base.storage import atomic_write, to_json, write_json
-from . import run_checks
+from . import columns, run_checks
 from .hsu_lin import HSU_LIN, LAYOUTS, TABLE_1, tables_text
 from .table import render
 from .verdict import verdict_problem
@@ -39,10 +39,6 @@ GRID_NEEDS = ("dataset", "scheme", "kernel_type", "C", "validation_error")
 GRID_NUMBERS = ("C", "validation_error")  # what the heatmaps draw: finite in every row
 RESULT_KEYS = ("dataset", "scheme", "params")
 TABLE_KEYS = ("dataset", "scheme")
-# the report rows' numbers the figures and report.html read: each a finite number or empty
-TABLE_NUMBERS = ("C", "error_pct", "error_sd", "kernel_evaluations", "cpu_time",
-                 "smo_iterations", "size_k", "selection_time", "evaluation_time", "mcnemar_p",
-                 "max_train_memory_mb", "level1_accuracy", "level2_accuracy", "log_loss", "brier")
 SWEEP_COLUMNS = ["sweep", "value", "dataset", "scheme", "repeat", "classes", "n_train", "n_test",
                  "error_pct", "cpu_time", "evaluation_time", "max_train_memory_mb",
                  "kernel_evaluations", "size", "level1_accuracy", "level2_accuracy"]
@@ -159,8 +155,9 @@ def results_problem(results) -> str | None:
             return (f"the {row['dataset']} {row['scheme']} result's reliability is not its "
                     "test points' bins {count, confidence, right} (counts adding up to n_test, "
                     "right <= count, 0 <= confidence <= count)")
+    numbers = columns.numbers()  # the report rows' numbers: each a finite number or empty
     for row in results["table"]:
-        wrong = [k for k in TABLE_NUMBERS if row.get(k) is not None and not is_number(row[k])]
+        wrong = [k for k in numbers if row.get(k) is not None and not is_number(row[k])]
         if wrong:
             return (f"the {row['dataset']} {row['scheme']} row's {', '.join(wrong)} is not a "
                     "finite number")
@@ -370,12 +367,13 @@ def read_table(folder, results: dict) -> tuple[list, list]:
     if missing:
         raise _malformed(path, f"it lacks the column(s) {', '.join(missing)}")
     rows = list(csv.DictReader(io.StringIO(text)))
+    numbers = columns.numbers()  # the report rows' numbers: each a finite number or empty
     for row in rows:
-        wrong = [k for k in TABLE_NUMBERS if row.get(k) and not _number_text(row[k])]
+        wrong = [k for k in numbers if row.get(k) and not _number_text(row[k])]
         if wrong:
             raise _malformed(path, f"the {row['dataset']} {row['scheme']} row's "
                                    f"{', '.join(wrong)} is not a finite number")
-    problem = run_checks.table_problem(rows, results, TABLE_NUMBERS)
+    problem = run_checks.table_problem(rows, results, numbers)
     if problem:
         raise _malformed(path, problem)
     return header, rows

@@ -13,12 +13,12 @@ import pandas as pd
 from tabulate import tabulate
 
 from ..estimators.registry import label
+from .columns import column
 
-SWEEP_TABLE = [  # (sweep.csv column, title): means over the repeats
-    ("error_pct", "error %"), ("cpu_time", "train CPU s"), ("evaluation_time", "eval s"),
-    ("max_train_memory_mb", "max SVM MB"), ("kernel_evaluations", "kernel evals"),
-    ("size", "size"), ("level1_accuracy", "L1 acc"), ("level2_accuracy", "L2 acc"),
-]
+SWEEP_TABLE = (  # sweep.csv's columns the table shows, means over the repeats (titled as in
+    # the report table, columns.COLUMNS; size, in parameters, is not one of its columns)
+    "error_pct", "cpu_time", "evaluation_time", "max_train_memory_mb", "kernel_evaluations",
+    "size", "level1_accuracy", "level2_accuracy")
 DIGITS = {"error_pct": 2, "cpu_time": 3, "evaluation_time": 3, "max_train_memory_mb": 3,
           "kernel_evaluations": 1, "size": 0, "level1_accuracy": 3, "level2_accuracy": 3}
 
@@ -28,7 +28,7 @@ def sweep_summary(rows) -> pd.DataFrame:
     of every :data:`SWEEP_TABLE` figure and the error's SD over the repeats (NaN for one)."""
     frame = pd.DataFrame(rows)
     keys = ["dataset", "value", "scheme"]
-    columns = [c for c, _ in SWEEP_TABLE if c in frame and frame[c].notna().any()]
+    columns = [c for c in SWEEP_TABLE if c in frame and frame[c].notna().any()]
     grouped = frame.groupby(keys, sort=False)
     summary = grouped[columns].mean()
     summary["error_sd"] = grouped["error_pct"].std(ddof=1)
@@ -41,10 +41,9 @@ def sweep_table(rows, fmt="table") -> str:
     (``html``), with a footnote line."""
     summary = sweep_summary(rows)
     name = pd.DataFrame(rows)["sweep"].iloc[0]
-    columns = [c for c, _ in SWEEP_TABLE if c in summary]
-    titles = dict(SWEEP_TABLE)
-    header = ["dataset", name, "scheme", "repeats", "error %", "error SD %",
-              *[titles[c] for c in columns if c != "error_pct"]]
+    columns = [c for c in SWEEP_TABLE if c in summary]
+    header = ["dataset", name, "scheme", "repeats", *map(_title, ("error_pct", "error_sd")),
+              *[_title(c) for c in columns if c != "error_pct"]]
     body = [[r["dataset"], r["value"], label(r["scheme"]), int(r["repeats"]),
              _cell(r["error_pct"], 2), _cell(r["error_sd"], 2),
              *[_cell(r[c], DIGITS[c]) for c in columns if c != "error_pct"]]
@@ -70,6 +69,12 @@ def sweep_footnote(name) -> str:
             "train any SVM), kernel evals per test point and size (parameters); error SD %: "
             "over the repeats; L1/L2 acc: Hier's level-1 accuracy and level-2 accuracy on the "
             "points level 1 routed right.")
+
+
+def _title(key) -> str:
+    """A column's title in the report table (the key itself when it is not one of them)."""
+    declared = column(key)
+    return declared.title if declared else key
 
 
 def _cell(value, digits) -> str:

@@ -21,40 +21,13 @@ import textwrap
 import numpy as np
 from tabulate import tabulate
 
-from ..estimators.registry import ORDER_STUDY, REFERENCE, label, shared_group
+from ..estimators.registry import ORDER_STUDY, REFERENCE, label
+from .columns import copied, display, error_pct, narrow_notes, narrow_titles, notes, shown
 from .paired import EXACT_BELOW, RESAMPLED, paired_test
 
 FORMATS = ("table", "markdown", "csv", "json")
-COLUMNS = [
-    ("dataset", "dataset"), ("scheme", "scheme"), ("kernel", "kernel"), ("C", "C"),
-    ("error_pct", "error %"), ("error_sd", "error SD %"), ("n_test", "n_test"),
-    ("kernel_evaluations", "kernel evals"),
-    ("cpu_time", "train CPU s"), ("smo_iterations", "SMO iters"), ("size_k", "size K"),
-    ("selection_time", "select s"),
-    ("evaluation_time", "eval s"), ("mcnemar_p", "McNemar p"), ("mcnemar_test", "test"),
-    ("significant", "sig 0.05"), ("ties", "ties"), ("max_train_memory_mb", "max SVM MB"),
-    ("level1_accuracy", "L1 acc"), ("level2_accuracy", "L2 acc"),
-    ("log_loss", "log-loss"), ("brier", "Brier"),
-]
-CV_BEST_COLUMNS = [  # shown when some row carries the cv-best estimate beside the nested one
-    ("cv_best_kernel", "cv-best kernel"), ("cv_best_C", "cv-best C"),
-    ("cv_best_error_pct", "cv-best err %"), ("optimism", "optimism"),
-    ("cv_best_ties", "cv-best ties"),
-]
 MCNEMAR_KEYS = ("mcnemar_p", "mcnemar_test", "significant")
-# the terminal table's columns without --wide (fits 120 columns): the rest are in table.csv,
-# table.md, report.html and --wide
-NARROW_KEYS = ("config", "dataset", "scheme", "kernel", "C", "error_pct", "error_sd", "n_test",
-               "kernel_evaluations", "cpu_time", "size_k", "mcnemar_p", "cv_best_error_pct",
-               "optimism", "paper_error_pct")
-NARROW_TITLES = {"kernel_evaluations": "k-evals", "cpu_time": "CPU s", "error_sd": "SD %",
-                 "mcnemar_p": "p", "cv_best_error_pct": "cv-best %", "paper_error_pct": "paper %"}
 DEFAULT_WIDTH = 120  # footnotes wrap here when the output is not a terminal
-PAPER_COLUMNS = [
-    ("paper_kernel", "paper kernel"), ("paper_C", "paper C"), ("paper_error_pct", "paper err %"),
-    ("paper_kernel_evaluations", "paper k-evals"), ("paper_cpu_time", "paper CPU s"),
-    ("paper_size_k", "paper size K"),
-]
 
 
 def table_rows(results, reference=None, compare_to=REFERENCE) -> list[dict]:
@@ -92,7 +65,7 @@ def table_rows(results, reference=None, compare_to=REFERENCE) -> list[dict]:
 def _our_numbers(result) -> dict:
     return {
         "dataset": result["dataset"], "scheme": result["scheme"], "kernel": result["kernel"],
-        "C": result["C"], "error_pct": 100.0 * result["n_errors"] / result["n_test"],
+        "C": result["C"], "error_pct": error_pct(result["n_errors"], result["n_test"]),
         "error_sd": result.get("error_sd"), "n_test": result["n_test"],
         "kernel_evaluations": result["kernel_evaluations"], "cpu_time": result["cpu_time"],
         "smo_iterations": result.get("smo_iterations"),
@@ -100,9 +73,7 @@ def _our_numbers(result) -> dict:
         "selection_time": result["selection_time"],
         "evaluation_time": result["evaluation_time"],
         "estimate": result.get("estimate", "nested"), "ties": result.get("ties"),
-        **{key: result.get(key) for key in ("max_train_memory_mb", "level1_accuracy",
-                                            "level2_accuracy", "log_loss", "brier")
-           if result.get(key) is not None},
+        **copied(result),  # max SVM MB, levels, log-loss, Brier: as pooled
         **_cv_best_numbers(result),
         **({"primal": True} if result.get("primal") else {}),  # linear machines' figures
         **({"bounded": True} if result.get("bounded") else {}),  # a fit stopped at max_iter
@@ -114,10 +85,10 @@ def _cv_best_numbers(result) -> dict:
     best = result.get("cv_best")
     if best is None or result.get("estimate") != "nested":
         return {}
-    error_pct = 100.0 * result["n_errors"] / result["n_test"]
+    nested = error_pct(result["n_errors"], result["n_test"])
     return {"cv_best_kernel": best["kernel"], "cv_best_C": best["C"],
             "cv_best_error_pct": best["error_pct"],
-            "optimism": error_pct - best["error_pct"], "cv_best_ties": best["ties"]}
+            "optimism": nested - best["error_pct"], "cv_best_ties": best["ties"]}
 
 
 def _paper_numbers(numbers) -> dict:
@@ -138,8 +109,9 @@ def render(rows, fmt="table", reference_source=None, compare_to=REFERENCE, wide=
            width=None) -> str:
     """The report as text: ``table`` (aligned), ``markdown``, ``csv`` or ``json``.
 
-    ``wide=False`` (the terminal's default): ``table`` shows :data:`NARROW_KEYS` only, with
-    short headers, to fit 120 columns. ``width``: the footnote's lines wrap there (None: one
+    The columns are :data:`.columns.COLUMNS` (:func:`.columns.shown`).
+    ``wide=False`` (the terminal's default): ``table`` shows the columns with a ``narrow``
+    heading only, under it, to fit 120 columns. ``width``: the footnote's lines wrap there (None: one
     line per paragraph).
     Rows with a ``config`` key (several configs in one document) get it as the first column;
     csv and json end rows that carry a ``run_folder`` with it.
@@ -148,15 +120,7 @@ def render(rows, fmt="table", reference_source=None, compare_to=REFERENCE, wide=
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; allowed: {', '.join(FORMATS)}")
-    columns = (([("config", "config")] if any("config" in r for r in rows) else []) + COLUMNS
-               + (CV_BEST_COLUMNS if any("cv_best_error_pct" in r for r in rows) else [])
-               + (PAPER_COLUMNS if any("paper_error_pct" in r for r in rows) else []))
-    if fmt in ("csv", "json"):
-        columns.append(("estimate", "estimate"))
-    if fmt in ("csv", "json") and any(r.get("bounded") for r in rows):
-        columns.append(("bounded", "bounded"))  # report.html's * (multisvm report redraws it)
-    if fmt in ("csv", "json") and any("run_folder" in r for r in rows):
-        columns.append(("run_folder", "run folder"))
+    columns = [(c.key, c.title) for c in shown(rows, fmt)]
     if fmt == "json":
         return json.dumps([{key: row.get(key) for key, _ in columns} for row in rows], indent=2)
     if fmt == "csv":
@@ -171,8 +135,8 @@ def render(rows, fmt="table", reference_source=None, compare_to=REFERENCE, wide=
     if not any(row.get("error_sd") is not None for row in rows):  # single splits: no SD
         columns = [(key, title) for key, title in columns if key != "error_sd"]
     if not wide and fmt == "table":
-        columns = [(key, NARROW_TITLES.get(key, title)) for key, title in columns
-                   if key in NARROW_KEYS]
+        narrow = narrow_titles()
+        columns = [(key, narrow[key]) for key, _ in columns if key in narrow]
     body = [[display(key, row.get(key)) + ("*" if key == "error_pct" and row.get("bounded")
                                            else "") for key, _ in columns] for row in rows]
     table = tabulate(body, headers=[title for _, title in columns],
@@ -184,9 +148,8 @@ def render(rows, fmt="table", reference_source=None, compare_to=REFERENCE, wide=
     note = footnote(compare_to, reference_source, compared, resampled, estimates,
                     any(row.get("primal") for row in rows))
     if not wide and fmt == "table":
-        note = ("Columns: " + ", ".join(title for _, title in columns) + " (k-evals: kernel "
-                "evaluations per test point; CPU s: training CPU seconds; p: paired test vs "
-                f"{label(compare_to)}); --wide shows every column.\n" + note)
+        note = ("Columns: " + ", ".join(title for _, title in columns)
+                + f" ({narrow_notes(label(compare_to))}); --wide shows every column.\n" + note)
     if any(row.get("bounded") for row in rows):
         note += "\n" + BOUNDED_NOTE
     if width:
@@ -202,22 +165,7 @@ def footnote(compare_to=REFERENCE, reference_source=None, compared=True, resampl
     a row used cv-best (``estimates``: the rows' estimates, with ``both`` when a row carries
     both); a line on linear machines' figures when some row's are (``primal``: a result's
     ``primal`` key, the estimator's ``primal_``)."""
-    lines = [
-        "error % on the test part (pooled over folds and repeats) of n_test points; error SD %: sample standard "
-        "deviation of the test error over folds x repeats (blank for a single split); kernel "
-        "evals: per test point; size K: thousands of parameters; train CPU s: final fit; SMO "
-        "iters: libsvm's SMO iterations summed over the final fit's binary SVMs (mean over "
-        "folds); select s: wall seconds summed over the scheme's grid points (shared "
-        f"{'/'.join(map(label, shared_group()))} fits counted for each); eval s: wall seconds to predict the test "
-        "part; ties: "
-        "grid points tied at the lowest validation error (mean over folds), broken towards "
-        "smaller C, then the simpler kernel, then the wider gaussian.",
-        "max SVM MB: the largest binary SVM's training data in its solver (Godbole et al.'s "
-        "maximum memory to train any SVM; the largest over folds); L1/L2 acc: Hier's level-1 "
-        "accuracy and level-2 accuracy on the points level 1 routed right (mean over folds); "
-        "log-loss, Brier: of the class probabilities on the test part (mean over its points of "
-        "-ln p(true class) and of sum_c (p_c - [c true])^2), for schemes run with probability.",
-    ]
+    lines = notes()
     if "both" in estimates:
         lines.append("error % is the nested estimate (point chosen on each training part, "
                      "tested once on its test fold); cv-best err % is Hsu & Lin's (2002): the "
@@ -250,41 +198,6 @@ def footnote(compare_to=REFERENCE, reference_source=None, compared=True, resampl
     if reference_source:
         lines.append(f"paper columns: {reference_source}.")
     return "\n".join(lines)
-
-
-def display(key, value) -> str:
-    """A report value as table.md and report.html show it (the scheme by its registry label)."""
-    if value is None:
-        return ""
-    if key == "scheme":
-        return label(value)
-    if key == "significant":
-        return "yes" if value else "no"
-    if key == "mcnemar_p":
-        return f"{value:.3g}"
-    if key == "error_sd":
-        return f"{value:.2f}"
-    if key in ("error_pct", "paper_error_pct", "cv_best_error_pct", "optimism"):
-        return f"{value:g}" if key == "paper_error_pct" else f"{value:.2f}"
-    if key == "smo_iterations":
-        return f"{value:.0f}"
-    if key == "ties":
-        return f"{value:.1f}" if not float(value).is_integer() else f"{value:.0f}"
-    if key == "n_test":
-        return f"{value:.0f}"
-    if key in ("kernel_evaluations", "paper_kernel_evaluations"):
-        return f"{value:.0f}" if float(value).is_integer() or value >= 100 else f"{value:.1f}"
-    if key in ("max_train_memory_mb", "level1_accuracy", "level2_accuracy"):
-        return f"{value:.3f}"
-    if key in ("log_loss", "brier"):
-        return f"{value:.4f}"
-    if key in ("cpu_time", "selection_time", "evaluation_time"):
-        return f"{value:.2f}"
-    if key == "size_k":
-        return f"{value:.1f}"
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
 
 
 BOUNDED_NOTE = ("* a final fit stopped at libsvm's iteration bound (max_iter) on some fold: its "

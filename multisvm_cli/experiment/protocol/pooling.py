@@ -8,6 +8,7 @@ from statistics import stdev
 import numpy as np
 
 from ...estimators.registry import kernel_free
+from ...report.columns import error_pct
 
 
 def _pool(dataset, scheme, tests, rows):
@@ -68,7 +69,7 @@ def _split_record(test) -> dict:
     return {"repeat": test.get("repeat", 0), "fold": test.get("fold", 0),
             "params": test["point"].params(), "validation_error": test["validation_error"],
             "n_train": test.get("n_train"), "n_test": n_test, "n_errors": n_errors,
-            "error_pct": 100.0 * n_errors / n_test,
+            "error_pct": error_pct(n_errors, n_test),
             "kernel_evaluations": test["kernel_evaluations"], "size": test["size"],
             "n_support_vectors": test["n_support_vectors"], "cpu_time": test["cpu_time"],
             **_memory_and_levels([test])}
@@ -119,7 +120,7 @@ def combine_estimates(per_estimate):
         return [{**r, "estimate": "nested"} for r in nested]
     summaries = [{"kernel": r["kernel"], "C": r["C"], "params": r["params"],
                   "n_errors": r["n_errors"], "n_test": r["n_test"],
-                  "error_pct": 100.0 * r["n_errors"] / r["n_test"],
+                  "error_pct": error_pct(r["n_errors"], r["n_test"]),
                   "ties": r["selections"][0]["ties"]} for r in cv_best]
     if nested is None:
         return [{**{k: v for k, v in r.items() if k != "correct"}, "estimate": "cv-best",

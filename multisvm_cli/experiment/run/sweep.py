@@ -26,6 +26,7 @@ import numpy as np
 from sklearn.model_selection import train_test_split
 
 from ...base.errors import MultisvmError
+from ...report.columns import error_pct
 from ..config.sweep import TEST_FRACTION, sweep_name
 from ..protocol import repeat_plan, run_protocol
 from ..splits import pooled
@@ -143,7 +144,7 @@ def sweep_rows(sweep, dataset, value, repeat, drawn, results) -> list:
                "scheme": result["scheme"], "repeat": repeat,
                "classes": " ".join(map(str, drawn)) if drawn is not None else "",
                "n_train": split.get("n_train"), "n_test": result["n_test"],
-               "error_pct": 100.0 * result["n_errors"] / result["n_test"],
+               "error_pct": error_pct(result["n_errors"], result["n_test"]),
                "size": result["size"]}
         row.update({key: result.get(key) for key in SWEEP_FIGURES if key not in row})
         rows.append(row)

@@ -1,0 +1,142 @@
+"""The report table's columns are declared once (multisvm_cli/report/columns.py): every declared
+column reaches the text table, table.csv, json, report.html, the footnote, the run checks and
+the run-folder reference page, and a column added to the declaration alone reaches them all."""
+
+import csv
+import dataclasses
+import importlib.util
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from multisvm_cli.report import columns, run_checks, table
+from multisvm_cli.report.columns import NONNEGATIVE, Column
+from multisvm_cli.report.html import _parse
+from multisvm_cli.report.html_table import table_html
+
+REPO = Path(__file__).resolve().parents[2]
+spec = importlib.util.spec_from_file_location("gen_docs", REPO / "scripts" / "gen_docs.py")
+gen_docs = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(gen_docs)
+
+
+def _results(**extra):
+    """Two pooled results of one dataset (DAG, the comparison scheme, and Max Wins), both
+    estimates, every optional figure present."""
+    common = dict(dataset="wine", kernel="gaussian sigma=2", C=8.0, n_test=4,
+                  kernel_evaluations=12.5, cpu_time=0.25, smo_iterations=40.0, size=2500.0,
+                  selection_time=1.5, evaluation_time=0.01, error_sd=1.25, ties=2.0,
+                  max_train_memory_mb=0.5, level1_accuracy=0.75, level2_accuracy=0.5,
+                  log_loss=0.3, brier=0.2, estimate="nested", bounded=True,
+                  cv_best={"kernel": "linear", "C": 2.0, "error_pct": 12.5, "ties": 1})
+    return [{**common, "scheme": "dag", "n_errors": 1, "correct": [True, True, True, False],
+             **extra},
+            {**common, "scheme": "max-wins", "n_errors": 2, "correct": [True, False, True, False],
+             **extra}]
+
+
+def _rows(**extra):
+    reference = {"wine": {"dag": {"error": 25, "C": 4, "sigma": 1, "kernel_evaluations": 11,
+                                  "cpu_time": 0.5, "size_k": 2.0}}}
+    rows = table.table_rows(_results(**extra), reference)
+    return [{**row, "config": "demo", "run_folder": "results/demo/1"} for row in rows]
+
+
+def _outputs(rows):
+    """{output: its text} of every place a column can reach."""
+    text = table.render(rows, "table", reference_source="the paper")
+    csv_text = table.render(rows, "csv")
+    header = next(csv.reader(io.StringIO(csv_text)))
+    cells = list(csv.DictReader(io.StringIO(csv_text)))
+    return {"table": text, "narrow": table.render(rows, "table", wide=False),
+            "markdown": table.render(rows, "markdown"), "csv": csv_text,
+            "json": table.render(rows, "json"), "html": table_html(header, cells, _parse),
+            "footnote": table.footnote(estimates=("both",)),
+            "reference": gen_docs.columns_section()}
+
+
+def test_every_declared_column_reaches_every_output():
+    out = _outputs(_rows())
+    header = out["table"].splitlines()[0]
+    for column in columns.COLUMNS:
+        assert f'"{column.key}"' in out["json"] and column.key in out["csv"].splitlines()[0]
+        assert f"| `{column.key}` | {gen_docs._cell(column.title)} |" in out["reference"]
+        if not column.files_only:
+            assert column.title in header and column.title in out["markdown"], column.key
+            assert f">{column.title}</th>" in out["html"], column.key
+        if column.narrow:
+            assert column.narrow in out["narrow"].splitlines()[0], column.key
+        if column.note_at:
+            assert columns.note(column) in out["footnote"], column.key
+        assert column.note and column.key == column.key.strip()
+    keys = [c.key for c in columns.COLUMNS]
+    assert len(keys) == len(set(keys)) == 37
+
+
+def test_the_run_folder_reference_section_is_generated_from_the_declaration():
+    page = gen_docs.RUN_FOLDER.read_text(encoding="utf-8")
+    assert gen_docs.run_folder_page(page) == page, \
+        "run `python scripts/gen_docs.py --run-folder` to regenerate docs/reference/run-folder.md"
+    assert "| `error_pct` | error % | error % | % | always |" in page
+
+
+def test_the_footnote_paragraphs_come_from_the_notes_in_their_places():
+    first, second = columns.notes()
+    assert first.startswith("error % on the test part") and first.endswith("wider gaussian.")
+    assert first.index("size K:") < first.index("train CPU s:")  # note_at, not table order
+    assert second.count("L1/L2 acc:") == 1 and second.count("log-loss, Brier:") == 1
+    assert table.footnote().split("\n")[:2] == [first, second]
+
+
+def test_run_checks_and_the_reader_check_the_declared_ranges_and_numbers():
+    assert run_checks.row_ranges({"error_pct": 101}, "r") == "r: error_pct 101 is not in [0, 100]"
+    assert run_checks.row_ranges({"C": 0}, "r") == "r: C 0 is not > 0"
+    assert run_checks.row_ranges({"n_test": 2.5}, "r") == "r: n_test 2.5 is not a count"
+    assert run_checks.row_ranges({"level2_accuracy": 1.5}, "r") == \
+        "r: level2_accuracy 1.5 is not in [0, 1]"
+    assert run_checks.row_ranges({"size_k": -1}, "r") == "r: size_k -1 is negative"
+    assert run_checks.row_ranges({"n_test": 3, "n_errors": 4}, "r") == \
+        "r: n_errors 4 exceeds n_test 3"
+    assert run_checks.row_ranges({"error_pct": 100, "C": 1e-9, "n_test": 3}, "r") is None
+    assert "optimism" not in columns.numbers() and columns.numbers()[:3] == \
+        ("C", "error_pct", "error_sd")
+
+
+NEW = Column("n_features", "features", "features: the dataset's features after scaling",
+             narrow="feats", unit="features", fmt=".0f", number=True, check=NONNEGATIVE,
+             note_at=(2, 4), copied=True)
+
+
+def test_a_new_column_is_one_declaration(monkeypatch, tmp_path):
+    """The recipe: add a Column (here after n_test, copied from the pooled result's
+    n_features); the row, every output, the checks and the reference page follow."""
+    place = [c.key for c in columns.COLUMNS].index("n_test") + 1
+    monkeypatch.setattr(columns, "COLUMNS",
+                        columns.COLUMNS[:place] + (NEW,) + columns.COLUMNS[place:])
+    rows = _rows(n_features=4321.0)
+    assert [row["n_features"] for row in rows] == [4321.0, 4321.0]
+    out = _outputs(rows)
+    header = out["table"].splitlines()[0]
+    assert header.index("n_test") < header.index("features") < header.index("kernel evals")
+    assert "feats" in out["narrow"].splitlines()[0].split()
+    assert " 4321 " in out["table"].splitlines()[2] and " 4321 " in out["narrow"]
+    assert "| features " in out["markdown"] and ">features</th>" in out["html"]
+    assert ">4321</td>" in out["html"]
+    assert json.loads(out["json"])[0]["n_features"] == 4321.0
+    assert ",n_test,n_features,kernel_evaluations," in out["csv"].splitlines()[0]
+    assert out["footnote"].split("\n")[1].endswith(
+        "; features: the dataset's features after scaling.")
+    assert "| `n_features` | features | feats | features | always |" in out["reference"]
+    assert "n_features" in columns.numbers()
+    assert run_checks.row_ranges({"n_features": -3}, "r") == "r: n_features -3 is negative"
+
+
+def test_declared_columns_are_well_formed():
+    for column in columns.COLUMNS:
+        assert column.title and column.note, column.key
+        assert column.check is None or column.number or column.key == "n_test", column.key
+        assert not (column.copied and column.when), column.key
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        columns.COLUMNS[0].title = "x"

@@ -224,6 +224,17 @@ def evaluate(model_dir, dataset, part, confusion, mirror, data_home):
                                result.n_parameters, result.classes, result.confusion))
 
 
+def _local_format(ctx, param, value):
+    """``predict --format``: one of the format registry's local formats, checked as
+    ``click.Choice`` checks (listing them imports their modules, which only ``predict`` needs:
+    ``multisvm --help`` stays quick)."""
+    if value is None:
+        return None
+    from ..data.formats import local_names
+
+    return click.Choice(local_names()).convert(value, param, ctx)
+
+
 @cli.command()
 @click.argument("model_dir", metavar="MODEL", type=click.Path(file_okay=False))
 @click.argument("file", metavar="FILE|FOLDER", type=click.Path())
@@ -231,8 +242,9 @@ def evaluate(model_dir, dataset, part, confusion, mirror, data_home):
               help="Write the predictions to this csv file [print them]; must not exist yet.")
 @click.option("--proba", is_flag=True,
               help="Add one column of class probabilities per class (schemes that give them).")
-@click.option("--format", "fmt", type=click.Choice(["csv", "svmlight", "npz"]), default=None,
-              help="FILE's format [from its extension: .csv; .svm, .svmlight, .libsvm; .npz].")
+@click.option("--format", "fmt", metavar="FORMAT", default=None, callback=_local_format,
+              help="FILE's format, a local data format (a name it does not know is answered "
+                   "with those it knows) [from its extension].")
 @click.option("--zero-based/--one-based", "zero_based", default=None,
               help="Whether an svmlight FILE's indices start at 0 or 1 [as the model's "
                    "training file's; else 1].")

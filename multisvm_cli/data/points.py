@@ -1,24 +1,16 @@
-"""A user's file of points to predict (``multisvm predict``): its feature columns, read with the
-local-data readers (:mod:`.local`) and checked against the columns a model was trained on
-(:class:`Columns`). Labels in the file are not needed, and are ignored where present.
+"""A user's file of points to predict (``multisvm predict``): its feature columns, read by its
+format's module (a local format of the registry :mod:`.formats`: its ``read_points``) and
+checked against the columns a model was trained on (:class:`Columns`). Labels in the file are
+not needed, and are ignored where present.
 
-Formats (``fmt``, else from the extension as :func:`.local.infer_format` tells it):
-
-- ``csv``: a file of ``n_features`` columns is all features; one of ``n_features + 1`` columns
-  also holds a label column, which is dropped: the model's training csv's label column (its
-  name or index), else the last. A header row is told as for local data (a non-number above a
-  number). When both the file's header and the model (``Columns.names``) name the feature
-  columns, the names must be the model's, in its order.
-- ``svmlight``: LIBSVM text (:func:`.parsers.read_svmlight`) with at most ``n_features``
-  columns (an index past them is refused), one-based unless the model's training file was
-  zero-based; each line's label is read and ignored.
-- ``npz``: array ``X`` (points x ``n_features``), read without pickles; ``y`` is optional.
-- a folder: a folder of documents is predicted only by a model trained on documents, which
-  keeps its fitted text pipeline (:mod:`.text_pipeline`; read there, not here), so it is
-  refused here: these are the points of a model of feature vectors.
+The format is ``fmt``, else told from the extension (:func:`.formats.infer_format`); each
+format's module docstring says what a file of it holds (a csv file: :func:`csv_points`). A
+folder of documents is predicted only by a model trained on documents, which keeps its fitted
+text pipeline (:mod:`.text.pipeline`; read there, not here), so it is refused here: these are
+the points of a model of feature vectors.
 
 Each file's values are checked as local data's are (finite numbers, none too large for a kernel),
-and a csv or npz file's dense size is stated before it is read and refused above ``memory_mb``.
+and a dense file's size is stated before it is read and refused above ``memory_mb``.
 Every problem is one :class:`DatasetError` line naming the file (and the line where there is one).
 """
 
@@ -29,9 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import parsers
+from . import formats
 from .errors import DatasetError
-from .local.files import FORMATS, MEMORY_MB, check_dense_size, infer_format, read_npz
+from .local.bounds import MEMORY_MB
 from .local.csv_file import checked_numbers, csv_table, label_column
 
 
@@ -49,39 +41,48 @@ class Columns:
 
 def read_points(path, columns: Columns, fmt=None, memory_mb=MEMORY_MB):
     """The points of the file ``path`` as a float64 matrix of ``columns.n_features`` columns
-    (dense, or scipy CSR for svmlight), in the file's order (see the module docstring);
+    (dense, or scipy CSR for a sparse format: svmlight), in the file's order (see the module docstring);
     DatasetError (one line) for a missing, unreadable or malformed file, a folder, or columns
     that are not the model's."""
     path = Path(path)
     if path.is_dir():
         raise DatasetError(f"{path} is a folder: a folder of documents is predicted only by a "
                            f"model trained on documents, and this one takes "
-                           f"{columns.n_features} numeric features; give a csv, svmlight or npz "
-                           f"file of them")
+                           f"{columns.n_features} numeric features; give a "
+                           f"{_either(formats.local_names())} file of them")
     if not path.is_file():
         raise DatasetError(f"{path}: file not found")
-    fmt = fmt or infer_format(path)
-    if fmt not in FORMATS:
+    fmt = fmt or formats.infer_format(path)
+    known = formats.local_names()
+    if fmt not in known:
         raise DatasetError(f"{path}: cannot tell its format from the extension "
-                           f"{path.suffix or '(none)'}; name it .csv, .svm (.svmlight, .libsvm) "
-                           f"or .npz, or give the format ({', '.join(FORMATS)})")
-    if fmt == "svmlight":
-        return parsers.read_svmlight([path], columns.n_features, columns.zero_based)[0][0]
-    check_dense_size(path, fmt, memory_mb)
-    return _npz_points(path, columns) if fmt == "npz" else _csv_points(path, columns)
+                           f"{path.suffix or '(none)'}; name it {_extensions(known)}, or give "
+                           f"the format ({', '.join(known)})")
+    return formats.module(fmt).read_points(path, columns, memory_mb)
 
 
-def _npz_points(path, columns):
-    X = read_npz(path, need_y=False)[0]
-    if X.shape[0] == 0:
-        raise DatasetError(f"{path}: X has no rows; nothing to predict")
-    if X.shape[1] != columns.n_features:
-        raise DatasetError(f"{path}: X has {X.shape[1]} columns, but the model takes "
-                           f"{columns.n_features} features; give X of the model's features")
-    return X
+def _extensions(names):
+    """The formats' extensions as a message names them: the usual one of each format, its
+    others in parentheses (``.csv, .svm (.svmlight, .libsvm) or .npz``)."""
+    shown = []
+    for name in names:
+        usual, *others = formats.module(name).EXTENSIONS
+        shown.append(f"{usual} ({', '.join(others)})" if others else usual)
+    return _either(shown)
 
 
-def _csv_points(path, columns):
+def _either(items):
+    """``a, b or c``."""
+    return " or ".join([", ".join(items[:-1]), items[-1]] if len(items) > 1 else items)
+
+
+def csv_points(path, columns):
+    """The feature columns of a csv file to predict: a file of ``n_features`` columns is all
+    features; one of ``n_features + 1`` columns also holds a label column, which is dropped:
+    the model's training csv's label column (its name or index), else the last. A header row
+    is told as for local data (a non-number above a number). When both the file's header and
+    the model (``Columns.names``) name the feature columns, the names must be the model's, in
+    its order."""
     rows, lines, names, first_line = csv_table(path)
     width, n = len(rows[0]), columns.n_features
     if width == n:

@@ -167,14 +167,14 @@ def test_pandas_readings_that_are_refused_name_the_cell_or_the_row(tmp_path):
 def test_a_gzip_csv_is_read_and_bounded_by_its_decompressed_size(tmp_path):
     """A user's csv may be gzip-compressed, as a card's text file may; its dense size is
     counted on the decompressed text (rows x columns x 8 bytes) before it is read."""
-    from multisvm_cli.data.local.bounds import check_dense_size
+    from multisvm_cli.data.local.bounds import check_dense_size, csv_shape
 
     rows = "".join(f"{i},{i % 7},{i % 2}\n" for i in range(200_000))
     path = tmp_path / "big.csv"
     path.write_bytes(gzip.compress(rows.encode()))
     with pytest.raises(data.DatasetError, match=r"big.csv: 200,001 x 3 values are 5 MB as "
                                                 r"float64, more than memory_mb = 1"):
-        check_dense_size(path, "csv", memory_mb=1)
+        check_dense_size(path, csv_shape(path), memory_mb=1)
     X, y, _ = data.local.files.read_csv(path)
     assert X.shape == (200_000, 2) and X[-1].tolist() == [199_999, 199_999 % 7]
     assert y.sum() == 100_000

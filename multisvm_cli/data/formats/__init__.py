@@ -1,20 +1,38 @@
-"""Data formats: a dataset card source's ``format`` -> the reader of its parts.
+"""Data formats: a format's name -> the module that reads it, for dataset cards and for a
+researcher's own files alike.
 
-:data:`FORMATS` maps each format name to the module that reads it. Every module of this package
-whose name does not start with ``_`` is a format of that name (``formats/text.py`` is
-``format: text``), found by listing the package, so adding a format is one new file here; a
-format defined elsewhere (a plug-in, a test) is added with :func:`register`. Nothing is imported
-until a card of the format is read: listing the formats (a card's check, ``multisvm datasets
-list``) loads no parser.
+:data:`FORMATS` maps each format name to its module. Every module of this package whose name
+does not start with ``_`` is a format of that name (``formats/text.py`` is ``format: text``),
+found by listing the package (:func:`listed`), so adding a format is one new file here; a
+format defined elsewhere (a plug-in, a test) is added with :func:`register`. A format's module
+is imported when a file of it is read or the formats are listed (:func:`names`,
+:func:`local_names`); its heavy libraries (scipy, pandas) only when it reads.
 
-A format module defines ``read_part(part) -> (X, y)``: ``part`` is a :class:`Part` (the card,
-its source, the part's name and cut, its raw files' specs and checked local paths, and a memo
-shared by the parts of one source); ``X`` is float64 (n, n_features) or scipy CSR, or for a text
-card an object array of n str documents, and ``y`` the n labels (int64 or str, as the card's
-``classes``). The loader checks (X, y) against the card afterwards (:func:`..verify.check_part`)
-and caches it; a reader raises :class:`..errors.DatasetError` (one line naming the file) for a
-file it cannot read. Its module docstring documents the card options it reads. It may also
-define ``check_file`` (see :func:`file_check`).
+A card's format (a card source's ``format``) defines ``read_part(part) -> (X, y)``: ``part``
+is a :class:`Part` (the card, its source, the part's name and cut, its raw files' specs and
+checked local paths, and a memo shared by the parts of one source); ``X`` is float64 (n,
+n_features) or scipy CSR, or for a text card an object array of n str documents, and ``y`` the
+n labels (int64 or str, as the card's ``classes``). The loader checks (X, y) against the card
+afterwards (:func:`..verify.check_part`) and caches it; a reader raises
+:class:`..errors.DatasetError` (one line naming the file) for a file it cannot read. Its module
+docstring documents the card options it reads. It may also define ``check_file`` (see
+:func:`file_check`).
+
+A local format (a config's local dataset ``format:``, ``multisvm predict --format``) defines:
+
+- ``EXTENSIONS``: the file extensions (lower case, the usual one first) that tell the format
+  of a file given without ``format`` (:func:`infer_format`);
+- ``read_local(spec, files) -> {part: (X, y, first line, names)}``: the points of a
+  :class:`..local.files.LocalSpec`'s files (``files``: part -> path, each checked to exist and
+  bounded in bytes): X float64 or scipy CSR, y int64 or str, the line of the first point (for
+  messages) and the feature columns' names (None: not known);
+- ``read_points(path, columns, memory_mb)``: the points of a file to predict, as
+  :func:`..points.read_points` describes;
+
+and may define ``OPTIONS`` (the LocalSpec fields it reads, each with the value recorded when
+the config does not give it), ``SPARSE = True`` (it loads as scipy CSR) and ``ORDER`` (where it
+is listed among the local formats, in messages and ``--format``; default: after those that
+set it, by name). A card format may be a local format too (``svmlight``).
 """
 
 from __future__ import annotations
@@ -26,8 +44,17 @@ from pathlib import Path
 
 from ..errors import DatasetError
 
-FORMATS = {module.name: f"{__name__}.{module.name}" for module in pkgutil.iter_modules(__path__)
-           if not module.name.startswith("_")}
+LAST = 1000  # the ORDER of a local format whose module sets none
+
+
+def listed() -> dict:
+    """Format name -> module name, for every module of this package's folder (``__path__``)
+    whose name does not start with ``_``."""
+    return {module.name: f"{__name__}.{module.name}" for module in pkgutil.iter_modules(__path__)
+            if not module.name.startswith("_")}
+
+
+FORMATS = listed()
 
 
 @dataclass(frozen=True)
@@ -62,30 +89,50 @@ class Part:
 
 
 def names() -> tuple:
-    """The format names a card may use, sorted."""
-    return tuple(sorted(FORMATS))
+    """The format names a card may use (those whose module defines ``read_part``), sorted."""
+    return tuple(sorted(name for name in FORMATS if hasattr(module(name), "read_part")))
+
+
+def local_names() -> tuple:
+    """The format names a researcher's own file may have (those whose module defines
+    ``read_local``), in the modules' ``ORDER``, then by name."""
+    local = [name for name in FORMATS if hasattr(module(name), "read_local")]
+    return tuple(sorted(local, key=lambda name: (getattr(module(name), "ORDER", LAST), name)))
+
+
+def infer_format(path) -> str | None:
+    """The local format whose ``EXTENSIONS`` hold ``path``'s extension (in any case), or None
+    when it cannot be told."""
+    suffix = Path(path).suffix.lower()
+    return next((name for name in local_names() if suffix in module(name).EXTENSIONS), None)
 
 
 def register(name: str, module: str) -> None:
-    """Add the format ``name``, read by the importable module ``module`` (its ``read_part``);
-    ValueError when ``name`` is taken by another module."""
+    """Add the format ``name``, read by the importable module ``module`` (its ``read_part``,
+    ``read_local``); ValueError when ``name`` is taken by another module."""
     if FORMATS.get(name, module) != module:
         raise ValueError(f"data format {name!r} is already read by {FORMATS[name]}")
     FORMATS[name] = module
 
 
-def reader(name: str):
-    """The ``read_part`` function of format ``name`` (its module imported on first use)."""
+def module(name: str):
+    """The module of format ``name`` (imported on first use); DatasetError for an unknown
+    name."""
     if name not in FORMATS:
         raise DatasetError(f"unknown data format {name!r}; known: {', '.join(names())}")
-    return importlib.import_module(FORMATS[name]).read_part
+    return importlib.import_module(FORMATS[name])
+
+
+def reader(name: str):
+    """The ``read_part`` function of card format ``name``."""
+    return module(name).read_part
 
 
 def file_check(name: str):
     """The ``check_file(card, source, spec, path)`` of format ``name``, or None when it has
     none: a format may define it to check a downloaded raw file whose SHA-256 the card cannot
     know (its structure and labels) before the file is kept; it raises DatasetError."""
-    return getattr(importlib.import_module(FORMATS[name]), "check_file", None)
+    return getattr(module(name), "check_file", None)
 
 
 def read_part(card, source, part, paths, memo) -> tuple:

@@ -3,8 +3,9 @@
 - A local file is a regular file of at most :data:`FILE_FACTOR` x ``memory_mb`` MiB, checked
   before it is hashed or parsed (:func:`check_file_size`), as a download is bounded.
 - A csv or npz file's dense float64 size (rows x columns x 8 bytes, from the npz's ``X.npy``
-  header or the csv's line count and first row) is stated before the file is read, and refused
-  above ``memory_mb`` (default :data:`MEMORY_MB`; a local dataset entry's ``memory_mb:``).
+  header or the csv's line count and first row: :func:`npz_shape`, :func:`csv_shape`) is
+  stated before the file is read (:func:`check_dense_size`), and refused above ``memory_mb``
+  (default :data:`MEMORY_MB`; a local dataset entry's ``memory_mb:``).
 - An svmlight file's feature count is bounded by what the data holds: at most
   max(:data:`MIN_FEATURE_BOUND`, its stored values) columns.
 - A dense value's square, summed over a point's features as kernels do, must not overflow
@@ -43,10 +44,9 @@ def check_file_size(path, memory_mb):
                            "use a smaller file")
 
 
-def check_dense_size(path, fmt, memory_mb):
-    """DatasetError stating a csv or npz file's dense size when it is above ``memory_mb``,
-    before the file is read."""
-    shape = _npz_shape(path) if fmt == "npz" else _csv_shape(path)
+def check_dense_size(path, shape, memory_mb):
+    """DatasetError stating a dense file's size, ``shape`` (rows, columns) as float64, when it
+    is above ``memory_mb``, before the file is read (``shape`` None: not known)."""
     if shape is None:
         return
     size_mb = shape[0] * shape[1] * 8 / 2**20
@@ -56,7 +56,7 @@ def check_dense_size(path, fmt, memory_mb):
                            f"for this dataset or use a smaller file")
 
 
-def _npz_shape(path):
+def npz_shape(path):
     """X's shape from its .npy header inside the npz, or None when it cannot be told (the
     full read then says what is wrong)."""
     headers = {(1, 0): np.lib.format.read_array_header_1_0,
@@ -69,7 +69,7 @@ def _npz_shape(path):
     return (shape[0], int(np.prod(shape[1:]))) if len(shape) >= 1 else None
 
 
-def _csv_shape(path, chunk=1 << 24):
+def csv_shape(path, chunk=1 << 24):
     """(lines, fields of the first line) of a csv file, counted without parsing it (a gzip
     file's decompressed text, read in chunks)."""
     lines, first = 0, b""

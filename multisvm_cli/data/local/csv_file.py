@@ -1,4 +1,4 @@
-"""A researcher's csv file (see :mod:`.local`'s docstring for the rules): features and a label
+"""A researcher's csv file (see :mod:`..formats.csv` for the rules): features and a label
 column, an optional header, every value checked; read by :func:`.delimited.read`."""
 
 import numpy as np

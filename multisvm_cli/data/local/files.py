@@ -7,24 +7,15 @@ dataset gives (parts ``train`` / ``test`` with a ``test_path``, else ``all``), w
 ``none``) and its provenance: each file's SHA-256 and size (and a csv header's feature names,
 ``columns``, which a saved model keeps to check the files it predicts).
 
-Formats (``format``, else from the extension: ``.csv``; ``.svm``, ``.svmlight``, ``.libsvm``;
-``.npz``):
+Formats (``format``, else from the extension): the local formats of the format registry
+(:func:`..formats.local_names`: ``csv``, ``svmlight``, ``npz``, one module each in
+``data/formats/``, whose docstring gives its rules and its read options); each module reads the
+files (its ``read_local``), and this module checks what every format must hold.
 
-- ``csv``: comma-separated, one point a row. ``label`` names the label column (needs a header)
-  or gives its 0-based index (negative counts from the end; default: the last column). A header
-  row is used when ``header: true``, or, without ``header``, when the first row has a
-  non-number where the second row has a number. Features must be finite numbers; labels are
-  whole numbers or names. Read by :mod:`.delimited`, by the rules a card's text file follows
-  (UTF-8 with or without a byte-order mark, gzip or not, RFC 4180 quotes, blank rows skipped).
-- ``svmlight``: LIBSVM text (see :func:`.parsers.read_svmlight`), loaded as scipy CSR; the
-  number of features is the union of the files' (the highest index in any of them). Indices
-  start at 1 (``zero_based: true``: at 0).
-- ``npz``: numpy arrays ``X`` (2-d, numbers) and ``y`` (1-d), read with
-  ``allow_pickle=False`` (object arrays are refused, never unpickled).
-
-Bounds (:mod:`.local_bounds`): a csv or npz file's dense size is stated before it is read and
-refused above ``memory_mb``; an svmlight file's feature count is bounded by what the data holds.
-No per-feature Python object is built (the card's columns are a ``range``).
+Bounds (:mod:`.bounds`): a file's bytes are bounded before it is hashed or read; a dense
+format states a file's dense size before reading it and refuses it above ``memory_mb``; an
+svmlight file's feature count is bounded by what the data holds. No per-feature Python object
+is built (the card's columns are a ``range``).
 
 A text folder (:func:`load_text_folder`) holds one subfolder per class, one document per file,
 as ``sklearn.datasets.load_files`` reads it; it loads as a text dataset (documents and labels).
@@ -32,42 +23,39 @@ as ``sklearn.datasets.load_files`` reads it; it loads as a text dataset (documen
 Every problem is one :class:`DatasetError` line naming the file and the line (``FILE:LINE:``;
 ``FILE: row N`` for npz): a ragged row, a value that is not a number, NaN or inf, a missing
 label column, one class only, an svmlight line that does not parse, a repeated index, index 0
-in a one-based file, a missing file.
+in a one-based file, a missing file, a test file whose feature count is not the training
+file's.
 """
 
 from __future__ import annotations
 
 import os
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from .. import archives, parsers
+from .. import archives, formats
 from ..text import folder as text_folder
-from .bounds import (MEMORY_MB, check_dense_size, check_feature_count, check_file_size,
-                           first_too_large, largest_value)
+from .bounds import MEMORY_MB, check_file_size
 from ..cards import Card
 from ..errors import DatasetError
-from .csv_file import TOO_LARGE, read_csv, read_csv_named, whole_labels  # noqa: F401 (read_csv: API)
+from .csv_file import read_csv  # noqa: F401 (API)
 from ..loader import Dataset
 from ..text.sources import documents
 from ..verify import sha256_file
 
-FORMATS = ("csv", "svmlight", "npz")
 MAX_TEXT_FILES = text_folder.MAX_TEXT_FILES
 MAX_TEXT_BYTES = text_folder.MAX_TEXT_BYTES
-EXTENSIONS = {".csv": "csv", ".svm": "svmlight", ".svmlight": "svmlight",
-              ".libsvm": "svmlight", ".npz": "npz"}
 
 
 @dataclass(frozen=True)
 class LocalSpec:
     """Where a local dataset's files are and how to read them (see the module docstring).
 
-    ``path`` and ``test_path`` are absolute; ``label`` and ``header`` are for csv,
-    ``zero_based`` for svmlight.
+    ``path`` and ``test_path`` are absolute; ``label``, ``header`` and ``zero_based`` are
+    read options: each format reads those its module's ``OPTIONS`` name (``label`` and
+    ``header`` csv, ``zero_based`` svmlight).
     """
 
     name: str
@@ -86,8 +74,14 @@ class LocalSpec:
 
     @property
     def sparse(self) -> bool:
-        """Whether it loads as a scipy CSR matrix."""
-        return self.format == "svmlight"
+        """Whether it loads as a scipy CSR matrix (its format's ``SPARSE``)."""
+        return getattr(formats.module(self.format), "SPARSE", False)
+
+    def read_options(self) -> dict:
+        """The read options of its format (the module's ``OPTIONS``), each as given, else the
+        format's default: what its provenance records."""
+        return {key: default if getattr(self, key) is None else getattr(self, key)
+                for key, default in getattr(formats.module(self.format), "OPTIONS", {}).items()}
 
     def files(self) -> dict:
         """Part -> file path."""
@@ -102,12 +96,8 @@ class LocalSpec:
         if self.test_path:
             entry["test_path"] = str(self.test_path)
         entry["format"] = self.format
-        if self.format == "csv":
-            entry["label"] = self.label if self.label is not None else -1
-            if self.header is not None:
-                entry["header"] = self.header
-        if self.format == "svmlight" and self.zero_based:
-            entry["zero_based"] = True
+        entry.update({key: value for key, value in self.read_options().items()
+                      if value is not None})
         if self.memory_mb != MEMORY_MB:
             entry["memory_mb"] = self.memory_mb
         return entry
@@ -123,11 +113,6 @@ class LocalSpec:
                    memory_mb=int(entry.get("memory_mb", MEMORY_MB)))
 
 
-def infer_format(path) -> str | None:
-    """The format of ``path`` from its extension, or None when it cannot be told."""
-    return EXTENSIONS.get(Path(path).suffix.lower())
-
-
 def load_local(spec: LocalSpec, parts=None) -> Dataset:
     """The dataset of ``spec``: every part (``parts`` is accepted for symmetry with
     :func:`.loader.load`; all files are read, since an svmlight file's columns are the union of
@@ -139,18 +124,9 @@ def load_local(spec: LocalSpec, parts=None) -> Dataset:
         check_file_size(path, spec.memory_mb)
     provenance = {part: _file_record(path) for part, path in files.items()}
     first = "train" if spec.test_path else "all"
-    if spec.format == "svmlight":
-        arrays = _read_svmlight(spec, files)
-        check_feature_count(files, arrays, spec.zero_based, _data_line)
-        names = None
-    else:
-        for path in files.values():
-            check_dense_size(path, spec.format, spec.memory_mb)
-        read = (lambda path: (*read_npz(path), None)) if spec.format == "npz" else \
-            lambda path: read_csv_named(path, spec.label, spec.header)
-        named = {part: read(path) for part, path in files.items()}
-        arrays = {part: found[:3] for part, found in named.items()}
-        names = named[first][3]  # the training file's header, if it has one
+    named = formats.module(spec.format).read_local(spec, files)
+    arrays = {part: found[:3] for part, found in named.items()}
+    names = named[first][3]  # the training file's header, if it has one
     _check_classes(files[first], arrays[first])
     _check_same_columns(files, arrays)
     loaded = {part: (X, y) for part, (X, y, _) in arrays.items()}
@@ -159,7 +135,7 @@ def load_local(spec: LocalSpec, parts=None) -> Dataset:
         name=spec.name, card=_card(spec, loaded), parts=loaded,
         checksums={keys[part]: provenance[part]["sha256"] for part in files},
         sources={keys[part]: f"local {files[part]}" for part in files}, source_id="local",
-        provenance={"format": spec.format, **_read_options(spec),
+        provenance={"format": spec.format, **spec.read_options(),
                     **({"columns": names} if names else {}),
                     "files": {keys[part]: {"part": part, **provenance[part]} for part in files}})
 
@@ -172,14 +148,6 @@ def cache_identity(dataset) -> dict:
              for key, f in dataset.provenance["files"].items()}
     return {**{k: v for k, v in dataset.provenance.items() if k not in ("files", "columns")},
             "files": files}
-
-
-def _read_options(spec):
-    if spec.format == "csv":
-        return {"label": spec.label if spec.label is not None else -1, "header": spec.header}
-    if spec.format == "svmlight":
-        return {"zero_based": spec.zero_based}
-    return {}
 
 
 def _file_record(path):
@@ -262,70 +230,3 @@ def _check_same_columns(files, arrays):
         raise DatasetError(f"{files['test']}:{arrays['test'][2]}: {widths['test']} feature "
                            f"columns, but the training file {files['train']} has "
                            f"{widths['train']}; the test file needs the same columns")
-
-
-# --------------------------------------------------------------------------- svmlight
-
-def _read_svmlight(spec, files):
-    parts = list(files)
-    loaded = parsers.read_svmlight([files[p] for p in parts], None, spec.zero_based)
-    arrays = {}
-    for part, (X, labels) in zip(parts, loaded):
-        y = whole_labels(labels, lambda row, path=files[part]: f"{path}:{_data_line(path, row)}")
-        arrays[part] = (X, y, _data_line(files[part], 0))
-    return arrays
-
-
-def _data_line(path, row):
-    """The line number of the ``row``-th point (0-based) of an svmlight file."""
-    seen = -1
-    with open(path, "rb") as stream:
-        for number, raw in enumerate(stream, 1):
-            if raw.split(b"#", 1)[0].strip():
-                seen += 1
-                if seen == row:
-                    return number
-    return number if seen >= 0 else 1
-
-
-# --------------------------------------------------------------------------- npz
-
-def read_npz(path, need_y=True):
-    """(X float64, y, 1) of an npz file with arrays ``X`` and ``y`` (no pickles); without
-    ``need_y`` the file may lack ``y`` (then None)."""
-    if Path(path).is_file() and not zipfile.is_zipfile(path):  # np.load would try a pickle
-        raise DatasetError(f"{path}: not a readable .npz (not a zip archive of .npy arrays)")
-    try:
-        with np.load(path, allow_pickle=False) as stored:
-            missing = [key for key in ("X", "y")[:1 + need_y] if key not in stored.files]
-            if missing:
-                raise DatasetError(f"{path}: no array {' or '.join(missing)}; an npz dataset "
-                                   f"holds X (points x features) and y (labels)")
-            X, y = stored["X"], stored["y"] if "y" in stored.files else None
-    except DatasetError:
-        raise
-    except ValueError as exc:
-        raise DatasetError(f"{path}: {parsers._first_line(exc)}; save X and y as numeric or "
-                           f"text arrays (object arrays are never unpickled)") from None
-    except (OSError, EOFError, AttributeError, zipfile.BadZipFile) as exc:
-        raise DatasetError(f"{path}: not a readable .npz ({parsers._first_line(exc)})") \
-            from None
-    if X.ndim != 2 or X.dtype.kind not in "biuf" or y is not None and (
-            y.ndim != 1 or len(y) != len(X)):
-        got = "" if y is None else f", y {y.shape} {y.dtype}"
-        raise DatasetError(f"{path}: X must be a 2-d array of numbers and y a 1-d array of its "
-                           f"length; got X {X.shape} {X.dtype}{got}")
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    bad = np.argwhere(~np.isfinite(X))
-    if bad.size:
-        raise DatasetError(f"{path}: row {bad[0][0]} column {bad[0][1]} of X is NaN or inf")
-    if (found := first_too_large(X)) is not None:
-        raise DatasetError(f"{path}: row {found[0]} column {found[1]} of X, {X[found]:g}, "
-                           f"{TOO_LARGE.format(largest_value(X.shape[1]))}")
-    if y is None:
-        return X, y, 1
-    if y.dtype.kind in "biuf":
-        y = whole_labels(y, lambda i: f"{path}: row {i} of y")
-    elif y.dtype.kind != "U":
-        raise DatasetError(f"{path}: y must hold whole numbers or names, not {y.dtype}")
-    return X, y, 1

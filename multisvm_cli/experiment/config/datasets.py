@@ -65,7 +65,10 @@ def _local_spec(doc, name, entry, where):
     """The data.LocalSpec of a local dataset entry: files exist (relative to the config's
     folder), the format is known or inferred, the read options fit it."""
     from ... import data
-    from ...data.local.files import FORMATS, infer_format
+    from ...data.formats import infer_format, local_names
+    from ...data.local.files import MEMORY_MB
+
+    FORMATS = local_names()
 
     if "kind" in entry:
         _choice(doc, entry["kind"], where + ("kind",), ("numeric", "text"), "kind")
@@ -93,7 +96,7 @@ def _local_spec(doc, name, entry, where):
     for key in ("header", "zero_based"):
         if key in entry and not isinstance(entry[key], bool):
             doc.fail(where + (key,), f"expected true or false, got {_show(entry[key])}")
-    memory_mb = entry.get("memory_mb", data.local.files.MEMORY_MB)
+    memory_mb = entry.get("memory_mb", MEMORY_MB)
     if not is_count(memory_mb, 1):
         doc.fail(where + ("memory_mb",), f"expected a positive number of megabytes, got "
                                          f"{_show(memory_mb)}")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ... import __version__, data
-from ...data.local.files import FORMATS
+from ...data.formats import local_names
 from ...estimators.registry import REGISTRY
 from ...estimators.options import check_C
 from ...estimators.kernels import KERNEL_NAMES, KERNEL_PARAMS, Kernel
@@ -230,14 +230,15 @@ def _local_metadata(value, where):
     naming what is wrong."""
     entry = value.get("entry") if isinstance(value, dict) else None
     files = value.get("files") if isinstance(value, dict) else None
+    known = local_names()
     if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)
-            and entry.get("format") in (*FORMATS, "text")
+            and entry.get("format") in (*known, "text")
             and isinstance(entry.get("test_path", ""), str)
             and isinstance(entry.get("label", 0), (str, int))
             and isinstance(entry.get("header", False), (bool, type(None)))
             and isinstance(entry.get("zero_based", False), bool)):
         raise ModelFormatError(f"{where}: local.entry must be a local dataset entry (path, "
-                               f"format: {', '.join(FORMATS)}, read options), got {short(entry)}")
+                               f"format: {', '.join(known)}, read options), got {short(entry)}")
     folder = entry["format"] == "text"
     if not (isinstance(files, dict) and files and all(
             isinstance(f, dict) and (_hex64(f.get("tree_sha256")) if folder else

@@ -1,0 +1,35 @@
+"""``format: csv``, a researcher's own file (``.csv``): comma-separated, one point a row.
+
+``label`` names the label column (needs a header) or gives its 0-based index (negative counts
+from the end; default: the last column). A header row is used when ``header: true``, or,
+without ``header``, when the first row has a non-number where the second row has a number.
+Features must be finite numbers; labels are whole numbers or names. Read by
+:mod:`..local.csv_file` through :mod:`..delimited`, by the rules a card's text file follows
+(UTF-8 with or without a byte-order mark, gzip or not, RFC 4180 quotes, blank rows skipped).
+A file's dense size is stated before it is read and refused above ``memory_mb``.
+
+A file to predict (:func:`..points.csv_points`) has the model's feature columns, and may have
+its label column too (dropped).
+"""
+
+from ..local.bounds import check_dense_size, csv_shape
+from ..local.csv_file import read_csv_named
+from ..points import csv_points
+
+EXTENSIONS = (".csv",)
+OPTIONS = {"label": -1, "header": None}
+ORDER = 1
+
+
+def read_local(spec, files):
+    """{part: (X, y, first data line, the header's feature names or None)}, every file's
+    dense size checked before any is read."""
+    for path in files.values():
+        check_dense_size(path, csv_shape(path), spec.memory_mb)
+    return {part: read_csv_named(path, spec.label, spec.header) for part, path in files.items()}
+
+
+def read_points(path, columns, memory_mb):
+    """The feature columns of a csv file to predict (:func:`..points.csv_points`)."""
+    check_dense_size(path, csv_shape(path), memory_mb)
+    return csv_points(path, columns)

@@ -26,11 +26,13 @@ nor ``1.9`` as class 1. The protocol adds the row and the dataset
 import inspect
 import re
 from importlib import import_module
+from pathlib import Path
 
 import numpy as np
 from sklearn.base import is_classifier
 
 from ..base.errors import MultisvmError, one_line
+from ..base.hashing import sha256_hex
 from ._base import MulticlassSVM
 
 TARGET = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
@@ -95,6 +97,19 @@ def build(target, options, random_state=None):
         raise ValueError(f"{target} is not a scikit-learn classifier (its estimator type is not "
                          f"'classifier')")
     return model
+
+
+def module_digests(target, options) -> dict:
+    """``{module: SHA-256 of its source file}`` of the modules ``target`` and the nested
+    ``{scheme, options}`` of ``options`` name (a module without a file: None): what the resume
+    cache keys a user's row on, so that an edited module is fitted again, not replayed."""
+    module_name = target.partition(":")[0]
+    path = getattr(import_module(module_name), "__file__", None)
+    found = {module_name: sha256_hex(Path(path).read_bytes()) if path else None}
+    for value in (options or {}).values():
+        if isinstance(value, dict) and "scheme" in value and set(value) <= BUILD_KEYS:
+            found.update(module_digests(value["scheme"], value.get("options")))
+    return dict(sorted(found.items()))
 
 
 def _value(value, random_state):

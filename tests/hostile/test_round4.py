@@ -127,7 +127,7 @@ def test_a_local_training_file_with_underscored_numbers_is_refused(tmp_path):
     assert X.tolist() == [[1, 2], [3, 4]] and y.tolist() == ["a", "b"] and first == 2
 
 
-# ------------------------------------------- 4. a registry model's columns are x0.., by name too
+# ------------------------------- 4. a registry model's columns are its card's names, or x0..
 
 def test_a_registry_models_columns_are_checked_by_name(iris_model, tmp_path, run_multisvm):
     other = _iris_csv(tmp_path / "other.csv", header="f0,f1,f2,target")
@@ -141,6 +141,30 @@ def test_a_registry_models_columns_are_checked_by_name(iris_model, tmp_path, run
         assert code == 0, err
         outputs.append(out)
     assert outputs[0] == outputs[1] and len(outputs[0].splitlines()) == 6
+
+
+def test_a_cards_feature_names_are_its_models_columns(tmp_path, run_multisvm, write_config,
+                                                      mirror, data_home, no_network):
+    from sklearn.datasets import load_wine
+
+    from multisvm_cli import data
+
+    names = data.get_card("wine").feature_names
+    assert len(names) == 13 and names[0] == "alcohol"
+    config = write_config(dataset="wine", kernels=LINEAR, C=[1], schemes=["ovr"])
+    model = tmp_path / "wine-ovr"
+    code, _, err = run_multisvm("train", config, "--scheme", "ovr", "-o", model, "--out",
+                                tmp_path / "results", "-q")
+    assert code == 0, err
+    X = load_wine().data[:4]
+    rows = [",".join(f"{v:g}" for v in row) for row in X]
+    (tmp_path / "named.csv").write_text("\n".join([",".join(names), *rows]) + "\n")
+    code, out, err = run_multisvm("predict", model, tmp_path / "named.csv")
+    assert code == 0 and len(out.splitlines()) == 5, err
+    other = [f"f{j}" for j in range(12)] + ["target"]  # the case: 13 other names
+    (tmp_path / "other.csv").write_text("\n".join([",".join(other), *rows]) + "\n")
+    refused(run_multisvm("predict", model, tmp_path / "other.csv"),
+            "feature column 0 is 'f0', the model's is 'alcohol'")
 
 
 # ------------------------------------------ 5. a folder to predict: class folders or documents

@@ -183,10 +183,10 @@ def _scaled_blocks(X, scaler, rows=None):
 
 def model_columns(model, model_dir):
     """The :class:`~multisvm_cli.data.points.Columns` a trained model takes: its feature count,
-    their names (a local training csv's header names; otherwise ``x0``, ``x1``, ...: a card's
-    columns have no names, so a header of a file to predict must give those), and from a local
-    training file its label column and svmlight base."""
-    from ...data import Columns
+    their names (a local training csv's header names, else its dataset card's
+    ``feature_names``, else ``x0``, ``x1``, ...: a header of a file to predict must give them),
+    and from a local training file its label column and svmlight base."""
+    from ...data import Columns, get_card
 
     n_features = int(model.estimator.n_features_in_)
     local = model.metadata.get("local", {})
@@ -194,6 +194,9 @@ def model_columns(model, model_dir):
     if names is not None and len(names) != n_features:
         raise ModelFormatError(f"{model_dir}: metadata local.columns names {len(names)} "
                                f"columns, the model takes {n_features} features")
+    if names is None and "local" not in model.metadata:
+        names = get_card(model.metadata["dataset"]).feature_names
+        names = names if names is not None and len(names) == n_features else None
     names = [f"x{j}" for j in range(n_features)] if names is None else names
     return Columns(n_features, tuple(names),
                    entry.get("label") if entry.get("format") == "csv" else None,

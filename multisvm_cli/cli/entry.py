@@ -11,10 +11,16 @@ The handler stays for the command's life: :func:`.cli.main` ends on a ``Keyboard
 with one line and its ``exit_code``, and a run replaces the handler with its own while it runs
 (:mod:`.experiment.interrupt`). A second SIGTERM ends the process at once (the default).
 Only a signal that arrives before Python has started this module is out of its reach.
+
+Before anything is imported, :func:`tool_caches` points the caches other libraries write into
+the data home: matplotlib's font cache (``MPLCONFIGDIR``, else under ``$HOME/.config`` and
+``$HOME/.cache``) and numba's compiled C&S / W&W steps (``NUMBA_CACHE_DIR``, else beside the
+installed package's sources), so that multisvm writes only where its settings say.
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from contextlib import contextmanager
@@ -46,9 +52,25 @@ def _terminated(signum, _frame):
     raise Terminated("stopped by SIGTERM")
 
 
+TOOL_CACHES = {"MPLCONFIGDIR": "matplotlib", "NUMBA_CACHE_DIR": "numba"}
+
+
+def tool_caches() -> None:
+    """Set each of :data:`TOOL_CACHES`' variables the environment leaves unset to its folder in
+    the data home (``MULTISVM_DATA_HOME`` or the default: :func:`..data.locations.data_home`);
+    matplotlib and numba read them when first imported, after this."""
+    from ..data.locations import data_home
+
+    for variable, folder in TOOL_CACHES.items():
+        if not os.environ.get(variable):
+            os.environ[variable] = str(data_home() / folder)
+
+
 def main(argv=None):
-    """Import the command line, then run it (:func:`.cli.main`) with ``argv``."""
+    """Point other libraries' caches into the data home, import the command line, then run
+    it (:func:`.cli.main`) with ``argv``."""
     signal.signal(signal.SIGTERM, _terminated)
+    tool_caches()
     try:
         with _held(signal.SIGINT, signal.SIGTERM):
             from .main import main as run

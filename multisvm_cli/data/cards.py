@@ -1,7 +1,8 @@
 """Dataset cards: one small YAML file per dataset in the top-level ``datasets/`` folder.
 
 A card declares the dataset (classes, features, parts and their sizes, the paper's scaling, the
-continuous columns) and one or more *sources*: distributions of the same data (e.g. USPS as ESL
+continuous columns, optionally its features' names: ``feature_names``, which a header of a file
+its models predict must give) and one or more *sources*: distributions of the same data (e.g. USPS as ESL
 text or as HDF5), each with its files (name, SHA-256, URL), the parser options, and how each part
 is cut from the files. Every source of a card must give the same arrays.
 """
@@ -118,6 +119,7 @@ class Card:
     folder: str
     origin: str = "registry"
     kind: str = "numeric"
+    feature_names: tuple | None = None
 
     @property
     def binary_columns(self):
@@ -212,6 +214,7 @@ def _card(raw, path, origin="registry"):
         folder=plain_name(raw.get("folder", raw["name"]), "folder"),
         origin=origin,
         kind=_one_of(raw.get("kind", "numeric"), KINDS, "kind"),
+        feature_names=_feature_names(raw.get("feature_names"), int(raw["n_features"])),
     )
     if card.name != path.stem or len(card.classes) != card.n_classes:
         raise ValueError("name must match the file name and classes must have n_classes entries")
@@ -309,6 +312,16 @@ def _one_of(value, allowed, field):
     if value not in allowed:
         raise ValueError(f"{field} must be one of {', '.join(allowed)}, not {value!r}")
     return value
+
+
+def _feature_names(value, n_features):
+    """A card's ``feature_names``: None, or ``n_features`` distinct non-empty strings."""
+    if value is None:
+        return None
+    if not (isinstance(value, list) and len(value) == n_features and len(set(value)) == n_features
+            and all(isinstance(name, str) and name.strip() for name in value)):
+        raise ValueError(f"feature_names must list {n_features} distinct names, one a feature")
+    return tuple(value)
 
 
 def _columns(value, n_features):

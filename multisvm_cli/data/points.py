@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import formats
+from . import delimited, formats
 from .errors import DatasetError
 from .local.bounds import MEMORY_MB
 from .local.csv_file import checked_numbers, csv_table, label_column
@@ -80,24 +80,35 @@ def csv_points(path, columns):
     """The feature columns of a csv file to predict: a file of ``n_features`` columns is all
     features; one of ``n_features + 1`` columns also holds a label column, which is dropped:
     the model's training csv's label column (its name or index), else the last. A header row
-    is told as for local data (a non-number above a number). When both the file's header and
-    the model (``Columns.names``) name the feature columns, the names must be the model's, in
-    its order."""
+    is told as for local data (a non-number above a number, and no number above one); the
+    field count is checked on the first row before any value is parsed. When the file has a
+    header, its feature columns' names must be the model's (``Columns.names``: a local
+    training csv's header names, else its card's ``feature_names``, else ``x0``, ``x1``, ...),
+    in its order."""
+    n = columns.n_features
+    _check_width(path, n)  # on the first row, before any value is parsed
     rows, lines, names, first_line = csv_table(path)
-    width, n = len(rows[0]), columns.n_features
+    width = len(rows[0])
     if width == n:
         features = list(range(width))
-    elif width == n + 1:  # with its label column
+    else:  # with its label column
         label = -1 if columns.label is None else columns.label
         dropped = label_column(path, names, width, label, first_line)
         features = [j for j in range(width) if j != dropped]
-    else:
-        raise DatasetError(f"{path}:{first_line}: {width} columns, but the model takes {n} "
-                           f"features; give its {n} feature columns (or {n + 1} with the label "
-                           f"column)")
     if names is not None and columns.names is not None:
         _check_names(path, first_line, [names[j] for j in features], columns.names)
     return checked_numbers(path, np.array(rows, dtype=str), lines, features, names)
+
+
+def _check_width(path, n):
+    """DatasetError unless the csv file's first row has ``n`` or ``n + 1`` fields (every row
+    must have as many): read alone, so that a row of 200,000 fields is refused at once."""
+    head = delimited.first_rows(path, 1)
+    width = len(head[0]) if head else n  # an empty file: refused by the reader
+    if width not in (n, n + 1):
+        raise DatasetError(f"{path}:{delimited.Lines(path)[0]}: {width} columns, but the model "
+                           f"takes {n} features; give its {n} feature columns (or {n + 1} with "
+                           f"the label column)")
 
 
 def _check_names(path, line, found, expected):
@@ -107,4 +118,4 @@ def _check_names(path, line, found, expected):
             raise DatasetError(f"{path}:{line}: feature column {position} is {got!r}, the "
                                f"model's is {wanted!r}; the file needs the model's columns "
                                f"({', '.join(expected[:5])}{', ...' if len(expected) > 5 else ''})"
-                               f" in its order")
+                               f" in its order, or no header row")

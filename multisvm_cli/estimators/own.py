@@ -13,20 +13,45 @@ nor its C).  Its Table-1 figures that only our machines define (kernel evaluatio
 support vectors, SMO iterations, training memory) are None, shown blank, never zero; its CPU
 time is measured as for every scheme.  A user's classifier is never saved to a model folder
 (multisvm writes no pickles).
+
+The user's code is not trusted to behave: any exception from its ``fit``, ``predict`` or
+``decision_function`` (``sys.exit`` too: a ``SystemExit`` would end the run with no table and
+exit 0) becomes one :class:`UserClassifierError` line naming the call and the exception, and
+its predictions are checked (one class index per point: 1-d, one value per point, each a whole
+number among the classes it was trained on), so that a ``-1`` is never read as the last class
+nor ``1.9`` as class 1. The protocol adds the row and the dataset
+(``experiment.protocol.fitting.naming_the_row``).
 """
 
 import inspect
 import re
 from importlib import import_module
+from pathlib import Path
 
 import numpy as np
 from sklearn.base import is_classifier
 
-from ..base.errors import one_line
+from ..base.errors import MultisvmError, one_line
+from ..base.hashing import sha256_hex
 from ._base import MulticlassSVM
 
 TARGET = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
 BUILD_KEYS = {"scheme", "options"}  # an option value of this form is built as a classifier too
+CAUGHT = (Exception, SystemExit)  # what a user's code may raise; Ctrl-C still stops the run
+
+
+class UserClassifierError(MultisvmError):
+    """A user's classifier failed, or answered what is not a prediction: one line."""
+
+
+def _called(what, call, *args):
+    """``call(*args)``, a user's method; UserClassifierError naming ``what`` when it raises."""
+    try:
+        return call(*args)
+    except CAUGHT as exc:
+        text = one_line(exc)
+        raised = type(exc).__name__ + (f": {text}" if text != type(exc).__name__ else "")
+        raise UserClassifierError(f"{what} raised {raised}") from None
 
 
 def load_class(target):
@@ -74,6 +99,19 @@ def build(target, options, random_state=None):
     return model
 
 
+def module_digests(target, options) -> dict:
+    """``{module: SHA-256 of its source file}`` of the modules ``target`` and the nested
+    ``{scheme, options}`` of ``options`` name (a module without a file: None): what the resume
+    cache keys a user's row on, so that an edited module is fitted again, not replayed."""
+    module_name = target.partition(":")[0]
+    path = getattr(import_module(module_name), "__file__", None)
+    found = {module_name: sha256_hex(Path(path).read_bytes()) if path else None}
+    for value in (options or {}).values():
+        if isinstance(value, dict) and "scheme" in value and set(value) <= BUILD_KEYS:
+            found.update(module_digests(value["scheme"], value.get("options")))
+    return dict(sorted(found.items()))
+
+
 def _value(value, random_state):
     """An option's value: a nested ``{scheme: ..., options: ...}`` built as an estimator."""
     if isinstance(value, dict) and "scheme" in value and set(value) <= BUILD_KEYS:
@@ -116,7 +154,7 @@ class OwnClassifier(MulticlassSVM):
 
     def _fit(self, X, y_index, settings):
         self.model_ = build(self.target, self.options or {}, self.random_state)
-        self.model_.fit(X, y_index)
+        _called("fit", self.model_.fit, X, y_index)
         return []
 
     def fit(self, X, y, gram=None, reuse=None):
@@ -130,17 +168,41 @@ class OwnClassifier(MulticlassSVM):
         self.n_parameters_ = self.n_support_vectors_ = None
 
     def _scores(self, X):
+        """Its own decision_function where it gives one finite score per point and class, else
+        its checked predictions as one-hot rows."""
         if hasattr(self.model_, "decision_function"):
-            scores = np.asarray(self.model_.decision_function(X), dtype=float)
-            if scores.ndim == 2:
-                return scores
-        predicted = np.asarray(self.model_.predict(X), dtype=int)
-        return np.eye(len(self.classes_))[predicted]
+            scores = np.asarray(_called("decision_function", self.model_.decision_function, X))
+            if scores.shape == (X.shape[0], len(self.classes_)) and scores.dtype.kind in "iuf" \
+                    and np.isfinite(scores).all():
+                return scores.astype(float)
+        return np.eye(len(self.classes_))[self._class_indices(X)]
 
     def predict(self, X):
         """The user's classifier's prediction, as the original labels."""
-        X = self._validated(X)
-        return self.classes_[np.asarray(self.model_.predict(X), dtype=int)]
+        return self.classes_[self._class_indices(self._validated(X))]
+
+    def _class_indices(self, X):
+        """The user's predictions for ``X`` as class indices; UserClassifierError unless they
+        are one whole number in 0..n_classes-1 per point."""
+        predicted = np.asarray(_called("predict", self.model_.predict, X))
+        if predicted.ndim != 1:
+            raise UserClassifierError(f"predict returned an array of shape {predicted.shape}; "
+                                      f"it must give one class per point (1-d)")
+        if len(predicted) != X.shape[0]:
+            raise UserClassifierError(f"predict returned {len(predicted)} values for "
+                                      f"{X.shape[0]} points; it must give one class per point")
+        n_classes = len(self.classes_)
+        try:
+            values = predicted.astype(float)
+            bad = ~((values == np.round(values)) & (values >= 0) & (values < n_classes))
+        except (TypeError, ValueError):  # text, objects: no class index
+            bad = np.ones(len(predicted), dtype=bool)
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise UserClassifierError(f"predict returned {predicted[i].item()!r} for point {i}, "
+                                      f"not one of the classes it was trained on (0 to "
+                                      f"{n_classes - 1})")
+        return values.astype(int)
 
     def kernel_evaluations(self, X):
         """None: kernel evaluations are defined for our machines only."""

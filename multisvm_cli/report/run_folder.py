@@ -5,7 +5,8 @@ The run (``experiment.runs``) writes grid.csv, table.csv, table.md and results.j
 :func:`write_meta`; the figures (:mod:`.figures`, through ``figures.base.RunData``),
 report.html (:mod:`.html`) and ``multisvm report`` read them back only through
 :func:`read_results`, :func:`read_grid`, :func:`read_table`, :func:`read_meta` and
-:func:`read_config_text` and :func:`read_sweep` (:func:`check_run`: all of them). Every
+:func:`read_config_text` and :func:`read_sweep` (:func:`check_run`: all of them, and
+config.yaml against run.json's record of it, :func:`check_config`). Every
 file is read through
 :mod:`multisvm_cli.base.readers` (bounded; JSON strict: no NaN or Infinity, no duplicate key) and
 every value passed on is checked with :mod:`multisvm_cli.base.numeric`, so a file that is not what
@@ -22,6 +23,7 @@ import io
 from pathlib import Path
 
 from ..base.errors import MultisvmError, one_line
+from ..base.hashing import sha256_hex
 from ..base.numeric import is_count, is_number
 from ..base.readers import read_json, read_text
 from ..base.storage import atomic_write, to_json, write_json
@@ -48,6 +50,7 @@ SWEEP_NUMBERS = ("error_pct", "cpu_time", "evaluation_time", "kernel_evaluations
 SWEEP_OPTIONAL = ("max_train_memory_mb", "level1_accuracy", "level2_accuracy")
 LIMIT = 1 << 30          # bytes of grid.csv, table.csv or results.json
 SMALL_LIMIT = 16 << 20   # bytes of run.json or config.yaml
+CONFIG_SHA256 = "config_sha256"  # run.json's record of config.yaml (:func:`check_config`)
 
 
 # --------------------------------------------------------------------------- writing
@@ -403,6 +406,24 @@ def read_config_text(folder) -> str | None:
     return read_text(path, SMALL_LIMIT, what="config.yaml") if path.is_file() else None
 
 
+def config_record(text) -> dict:
+    """What run.json records of the config.yaml the run writes (``text``): its SHA-256."""
+    return {CONFIG_SHA256: sha256_hex(text)}
+
+
+def check_config(folder) -> None:
+    """Refuse a finished run folder without config.yaml, or whose config.yaml is not the one
+    its run.json records (edited after the run: ``multisvm report`` would show it above
+    results it did not give); a run.json from before the record is checked for the file only."""
+    path = run_file(folder, "config.yaml")
+    recorded = read_meta(folder).get(CONFIG_SHA256)
+    if recorded is not None and config_record(read_config_text(folder)) != {
+            CONFIG_SHA256: recorded}:
+        raise MultisvmError(f"{path} is not the config the run wrote (its SHA-256 is not "
+                            f"run.json's {CONFIG_SHA256}): it was edited after the run; put "
+                            f"the run's config back, or rerun the config")
+
+
 def check_run(folder) -> None:
     """Read and check every record file of a finished run folder (results.json, grid.csv,
     table.csv, run.json, config.yaml): ``multisvm report`` refuses a damaged folder before it
@@ -411,4 +432,4 @@ def check_run(folder) -> None:
     read_grid(folder)
     read_sweep(folder)
     read_meta(folder)
-    read_config_text(folder)
+    check_config(folder)

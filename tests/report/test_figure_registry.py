@@ -35,7 +35,7 @@ def toy():
 
 def small_run(folder):
     """A run folder with the files the figures read: grid.csv, results.json (no ranking),
-    run.json."""
+    run.json, and the config.yaml every finished run folder holds."""
     folder.mkdir(parents=True)
     grid = grid_frame().assign(estimate="nested")  # in the run's columns, as a run writes it
     grid.reindex(columns=GRID_COLUMNS).to_csv(folder / "grid.csv", index=False)
@@ -45,6 +45,7 @@ def small_run(folder):
     (folder / "results.json").write_text(json.dumps(
         {"config": "toy", "compare_to": "dag", "results": results, "table": ROWS}))
     (folder / "run.json").write_text(json.dumps({"status": "done"}))
+    (folder / "config.yaml").write_text("name: toy\n")
     return folder
 
 

@@ -2,8 +2,10 @@
 
 ``label`` names the label column (needs a header) or gives its 0-based index (negative counts
 from the end; default: the last column). A header row is used when ``header: true``, or,
-without ``header``, when the first row has a non-number where the second row has a number.
-Features must be finite numbers; labels are whole numbers or names. Read by
+without ``header``, when the first row has a non-number where the second row has a number
+and no number where it has one (a first row of numbers and one word is data, and its word
+refused). Features must be finite numbers (``6_7`` is not one); labels are whole numbers or
+names. Read by
 :mod:`..local.csv_file` through :mod:`..delimited`, by the rules a card's text file follows
 (UTF-8 with or without a byte-order mark, gzip or not, RFC 4180 quotes, blank rows skipped).
 A file's dense size is stated before it is read and refused above ``memory_mb``.

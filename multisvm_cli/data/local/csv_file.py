@@ -26,7 +26,7 @@ def read_csv_named(path, label=None, header=None):
     names, first_line, width = (head[0] if header else None), lines[0], len(head[0])
     data_lines = _After(lines, 1) if header else lines
     if header and len(head) < 2:
-        raise DatasetError(f"{path}: no data rows")
+        raise _header_only(path, first_line)
     try:
         if width < 2:
             raise DatasetError(f"{path}:{data_lines[0]}: one column only; need features and a "
@@ -54,9 +54,9 @@ def csv_table(path, header=None):
     if not head:
         raise DatasetError(f"{path}: empty file (no rows)")
     header = _looks_like_header(head) if header is None else header
-    if header and len(head) < 2:
-        raise DatasetError(f"{path}: no data rows")
     lines = delimited.Lines(path)
+    if header and len(head) < 2:
+        raise _header_only(path, lines[0])
     cells = delimited.read(path, text=True).to_numpy(dtype=str)[1 if header else 0:]
     return cells, _After(lines, 1) if header else lines, head[0] if header else None, lines[0]
 
@@ -104,6 +104,10 @@ class _After:
 
 
 def _is_number(text):
+    """Whether a cell is a number: what Python's ``float`` reads, less its digit-group
+    underscores (``6_7`` is no number, not 67)."""
+    if "_" in text:
+        return False
     try:
         float(text)
     except ValueError:
@@ -112,10 +116,18 @@ def _is_number(text):
 
 
 def _looks_like_header(rows):
-    """A header: the first row has a non-number where the second row has a number."""
+    """A header: the first row has a non-number above a number of the second row, and no
+    number above a number (``5.1,abc,1.4`` above numbers is a data row whose ``abc`` is then
+    refused, not a header); a file of one row is a header when none of its cells is a number."""
     if len(rows) < 2:
-        return not all(_is_number(cell) for cell in rows[0])
-    return any(not _is_number(a) and _is_number(b) for a, b in zip(rows[0], rows[1]))
+        return not any(_is_number(cell) for cell in rows[0])
+    above = [(_is_number(a), _is_number(b)) for a, b in zip(rows[0], rows[1])]
+    return (False, True) in above and (True, True) not in above
+
+
+def _header_only(path, line):
+    return DatasetError(f"{path}:{line}: a header row and no data rows; add the data rows "
+                        f"below it")
 
 
 def label_column(path, names, width, label, line):
@@ -138,8 +150,8 @@ def label_column(path, names, width, label, line):
 def checked_numbers(path, table, lines, columns, names):
     """The feature columns as float64; DatasetError at the first non-number, NaN or inf."""
     block = table[:, columns]
-    try:
-        X = block.astype(np.float64)
+    try:  # numpy reads "6_7" as 67, as Python's float does: the cell check refuses it
+        X = None if np.char.count(block, "_").any() else block.astype(np.float64)
     except ValueError:
         X = None
     if X is None:

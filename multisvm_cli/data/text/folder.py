@@ -15,7 +15,8 @@ DatasetError line naming the folder or the file, before reading what it refuses:
 
 Files at the top level (a README) are not documents and are left alone, as
 ``sklearn.datasets.load_files`` does. :func:`document_members` reads a folder to predict
-(``multisvm predict``): its class subfolders as above, or, without any, its top-level files.
+(``multisvm predict``): its class subfolders as above, or, without any, its top-level files;
+a folder holding both is refused (its top-level documents would get no prediction).
 :func:`check_parts` refuses a test folder that is the training folder, or whose classes the
 training folder lacks (a classifier can never predict a class it was not trained on, so its
 test documents would count as errors).
@@ -58,14 +59,20 @@ def text_members(folder, max_files=MAX_TEXT_FILES, max_bytes=MAX_TEXT_BYTES,
 def document_members(folder, max_files=MAX_TEXT_FILES, max_bytes=MAX_TEXT_BYTES,
                      max_document_bytes=MAX_DOCUMENT_BYTES, max_classes=MAX_TEXT_CLASSES):
     """(members, labelled) of a folder of documents to predict: with class subfolders, the
-    documents in them as :func:`text_members` reads them (keys ``"<class>/<file>"``, labelled;
-    files at the top level are not documents, as for training), else every file at its top
-    level (keys ``"<file>"``, not labelled); refused as :func:`text_members` refuses, and when
-    it holds no document."""
+    documents in them as :func:`text_members` reads them (keys ``"<class>/<file>"``,
+    labelled), else every file at its top level (keys ``"<file>"``, not labelled); refused as
+    :func:`text_members` refuses, when it holds no document, and when it holds both class
+    subfolders and top-level files."""
     folder = Path(folder)
     if not folder.is_dir():
         raise DatasetError(f"{folder}: folder of documents not found")
     labelled = any(path.is_dir() for path in folder.iterdir())
+    loose = sorted(path.name for path in folder.iterdir() if not path.is_dir())
+    if labelled and loose:  # they would get no row and no word
+        raise DatasetError(f"{folder}: holds class subfolders and also {len(loose):,} file(s) "
+                           f"at its top level ({loose[0]!r}...), which no class would hold; "
+                           f"move them into a class folder, or predict them from a folder of "
+                           f"their own")
     if labelled:
         members = text_members(folder, max_files, max_bytes, max_document_bytes, max_classes)
     else:

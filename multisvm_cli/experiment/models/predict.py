@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -89,19 +91,18 @@ def predict(model_dir, file, output=None, proba=False, force=False, fmt=None,
     training file's, else at 1).
 
     Refused with a one-line error, before anything is written: an existing ``output`` without
-    ``force`` (checked first), a folder that is not a saved model, ``proba`` for a scheme without
+    ``force``, one that is not a regular file, or one inside the model folder
+    (:func:`check_output`, first), a folder that is not a saved model, ``proba`` for a scheme without
     class probabilities, a file that is missing or malformed or whose columns are not the
     model's; a folder of documents for a model of feature vectors (:func:`..data.read_points`),
     and for a text model anything but a folder of documents (:func:`_documents`).
     """
-    if output is not None and Path(output).exists() and not force:
-        raise MultisvmError(f"{output} already exists; choose another file with -o, or pass "
-                            f"--force to replace it")
+    if output is not None:
+        check_output(output, model_dir, force)
     model = load_trained_model(model_dir)  # a folder that is not a saved model: one line
     estimator, scheme = model.estimator, model.metadata["scheme"]
     if proba and not hasattr(estimator, "predict_proba"):
-        raise MultisvmError(f"{model_dir}: a {REGISTRY[scheme].label} model gives no class "
-                            f"probabilities; drop --proba")
+        raise MultisvmError(_no_probabilities(model_dir, scheme))
     from ... import data
 
     rows = truth = None
@@ -122,6 +123,32 @@ def predict(model_dir, file, output=None, proba=False, force=False, fmt=None,
     if output is not None:
         atomic_write(output, found.csv_text())
     return found
+
+
+def check_output(output, model_dir, force):
+    """MultisvmError (one line) unless ``output`` may take the predictions: an existing file
+    only with ``force``, never anything but a regular file (the write renames a new file over
+    it: a FIFO or a device would be replaced), never a path inside the model folder."""
+    path = Path(output)
+    if os.path.lexists(path) and not force:
+        raise MultisvmError(f"{output} already exists; choose another file with -o, or pass "
+                            f"--force to replace it")
+    if os.path.lexists(path) and not stat.S_ISREG(os.stat(path).st_mode):
+        raise MultisvmError(f"{output} is not a regular file (a folder, FIFO, device or socket):"
+                            f" predictions replace only a regular file; choose another -o file")
+    if path.resolve().is_relative_to(Path(model_dir).resolve()):
+        raise MultisvmError(f"{output} is inside the model folder {model_dir}, which must stay "
+                            f"as it was saved; write the predictions elsewhere with -o")
+
+
+def _no_probabilities(model_dir, scheme) -> str:
+    """Why a model gives no class probabilities, and how to get them where the scheme can."""
+    label = REGISTRY[scheme].label
+    if "probability" not in REGISTRY[scheme].options:
+        return f"{model_dir}: a {label} model gives no class probabilities; drop --proba"
+    return (f"{model_dir}: this {label} model gives no class probabilities: it was trained "
+            f"without them; train it again with scheme_options: {{{scheme}: {{probability: true}}}} in its config, or "
+            f"drop --proba")
 
 
 def _documents(model, model_dir, folder, fmt, zero_based):
@@ -156,8 +183,10 @@ def _scaled_blocks(X, scaler, rows=None):
 
 def model_columns(model, model_dir):
     """The :class:`~multisvm_cli.data.points.Columns` a trained model takes: its feature count,
-    and from a local training file the csv header's names, label column and svmlight base."""
-    from ...data import Columns
+    their names (a local training csv's header names, else its dataset card's
+    ``feature_names``, else ``x0``, ``x1``, ...: a header of a file to predict must give them),
+    and from a local training file its label column and svmlight base."""
+    from ...data import Columns, get_card
 
     n_features = int(model.estimator.n_features_in_)
     local = model.metadata.get("local", {})
@@ -165,6 +194,10 @@ def model_columns(model, model_dir):
     if names is not None and len(names) != n_features:
         raise ModelFormatError(f"{model_dir}: metadata local.columns names {len(names)} "
                                f"columns, the model takes {n_features} features")
-    return Columns(n_features, None if names is None else tuple(names),
+    if names is None and "local" not in model.metadata:
+        names = get_card(model.metadata["dataset"]).feature_names
+        names = names if names is not None and len(names) == n_features else None
+    names = [f"x{j}" for j in range(n_features)] if names is None else names
+    return Columns(n_features, tuple(names),
                    entry.get("label") if entry.get("format") == "csv" else None,
                    bool(entry.get("zero_based", False)))

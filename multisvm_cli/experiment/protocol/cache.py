@@ -11,14 +11,20 @@ def point_key(dataset, plan, fold, point, scheme, options, seed, reuse=True):
     package's source files, :func:`..code_digest.code_digest`, so an edited install computes
     afresh), the data (the raw files' checksums; a sweep's derived dataset adds the exact
     value and the drawn classes in their order), the protocol (split, fold, scaling,
-    validation, seed), the point, the scheme's solver (written or default), and whether its
-    fits reused machines across C (equal within libsvm's tolerance, not bit for bit)."""
+    validation, seed), the point, the scheme's solver (written or default), whether its
+    fits reused machines across C (equal within libsvm's tolerance, not bit for bit), and for
+    a user's classifier the SHA-256 of its modules' source files (an edited module computes
+    afresh: :func:`..estimators.own.module_digests`)."""
     key = {"versions": software_versions(), "dataset": dataset.name,
            "checksums": dict(sorted(dataset.checksums.items())),
            "split": plan.split, "fold": fold.index, "scaling": plan.scaling,
            "validation": plan.validation, "point": point.params(), "scheme": scheme,
            "options": options.get(scheme, {}), "seed": seed, "reuse_across_C": bool(reuse),
            "solver": scheme_solver(scheme, options)}
+    if "target" in key["options"]:  # a user's classifier: its code is not multisvm's
+        from ...estimators.own import module_digests
+
+        key["modules"] = module_digests(key["options"]["target"], key["options"]["options"])
     if getattr(plan, "features", None) is not None:  # text: how documents became features
         key["features"] = [repr(plan.features), plan.scaling]
     if dataset.provenance.get("format") == "text-folder":  # the checksums are tree digests

@@ -6,7 +6,7 @@ import numpy as np
 
 from ...estimators.registry import ORDER_STUDY, scheme_groups
 from ..run.progress import progress_bar
-from .fitting import Stopwatch, fit_group
+from .fitting import Stopwatch, fit_group, naming_the_row
 from .selection import _of_estimate, select, select_cv_best
 
 
@@ -28,10 +28,12 @@ def fold_tests(folds, plan, rows, schemes, options, seed, n_jobs=1, repeat=0, da
         chosen = best or {s: select(rows, plan, s, fold.index) for s in schemes}
         for group in _final_groups(schemes, chosen, options):
             point = chosen[group[0]]["point"]
-            fitted, notes, _ = fit_group(group, point.params(), options, fold.X_train,
-                                         fold.y_train, n_jobs, seed)
+            with naming_the_row(group, options):
+                fitted, notes, _ = fit_group(group, point.params(), options, fold.X_train,
+                                             fold.y_train, n_jobs, seed)
             for scheme, estimator in fitted.items():
-                test = _test(estimator, fold, chosen[scheme], notes)
+                with naming_the_row([scheme], options):
+                    test = _test(estimator, fold, chosen[scheme], notes)
                 test.update(repeat=repeat, fold=fold.index, n_train=len(fold.y_train))
                 if scheme == ORDER_STUDY and dag_orders:
                     test["orders"] = dag_order_study(estimator, fold.X_test, fold.y_test,

@@ -11,11 +11,13 @@ same machine: the KKT conditions hold unchanged). Final fits never get a store.
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 
 import numpy as np
 
 from ...base.errors import one_line
 from ...estimators import registry
+from ...estimators.own import UserClassifierError
 from ...estimators.reuse import MachineReuse
 from ...estimators.kernels import KERNEL_PARAMS, Kernel, gram_fits
 from ...base.parallel import threadpools
@@ -53,6 +55,18 @@ class NonFiniteFit(ValueError):
         return cls(f"{'/'.join(group)}, {kernel}, C={params['C']:g}: libsvm's dual "
                    f"coefficients are not finite (kernel values too large); scale the features "
                    f"or lower the polynomial degree")
+
+
+@contextmanager
+def naming_the_row(group, options):
+    """A user's classifier that fails in the block (:class:`UserClassifierError`) is named by
+    its row and class; :func:`.plan.run_protocol` adds the dataset."""
+    try:
+        yield
+    except UserClassifierError as exc:
+        target = options.get(group[0], {}).get("target")
+        raise UserClassifierError(f"row {registry.label(group[0])!r} ({target}): {exc}; fix "
+                                  f"the classifier, or drop its row from schemes") from None
 
 
 def selection_options(group, options) -> dict:
@@ -147,14 +161,15 @@ def score_points(group, points, options, splits, seed, reuse=True):
         store = MachineReuse() if reuse else None
         for rank, index in enumerate(order):
             started = cpu_clock()
-            fitted, notes, fit_wall = fit_group(group, points[index], selecting, X_fit, y_fit,
-                                                1, seed, gram, store)
-            fit_cpu = cpu_clock() - started
-            if rank == 0:
-                fit_wall, fit_cpu = fit_wall + gram_wall, fit_cpu + gram_cpu
-            for scheme, estimator in fitted.items():
-                _add_split(results[index][scheme], estimator, X_score, y_score, len(splits),
-                           (fit_cpu, fit_wall), notes)
+            with naming_the_row(group, options):
+                fitted, notes, fit_wall = fit_group(group, points[index], selecting, X_fit,
+                                                    y_fit, 1, seed, gram, store)
+                fit_cpu = cpu_clock() - started
+                if rank == 0:
+                    fit_wall, fit_cpu = fit_wall + gram_wall, fit_cpu + gram_cpu
+                for scheme, estimator in fitted.items():
+                    _add_split(results[index][scheme], estimator, X_score, y_score,
+                               len(splits), (fit_cpu, fit_wall), notes)
     for point_results in results:
         for entry in point_results.values():
             entry["validation_error"] = entry["n_errors"] / entry["n_validation"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...base.storage import PointCache
+from ...estimators.own import UserClassifierError
 from ..splits import scaled_folds
 from .final import fold_tests
 from .fitting import NonFiniteFit, fit_group
@@ -86,8 +87,8 @@ def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, f
             results += [{**result, **text_features(stats)}
                         for result in combine_estimates(per_estimate)]
             grid_rows += rows_of_plan
-    except NonFiniteFit as exc:
-        raise NonFiniteFit(f"dataset {plan.name}: {exc}") from None
+    except (NonFiniteFit, UserClassifierError) as exc:
+        raise type(exc)(f"dataset {plan.name}: {exc}") from None
     finally:
         if bar is not None:
             bar.close()

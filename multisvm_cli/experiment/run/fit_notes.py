@@ -1,4 +1,5 @@
-"""Fits a run must warn about: stopped at libsvm's iteration bound, or predicting one class.
+"""Fits a run must warn about: stopped at their solver's iteration bound (libsvm's, or for C&S
+and W&W our all-together solver's: :func:`bound_owner`), or predicting one class.
 
 The protocol keeps each fit's warnings as ``notes`` (per grid point in grid.csv, per scheme
 for the final fits in results.json); :func:`fit_warnings` turns the two kinds that make a
@@ -19,13 +20,26 @@ def bounded(result) -> bool:
     return any(BOUND_NOTE in note for note in result.get("notes", ()))
 
 
+def bound_owner(scheme) -> str:
+    """Whose iteration bound a fit of ``scheme`` stops at: the all-together solver's for a
+    scheme trained by it (C&S, W&W), else libsvm's."""
+    from ...estimators.joint.machine import JointSVM
+    from ...estimators.registry import estimator
+
+    try:
+        joint = issubclass(estimator(scheme), JointSVM)
+    except KeyError:  # not a scheme of ours
+        joint = False
+    return "the all-together solver's" if joint else "libsvm's"
+
+
 def fit_warnings(results, grid_rows) -> list:
     """The run's warnings about fits: each final fit stopped at the bound, and per dataset x
     scheme the grid points stopped at the bound or predicting one class (a few named)."""
     found = [f"{r['dataset']} {r['scheme']}: the final fit ({r['kernel']}, C={r['C']:g}) "
-             f"stopped at libsvm's iteration bound (max_iter); its error is marked * in the "
-             f"table" for r in results if bounded(r) and r.get("C") is not None]
-    for needle, what in ((BOUND_NOTE, "stopped at libsvm's iteration bound (max_iter)"),
+             f"stopped at {bound_owner(r['scheme'])} iteration bound (max_iter); its error is "
+             f"marked * in the table" for r in results if bounded(r) and r.get("C") is not None]
+    for needle, what in ((BOUND_NOTE, "stopped at {} iteration bound (max_iter)"),
                          (ONE_CLASS_NOTE, "predicted one class for every validation point")):
         points = {}
         for row in grid_rows:
@@ -35,6 +49,7 @@ def fit_warnings(results, grid_rows) -> list:
         for (dataset, scheme), named in sorted(points.items()):  # whatever order points ended in
             named = sorted(set(named))
             more = f" and {len(named) - SHOWN} more" if len(named) > SHOWN else ""
-            found.append(f"{dataset} {scheme}: {len(named)} grid point(s) {what}: "
+            found.append(f"{dataset} {scheme}: {len(named)} grid point(s) "
+                         f"{what.format(bound_owner(scheme))}: "
                          f"{', '.join(named[:SHOWN])}{more}")
     return found

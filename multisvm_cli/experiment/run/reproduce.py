@@ -23,7 +23,8 @@ Layout under the results root (``Settings.out``, default ``results/``)::
                                    DAG orders (:mod:`multisvm_cli.report.figures`)
             report.html            all of it in one self-contained page
             run.json               argv, versions, host, BLAS, CPU, memory, n_jobs, seed, git
-                                   commit, start/end, status, warnings
+                                   commit, start/end, status, warnings, config.yaml's SHA-256
+                                   (``multisvm report`` refuses an edited config.yaml)
             run.log                what happened, one line each (start, warnings, end)
 
 grid.csv, table.csv, table.md, results.json and run.json are written, and read back, by
@@ -90,11 +91,12 @@ def reproduce(config, settings: Settings = Settings()) -> Run:
 def _run(config, settings, jobs, datasets, folder, log) -> Run:
     """The run itself, in its new folder; run.json and run.log are written however it ends."""
     from ...report.html import write_report
-    from ...report.run_folder import write_meta
+    from ...report.run_folder import config_record, write_meta
 
     atomic_write(folder / "config.original.yaml", config.original_text)
-    atomic_write(folder / "config.yaml", config.resolved_text())
-    meta = run_metadata(settings, jobs, config.seed, config.path)
+    resolved = config.resolved_text()
+    atomic_write(folder / "config.yaml", resolved)
+    meta = {**run_metadata(settings, jobs, config.seed, config.path), **config_record(resolved)}
     local = {name: dataset.provenance for name, dataset in datasets.items()
              if dataset.provenance}
     if local:  # each local file's path, SHA-256 and size, and how it was read

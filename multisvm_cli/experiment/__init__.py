@@ -42,7 +42,7 @@ def validate(path, mirror=None, data_home=None) -> tuple:
     from .. import data
     from .protocol import load_plan_data, parts_needed
     from .data_checks import check_config_data
-    from .validation import check_plan
+    from .config.against_data import check_plan
 
     config = load_config(path)
     notes = []

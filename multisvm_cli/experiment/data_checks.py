@@ -106,7 +106,7 @@ def _check_multinomial(config, plan, dataset):
 
 def _check_sweep(config, plan, dataset):
     from .run.sweep import derive
-    from .validation import check_plan
+    from .config.against_data import check_plan
 
     where = plan.where["sweep"]
     _check_swept_orders(config.sweep, plan, dataset, where)

@@ -15,9 +15,9 @@ from .tasks import grid_search, grid_tasks
 
 def load_datasets(config, mirror=None, data_home=None, quiet=False) -> dict:
     """Every dataset of ``config`` (name -> Dataset), only the parts its plan needs, checked
-    against the plan (:func:`.validation.check_plan`) before anything is computed."""
+    against the plan (:func:`..config.against_data.check_plan`) before anything is computed."""
     from ..data_checks import check_config_data
-    from ..validation import check_plan
+    from ..config.against_data import check_plan
 
     loaded = {}
     for plan in config.datasets:
@@ -141,7 +141,7 @@ def fit_selected(config, plan, scheme, cache: PointCache, n_jobs=1, progress=Non
     estimator, fitted scaler, selected grid row, dataset, fitted vocabulary: (terms, idf) of
     a text dataset's training documents, else None).
     """
-    from ..validation import check_plan
+    from ..config.against_data import check_plan
 
     parts = parts_needed(plan)
     parts = parts and [part for part in parts if part != "test"]

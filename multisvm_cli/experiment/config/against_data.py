@@ -16,9 +16,9 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
-from ..base.errors import one_line
-from ..base.thread_warnings import caught
-from .splits import named_warnings, outer_index_folds, pooled, validation_index_splits
+from ...base.errors import one_line
+from ...base.thread_warnings import caught
+from ..splits import named_warnings, outer_index_folds, pooled, validation_index_splits
 
 # libsvm multiplies and sums kernel values (its gradients, the decision values): past
 # sqrt(float64 max) = 1.3e154 those overflow, so a kernel value may reach at most 1e150.
@@ -30,7 +30,7 @@ def check_plan(plan, dataset) -> None:
     be made on ``dataset``'s labels, or leave a training part with fewer than two classes, or
     a polynomial degree overflows on the scaled data (:func:`_check_polynomials`); warns when
     the data runs unscaled with column ranges far apart (``config.datasets.unscaled_ranges``)."""
-    from .config.datasets import unscaled_ranges
+    from .datasets import unscaled_ranges
 
     _check_polynomials(plan, dataset)
     if (ranges := unscaled_ranges(plan, dataset)) is not None:
@@ -54,7 +54,7 @@ def _check_polynomials(plan, dataset):
     """ConfigError at ``kernels`` when a polynomial kernel's largest value on the scaled data,
     bounded by Cauchy-Schwarz as (max |x|^2 + 1)^degree ((max |x|^2)^degree homogeneous),
     passes 10^MAX_KERNEL_LOG10: libsvm's fit would not be finite."""
-    from ..data.scaling import make_scaler, resolve
+    from ...data.scaling import make_scaler, resolve
 
     degrees = sorted({(p.degree, bool(p.homogeneous)) for p in plan.grid
                       if p.kernel == "polynomial"})

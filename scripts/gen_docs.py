@@ -134,12 +134,12 @@ def config_page() -> str:
              "checks configs with. [Writing configs](../guides/configs.md) explains them with "
              "examples.", "",
              "| key | default | meaning |", "|---|---|---|"]
-    lines += [f"| `{key}` | {_cell(default)} | {_cell(meaning)} |"
-              for key, (default, meaning) in keys.KEYS.items()]
+    lines += [f"| `{name}` | {_cell(key.shown)} | {_cell(key.meaning)} |"
+              for name, key in keys.KEYS.items()]
     features = [field.name for field in dataclasses.fields(TextFeatures)]
     defaults = {field.name: field.default for field in dataclasses.fields(TextFeatures)}
     nested = [
-        ("A `dataset` list item (overrides for one dataset)", datasets.DATASET_KEYS),
+        ("A `dataset` list item (overrides for one dataset)", keys.DATASET_KEYS),
         ("A `dataset` list item naming a local file", ("name",) + datasets.LOCAL_KEYS),
         *((f"A `kernels` entry of `type: {kind}`", names)
           for kind, names in grid.KERNEL_KEYS.items()),

@@ -4,8 +4,10 @@ and schemes, validated into a :class:`Config` with one-line errors.
 The package splits the work by idea: :mod:`.document` (the YAML with line numbers and the error),
 :mod:`.values` (value checks), :mod:`.grid` (kernels and C), :mod:`.sections` (split,
 validation, estimate, schemes, options, repeats, reference), :mod:`.datasets` (registry names and
-local files) and :mod:`.resolved` (the Config and its resolved document); :func:`load_config`
-here puts them together.
+local files) and :mod:`.resolved` (the Config and its resolved document). :mod:`.keys` is the
+table of top-level keys (each key's default, check and description, once), and
+:func:`load_config` (:mod:`.load`) a loop over it. :mod:`.against_data` answers the rest of
+"can this config run?" from the config and its data, for ``validate`` and the run alike.
 
 Every error is a :class:`ConfigError` whose message names the file, the line, the key and the
 allowed values, e.g. ``configs/x.yaml:7: schemes[2]: 'svm' is not a scheme; allowed: ovr, ...``.
@@ -95,7 +97,6 @@ standard-continuous): use maxabs or none.
 
 from .document import ConfigError, Location
 from .grid import GridPoint
-from .keys import TOP_KEYS
 from .load import load_config
 from .resolved import Config, DatasetPlan, summary
 

@@ -8,16 +8,15 @@ from pathlib import Path
 from ...base.numeric import is_count, is_int
 from .values import _allowed, _choice, _mapping, _show
 
-DATASET_KEYS = ("name", "scaling", "split", "validation", "estimate", "kernels", "C", "features",
-                "solver", "max_iter")
 LOCAL_KEYS = ("path", "test_path", "format", "kind", "label", "header", "zero_based",
               "memory_mb")
 LOCAL_FORMAT_KEYS = {"label": "csv", "header": "csv", "zero_based": "svmlight"}
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")  # a portable folder name
 
 
-def _dataset_names(doc, value, path, known):
-    """The dataset entries as (name, overrides dict, path) triples."""
+def _dataset_names(doc, value, path, known, overridable):
+    """The dataset entries as (name, overrides dict, path) triples; an entry may hold
+    ``overridable`` keys (``keys.DATASET_KEYS``) and a local file's."""
     items = value if isinstance(value, list) else [value]
     if value is None or isinstance(value, list) and not value:
         doc.fail(path, "name at least one dataset; known: " + _allowed(known))
@@ -26,7 +25,7 @@ def _dataset_names(doc, value, path, known):
         where = path + (i,) if isinstance(value, list) else path
         overrides = {}
         if isinstance(item, dict):
-            overrides = _mapping(doc, item, where, DATASET_KEYS + LOCAL_KEYS)
+            overrides = _mapping(doc, item, where, overridable + LOCAL_KEYS)
             if "path" in item:
                 entries.append((_local_name(doc, item, where, known), overrides, where))
                 continue

@@ -1,128 +1,131 @@
-"""load_config: a config file read and validated into a :class:`Config` (the package's
-docstring describes the format)."""
+"""load_config: a config file read and validated into a :class:`Config`, a loop over the table
+of top-level keys (:data:`.keys.KEYS`); the package's docstring describes the format."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from .datasets import _check_parts, _check_sparse_scaling, _local_spec, _max_iter, _scaling
+from .document import Errors, Location, _Document, _key_name
 from .features import _check_solvers, _check_text, _features, _solver
-from .datasets import (NAME_PATTERN, _check_parts, _check_sparse_scaling, _dataset_names,
-                       _local_spec, _max_iter, _scaling)
-from .document import ConfigError, Errors, Location, _Document, _key_name
-from .grid import GridPoint, _C_list, _kernels
-from .keys import TOP_KEYS
-from .resolved import Config, DatasetPlan, _resolved, summary
-from .own import own_options
-from .sections import (_check_code, _check_code_sweep, _check_order, _compare_to, _dag_orders,
-                       _estimate, _layout, _reference, _repeats, _rope, _scheme_options, _schemes,
+from .grid import _C_list, _kernels
+from .keys import DATASET_KEYS, KEYS, REQUIRED, TOP_KEYS
+from .resolved import Config, DatasetPlan, _resolved
+from .sections import (_check_code, _check_code_sweep, _check_order, _check_repeats, _estimate,
                        _split, _validation)
-from .sweep import _sweep, sweep_document
-from .values import MAX_GRID_POINTS, _mapping, _number, _seed, _show
-from ...report.hsu_lin import TABLE_1
-
-__all__ = ["Config", "ConfigError", "DatasetPlan", "GridPoint", "Location", "load_config",
-           "summary"]
+from .sweep import sweep_document
+from .values import _mapping
 
 
 def load_config(path, seed=None) -> Config:
     """Read and validate a config file; ``seed`` (the CLI's ``--seed``) replaces its ``seed``.
 
-    Raises :class:`ConfigError` (one line per problem: file, line, key, allowed values); the
+    Raises :class:`.ConfigError` (one line per problem: file, line, key, allowed values); the
     independent problems are reported together (at most 20): each top-level key, each dataset
-    and each section is checked even when another failed, checks that need a failed value are
-    skipped. These are all the checks that need no data; :func:`.against_data.check_plan` adds
-    those that need the dataset's labels (split sizes against class counts).
+    and each check across keys runs even when another failed; checks that need a failed value
+    are skipped. These are all the checks that need no data; :mod:`.against_data` adds those
+    that need the dataset's labels (split sizes against class counts).
     """
-    from ... import data
-
-    path = Path(path)
-    doc = _Document(path)
-    raw = doc.data
+    doc = _Document(Path(path))
     errors = Errors()
+    _check_names(doc, errors)
+    checked = _top_level(doc, errors, {} if seed is None else {"seed": seed})
+    plans = _plans(doc, errors, checked)
+    _check_across(doc, errors, checked, plans)
+    errors.raise_any()
+    return _config(doc, checked, plans)
+
+
+def _check_names(doc, errors):
+    """The document is a mapping of known top-level keys holding the required ones."""
+    raw = doc.data
     if not isinstance(raw, dict):
         _mapping(doc, raw, (), TOP_KEYS)
     for key in raw:
         errors.attempt(_mapping, doc, {key: None}, (), TOP_KEYS)
-    for key in ("dataset", "schemes"):
-        if key not in raw:
-            errors.attempt(doc.fail, (), f"missing key {key!r}; required keys: dataset, "
-                                         "kernels, C, schemes")
-    name = raw.get("name", path.stem)
-    errors.attempt(_check_name, doc, name)
-    if seed is None:
-        seed = errors.attempt(_seed, doc, raw.get("seed", 0), ("seed",), default=0)
-    schemes = errors.attempt(_schemes, doc, raw["schemes"], ("schemes",)) \
-        if "schemes" in raw else None
-    compare_to = errors.attempt(_compare_to, doc, raw, schemes) if schemes else None
-    max_points = (errors.attempt(_number, doc, raw["max_grid_points"], ("max_grid_points",),
-                                 default=MAX_GRID_POINTS, integer=True, positive=True)
-                  if "max_grid_points" in raw else MAX_GRID_POINTS)
-    defaults = {key: raw[key] for key in ("scaling", "split", "validation", "kernels", "C",
-                                          "estimate", "features", "solver", "max_iter")
-                if key in raw}
-    entries = (errors.attempt(_dataset_names, doc, raw["dataset"], ("dataset",), data.names())
-               if "dataset" in raw else None)
+    for key in REQUIRED:
+        if key not in raw and not KEYS[key].cascades:
+            errors.attempt(doc.fail, (), f"missing key {key!r}; required keys: "
+                                         f"{', '.join(REQUIRED)}")
+
+
+def _top_level(doc, errors, checked) -> dict:
+    """Each top-level key's value, in the table's order (``checked``: those already given):
+    as written and checked, else its default. A key whose check fails gets its default when
+    that is a value (later checks go on with it), else None; so does a key needing one that
+    has none. Cascading keys are left to each dataset's plan (:func:`_plan`)."""
+    raw = doc.data
+    for name, key in KEYS.items():
+        if key.cascades or name in checked:
+            continue
+        needed = [checked.get(need) for need in key.needs]
+        fallback = None if callable(key.default) else key.default
+        if any(value is None for value in needed):
+            checked[name] = None
+        elif name in raw:
+            checked[name] = errors.attempt(key.check, doc, raw[name], (name,), *needed,
+                                           default=fallback)
+        else:
+            checked[name] = (errors.attempt(key.default, doc, *needed)
+                             if callable(key.default) else key.default)
+    return checked
+
+
+def _plans(doc, errors, checked) -> list:
+    """Each dataset's plan (None where it failed): the cascading keys, checked per dataset."""
+    entries, raw = checked["dataset"], doc.data
     if entries and "kernels" not in raw and any("kernels" not in o for _, o, _ in entries):
-        errors.attempt(doc.fail, (), "missing key 'kernels'; required keys: dataset, kernels, "
-                                     "C, schemes")
-        entries = None
-    plans = [errors.attempt(_plan, doc, name_, overrides, where, defaults, seed, max_points)
-             for name_, overrides, where in entries or []]
-    scheme_options = (errors.attempt(_scheme_options, doc, raw.get("scheme_options"),
-                                     ("scheme_options",), schemes, default={})
-                      if schemes else {})
-    if schemes and scheme_options is not None:
-        scheme_options.update(own_options(raw["schemes"]))  # a user's classifier rows
+        errors.attempt(doc.fail, (), f"missing key 'kernels'; required keys: "
+                                     f"{', '.join(REQUIRED)}")
+        return []
+    top = {key: raw[key] for key in DATASET_KEYS if key in raw and key != "name"}
+    return [errors.attempt(_plan, doc, name, overrides, where, top, checked["seed"],
+                           checked["max_grid_points"])
+            for name, overrides, where in entries or []]
+
+
+def _check_across(doc, errors, checked, plans):
+    """The checks across keys: each dataset's classes against the scheme options, its
+    solvers against its grid, the repeats' seeds, and a classes sweep against a code."""
+    schemes, options, sweep = checked["schemes"], checked["scheme_options"], checked["sweep"]
     for plan in plans:
-        if plan is not None:
-            errors.attempt(_check_order, doc, scheme_options, plan)
-            errors.attempt(_check_code, doc, scheme_options, plan)
-            if schemes:
-                errors.attempt(_check_solvers, doc, plan, schemes, scheme_options,
-                               plan.where["solver"])
-    reference = (errors.attempt(_reference, doc, raw.get("reference"), ("reference",),
-                                [name_ for name_, _, _ in entries])
-                 if entries else None)
-    repeats = (errors.attempt(_repeats, doc, raw, plans)
-               if plans and None not in plans else None)
-    dag_orders = errors.attempt(_dag_orders, doc, raw, schemes) if schemes else None
-    reuse = errors.attempt(_reuse_across_C, doc, raw, default=True)
-    from ...report.verdict import DEFAULT_ROPE  # pandas and scipy: not for 'multisvm configs'
-
-    rope = errors.attempt(_rope, doc, raw, DEFAULT_ROPE, default=DEFAULT_ROPE)
-    layout = errors.attempt(_layout, doc, raw, default=TABLE_1)
-    sweep = (errors.attempt(_sweep, doc, raw.get("sweep"), ("sweep",), schemes)
-             if schemes else None)
-    if sweep is not None and scheme_options:
-        errors.attempt(_check_code_sweep, doc, scheme_options, sweep)
-    errors.raise_any()
-    resolved = _resolved(name, seed, schemes, compare_to, scheme_options, reference, plans,
-                         raw.get("max_grid_points"))
-    resolved.update(repeats=repeats, dag_orders=dag_orders, reuse_across_C=reuse, rope=rope,
-                    layout=layout)
-    if sweep is not None:
-        resolved["sweep"] = sweep_document(sweep)
-    return Config(path=path, name=name, datasets=plans, schemes=schemes,
-                  scheme_options=scheme_options, compare_to=compare_to, seed=seed,
-                  reference=reference, resolved=resolved, original_text=doc.text,
-                  repeats=repeats, dag_orders=dag_orders, reuse_across_C=reuse, sweep=sweep,
-                  rope=rope, layout=layout)
+        if plan is not None and options is not None:
+            errors.attempt(_check_order, doc, options, plan)
+            errors.attempt(_check_code, doc, options, plan)
+            errors.attempt(_check_solvers, doc, plan, schemes, options, plan.where["solver"])
+    if plans and None not in plans:
+        errors.attempt(_check_repeats, doc, checked["repeats"], plans)
+    if sweep is not None and options:
+        errors.attempt(_check_code_sweep, doc, options, sweep)
 
 
-def _check_name(doc, name):
-    if not isinstance(name, str) or not NAME_PATTERN.match(name):
-        doc.fail(("name",), f"expected a folder-safe name (letters, digits, '.', '_', '-', at "
-                            f"most 100, not starting with '.' or '-'), got {_show(name)}")
+def _config(doc, checked, plans) -> Config:
+    """The :class:`Config` of the checked values, with its resolved document."""
+    values = {key: checked[key] for key in ("name", "schemes", "scheme_options", "compare_to",
+                                            "seed", "reference", "repeats", "dag_orders",
+                                            "reuse_across_C", "sweep", "rope", "layout")}
+    resolved = _resolved(values["name"], values["seed"], values["schemes"], values["compare_to"],
+                         values["scheme_options"], values["reference"], plans,
+                         doc.data.get("max_grid_points"))
+    resolved.update({key: values[key] for key in ("repeats", "dag_orders", "reuse_across_C",
+                                                  "rope", "layout")})
+    if values["sweep"] is not None:
+        resolved["sweep"] = sweep_document(values["sweep"])
+    return Config(path=doc.path, datasets=plans, resolved=resolved, original_text=doc.text,
+                  **values)
 
 
-def _plan(doc, name, overrides, where, defaults, seed, max_points):
-    """One dataset's plan: its overrides on top of the top-level values."""
+def _plan(doc, name, overrides, where, top, seed, max_points):
+    """One dataset's plan: its overrides on top of the top-level values (``top``), on top of
+    the table's defaults (a null counts as not written, except max_iter's: no bound)."""
     from ... import data
 
-    def pick(key):
-        if key in overrides:
-            return overrides[key], where + (key,)
-        return defaults.get(key), (key,)
+    def pick(key, null_is_value=False):
+        value, at = (overrides[key], where + (key,)) if key in overrides else (top.get(key),
+                                                                                (key,))
+        if value is None and not (null_is_value and (key in overrides or key in top)):
+            value = KEYS[key].default
+        return value, at
 
     local = _local_spec(doc, name, overrides, where) if "path" in overrides else None
     text = local.format == "text" if local else data.get_card(name).kind == "text"
@@ -138,24 +141,23 @@ def _plan(doc, name, overrides, where, defaults, seed, max_points):
         _check_sparse_scaling(doc, name, local, scaling, path)
     solver, solver_path = pick("solver")
     solver = None if solver is None else _solver(doc, solver, solver_path)
-    max_iter, max_iter_path = pick("max_iter")
-    given = "max_iter" in overrides or "max_iter" in defaults
-    max_iter = _max_iter(doc, max_iter if given else "libsvm", max_iter_path)
+    max_iter, max_iter_path = pick("max_iter", null_is_value=True)
+    max_iter = _max_iter(doc, max_iter, max_iter_path)
     split, path = pick("split")
-    split = _split(doc, split if split is not None else "standard", path, seed)
+    split = _split(doc, split, path, seed)
     written = {"split": path}
     validation, path = pick("validation")
-    validation = _validation(doc, validation if validation is not None else "holdout", path, seed)
+    validation = _validation(doc, validation, path, seed)
     written["validation"] = path
     estimate, path = pick("estimate")
-    estimate = _estimate(doc, estimate if estimate is not None else "nested", path, split)
+    estimate = _estimate(doc, estimate, path, split)
     C_values, C_path = pick("C")
     C_values = None if C_values is None else _C_list(doc, C_values, C_path)
     kernels, path = pick("kernels")
     grid = _kernels(doc, kernels, path, C_values, max_points)
     written["kernels"] = path
     written["features"] = features_path if features_path[-1:] == ("features",) and (
-        "features" in overrides or defaults.get("features") is not None) else where or ("dataset",)
+        "features" in overrides or top.get("features") is not None) else where or ("dataset",)
     written.update(sweep=("sweep",), scheme_options=("scheme_options",))
     _check_parts(doc, name, split, validation, where, local.parts if local else None)
     located = {key: Location(doc.path, doc.line(at), _key_name(at)) for key, at in written.items()}
@@ -163,11 +165,3 @@ def _plan(doc, name, overrides, where, defaults, seed, max_points):
     return DatasetPlan(name=name, scaling=scaling, split=split, validation=validation, grid=grid,
                        estimate=estimate, where=located, local=local, features=features,
                        solver=solver, max_iter=max_iter)
-
-
-def _reuse_across_C(doc, raw):
-    """``reuse_across_C``: true (the default) or false."""
-    reuse = raw.get("reuse_across_C", True)
-    if not isinstance(reuse, bool):
-        doc.fail(("reuse_across_C",), f"expected true or false, got {_show(reuse)}")
-    return reuse

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...estimators.options import OPTIONS, check_code_classes
 from ...estimators.registry import (ALIASES, ORDER_STUDY, REFERENCE, REGISTRY, SCHEME_NAMES, label,
                                    own_name, scheme_name)
-from ...report.hsu_lin import LAYOUTS, TABLE_1
+from ...report.hsu_lin import LAYOUTS
 from .own import own_row
 from .values import (SEED_RANGE, _allowed, _choice, _folds, _list, _mapping, _number, _seed,
                      _show)
@@ -176,16 +176,20 @@ def _reference_row(doc, numbers, path):
     return row
 
 
-def _repeats(doc, raw, plans):
-    """``repeats``: an integer in [1, MAX_REPEATS]; repeat r uses split and validation seeds
-    seed + r, so every seed must stay in SEED_RANGE and some dataset must have a seeded split
-    or validation (a standard split with given validation would repeat the same run)."""
-    if "repeats" not in raw:
-        return 1
-    path = ("repeats",)
-    repeats = _number(doc, raw["repeats"], path, integer=True, positive=True)
+def _repeats(doc, value, path):
+    """``repeats``: an integer in [1, MAX_REPEATS] (:func:`_check_repeats` checks it against
+    the datasets' plans)."""
+    repeats = _number(doc, value, path, integer=True, positive=True)
     if repeats > MAX_REPEATS:
         doc.fail(path, f"must be at most {MAX_REPEATS}, got {repeats}")
+    return repeats
+
+
+def _check_repeats(doc, repeats, plans):
+    """Repeat r uses split and validation seeds seed + r, so every seed must stay in
+    SEED_RANGE and some dataset must have a seeded split or validation (a standard split with
+    given validation would repeat the same run)."""
+    path = ("repeats",)
     for plan in plans:
         for section in (plan.split, plan.validation):
             if "seed" in section and section["seed"] + repeats - 1 > SEED_RANGE[1]:
@@ -195,15 +199,11 @@ def _repeats(doc, raw, plans):
             doc.fail(path, f"{plan.name}: a standard split with given validation has no seed, "
                            f"so every repeat would be the same run; use repeats: 1 or a "
                            f"holdout or k-fold validation")
-    return repeats
 
 
-def _dag_orders(doc, raw, schemes):
+def _dag_orders(doc, value, path, schemes):
     """``dag_orders``: an integer in [0, MAX_DAG_ORDERS]; more than 0 needs the dag scheme."""
-    if "dag_orders" not in raw:
-        return 0
-    path = ("dag_orders",)
-    orders = _number(doc, raw["dag_orders"], path, integer=True)
+    orders = _number(doc, value, path, integer=True)
     if not 0 <= orders <= MAX_DAG_ORDERS:
         doc.fail(path, f"must be an integer from 0 to {MAX_DAG_ORDERS}, got {orders}")
     if orders and ORDER_STUDY not in schemes:
@@ -212,41 +212,39 @@ def _dag_orders(doc, raw, schemes):
     return orders
 
 
-def _rope(doc, raw, default):
+def _rope(doc, value, path):
     """``rope``: the half-width of the region of practical equivalence of the Bayesian
     signed-rank test over datasets (``report.verdict``), in points of test error (1 = one
-    point of accuracy), a number from 0 (no ROPE) to 50; ``default`` when absent."""
-    if "rope" not in raw:
-        return default
-    path = ("rope",)
-    rope = _number(doc, raw["rope"], path)
+    point of accuracy), a number from 0 (no ROPE) to 50."""
+    rope = _number(doc, value, path)
     if not ROPE_RANGE[0] <= rope <= ROPE_RANGE[1]:
         doc.fail(path, f"must be from {ROPE_RANGE[0]:g} to {ROPE_RANGE[1]:g} points of test "
                        f"error (1 = one point of accuracy), got {rope}")
     return float(rope)
 
 
-def _layout(doc, raw):
-    """``layout``: which tables the report shows, one of LAYOUTS: ``table-1`` (the default:
-    the Table-1 report alone) or ``hsu-lin`` (Hsu & Lin's 2002 Tables II and III after it;
+def _layout(doc, value, path):
+    """``layout``: which tables the report shows, one of LAYOUTS: ``table-1`` (the Table-1
+    report alone) or ``hsu-lin`` (Hsu & Lin's 2002 Tables II and III after it;
     :mod:`multisvm_cli.report.hsu_lin`)."""
-    if "layout" not in raw:
-        return TABLE_1
-    return _choice(doc, raw["layout"], ("layout",), LAYOUTS, "layout")
+    return _choice(doc, value, path, LAYOUTS, "layout")
 
 
-def _compare_to(doc, raw, schemes):
-    """The scheme McNemar's test compares the others with: as given (it must be run), else
-    the registry's reference (DAGSVM) when it is run, else the first scheme."""
-    if "compare_to" not in raw:
-        return REFERENCE if REFERENCE in schemes else schemes[0]
-    if isinstance(raw["compare_to"], str) and own_name(raw["compare_to"]) in schemes:
-        return own_name(raw["compare_to"])  # a user's classifier row, by its label
-    compare_to = _scheme(doc, raw["compare_to"], ("compare_to",))
+def _compare_to(doc, value, path, schemes):
+    """The scheme McNemar's test compares the others with, as given: it must be run."""
+    if isinstance(value, str) and own_name(value) in schemes:
+        return own_name(value)  # a user's classifier row, by its label
+    compare_to = _scheme(doc, value, path)
     if compare_to not in schemes:
-        doc.fail(("compare_to",), f"scheme {compare_to!r} is not run; choose one of the "
-                                  f"schemes: {_allowed(schemes)}")
+        doc.fail(path, f"scheme {compare_to!r} is not run; choose one of the "
+                       f"schemes: {_allowed(schemes)}")
     return compare_to
+
+
+def _default_compare_to(doc, schemes):
+    """``compare_to`` when absent: the registry's reference (DAGSVM) when it is run, else the
+    first scheme."""
+    return REFERENCE if REFERENCE in schemes else schemes[0]
 
 
 def _estimate(doc, value, path, split):

@@ -135,6 +135,13 @@ def _seed(doc, value, path):
     return seed
 
 
+def _flag(doc, value, path):
+    """true or false."""
+    if not isinstance(value, bool):
+        doc.fail(path, f"expected true or false, got {_show(value)}")
+    return value
+
+
 def _folds(doc, value, path):
     k = _number(doc, value, path, integer=True)
     if k < 2:

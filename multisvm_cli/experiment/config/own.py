@@ -15,6 +15,7 @@ from ...estimators.registry import OWN, own_name, scheme_name
 from .values import _mapping, _show
 
 ROW_KEYS = ("scheme", "label", "options")
+NESTED_KEYS = ("scheme", "options")  # an option's classifier (estimators.own.BUILD_KEYS)
 MAX_LABEL = 40
 
 
@@ -30,13 +31,53 @@ def own_row(doc, value, path) -> str:
                                     f"got {_show(label)}")
     if scheme_name(label) is not None or label.startswith(OWN):
         doc.fail(path + ("label",), f"{label!r} names a multisvm scheme; give the row another label")
+    _nested_rows(doc, options, path + ("options",))
+    _build(doc, target, options, path)
+    return own_name(label)
+
+
+def _nested_rows(doc, options, path):
+    """An option written as a classifier (a mapping holding ``scheme``) has the row's form
+    ``{scheme, options}`` and nothing else, its own options too."""
+    if not isinstance(options, dict):
+        return
+    for name, value in options.items():
+        if isinstance(value, dict) and "scheme" in value:
+            _mapping(doc, value, path + (name,), NESTED_KEYS)
+            _nested_rows(doc, value.get("options"), path + (name, "options"))
+
+
+def _build(doc, target, options, path):
+    """Build the row's classifier, as every fit will: one line when it cannot be built, naming
+    the option that needs a classifier where the class asked one for its tags and got
+    something else (an int, a string, a mapping of another form)."""
     from ...estimators.own import build  # imports scikit-learn: only for a config with a row
 
     try:
         build(target, options)
     except ValueError as exc:
         doc.fail(path + ("scheme",), one_line(exc))
-    return own_name(label)
+    except (AttributeError, TypeError) as exc:  # e.g. scikit-learn's tags of an option
+        for name, value in options.items():
+            where = path + ("options", name)
+            if isinstance(value, dict) and "scheme" in value:  # the fault may be inside it
+                _build(doc, value["scheme"], value.get("options") or {}, where)
+            elif _takes_classifier(target, options, name):
+                doc.fail(where, f"{target} takes a classifier here, written {{scheme: "
+                                f"package.module:ClassName, options: {{...}}}}; got "
+                                f"{_show(value)}")
+        doc.fail(path + ("options",), f"{target} cannot use these options: {one_line(exc)}")
+
+
+def _takes_classifier(target, options, name) -> bool:
+    """Whether ``target`` builds with option ``name`` given a classifier instead."""
+    from ...estimators.own import build
+
+    try:
+        build(target, {**options, name: {"scheme": "sklearn.dummy:DummyClassifier"}})
+    except Exception:  # noqa: BLE001 - whatever it raises, a classifier did not help
+        return False
+    return True
 
 
 def own_options(rows) -> dict:

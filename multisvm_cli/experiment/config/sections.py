@@ -4,9 +4,10 @@ compare_to, repeats, DAG order studies and the paper's reference numbers."""
 from __future__ import annotations
 
 from ...estimators.options import OPTIONS, check_code_classes
-from ...estimators.registry import (ALIASES, ORDER_STUDY, REFERENCE, REGISTRY, SCHEME_NAMES, label,
-                                   own_name, scheme_name)
+from ...estimators.registry import (ALIASES, ORDER_STUDY, OWN, REFERENCE, REGISTRY, SCHEME_NAMES,
+                                   label, own_name, scheme_name)
 from ...report.hsu_lin import LAYOUTS
+from .document import _key_name
 from .own import own_row
 from .values import (SEED_RANGE, _allowed, _choice, _folds, _list, _mapping, _number, _seed,
                      _show)
@@ -63,9 +64,23 @@ def _scheme(doc, value, path):
 
 def _schemes(doc, value, path):
     """The scheme names of ``schemes``: registry schemes by any of their names, and a user's
-    classifier rows (:mod:`.own`) as ``own:<label>``."""
-    return _list(doc, value, path,
-                 lambda v, p: own_row(doc, v, p) if isinstance(v, dict) else _scheme(doc, v, p))
+    classifier rows (:mod:`.own`) as ``own:<label>``; two rows of one name are refused naming
+    both (a row without a label is named after its class)."""
+    rows = {}  # a row's scheme name -> where it is
+
+    def check(item, where):
+        if not isinstance(item, dict):
+            return _scheme(doc, item, where)
+        name = own_row(doc, item, where)
+        if name in rows:
+            doc.fail(where, f"rows {_key_name(rows[name])} and {_key_name(where)} are both named "
+                            f"{name[len(OWN):]!r} (a row without a label is named after its "
+                            f"class); give each row its own label, e.g. label: "
+                            f"{name[len(OWN):]}-2")
+        rows[name] = where
+        return name
+
+    return _list(doc, value, path, check)
 
 
 def _scheme_options(doc, value, path, schemes):

@@ -126,7 +126,7 @@ def config_page() -> str:
     from multisvm_cli.data import TextFeatures
     from multisvm_cli.estimators.options import OPTIONS
     from multisvm_cli.estimators.registry import REGISTRY
-    from multisvm_cli.experiment.config import datasets, grid, keys, sections, sweep, values
+    from multisvm_cli.experiment.config import checks, datasets, grid, keys, sections, sweep
 
     lines = ["# Config keys", "", GENERATED.strip(), "",
              "A config is a YAML mapping. These are all the top-level keys it may hold (any other "
@@ -143,7 +143,7 @@ def config_page() -> str:
         ("A `dataset` list item naming a local file", ("name",) + datasets.LOCAL_KEYS),
         *((f"A `kernels` entry of `type: {kind}`", names)
           for kind, names in grid.KERNEL_KEYS.items()),
-        ("A range (`C`, `sigma`, `gamma`)", values.RANGE_KEYS),
+        ("A range (`C`, `sigma`, `gamma`)", checks.RANGE_KEYS),
         ("`split` (by method)", _forms(sections.SPLIT_FORMS)),
         ("`validation` (by method)", _forms(sections.VALIDATION_FORMS)),
         ("`estimate`", sections.ESTIMATES),

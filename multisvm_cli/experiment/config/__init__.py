@@ -2,7 +2,7 @@
 and schemes, validated into a :class:`Config` with one-line errors.
 
 The package splits the work by idea: :mod:`.document` (the YAML with line numbers and the error),
-:mod:`.values` (value checks), :mod:`.grid` (kernels and C), :mod:`.sections` (split,
+:mod:`.checks` (value checks), :mod:`.grid` (kernels and C), :mod:`.sections` (split,
 validation, estimate, schemes, options, repeats, reference), :mod:`.datasets` (registry names and
 local files) and :mod:`.resolved` (the Config and its resolved document). :mod:`.keys` is the
 table of top-level keys (each key's default, check and description, once), and

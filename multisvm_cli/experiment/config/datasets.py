@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from ...base.numeric import is_count, is_int
-from .values import _allowed, _choice, _mapping, _show
+from .checks import _allowed, _choice, _mapping, _show
 
 LOCAL_KEYS = ("path", "test_path", "format", "kind", "label", "header", "zero_based",
               "memory_mb")

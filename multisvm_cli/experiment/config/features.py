@@ -15,7 +15,7 @@ from dataclasses import asdict
 from ...base.errors import one_line
 from ...estimators.options import SOLVERS
 from ...estimators.registry import estimator, kernel_free
-from .values import _choice, _show
+from .checks import _choice, _show
 
 TEXT_SCALINGS = ("none", "maxabs", "paper")
 

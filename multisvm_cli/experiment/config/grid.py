@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ...estimators.options import check_C
 from ...estimators.kernels import KERNEL_ALIASES, KERNEL_NAMES, KERNEL_PARAMS, Kernel, kernel_name
 from ...base.numeric import is_number
-from .values import _choice, _list, _mapping, _number, _range_count, _show
+from .checks import _choice, _list, _mapping, _number, _range_count, _show
 
 KERNEL_TYPES = KERNEL_NAMES
 KERNEL_ORDER = {"linear": 0, "polynomial": 1, "gaussian": 2}  # simpler first (ties)

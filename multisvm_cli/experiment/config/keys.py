@@ -21,7 +21,7 @@ from .sections import (_compare_to, _dag_orders, _default_compare_to, _layout, _
                        _repeats, _rope, _scheme_options, _schemes)
 from .datasets import NAME_PATTERN, _dataset_names
 from .sweep import _sweep
-from .values import MAX_GRID_POINTS, _flag, _number, _seed, _show
+from .checks import MAX_GRID_POINTS, _flag, _number, _seed, _show
 
 
 @dataclass(frozen=True)

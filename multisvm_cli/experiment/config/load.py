@@ -14,7 +14,7 @@ from .resolved import Config, DatasetPlan, _resolved
 from .sections import (_check_code, _check_code_sweep, _check_order, _check_repeats, _estimate,
                        _split, _validation)
 from .sweep import sweep_document
-from .values import _mapping
+from .checks import _mapping
 
 
 def load_config(path, seed=None) -> Config:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ...base.errors import one_line
 from ...estimators.registry import OWN, own_name, scheme_name
-from .values import _mapping, _show
+from .checks import _mapping, _show
 
 ROW_KEYS = ("scheme", "label", "options")
 NESTED_KEYS = ("scheme", "options")  # an option's classifier (estimators.own.BUILD_KEYS)

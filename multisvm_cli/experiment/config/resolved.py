@@ -13,7 +13,7 @@ from ...estimators.registry import OWN, kernel_free, label, scheme_groups
 from .own import as_row
 from .document import ConfigError
 from .features import features_dict
-from .values import did_you_mean
+from .checks import did_you_mean
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -9,7 +9,7 @@ from ...estimators.registry import (ALIASES, ORDER_STUDY, OWN, REFERENCE, REGIST
 from ...report.hsu_lin import LAYOUTS
 from .document import _key_name
 from .own import own_row
-from .values import (SEED_RANGE, _allowed, _choice, _folds, _list, _mapping, _number, _seed,
+from .checks import (SEED_RANGE, _allowed, _choice, _folds, _list, _mapping, _number, _seed,
                      _show)
 
 ESTIMATES = ("nested", "cv-best")

@@ -15,7 +15,7 @@ The validated sweep is a dict: ``{"kind": "classes", "values": [...], "order": "
 
 from __future__ import annotations
 
-from .values import _choice, _list, _mapping, _number, _show
+from .checks import _choice, _list, _mapping, _number, _show
 
 SWEEP_KEYS = ("classes", "order", "train_fraction", "scheme_options")
 KINDS = ("classes", "train_fraction", "scheme_options")

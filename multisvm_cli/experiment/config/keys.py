@@ -21,7 +21,7 @@ from .sections import (_compare_to, _dag_orders, _default_compare_to, _layout, _
                        _repeats, _rope, _scheme_options, _schemes)
 from .datasets import NAME_PATTERN, _dataset_names
 from .sweep import _sweep
-from .checks import MAX_GRID_POINTS, _flag, _number, _seed, _show
+from .checks import MAX_GRID_POINTS, check_flag, check_number, check_seed, show
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ def _name(doc, value, path):
     """A folder-safe name (it names the results folder)."""
     if not isinstance(value, str) or not NAME_PATTERN.match(value):
         doc.fail(path, f"expected a folder-safe name (letters, digits, '.', '_', '-', at "
-                       f"most 100, not starting with '.' or '-'), got {_show(value)}")
+                       f"most 100, not starting with '.' or '-'), got {show(value)}")
     return value
 
 
@@ -132,13 +132,14 @@ KEYS = {
     "scheme_options": Key("{}",
                           "Constructor parameters per scheme, e.g. {dag: {order: natural}, "
                           "graph: {threshold: 0.05}, hier: {level1: nb}}; the options table "
-                          "below.", default=_own_scheme_options, check=_all_scheme_options, needs=("schemes",)),
+                          "below.", default=_own_scheme_options, check=_all_scheme_options,
+                          needs=("schemes",)),
     "compare_to": Key("dag when it is run, else the first scheme",
                       "The scheme McNemar's test (or the corrected t-test) compares the others "
                       "with; it must be run.", default=_default_compare_to, check=_compare_to,
                       needs=("schemes",)),
     "seed": Key("0", "Default seed of the split, the validation split and the estimators "
-                     "(0..2^32-1); the CLI's --seed replaces it.", default=0, check=_seed),
+                     "(0..2^32-1); the CLI's --seed replaces it.", default=0, check=check_seed),
     "reference": Key("none",
                      "A paper's numbers printed beside ours: {source: ..., DATASET: {SCHEME: "
                      "{sigma, degree, kernel, C, error, kernel_evaluations, cpu_time, "
@@ -147,7 +148,7 @@ KEYS = {
     "max_grid_points": Key(str(MAX_GRID_POINTS),
                            "A larger grid (per dataset) is refused unless raised here on "
                            "purpose.", default=MAX_GRID_POINTS,
-                           check=partial(_number, integer=True, positive=True)),
+                           check=partial(check_number, integer=True, positive=True)),
     "repeats": Key("1",
                    "Run the whole protocol N times, repeat r with split and validation seeds "
                    "seed + r; the paired test becomes the corrected resampled t-test.",
@@ -163,7 +164,7 @@ KEYS = {
     "reuse_across_C": Key("true",
                           "Reuse a grid machine with no support vector at the bound for every "
                           "larger C (exact); false refits every point (for timings).",
-                          default=True, check=_flag),
+                          default=True, check=check_flag),
     "features": Key("tfidf, lowercase, no stop words, l2 rows",
                     "Text datasets only: how documents become a sparse matrix (vectorizer, "
                     "stop_words, min_df, max_df, ...), fitted on training documents only.",

@@ -14,7 +14,7 @@ from .resolved import Config, DatasetPlan, _resolved
 from .sections import (_check_code, _check_code_sweep, _check_order, _check_repeats, _estimate,
                        _split, _validation)
 from .sweep import sweep_document
-from .checks import _mapping
+from .checks import check_mapping
 
 
 def load_config(path, seed=None) -> Config:
@@ -40,9 +40,9 @@ def _check_names(doc, errors):
     """The document is a mapping of known top-level keys holding the required ones."""
     raw = doc.data
     if not isinstance(raw, dict):
-        _mapping(doc, raw, (), TOP_KEYS)
+        check_mapping(doc, raw, (), TOP_KEYS)
     for key in raw:
-        errors.attempt(_mapping, doc, {key: None}, (), TOP_KEYS)
+        errors.attempt(check_mapping, doc, {key: None}, (), TOP_KEYS)
     for key in REQUIRED:
         if key not in raw and not KEYS[key].cascades:
             errors.attempt(doc.fail, (), f"missing key {key!r}; required keys: "

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ...base.errors import one_line
 from ...estimators.registry import OWN, own_name, scheme_name
-from .checks import _mapping, _show
+from .checks import check_mapping, show
 
 ROW_KEYS = ("scheme", "label", "options")
 NESTED_KEYS = ("scheme", "options")  # an option's classifier (estimators.own.BUILD_KEYS)
@@ -21,14 +21,14 @@ MAX_LABEL = 40
 
 def own_row(doc, value, path) -> str:
     """The scheme name of a user's classifier row (``own:<label>``), after checking it."""
-    _mapping(doc, value, path, ROW_KEYS)
+    check_mapping(doc, value, path, ROW_KEYS)
     if "scheme" not in value:
         doc.fail(path, "a classifier row needs 'scheme: package.module:ClassName'")
     target, options = value["scheme"], value.get("options") or {}
     label = value.get("label", str(target).rpartition(":")[2])
     if not isinstance(label, str) or not 0 < len(label) <= MAX_LABEL or not label.isprintable():
         doc.fail(path + ("label",), f"expected a printable name of 1 to {MAX_LABEL} characters, "
-                                    f"got {_show(label)}")
+                                    f"got {show(label)}")
     if scheme_name(label) is not None or label.startswith(OWN):
         doc.fail(path + ("label",), f"{label!r} names a multisvm scheme; give the row another label")
     _nested_rows(doc, options, path + ("options",))
@@ -43,7 +43,7 @@ def _nested_rows(doc, options, path):
         return
     for name, value in options.items():
         if isinstance(value, dict) and "scheme" in value:
-            _mapping(doc, value, path + (name,), NESTED_KEYS)
+            check_mapping(doc, value, path + (name,), NESTED_KEYS)
             _nested_rows(doc, value.get("options"), path + (name, "options"))
 
 
@@ -65,7 +65,7 @@ def _build(doc, target, options, path):
             elif _takes_classifier(target, options, name):
                 doc.fail(where, f"{target} takes a classifier here, written {{scheme: "
                                 f"package.module:ClassName, options: {{...}}}}; got "
-                                f"{_show(value)}")
+                                f"{show(value)}")
         doc.fail(path + ("options",), f"{target} cannot use these options: {one_line(exc)}")
 
 

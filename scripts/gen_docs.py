@@ -134,7 +134,7 @@ def config_page() -> str:
              "checks configs with. [Writing configs](../guides/configs.md) explains them with "
              "examples.", "",
              "| key | default | meaning |", "|---|---|---|"]
-    lines += [f"| `{name}` | {_cell(key.shown)} | {_cell(key.meaning)} |"
+    lines += [f"| `{name}` | {_cell(key.default_text())} | {_cell(key.meaning)} |"
               for name, key in keys.KEYS.items()]
     features = [field.name for field in dataclasses.fields(TextFeatures)]
     defaults = {field.name: field.default for field in dataclasses.fields(TextFeatures)}

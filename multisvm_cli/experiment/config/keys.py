@@ -16,12 +16,12 @@ from typing import Callable
 
 from ...estimators.registry import REGISTRY
 from ...report.hsu_lin import TABLE_1
+from .checks import MAX_GRID_POINTS, check_flag, check_number, check_seed, show
+from .datasets import NAME_PATTERN, _dataset_names
 from .own import own_options
 from .sections import (_compare_to, _dag_orders, _default_compare_to, _layout, _reference,
                        _repeats, _rope, _scheme_options, _schemes)
-from .datasets import NAME_PATTERN, _dataset_names
 from .sweep import _sweep
-from .checks import MAX_GRID_POINTS, check_flag, check_number, check_seed, show
 
 
 @dataclass(frozen=True)
@@ -37,16 +37,23 @@ class Key:
     ``default`` is what a dataset gets when neither the entry nor the top level writes it
     (None: decided by the data). ``required``: the config must name it (a cascading one at the
     top level or in every dataset entry). ``shown`` and ``meaning``: the documentation's
-    default and description.
+    default (None: ``default`` itself, :meth:`default_text`) and description.
     """
 
-    shown: str
+    shown: str | None  # None: the default itself, as YAML writes it
     meaning: str
     default: object = None
     check: Callable | None = None
     needs: tuple = ()
     cascades: bool = False
     required: bool = False
+
+    def default_text(self) -> str:
+        """The default as the documentation shows it."""
+        if self.shown is not None:
+            return self.shown
+        text = str(self.default)
+        return text.lower() if isinstance(self.default, bool) else text
 
 
 def _name(doc, value, path):
@@ -87,10 +94,12 @@ def _reference_of(doc, value, path, entries):
 
 
 def _no_reference(doc, entries):
+    """``reference`` when absent: no paper's numbers (a new mapping for each config)."""
     return {}
 
 
 def _default_rope(doc):
+    """``rope`` when absent: the Bayesian test's own default (``report.verdict``)."""
     from ...report.verdict import DEFAULT_ROPE  # pandas and scipy: not for 'multisvm configs'
 
     return DEFAULT_ROPE
@@ -108,7 +117,7 @@ KEYS = {
                    "none | minmax | standard | standard-continuous | maxabs | paper (the card's "
                    "paper_scaling); fitted on each training part only. A local file: standard "
                    "(maxabs if sparse).", cascades=True),
-    "split": Key("standard",
+    "split": Key(None,
                  "standard (the dataset's own parts), {test_fraction: F, seed: S} (a stratified "
                  "test part) or {method: kfold, k: K, seed: S} (every point tested once).",
                  default="standard", cascades=True),
@@ -138,30 +147,30 @@ KEYS = {
                       "The scheme McNemar's test (or the corrected t-test) compares the others "
                       "with; it must be run.", default=_default_compare_to, check=_compare_to,
                       needs=("schemes",)),
-    "seed": Key("0", "Default seed of the split, the validation split and the estimators "
+    "seed": Key(None, "Default seed of the split, the validation split and the estimators "
                      "(0..2^32-1); the CLI's --seed replaces it.", default=0, check=check_seed),
     "reference": Key("none",
                      "A paper's numbers printed beside ours: {source: ..., DATASET: {SCHEME: "
                      "{sigma, degree, kernel, C, error, kernel_evaluations, cpu_time, "
                      "size_k}}}.", default=_no_reference, check=_reference_of,
                      needs=("dataset",)),
-    "max_grid_points": Key(str(MAX_GRID_POINTS),
+    "max_grid_points": Key(None,
                            "A larger grid (per dataset) is refused unless raised here on "
                            "purpose.", default=MAX_GRID_POINTS,
                            check=partial(check_number, integer=True, positive=True)),
-    "repeats": Key("1",
+    "repeats": Key(None,
                    "Run the whole protocol N times, repeat r with split and validation seeds "
                    "seed + r; the paired test becomes the corrected resampled t-test.",
                    default=1, check=_repeats),
-    "dag_orders": Key("0",
+    "dag_orders": Key(None,
                       "Test the selected DAG's pairwise SVMs under N random class orders (no "
                       "refit).", default=0, check=_dag_orders, needs=("schemes",)),
-    "estimate": Key("nested",
+    "estimate": Key(None,
                     "nested (honest: chosen on each fold's training part, tested once) | "
                     "cv-best (Hsu & Lin's best grid point's k-fold error, optimistic) | both as "
                     "a list; cv-best needs split: {method: kfold}.", default="nested",
                     cascades=True),
-    "reuse_across_C": Key("true",
+    "reuse_across_C": Key(None,
                           "Reuse a grid machine with no support vector at the bound for every "
                           "larger C (exact); false refits every point (for timings).",
                           default=True, check=check_flag),
@@ -177,14 +186,14 @@ KEYS = {
                  "Run the protocol at each value of one setting: {classes: [...]}, "
                  "{train_fraction: [...]} or {scheme_options: {SCHEME: {OPTION: [...]}}}.",
                  check=_sweep, needs=("schemes",)),
-    "max_iter": Key("libsvm",
+    "max_iter": Key(None,
                     "SMO iterations per binary SVM: libsvm = upstream LIBSVM's max(10^7, 100 x "
                     "rows); an integer; none for no bound.", default="libsvm", cascades=True),
     "rope": Key("1.0",
                 "The Bayesian signed-rank test's region of practical equivalence, in points of "
                 "test error (1 = one point of accuracy; 0 to 50).", default=_default_rope,
                 check=_rope),
-    "layout": Key("table-1",
+    "layout": Key(None,
                   "table-1 (the Table-1 report alone) | hsu-lin (Hsu & Lin's 2002 Table II, "
                   "rate and chosen (C, gamma), and Table III, training and testing time and "
                   "#SVs, after it in the terminal, table.md and report.html).",

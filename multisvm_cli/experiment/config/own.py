@@ -4,8 +4,9 @@ config's ``schemes`` (see :mod:`multisvm_cli.estimators.own`).
 The row's scheme name is ``own:<label>`` (:func:`registry.own_name`); its class and options
 travel as that scheme's ``scheme_options`` (``target``, ``options``), so every process that
 fits it builds the same classifier.  The class is imported and built when the config is
-validated: a module that is not installed, a class that is not a scikit-learn classifier, or an
-option it does not take is refused then, with one line, before any run folder exists.
+validated: a module that is not installed, a class that is not a scikit-learn classifier, an
+option it does not take, or an option that takes a classifier given something else than
+``{scheme, options}`` is refused then, with one line, before any run folder exists.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def _build(doc, target, options, path):
         build(target, options)
     except ValueError as exc:
         doc.fail(path + ("scheme",), one_line(exc))
-    except (AttributeError, TypeError) as exc:  # e.g. scikit-learn's tags of an option
+    except Exception as exc:  # noqa: BLE001 - e.g. scikit-learn's tags of an option
         for name, value in options.items():
             where = path + ("options", name)
             if isinstance(value, dict) and "scheme" in value:  # the fault may be inside it

@@ -129,7 +129,7 @@ def config_page() -> str:
     from multisvm_cli.data import TextFeatures
     from multisvm_cli.estimators.options import OPTIONS
     from multisvm_cli.estimators.registry import REGISTRY
-    from multisvm_cli.experiment.config import datasets, grid, keys, sections, sweep, values
+    from multisvm_cli.experiment.config import checks, datasets, grid, keys, sections, sweep
 
     lines = ["# Config keys", "", GENERATED.strip(), "",
              "A config is a YAML mapping. These are all the top-level keys it may hold (any other "
@@ -137,16 +137,16 @@ def config_page() -> str:
              "checks configs with. [Writing configs](../guides/configs.md) explains them with "
              "examples.", "",
              "| key | default | meaning |", "|---|---|---|"]
-    lines += [f"| `{key}` | {_cell(default)} | {_cell(meaning)} |"
-              for key, (default, meaning) in keys.KEYS.items()]
+    lines += [f"| `{name}` | {_cell(key.default_text())} | {_cell(key.meaning)} |"
+              for name, key in keys.KEYS.items()]
     features = [field.name for field in dataclasses.fields(TextFeatures)]
     defaults = {field.name: field.default for field in dataclasses.fields(TextFeatures)}
     nested = [
-        ("A `dataset` list item (overrides for one dataset)", datasets.DATASET_KEYS),
+        ("A `dataset` list item (overrides for one dataset)", keys.DATASET_KEYS),
         ("A `dataset` list item naming a local file", ("name",) + datasets.LOCAL_KEYS),
         *((f"A `kernels` entry of `type: {kind}`", names)
           for kind, names in grid.KERNEL_KEYS.items()),
-        ("A range (`C`, `sigma`, `gamma`)", values.RANGE_KEYS),
+        ("A range (`C`, `sigma`, `gamma`)", checks.RANGE_KEYS),
         ("`split` (by method)", _forms(sections.SPLIT_FORMS)),
         ("`validation` (by method)", _forms(sections.VALIDATION_FORMS)),
         ("`estimate`", sections.ESTIMATES),

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..base.readers import read_text
 from .config.document import MAX_CONFIG_BYTES, ConfigError
-from .config.values import did_you_mean
+from .config.checks import did_you_mean
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 

@@ -13,8 +13,7 @@ import click
 import yaml
 
 from multisvm_cli.cli.main import cli
-from multisvm_cli.experiment.config import TOP_KEYS
-from multisvm_cli.experiment.config.keys import KEYS
+from multisvm_cli.experiment.config.keys import KEYS, TOP_KEYS
 
 REPO = Path(__file__).resolve().parents[2]
 spec = importlib.util.spec_from_file_location("gen_docs", REPO / "scripts" / "gen_docs.py")

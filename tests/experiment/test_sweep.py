@@ -14,7 +14,7 @@ from multisvm_cli.experiment.protocol.final import _test
 from multisvm_cli.experiment.protocol.fitting import make_estimator
 from multisvm_cli.experiment.protocol.pooling import _pool
 from multisvm_cli.experiment.splits import Fold
-from multisvm_cli.experiment.run.sweep import fraction_parts, pick_classes
+from multisvm_cli.experiment.plans import fraction_parts, pick_classes
 from multisvm_cli.report.run_folder import SWEEP_COLUMNS, read_sweep
 from multisvm_cli.report.table import table_rows
 

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from multisvm_cli.experiment.config import ConfigError, load_config
-from multisvm_cli.experiment.protocol.plan import load_plan_data, plan_options
+from multisvm_cli.experiment.plans import load_plan_data
+from multisvm_cli.experiment.protocol.plan import plan_options
 from multisvm_cli.experiment.splits import (outer_index_folds, scaled_folds,
                                             validation_index_splits, validation_splits)
 from multisvm_cli.experiment.models.metadata import load_trained_model

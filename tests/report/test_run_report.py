@@ -19,7 +19,8 @@ from scipy import stats
 from multisvm_cli import data
 from multisvm_cli.cli.main import cli, main
 from multisvm_cli.estimators import DAGSVC, MaxWinsSVC
-from multisvm_cli.experiment.protocol import random_orders, repeat_plan
+from multisvm_cli.experiment.plans import repeat_plan
+from multisvm_cli.experiment.protocol import random_orders
 from multisvm_cli.experiment.splits import scaled_folds
 from multisvm_cli.experiment import load_config
 

@@ -6,27 +6,26 @@ import re
 from pathlib import Path
 
 from ...base.numeric import is_count, is_int
-from .values import _allowed, _choice, _mapping, _show
+from .checks import check_choice, check_mapping, joined, show
 
-DATASET_KEYS = ("name", "scaling", "split", "validation", "estimate", "kernels", "C", "features",
-                "solver", "max_iter")
 LOCAL_KEYS = ("path", "test_path", "format", "kind", "label", "header", "zero_based",
               "memory_mb")
 LOCAL_FORMAT_KEYS = {"label": "csv", "header": "csv", "zero_based": "svmlight"}
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")  # a portable folder name
 
 
-def _dataset_names(doc, value, path, known):
-    """The dataset entries as (name, overrides dict, path) triples."""
+def _dataset_names(doc, value, path, known, overridable):
+    """The dataset entries as (name, overrides dict, path) triples; an entry may hold
+    ``overridable`` keys (``keys.DATASET_KEYS``) and a local file's."""
     items = value if isinstance(value, list) else [value]
     if value is None or isinstance(value, list) and not value:
-        doc.fail(path, "name at least one dataset; known: " + _allowed(known))
+        doc.fail(path, "name at least one dataset; known: " + joined(known))
     entries = []
     for i, item in enumerate(items):
         where = path + (i,) if isinstance(value, list) else path
         overrides = {}
         if isinstance(item, dict):
-            overrides = _mapping(doc, item, where, DATASET_KEYS + LOCAL_KEYS)
+            overrides = check_mapping(doc, item, where, overridable + LOCAL_KEYS)
             if "path" in item:
                 entries.append((_local_name(doc, item, where, known), overrides, where))
                 continue
@@ -39,11 +38,11 @@ def _dataset_names(doc, value, path, known):
             item, name_path = item["name"], where + ("name",)
         else:
             name_path = where
-        _choice(doc, item, name_path, known, "dataset")
+        check_choice(doc, item, name_path, known, "dataset")
         entries.append((item, overrides, where))
     names = [name for name, _, _ in entries]
     if len(set(names)) != len(names):
-        doc.fail(path, f"a dataset is named twice: {_show(names)}")
+        doc.fail(path, f"a dataset is named twice: {show(names)}")
     return entries
 
 
@@ -55,7 +54,7 @@ def _local_name(doc, item, where, known):
     name_path = where + (("name",) if "name" in item else ("path",))
     if not isinstance(name, str) or not NAME_PATTERN.match(name):
         doc.fail(name_path, f"expected a folder-safe dataset name (letters, digits, '.', '_', "
-                            f"'-'), got {_show(name)}")
+                            f"'-'), got {show(name)}")
     if name in known:
         doc.fail(name_path, f"{name!r} is a registry dataset; give the local data another name")
     return name
@@ -71,7 +70,7 @@ def _local_spec(doc, name, entry, where):
     FORMATS = local_names()
 
     if "kind" in entry:
-        _choice(doc, entry["kind"], where + ("kind",), ("numeric", "text"), "kind")
+        check_choice(doc, entry["kind"], where + ("kind",), ("numeric", "text"), "kind")
     if _is_text(doc, entry):
         paths = {key: _local_file(doc, entry[key], where + (key,), folder=True)
                  for key in ("path", "test_path") if key in entry}
@@ -80,26 +79,26 @@ def _local_spec(doc, name, entry, where):
     paths = {key: _local_file(doc, entry[key], where + (key,))
              for key in ("path", "test_path") if key in entry}
     if "format" in entry:
-        fmt = _choice(doc, entry["format"], where + ("format",), FORMATS + ("text",), "format")
+        fmt = check_choice(doc, entry["format"], where + ("format",), FORMATS + ("text",), "format")
     else:
         fmt = infer_format(paths["path"])
         if fmt is None:
             doc.fail(where + ("path",), f"cannot tell the format of {paths['path'].name} from "
-                                        f"its extension; add format: {_allowed(FORMATS)}")
+                                        f"its extension; add format: {joined(FORMATS)}")
     for key, needs in LOCAL_FORMAT_KEYS.items():
         if key in entry and fmt != needs:
             doc.fail(where + (key,), f"{key} is for {needs} files, not {fmt}")
     label = entry.get("label")
     if "label" in entry and not (isinstance(label, str) or is_int(label)):
         doc.fail(where + ("label",), f"expected a column name or a 0-based index, got "
-                                     f"{_show(label)}")
+                                     f"{show(label)}")
     for key in ("header", "zero_based"):
         if key in entry and not isinstance(entry[key], bool):
-            doc.fail(where + (key,), f"expected true or false, got {_show(entry[key])}")
+            doc.fail(where + (key,), f"expected true or false, got {show(entry[key])}")
     memory_mb = entry.get("memory_mb", MEMORY_MB)
     if not is_count(memory_mb, 1):
         doc.fail(where + ("memory_mb",), f"expected a positive number of megabytes, got "
-                                         f"{_show(memory_mb)}")
+                                         f"{show(memory_mb)}")
     return data.LocalSpec(name=name, path=paths["path"], format=fmt,
                           test_path=paths.get("test_path"), label=label,
                           header=entry.get("header"),
@@ -119,7 +118,7 @@ def _is_text(doc, entry):
 def _local_file(doc, value, path, folder=False):
     """An existing file (``folder``: folder), relative to the config's folder; absolute."""
     if not isinstance(value, str) or not value:
-        doc.fail(path, f"expected a file path, got {_show(value)}")
+        doc.fail(path, f"expected a file path, got {show(value)}")
     try:
         file = (doc.path.parent / Path(value).expanduser()).resolve()
     except (RuntimeError, OSError) as exc:     # a symlink loop
@@ -139,14 +138,14 @@ def _scaling(doc, value, path, local):
     from ...data.scaling import METHODS
 
     if local is None:
-        return _choice(doc, "paper" if value is None else value, path, METHODS, "scaling")
+        return check_choice(doc, "paper" if value is None else value, path, METHODS, "scaling")
     if value is None:
         return "maxabs" if local.sparse else "standard"
     choices = [method for method in METHODS if method != "paper"]
     if value == "paper":
         doc.fail(path, f"'paper' applies to registry datasets only (no paper scaled "
-                       f"a local file); allowed: {_allowed(choices)}")
-    return _choice(doc, value, path, choices, "scaling")
+                       f"a local file); allowed: {joined(choices)}")
+    return check_choice(doc, value, path, choices, "scaling")
 
 
 def _max_iter(doc, value, path):
@@ -156,7 +155,7 @@ def _max_iter(doc, value, path):
     try:
         OPTIONS["max_iter"].check("max_iter", value)
     except ValueError:
-        doc.fail(path, f"expected {OPTIONS['max_iter'].allowed}, got {_show(value)}")
+        doc.fail(path, f"expected {OPTIONS['max_iter'].allowed}, got {show(value)}")
     return "none" if value in (None, -1) else value
 
 
@@ -186,12 +185,12 @@ def _check_parts(doc, name, split, validation, where, parts=None):
     parts = set(parts or data.get_card(name).parts)
     if split["method"] == "standard" and "test" not in parts:
         doc.fail(where, f"dataset {name!r} has no test part of its own (parts: "
-                        f"{_allowed(sorted(parts))}); use split: {{test_fraction: 0.25}} or "
+                        f"{joined(sorted(parts))}); use split: {{test_fraction: 0.25}} or "
                         f"{{method: kfold, k: 10}}")
     if validation["method"] == "given" and ("validation" not in parts
                                             or split["method"] != "standard"):
         doc.fail(where, f"validation: given needs split: standard and a dataset with a "
-                        f"validation part; {name!r} has parts {_allowed(sorted(parts))}")
+                        f"validation part; {name!r} has parts {joined(sorted(parts))}")
 
 
 

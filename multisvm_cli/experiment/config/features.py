@@ -15,7 +15,7 @@ from dataclasses import asdict
 from ...base.errors import one_line
 from ...estimators.options import SOLVERS
 from ...estimators.registry import estimator, kernel_free
-from .values import _choice, _show
+from .checks import check_choice, show
 
 TEXT_SCALINGS = ("none", "maxabs", "paper")
 
@@ -50,7 +50,7 @@ def features_dict(features) -> dict:
 
 def _solver(doc, value, path):
     """A ``solver:`` value: libsvm or liblinear."""
-    return _choice(doc, value, path, SOLVERS, "solver")
+    return check_choice(doc, value, path, SOLVERS, "solver")
 
 
 def scheme_solvers(plan, schemes, scheme_options) -> dict:
@@ -72,6 +72,6 @@ def _check_solvers(doc, plan, schemes, scheme_options, path):
     kernels = sorted({point.kernel for point in plan.grid} - {"linear"})
     liblinear = [s for s, solver in solvers.items() if solver == "liblinear"]
     if liblinear and kernels:
-        doc.fail(path, f"solver liblinear ({_show(liblinear)} on {plan.name}) trains linear "
+        doc.fail(path, f"solver liblinear ({show(liblinear)} on {plan.name}) trains linear "
                        f"machines only; the grid has the {', '.join(kernels)} kernel: use "
                        f"solver: libsvm or a linear kernel grid")

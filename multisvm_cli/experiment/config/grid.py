@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from ...estimators.options import check_C
 from ...estimators.kernels import KERNEL_ALIASES, KERNEL_NAMES, KERNEL_PARAMS, Kernel, kernel_name
 from ...base.numeric import is_number
-from .values import _choice, _list, _mapping, _number, _range_count, _show
+from .checks import (check_choice, check_flag, check_list, check_mapping, check_number,
+                     range_count, show)
 
 KERNEL_TYPES = KERNEL_NAMES
 KERNEL_ORDER = {"linear": 0, "polynomial": 1, "gaussian": 2}  # simpler first (ties)
@@ -60,17 +61,17 @@ def _kernels(doc, value, path, C_values, max_points):
     """Expand the kernel entries and C values into the list of grid points (at most
     ``max_points``: the count is checked before the points are built)."""
     if not isinstance(value, list) or not value:
-        doc.fail(path, f"expected a non-empty list of kernels, got {_show(value)}")
+        doc.fail(path, f"expected a non-empty list of kernels, got {show(value)}")
     _check_grid_size(doc, value, path, C_values, max_points)
     grid = []
     for i, entry in enumerate(value):
         where = path + (i,)
         if not isinstance(entry, dict):
             doc.fail(where, f"expected a mapping like {{type: gaussian, sigma: [1, 2]}}, "
-                            f"got {_show(entry)}")
-        kind = _choice(doc, entry.get("type"), where + ("type",), KERNEL_TYPES, "kernel type",
-                       kernel_name, tuple(KERNEL_ALIASES))
-        _mapping(doc, entry, where, KERNEL_KEYS[kind])
+                            f"got {show(entry)}")
+        kind = check_choice(doc, entry.get("type"), where + ("type",), KERNEL_TYPES, "kernel type",
+                            kernel_name, tuple(KERNEL_ALIASES))
+        check_mapping(doc, entry, where, KERNEL_KEYS[kind])
         Cs = _C_list(doc, entry["C"], where + ("C",)) if "C" in entry else C_values
         if Cs is None:
             doc.fail((), "missing key 'C'; required keys: dataset, kernels, C, schemes "
@@ -90,8 +91,8 @@ def _check_grid_size(doc, entries, path, C_values, max_points):
             numbers[2] = numbers[2] if numbers[2] is not None else 1
             if all(is_number(n) for n in numbers):
                 start, stop, step = numbers
-                return _range_count(start, stop, step if value.get("step") is not None
-                                    else (1 if stop >= start else -1))
+                return range_count(start, stop, step if value.get("step") is not None
+                                   else (1 if stop >= start else -1))
             return 1
         return len(value) if isinstance(value, list) else 1
 
@@ -126,17 +127,16 @@ def _kernel_values(doc, entry, where, kind):
             doc.fail(where, "a gaussian kernel needs exactly one of sigma or gamma (a number > 0, "
                             "a list or a range; gamma = 1/(2 sigma^2))")
         key = given[0]
-        values = _list(doc, entry[key], where + (key,),
-                       lambda v, p: float(_number(doc, v, p, positive=True)))
+        values = check_list(doc, entry[key], where + (key,),
+                            lambda v, p: float(check_number(doc, v, p, positive=True)))
         return [{"kernel": kind, key: v} for v in values]
     if kind == "polynomial":
         if "degree" not in entry:
             doc.fail(where, "a polynomial kernel needs degree (an integer >= 1 or a list)")
-        degrees = _list(doc, entry["degree"], where + ("degree",),
-                        lambda v, p: _number(doc, v, p, integer=True, positive=True))
-        kinds = _list(doc, entry.get("homogeneous", False), where + ("homogeneous",),
-                      lambda v, p: v if isinstance(v, bool)
-                      else doc.fail(p, f"expected true or false, got {_show(v)}"))
+        degrees = check_list(doc, entry["degree"], where + ("degree",),
+                             lambda v, p: check_number(doc, v, p, integer=True, positive=True))
+        kinds = check_list(doc, entry.get("homogeneous", False), where + ("homogeneous",),
+                           lambda v, p: check_flag(doc, v, p))
         return [{"kernel": kind, "degree": d, "homogeneous": h} for d in degrees for h in kinds]
     return [{"kernel": "linear"}]
 
@@ -144,12 +144,12 @@ def _kernel_values(doc, entry, where, kind):
 def _C_list(doc, value, path):
     """A list of C values, each checked as the estimators check C (``check_C``)."""
     def one(v, p):
-        C = float(_number(doc, v, p, positive=True))
+        C = float(check_number(doc, v, p, positive=True))
         try:
             check_C(C)
         except ValueError as exc:
             doc.fail(p, str(exc))
         return C
 
-    return _list(doc, value, path, one)
+    return check_list(doc, value, path, one)
 

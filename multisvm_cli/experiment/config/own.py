@@ -4,39 +4,81 @@ config's ``schemes`` (see :mod:`multisvm_cli.estimators.own`).
 The row's scheme name is ``own:<label>`` (:func:`registry.own_name`); its class and options
 travel as that scheme's ``scheme_options`` (``target``, ``options``), so every process that
 fits it builds the same classifier.  The class is imported and built when the config is
-validated: a module that is not installed, a class that is not a scikit-learn classifier, or an
-option it does not take is refused then, with one line, before any run folder exists.
+validated: a module that is not installed, a class that is not a scikit-learn classifier, an
+option it does not take, or an option that takes a classifier given something else than
+``{scheme, options}`` is refused then, with one line, before any run folder exists.
 """
 
 from __future__ import annotations
 
 from ...base.errors import one_line
 from ...estimators.registry import OWN, own_name, scheme_name
-from .values import _mapping, _show
+from .checks import check_mapping, show
 
 ROW_KEYS = ("scheme", "label", "options")
+NESTED_KEYS = ("scheme", "options")  # an option's classifier (estimators.own.BUILD_KEYS)
 MAX_LABEL = 40
 
 
 def own_row(doc, value, path) -> str:
     """The scheme name of a user's classifier row (``own:<label>``), after checking it."""
-    _mapping(doc, value, path, ROW_KEYS)
+    check_mapping(doc, value, path, ROW_KEYS)
     if "scheme" not in value:
         doc.fail(path, "a classifier row needs 'scheme: package.module:ClassName'")
     target, options = value["scheme"], value.get("options") or {}
     label = value.get("label", str(target).rpartition(":")[2])
     if not isinstance(label, str) or not 0 < len(label) <= MAX_LABEL or not label.isprintable():
         doc.fail(path + ("label",), f"expected a printable name of 1 to {MAX_LABEL} characters, "
-                                    f"got {_show(label)}")
+                                    f"got {show(label)}")
     if scheme_name(label) is not None or label.startswith(OWN):
         doc.fail(path + ("label",), f"{label!r} names a multisvm scheme; give the row another label")
+    _nested_rows(doc, options, path + ("options",))
+    _build(doc, target, options, path)
+    return own_name(label)
+
+
+def _nested_rows(doc, options, path):
+    """An option written as a classifier (a mapping holding ``scheme``) has the row's form
+    ``{scheme, options}`` and nothing else, its own options too."""
+    if not isinstance(options, dict):
+        return
+    for name, value in options.items():
+        if isinstance(value, dict) and "scheme" in value:
+            check_mapping(doc, value, path + (name,), NESTED_KEYS)
+            _nested_rows(doc, value.get("options"), path + (name, "options"))
+
+
+def _build(doc, target, options, path):
+    """Build the row's classifier, as every fit will: one line when it cannot be built, naming
+    the option that needs a classifier where the class asked one for its tags and got
+    something else (an int, a string, a mapping of another form)."""
     from ...estimators.own import build  # imports scikit-learn: only for a config with a row
 
     try:
         build(target, options)
     except ValueError as exc:
         doc.fail(path + ("scheme",), one_line(exc))
-    return own_name(label)
+    except Exception as exc:  # noqa: BLE001 - e.g. scikit-learn's tags of an option
+        for name, value in options.items():
+            where = path + ("options", name)
+            if isinstance(value, dict) and "scheme" in value:  # the fault may be inside it
+                _build(doc, value["scheme"], value.get("options") or {}, where)
+            elif _takes_classifier(target, options, name):
+                doc.fail(where, f"{target} takes a classifier here, written {{scheme: "
+                                f"package.module:ClassName, options: {{...}}}}; got "
+                                f"{show(value)}")
+        doc.fail(path + ("options",), f"{target} cannot use these options: {one_line(exc)}")
+
+
+def _takes_classifier(target, options, name) -> bool:
+    """Whether ``target`` builds with option ``name`` given a classifier instead."""
+    from ...estimators.own import build
+
+    try:
+        build(target, {**options, name: {"scheme": "sklearn.dummy:DummyClassifier"}})
+    except Exception:  # noqa: BLE001 - whatever it raises, a classifier did not help
+        return False
+    return True
 
 
 def own_options(rows) -> dict:

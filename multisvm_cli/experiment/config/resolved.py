@@ -13,28 +13,29 @@ from ...estimators.registry import OWN, kernel_free, label, scheme_groups
 from .own import as_row
 from .document import ConfigError
 from .features import features_dict
-from .values import did_you_mean
+from .checks import did_you_mean
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DatasetPlan:
-    """What to run on one dataset: scaling, outer split, validation method and grid."""
+    """What to run on one dataset: scaling, outer split, validation method and grid (the
+    defaults of what a config leaves out are the key table's, :data:`.keys.KEYS`)."""
 
     name: str
     scaling: str
     split: dict
     validation: dict
     grid: tuple
-    estimate: tuple = ("nested",)  # nested and/or cv-best, as in ESTIMATES
+    estimate: tuple             # nested and/or cv-best, as in ESTIMATES
     # where each section was written: key -> (file, line, key path), for errors found later
     where: dict = field(default_factory=dict, compare=False, repr=False)
     # a local data file's data.LocalSpec (None: a registry dataset)
-    local: object = None
+    local: object
     # a text dataset's data.TextFeatures (None: numeric data)
-    features: object = None
+    features: object
     # the dataset's (or the top level's) solver: libsvm | liblinear (None: not written)
-    solver: str | None = None
-    max_iter: object = "libsvm"  # libsvm's SMO bound (estimators.options: libsvm | int | none)
+    solver: str | None
+    max_iter: object  # libsvm's SMO bound (estimators.options: libsvm | int | none)
 
     def options(self, scheme_options, schemes) -> dict:
         """The estimators' keyword arguments per scheme on this dataset: ``scheme_options``
@@ -46,9 +47,10 @@ class DatasetPlan:
         return {s: {"max_iter": self.max_iter, **scheme_options.get(s, {})} for s in schemes}
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Config:
-    """A validated experiment config.
+    """A validated experiment config (its values' defaults are the key table's,
+    :data:`.keys.KEYS`).
 
     ``original_text`` is the file as the user wrote it; ``resolved`` is the same experiment
     with every default filled in and every grid point explicit, itself a valid config
@@ -64,13 +66,13 @@ class Config:
     seed: int
     reference: dict
     resolved: dict = field(repr=False)
-    original_text: str = field(default="", repr=False)
-    repeats: int = 1        # the whole protocol N times, split/validation seeds seed + r
-    dag_orders: int = 0     # random class orders of the DAG order study (0: none)
-    reuse_across_C: bool = True  # grid fits reuse machines across C (estimators.reuse)
-    sweep: dict | None = None    # the swept setting and its values (config.sweep), or None
-    rope: float = 1.0            # the Bayesian signed-rank test's ROPE, points of test error
-    layout: str = "table-1"      # the report's tables: table-1 | hsu-lin (report.hsu_lin)
+    original_text: str = field(repr=False)
+    repeats: int            # the whole protocol N times, split/validation seeds seed + r
+    dag_orders: int         # random class orders of the DAG order study (0: none)
+    reuse_across_C: bool    # grid fits reuse machines across C (estimators.reuse)
+    sweep: dict | None      # the swept setting and its values (config.sweep), or None
+    rope: float             # the Bayesian signed-rank test's ROPE, points of test error
+    layout: str             # the report's tables: table-1 | hsu-lin (report.hsu_lin)
 
     def resolved_text(self) -> str:
         """The resolved config as YAML (a comment says where it comes from)."""

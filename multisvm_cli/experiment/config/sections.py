@@ -4,12 +4,13 @@ compare_to, repeats, DAG order studies and the paper's reference numbers."""
 from __future__ import annotations
 
 from ...estimators.options import OPTIONS, check_code_classes
-from ...estimators.registry import (ALIASES, ORDER_STUDY, REFERENCE, REGISTRY, SCHEME_NAMES, label,
-                                   own_name, scheme_name)
-from ...report.hsu_lin import LAYOUTS, TABLE_1
+from ...estimators.registry import (ALIASES, ORDER_STUDY, OWN, REFERENCE, REGISTRY, SCHEME_NAMES,
+                                   label, own_name, scheme_name)
+from ...report.hsu_lin import LAYOUTS
+from .document import _key_name
 from .own import own_row
-from .values import (SEED_RANGE, _allowed, _choice, _folds, _list, _mapping, _number, _seed,
-                     _show)
+from .checks import (SEED_RANGE, check_choice, check_folds, check_list, check_mapping,
+                     check_number, check_seed, joined, show)
 
 ESTIMATES = ("nested", "cv-best")
 SPLIT_FORMS = {"standard": {}, "holdout": {"test_fraction": 0.25}, "kfold": {"k": 10}}
@@ -38,18 +39,18 @@ def _section(doc, value, path, seed, forms, what, expected):
     if isinstance(value, str):
         value = {"method": value}
     if not isinstance(value, dict):
-        doc.fail(path, f"expected {expected}, got {_show(value)}")
-    method = _choice(doc, value.get("method"), path + ("method",), tuple(forms), what)
+        doc.fail(path, f"expected {expected}, got {show(value)}")
+    method = check_choice(doc, value.get("method"), path + ("method",), tuple(forms), what)
     own = forms[method]
-    _mapping(doc, value, path, ("method", *own, *(("seed",) if own else ())))
+    check_mapping(doc, value, path, ("method", *own, *(("seed",) if own else ())))
     section = {"method": method}
     for key, default in own.items():
         where = path + (key,)
         given = value.get(key, default)
-        section[key] = (_folds(doc, given, where) if key == "k"
-                        else _number(doc, given, where, low=0, high=1))
+        section[key] = (check_folds(doc, given, where) if key == "k"
+                        else check_number(doc, given, where, low=0, high=1))
     if own:
-        section["seed"] = _seed(doc, value.get("seed", seed), path + ("seed",))
+        section["seed"] = check_seed(doc, value.get("seed", seed), path + ("seed",))
     return section
 
 
@@ -58,14 +59,28 @@ SCHEME_ALIASES = (*ALIASES, *(scheme.label for scheme in REGISTRY.values()))
 
 def _scheme(doc, value, path):
     """A scheme by its registry name, label or alias in any case (``Max Wins``, ``ovo``)."""
-    return _choice(doc, value, path, SCHEME_NAMES, "scheme", scheme_name, SCHEME_ALIASES)
+    return check_choice(doc, value, path, SCHEME_NAMES, "scheme", scheme_name, SCHEME_ALIASES)
 
 
 def _schemes(doc, value, path):
     """The scheme names of ``schemes``: registry schemes by any of their names, and a user's
-    classifier rows (:mod:`.own`) as ``own:<label>``."""
-    return _list(doc, value, path,
-                 lambda v, p: own_row(doc, v, p) if isinstance(v, dict) else _scheme(doc, v, p))
+    classifier rows (:mod:`.own`) as ``own:<label>``; two rows of one name are refused naming
+    both (a row without a label is named after its class)."""
+    rows = {}  # a row's scheme name -> where it is
+
+    def check(item, where):
+        if not isinstance(item, dict):
+            return _scheme(doc, item, where)
+        name = own_row(doc, item, where)
+        if name in rows:
+            doc.fail(where, f"rows {_key_name(rows[name])} and {_key_name(where)} are both named "
+                            f"{name[len(OWN):]!r} (a row without a label is named after its "
+                            f"class); give each row its own label, e.g. label: "
+                            f"{name[len(OWN):]}-2")
+        rows[name] = where
+        return name
+
+    return check_list(doc, value, path, check)
 
 
 def _scheme_options(doc, value, path, schemes):
@@ -74,19 +89,19 @@ def _scheme_options(doc, value, path, schemes):
     if value is None:
         return {}
     if not isinstance(value, dict):
-        _mapping(doc, value, path, SCHEME_NAMES)
+        check_mapping(doc, value, path, SCHEME_NAMES)
     options = {}
     for given, params in value.items():
         where = path + (given,)
         scheme = _scheme(doc, given, where)
         if scheme not in schemes:
-            doc.fail(where, f"scheme {scheme!r} is not in schemes ({_allowed(schemes)})")
+            doc.fail(where, f"scheme {scheme!r} is not in schemes ({joined(schemes)})")
         if isinstance(params, dict) and "probability" in params \
                 and "probability" not in REGISTRY[scheme].options:
             having = [s.name for s in REGISTRY.values() if "probability" in s.options]
             doc.fail(where + ("probability",), f"{label(scheme)} has no class probabilities; "
-                                               f"probability applies to {_allowed(having)}")
-        options[scheme] = dict(_mapping(doc, params, where, REGISTRY[scheme].options))
+                                               f"probability applies to {joined(having)}")
+        options[scheme] = dict(check_mapping(doc, params, where, REGISTRY[scheme].options))
         if "solver" in options[scheme] and REGISTRY[scheme].kernel_free:
             doc.fail(where + ("solver",), f"{scheme} trains no SVM, so it has no solver; remove "
                                           "it (solver is for the SVM schemes)")
@@ -111,7 +126,7 @@ def _check_order(doc, options, plan):
         classes = list(data.get_card(plan.name).classes)
         if sorted(map(repr, order)) != sorted(map(repr, classes)):
             doc.fail(("scheme_options", scheme, "order"),
-                     f"order must list every class of {plan.name} once: {_show(classes)}")
+                     f"order must list every class of {plan.name} once: {show(classes)}")
 
 
 def _check_code(doc, options, plan):
@@ -146,46 +161,50 @@ def _reference(doc, value, path, datasets):
     if value is None:
         return {}
     if not isinstance(value, dict):
-        doc.fail(path, f"expected a mapping dataset -> scheme -> numbers, got {_show(value)}")
+        doc.fail(path, f"expected a mapping dataset -> scheme -> numbers, got {show(value)}")
     reference = {}
     for dataset, rows in value.items():
         where = path + (dataset,)
         if dataset == "source":
             if not isinstance(rows, str):
-                doc.fail(where, f"expected a text, got {_show(rows)}")
+                doc.fail(where, f"expected a text, got {show(rows)}")
             reference["source"] = rows
             continue
         if dataset not in datasets:
             doc.fail(where, f"dataset {dataset!r} is not in this config; allowed: "
-                            f"source, {_allowed(datasets)}")
+                            f"source, {joined(datasets)}")
         if not isinstance(rows, dict):
-            doc.fail(where, f"expected a mapping scheme -> numbers, got {_show(rows)}")
+            doc.fail(where, f"expected a mapping scheme -> numbers, got {show(rows)}")
         reference[dataset] = {str(row): _reference_row(doc, numbers, where + (row,))
                               for row, numbers in rows.items()}
     return reference
 
 
 def _reference_row(doc, numbers, path):
-    _mapping(doc, numbers, path, REFERENCE_FIELDS)
+    check_mapping(doc, numbers, path, REFERENCE_FIELDS)
     row = {}
     for key, number in numbers.items():
         if key == "kernel":
             row[key] = str(number)
         else:
-            row[key] = _number(doc, number, path + (key,))
+            row[key] = check_number(doc, number, path + (key,))
     return row
 
 
-def _repeats(doc, raw, plans):
-    """``repeats``: an integer in [1, MAX_REPEATS]; repeat r uses split and validation seeds
-    seed + r, so every seed must stay in SEED_RANGE and some dataset must have a seeded split
-    or validation (a standard split with given validation would repeat the same run)."""
-    if "repeats" not in raw:
-        return 1
-    path = ("repeats",)
-    repeats = _number(doc, raw["repeats"], path, integer=True, positive=True)
+def _repeats(doc, value, path):
+    """``repeats``: an integer in [1, MAX_REPEATS] (:func:`_check_repeats` checks it against
+    the datasets' plans)."""
+    repeats = check_number(doc, value, path, integer=True, positive=True)
     if repeats > MAX_REPEATS:
         doc.fail(path, f"must be at most {MAX_REPEATS}, got {repeats}")
+    return repeats
+
+
+def _check_repeats(doc, repeats, plans):
+    """Repeat r uses split and validation seeds seed + r, so every seed must stay in
+    SEED_RANGE and some dataset must have a seeded split or validation (a standard split with
+    given validation would repeat the same run)."""
+    path = ("repeats",)
     for plan in plans:
         for section in (plan.split, plan.validation):
             if "seed" in section and section["seed"] + repeats - 1 > SEED_RANGE[1]:
@@ -195,64 +214,59 @@ def _repeats(doc, raw, plans):
             doc.fail(path, f"{plan.name}: a standard split with given validation has no seed, "
                            f"so every repeat would be the same run; use repeats: 1 or a "
                            f"holdout or k-fold validation")
-    return repeats
 
 
-def _dag_orders(doc, raw, schemes):
+def _dag_orders(doc, value, path, schemes):
     """``dag_orders``: an integer in [0, MAX_DAG_ORDERS]; more than 0 needs the dag scheme."""
-    if "dag_orders" not in raw:
-        return 0
-    path = ("dag_orders",)
-    orders = _number(doc, raw["dag_orders"], path, integer=True)
+    orders = check_number(doc, value, path, integer=True)
     if not 0 <= orders <= MAX_DAG_ORDERS:
         doc.fail(path, f"must be an integer from 0 to {MAX_DAG_ORDERS}, got {orders}")
     if orders and ORDER_STUDY not in schemes:
         doc.fail(path, f"the DAG order study needs the {ORDER_STUDY} scheme; add {ORDER_STUDY} "
-                       f"to schemes ({_allowed(schemes)}) or set dag_orders: 0")
+                       f"to schemes ({joined(schemes)}) or set dag_orders: 0")
     return orders
 
 
-def _rope(doc, raw, default):
+def _rope(doc, value, path):
     """``rope``: the half-width of the region of practical equivalence of the Bayesian
     signed-rank test over datasets (``report.verdict``), in points of test error (1 = one
-    point of accuracy), a number from 0 (no ROPE) to 50; ``default`` when absent."""
-    if "rope" not in raw:
-        return default
-    path = ("rope",)
-    rope = _number(doc, raw["rope"], path)
+    point of accuracy), a number from 0 (no ROPE) to 50."""
+    rope = check_number(doc, value, path)
     if not ROPE_RANGE[0] <= rope <= ROPE_RANGE[1]:
         doc.fail(path, f"must be from {ROPE_RANGE[0]:g} to {ROPE_RANGE[1]:g} points of test "
                        f"error (1 = one point of accuracy), got {rope}")
     return float(rope)
 
 
-def _layout(doc, raw):
-    """``layout``: which tables the report shows, one of LAYOUTS: ``table-1`` (the default:
-    the Table-1 report alone) or ``hsu-lin`` (Hsu & Lin's 2002 Tables II and III after it;
+def _layout(doc, value, path):
+    """``layout``: which tables the report shows, one of LAYOUTS: ``table-1`` (the Table-1
+    report alone) or ``hsu-lin`` (Hsu & Lin's 2002 Tables II and III after it;
     :mod:`multisvm_cli.report.hsu_lin`)."""
-    if "layout" not in raw:
-        return TABLE_1
-    return _choice(doc, raw["layout"], ("layout",), LAYOUTS, "layout")
+    return check_choice(doc, value, path, LAYOUTS, "layout")
 
 
-def _compare_to(doc, raw, schemes):
-    """The scheme McNemar's test compares the others with: as given (it must be run), else
-    the registry's reference (DAGSVM) when it is run, else the first scheme."""
-    if "compare_to" not in raw:
-        return REFERENCE if REFERENCE in schemes else schemes[0]
-    if isinstance(raw["compare_to"], str) and own_name(raw["compare_to"]) in schemes:
-        return own_name(raw["compare_to"])  # a user's classifier row, by its label
-    compare_to = _scheme(doc, raw["compare_to"], ("compare_to",))
+def _compare_to(doc, value, path, schemes):
+    """The scheme McNemar's test compares the others with, as given: it must be run."""
+    if isinstance(value, str) and own_name(value) in schemes:
+        return own_name(value)  # a user's classifier row, by its label
+    compare_to = _scheme(doc, value, path)
     if compare_to not in schemes:
-        doc.fail(("compare_to",), f"scheme {compare_to!r} is not run; choose one of the "
-                                  f"schemes: {_allowed(schemes)}")
+        doc.fail(path, f"scheme {compare_to!r} is not run; choose one of the "
+                       f"schemes: {joined(schemes)}")
     return compare_to
+
+
+def _default_compare_to(doc, schemes):
+    """``compare_to`` when absent: the registry's reference (DAGSVM) when it is run, else the
+    first scheme."""
+    return REFERENCE if REFERENCE in schemes else schemes[0]
 
 
 def _estimate(doc, value, path, split):
     """``estimate``: nested, cv-best or a list of both, as a tuple in ESTIMATES order; cv-best
     needs a k-fold outer split (it is a k-fold cross-validation error)."""
-    chosen = _list(doc, value, path, lambda v, p: _choice(doc, v, p, ESTIMATES, "estimate"))
+    chosen = check_list(doc, value, path,
+                        lambda v, p: check_choice(doc, v, p, ESTIMATES, "estimate"))
     if "cv-best" in chosen and split["method"] != "kfold":
         doc.fail(path, f"estimate cv-best is a k-fold cross-validation error: it needs split: "
                        f"{{method: kfold, k: K}}, not {split['method']}")

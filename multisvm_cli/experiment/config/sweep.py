@@ -15,7 +15,7 @@ The validated sweep is a dict: ``{"kind": "classes", "values": [...], "order": "
 
 from __future__ import annotations
 
-from .values import _choice, _list, _mapping, _number, _show
+from .checks import check_choice, check_list, check_mapping, check_number, show
 
 SWEEP_KEYS = ("classes", "order", "train_fraction", "scheme_options")
 KINDS = ("classes", "train_fraction", "scheme_options")
@@ -27,7 +27,7 @@ def _sweep(doc, value, path, schemes):
     """The ``sweep`` section, validated (see the module's docstring); None when absent."""
     if value is None:
         return None
-    _mapping(doc, value, path, SWEEP_KEYS)
+    check_mapping(doc, value, path, SWEEP_KEYS)
     kinds = [k for k in KINDS if k in value]
     if len(kinds) != 1:
         doc.fail(path, f"expected exactly one of {', '.join(KINDS)}, got "
@@ -37,13 +37,13 @@ def _sweep(doc, value, path, schemes):
         doc.fail(path + ("order",), "order applies to a classes sweep only")
     where = path + (kind,)
     if kind == "classes":
-        values = _list(doc, value[kind], where,
-                       lambda v, p: _number(doc, v, p, integer=True, low=1))
-        order = _choice(doc, value.get("order", "random"), path + ("order",), ORDERS, "order")
+        values = check_list(doc, value[kind], where,
+                            lambda v, p: check_number(doc, v, p, integer=True, low=1))
+        order = check_choice(doc, value.get("order", "random"), path + ("order",), ORDERS, "order")
         return {"kind": "classes", "values": values, "order": order}
     if kind == "train_fraction":
-        values = _list(doc, value[kind], where,
-                       lambda v, p: _number(doc, v, p, low=0, high=1 - TEST_FRACTION + 1e-9))
+        values = check_list(doc, value[kind], where, lambda v, p: check_number(
+            doc, v, p, low=0, high=1 - TEST_FRACTION + 1e-9))
         return {"kind": "train_fraction", "values": values}
     return _option_sweep(doc, value[kind], where, schemes)
 
@@ -54,15 +54,15 @@ def _option_sweep(doc, value, path, schemes):
     from .sections import _scheme_options
 
     if not isinstance(value, dict) or len(value) != 1:
-        doc.fail(path, f"expected one scheme with one option list, got {_show(value)}")
+        doc.fail(path, f"expected one scheme with one option list, got {show(value)}")
     (scheme, options), = value.items()
     if not isinstance(options, dict) or len(options) != 1:
         doc.fail(path + (scheme,), f"expected one option with a list of values, got "
-                                   f"{_show(options)}")
+                                   f"{show(options)}")
     (option, values), = options.items()
     where = path + (scheme, option)
     if not isinstance(values, list) or len(values) < 2:
-        doc.fail(where, f"expected a list of 2 or more values, got {_show(values)}")
+        doc.fail(where, f"expected a list of 2 or more values, got {show(values)}")
     checked = [_scheme_options(doc, {scheme: {option: v}}, path, schemes) for v in values]
     (name,) = checked[0]
     return {"kind": "option", "scheme": name, "option": option,

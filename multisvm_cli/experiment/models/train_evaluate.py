@@ -20,7 +20,7 @@ import numpy as np
 
 from ...base.errors import MultisvmError
 from ...estimators.registry import own_name
-from ..config.values import did_you_mean
+from ..config.checks import did_you_mean
 from ..run.progress import progress_bar
 from ..protocol import Stopwatch, fit_selected
 from ..run.reproduce import point_cache

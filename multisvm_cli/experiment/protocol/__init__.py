@@ -32,10 +32,10 @@ the few kernel columns SMO visits (measured on USPS).  Tasks are dispatched thro
 points are written to the resume cache at once.
 
 Repeats (``Config.repeats``): repeat r runs the whole protocol again with the split's and the
-validation's seeds increased by r (:func:`repeat_plan`); every outer fold of every repeat is one
-*split* whose test error results.json keeps. A scheme's ``error_pct`` pools the test points of
-all splits; ``error_sd`` is the sample standard deviation (ddof = 1) of the splits' test errors
-(None for a single split).
+validation's seeds increased by r (:func:`..plans.repeat_plan`); every outer fold of every repeat
+is one *split* whose test error results.json keeps. A scheme's ``error_pct`` pools the test
+points of all splits; ``error_sd`` is the sample standard deviation (ddof = 1) of the splits'
+test errors (None for a single split).
 
 The DAG order study (``Config.dag_orders`` = N): the selected DAGSVM of every final fit is
 tested again under N random class orders, the same N orders (seeded by the config's seed) on
@@ -46,21 +46,21 @@ The package, one idea a module: :mod:`.fitting` (fit and score a group of scheme
 points), :mod:`.tasks` (the grid as named tasks, run in parallel), :mod:`.cache` (the resume
 cache's key and entry check), :mod:`.selection` (nested, cv-best, the tie rule), :mod:`.final`
 (final fits and tests, the DAG order study), :mod:`.pooling` (one Table-1 result from the
-splits' tests), :mod:`.plan` (a whole config, and one saved model's selection).
+splits' tests), :mod:`.plan` (a whole config, and one saved model's selection); the plans
+they run come from :mod:`..plans`.
 """
 
 from .cache import check_point_result, point_key, software_versions
 from .final import dag_order_study, fold_tests, random_orders
 from .fitting import Stopwatch, fit_group, make_estimator, score_points, shared_gram
-from .plan import (fit_selected, load_datasets, load_plan_data, parts_needed, repeat_plan,
-                   run_protocol)
+from .plan import fit_selected, load_datasets, run_protocol
 from .pooling import combine_estimates
 from .selection import select, select_cv_best
 from .tasks import GridTask, PointJob, estimate_plan, grid_search, grid_tasks, same_kernel_tasks
 
 __all__ = ["GridTask", "PointJob", "Stopwatch", "check_point_result", "combine_estimates",
            "dag_order_study", "estimate_plan", "fit_group", "fit_selected", "fold_tests",
-           "grid_search", "grid_tasks", "load_datasets", "load_plan_data", "make_estimator",
-           "parts_needed", "point_key", "random_orders", "repeat_plan", "run_protocol",
+           "grid_search", "grid_tasks", "load_datasets", "make_estimator", "point_key",
+           "random_orders", "run_protocol",
            "same_kernel_tasks", "score_points", "select", "select_cv_best", "shared_gram",
            "software_versions"]

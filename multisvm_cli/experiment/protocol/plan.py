@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from ...base.storage import PointCache
 from ...estimators.own import UserClassifierError
+from ..plans import load_plan_data, parts_needed, repeat_plan
 from ..splits import scaled_folds
 from .final import fold_tests
 from .fitting import NonFiniteFit, fit_group
@@ -16,32 +17,19 @@ from .tasks import grid_search, grid_tasks
 
 def load_datasets(config, mirror=None, data_home=None, quiet=False) -> dict:
     """Every dataset of ``config`` (name -> Dataset), only the parts its plan needs, checked
-    against the plan (:func:`.validation.check_plan`) before anything is computed."""
-    from ..data_checks import check_config_data
-    from ..validation import check_plan
+    against the config (:func:`..config.against_data.check_against_data`: the checks
+    ``multisvm validate`` makes) before anything is computed."""
+    from ..config.against_data import check_against_data
 
     loaded = {}
     for plan in config.datasets:
         loaded[plan.name] = load_plan_data(plan, parts_needed(plan), mirror, data_home, quiet)
-        check_plan(plan, loaded[plan.name])
-        check_config_data(config, plan, loaded[plan.name])
+        check_against_data(config, plan, loaded[plan.name])
     return loaded
-
-def load_plan_data(plan, parts=None, mirror=None, data_home=None, quiet=False):
-    """The Dataset of one plan: its local data file(s) (``plan.local``), else the registry's
-    dataset, only ``parts`` (None: all)."""
-    from ... import data
-
-    if plan.local is not None and plan.local.format == "text":
-        return data.load_text_folder(plan.name, plan.local.path, plan.local.test_path)
-    if plan.local is not None:
-        return data.load_local(plan.local, parts)
-    return data.load(plan.name, parts=parts, mirror=mirror, data_home=data_home,
-                     progress=not quiet)
 
 def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, fit_jobs=None):
     """Run the protocol for every dataset x scheme of ``config`` on ``datasets`` (name ->
-    Dataset, from :func:`load_datasets`), ``config.repeats`` times (:func:`repeat_plan`).
+    Dataset, from :func:`load_datasets`), ``config.repeats`` times (:func:`..plans.repeat_plan`).
 
     ``n_jobs`` grid points run at once; the final fits' estimators get ``fit_jobs`` (default
     ``n_jobs``).
@@ -118,21 +106,6 @@ def text_features(stats) -> dict:
         "vocabulary_size": int(round(sum(s["vocabulary_size"] for s in stats) / len(stats))),
         "mean_nonzeros": round(sum(s["mean_nonzeros"] for s in stats) / len(stats), 3)}}
 
-def repeat_plan(plan, repeat):
-    """``plan`` for repeat ``repeat`` (0, 1, ...): the split's and the validation's seeds (where
-    they have one) increased by ``repeat``; repeat 0 is ``plan`` itself."""
-    if repeat == 0:
-        return plan
-    def shifted(section):
-        return {**section, "seed": section["seed"] + repeat} if "seed" in section else section
-    return replace(plan, split=shifted(plan.split), validation=shifted(plan.validation))
-
-def parts_needed(plan):
-    """The dataset parts a plan reads (None: all of them, pooled for a holdout or k-fold)."""
-    if plan.split["method"] != "standard":
-        return None
-    return ["train", "test"] + (["validation"] if plan.validation["method"] == "given" else [])
-
 def fit_selected(config, plan, scheme, cache: PointCache, n_jobs=1, progress=None, mirror=None,
                  data_home=None, quiet=False, fit_jobs=None):
     """Select ``scheme``'s grid point on ``plan`` and fit it on the whole training part.
@@ -142,7 +115,7 @@ def fit_selected(config, plan, scheme, cache: PointCache, n_jobs=1, progress=Non
     estimator, fitted scaler, selected grid row, dataset, fitted vocabulary: (terms, idf) of
     a text dataset's training documents, else None).
     """
-    from ..validation import check_plan
+    from ..config.against_data import check_plan
 
     parts = parts_needed(plan)
     parts = parts and [part for part in parts if part != "test"]

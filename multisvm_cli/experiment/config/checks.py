@@ -1,5 +1,7 @@
-"""The value checks of a config: mappings with allowed keys, choices, numbers, lists, ranges
-and seeds, each failing with the document's one-line error."""
+"""The value checks of a config: mappings with allowed keys, choices, numbers, lists, ranges,
+seeds and flags, each ``check_*(doc, value, path, ...)`` returning the checked value or failing
+with the document's one-line error (``doc.fail``); :func:`show` and :func:`joined` write values
+into those messages. Every module of the config checks its values with these."""
 
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ MAX_GRID_POINTS = 10_000        # per dataset; raise it on purpose with max_grid
 SEED_RANGE = (0, 2**32 - 1)     # what numpy and scikit-learn take as a random_state
 
 
-def _allowed(values) -> str:
+def joined(values) -> str:
+    """``values`` as a message lists them: ``a, b, c``."""
     return ", ".join(str(v) for v in values)
 
 
@@ -26,32 +29,33 @@ def did_you_mean(given, known) -> str:
     return f" (did you mean {folded[close[0]]!r}?)" if close else ""
 
 
-def _mapping(doc, value, path, allowed):
+def check_mapping(doc, value, path, allowed):
+    """A mapping whose keys are among ``allowed`` (an unknown one named, with a did-you-mean)."""
     if not isinstance(value, dict):
-        doc.fail(path, f"expected a mapping with keys {_allowed(allowed)}, got {_show(value)}")
+        doc.fail(path, f"expected a mapping with keys {joined(allowed)}, got {show(value)}")
     for key in value:
         if key not in allowed:
-            doc.fail(path + (key,), f"unknown key {key!r}; allowed keys: {_allowed(allowed)}"
+            doc.fail(path + (key,), f"unknown key {key!r}; allowed keys: {joined(allowed)}"
                                     f"{did_you_mean(key, allowed)}")
     return value
 
 
-def _choice(doc, value, path, allowed, what="value", canonical=None, aliases=()):
+def check_choice(doc, value, path, allowed, what="value", canonical=None, aliases=()):
     """``value`` if it is one of ``allowed``; with ``canonical`` (a function giving the allowed
     name of an alias, or None), the name an alias stands for. ``aliases``: other accepted names,
     offered by "did you mean" too."""
     if canonical is not None and canonical(value) is not None:
         return canonical(value)
     if not isinstance(value, str) or value not in allowed:
-        doc.fail(path, f"{_show(value)} is not a valid {what}; allowed: {_allowed(allowed)}"
+        doc.fail(path, f"{show(value)} is not a valid {what}; allowed: {joined(allowed)}"
                        f"{did_you_mean(value, (*allowed, *aliases))}")
     return value
 
 
-def _number(doc, value, path, *, positive=False, integer=False, low=None, high=None):
+def check_number(doc, value, path, *, positive=False, integer=False, low=None, high=None):
     kind = "an integer" if integer else "a number"
     if not (is_int(value) if integer else is_number(value)):
-        doc.fail(path, f"expected {kind}, got {_show(value)}")
+        doc.fail(path, f"expected {kind}, got {show(value)}")
     if positive and value <= 0:
         doc.fail(path, f"must be > 0, got {value}")
     if low is not None and not low < value:
@@ -61,37 +65,37 @@ def _number(doc, value, path, *, positive=False, integer=False, low=None, high=N
     return value
 
 
-def _list(doc, value, path, check):
+def check_list(doc, value, path, check):
     """A non-empty list (a scalar counts as a list of one) whose items pass ``check``."""
     if isinstance(value, dict) and value.keys() & {"base", "from", "to"}:
-        value = _range(doc, value, path)
+        value = check_range(doc, value, path)
     items = value if isinstance(value, list) else [value]
     if isinstance(value, dict) or value is None:
-        doc.fail(path, f"expected a value or a list of values, got {_show(value)}")
+        doc.fail(path, f"expected a value or a list of values, got {show(value)}")
     if not items:
         doc.fail(path, "must not be empty")
     checked = [check(item, path + (i,) if isinstance(value, list) else path)
                for i, item in enumerate(items)]
     if len(set(map(repr, checked))) != len(checked):
-        doc.fail(path, f"has a repeated value: {_show(value)}")
+        doc.fail(path, f"has a repeated value: {show(value)}")
     return checked
 
 
-def _range(doc, value, path) -> list:
+def check_range(doc, value, path) -> list:
     """The values of a range ``{base: B, from: E0, to: E1, step: S}``: B**e for e = E0, E0 + S,
     ... while e has not passed E1 (S defaults to 1, or -1 when E1 < E0), in that order.  Refused
     when empty (S pointing away from E1), when S is 0, or when a value is not a finite number
     > 0 (base <= 0, or an overflow)."""
-    _mapping(doc, value, path, RANGE_KEYS)
+    check_mapping(doc, value, path, RANGE_KEYS)
     for key in ("base", "from", "to"):
         if key not in value:
             doc.fail(path, f"a range needs base, from and to, e.g. {{base: 2, from: -2, to: 12}}; "
                            f"missing {key!r}")
-    base = _number(doc, value["base"], path + ("base",), positive=True)
-    start = _number(doc, value["from"], path + ("from",))
-    stop = _number(doc, value["to"], path + ("to",))
-    step = _number(doc, value.get("step", 1 if stop >= start else -1), path + ("step",))
-    count = _range_count(start, stop, step)
+    base = check_number(doc, value["base"], path + ("base",), positive=True)
+    start = check_number(doc, value["from"], path + ("from",))
+    stop = check_number(doc, value["to"], path + ("to",))
+    step = check_number(doc, value.get("step", 1 if stop >= start else -1), path + ("step",))
+    count = range_count(start, stop, step)
     if step == 0 or count < 1:
         doc.fail(path, f"the range from {start} to {stop} by step {step} is empty")
     if count > MAX_GRID_POINTS:
@@ -109,34 +113,43 @@ def _range(doc, value, path) -> list:
     return values
 
 
-def _range_count(start, stop, step) -> int:
+def range_count(start, stop, step) -> int:
     """How many exponents a range has (0 when empty or step is 0)."""
     if not step or (stop - start) / step < 0:
         return 0
     return int(math.floor((stop - start) / step + 1e-9)) + 1
 
 
-def _show(value) -> str:
+def show(value) -> str:
+    """A value as a message shows it: its repr, ``a mapping``, ``nothing (null)``."""
     if value is None:
         return "nothing (null)"
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):
-        return "[" + ", ".join(_show(v) for v in value) + "]"
+        return "[" + ", ".join(show(v) for v in value) + "]"
     return repr(value)
 
 
-def _seed(doc, value, path):
+def check_seed(doc, value, path):
     """A seed: an integer in SEED_RANGE (what numpy and scikit-learn take)."""
-    seed = _number(doc, value, path, integer=True)
+    seed = check_number(doc, value, path, integer=True)
     low, high = SEED_RANGE
     if not low <= seed <= high:
         doc.fail(path, f"a seed must be an integer from {low} to {high}, got {seed}")
     return seed
 
 
-def _folds(doc, value, path):
-    k = _number(doc, value, path, integer=True)
+def check_flag(doc, value, path):
+    """true or false."""
+    if not isinstance(value, bool):
+        doc.fail(path, f"expected true or false, got {show(value)}")
+    return value
+
+
+def check_folds(doc, value, path):
+    """A k-fold's k: an integer >= 2."""
+    k = check_number(doc, value, path, integer=True)
     if k < 2:
         doc.fail(path, f"k-fold needs k >= 2, got {k}")
     return k

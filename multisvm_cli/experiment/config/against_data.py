@@ -1,0 +1,253 @@
+"""Can this config run? The checks of a config that need its data, one module for
+``multisvm validate`` and the run (:func:`check_against_data`), each failing as
+``file:line: key: message`` before a run folder exists:
+
+- the split and the validation method fit the data (every training part holds every class twice
+  over, k no larger than a class, a test part that is not empty), and libsvm can fit the
+  polynomial kernels on the data's scale (:func:`check_plan`; it runs the protocol's own
+  splitting code, :mod:`..splits`, on the labels alone);
+- text ``features``: ``min_df`` and ``max_df`` that keep no term on the number of training
+  documents the vectorizer is fitted on (a count against a fraction: it depends on that
+  number), and documents in which the analyzer finds no term at all (an empty vocabulary);
+- a ``sweep``: every value on every repeat is derived as the run derives it
+  (:func:`..plans.derive`: more classes than the dataset has, a ``train_fraction`` too small
+  to keep every class), and the derived plan's splits are checked (:func:`check_plan`);
+- a swept DAG ``order`` that does not list every class of the dataset once;
+- multinomial naive Bayes (a scheme's ``nb: multinomial``, written or swept) on data whose
+  scaled values can be negative (MultinomialNB takes counts).
+
+:func:`validate` runs them on the data it finds locally (no download); ``reproduce-table``
+(:func:`..protocol.load_datasets`) on the data it loaded, and ``train`` runs :func:`check_plan`
+on its training data, before anything is written.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import replace
+
+import numpy as np
+import scipy.sparse as sp
+
+from ...base.errors import MultisvmError, one_line
+from ...base.thread_warnings import caught
+from ..splits import named_warnings, outer_index_folds, pooled, validation_index_splits
+
+# libsvm multiplies and sums kernel values (its gradients, the decision values): past
+# sqrt(float64 max) = 1.3e154 those overflow, so a kernel value may reach at most 1e150.
+MAX_KERNEL_LOG10 = 150
+
+
+def validate(path, mirror=None, data_home=None) -> tuple:
+    """Every check a run would make of the config at ``path`` (a file, or a shipped config's
+    name): (Config, notes).
+
+    The checks that need the data (:func:`check_against_data`) run on the datasets found
+    locally (parsed cache, data home, mirror or installed package: never a download); a local
+    data file is always read, so every file error shows now; ``notes`` says which registry
+    datasets could not be checked.
+    """
+    from ... import data
+    from ..plans import load_plan_data, parts_needed
+    from ..shipped import config_path
+    from .load import load_config
+
+    config = load_config(config_path(path))
+    notes = []
+    for plan in config.datasets:
+        if plan.local is not None:
+            check_against_data(config, plan, load_plan_data(plan))
+            continue
+        wanted = parts_needed(plan) or list(data.get_card(plan.name).parts)
+        wanted = [part for part in wanted if part != "test" or plan.split["method"] != "standard"]
+        available = data.available_parts(plan.name, mirror=mirror, data_home=data_home)
+        if not set(wanted) <= set(available):
+            notes.append(f"# {plan.name}: not found locally; its split sizes were not checked")
+            continue
+        loaded = data.load(plan.name, parts=wanted, mirror=mirror, data_home=data_home,
+                           progress=False)
+        check_against_data(config, plan, loaded)
+    return config, notes
+
+
+def check_against_data(config, plan, dataset) -> None:
+    """ConfigError for the first problem of the module's list on ``plan`` of ``config`` with
+    ``dataset`` (its data): the checks ``multisvm validate`` and a run share."""
+    check_plan(plan, dataset)
+    if dataset.card.kind == "text" and plan.features is not None:
+        _check_features(plan, dataset)
+    _check_multinomial(config, plan, dataset)
+    if config.sweep is not None:
+        _check_sweep(config, plan, dataset)
+
+
+def check_plan(plan, dataset) -> None:
+    """ConfigError (naming the split, validation or kernels key) when ``plan``'s splits cannot
+    be made on ``dataset``'s labels, or leave a training part with fewer than two classes, or
+    a polynomial degree overflows on the scaled data (:func:`_check_polynomials`); warns when
+    the data runs unscaled with column ranges far apart (``config.datasets.unscaled_ranges``)."""
+    from .datasets import unscaled_ranges
+
+    _check_polynomials(plan, dataset)
+    if (ranges := unscaled_ranges(plan, dataset)) is not None:
+        warnings.warn(ranges, UserWarning, stacklevel=2)
+    for y_train in _training_labels(plan, dataset):
+        _check_classes(plan, "split", y_train, "an outer fold's training part")
+        if plan.validation["method"] == "given":
+            continue
+        try:
+            with caught():  # dropped: the run shows them, once, with the dataset
+                pieces = validation_index_splits(y_train, plan.validation)
+        except ValueError as exc:
+            raise plan.where["validation"].error(_reason(plan, exc)) from None
+        for fit_rows, score_rows in pieces:
+            _check_classes(plan, "validation", y_train[fit_rows], "a validation fit part")
+            if len(score_rows) == 0:
+                raise plan.where["validation"].error(f"{plan.name}: a validation part is empty")
+
+
+def _check_polynomials(plan, dataset):
+    """ConfigError at ``kernels`` when a polynomial kernel's largest value on the scaled data,
+    bounded by Cauchy-Schwarz as (max |x|^2 + 1)^degree ((max |x|^2)^degree homogeneous),
+    passes 10^MAX_KERNEL_LOG10: libsvm's fit would not be finite."""
+    from ...data.scaling import make_scaler, resolve
+
+    degrees = sorted({(p.degree, bool(p.homogeneous)) for p in plan.grid
+                      if p.kernel == "polynomial"})
+    if not degrees or dataset.card.kind == "text":
+        return
+    X, _ = pooled(dataset)
+    Z = make_scaler(plan.scaling, dataset.card).fit(X).transform(X)
+    norms = Z.multiply(Z).sum(axis=1) if sp.issparse(Z) else np.einsum("ij,ij->i", Z, Z)
+    largest = float(np.max(norms))
+    for degree, homogeneous in degrees:
+        base = largest + (0.0 if homogeneous else 1.0)
+        if base > 1 and degree * math.log10(base) > MAX_KERNEL_LOG10:
+            form = "(x.y)" if homogeneous else "(x.y + 1)"
+            raise plan.where["kernels"].error(
+                f"{plan.name}: polynomial degree {degree} reaches {form}^{degree} = "
+                f"1e{degree * math.log10(base):.0f} on the data (scaling "
+                f"{resolve(plan.scaling, dataset.card)}, largest |x|^2 = {largest:.3g}), past "
+                f"the 1e{MAX_KERNEL_LOG10} "
+                f"libsvm can sum; use degree <= {int(MAX_KERNEL_LOG10 / math.log10(base))} or "
+                f"scale the features")
+
+
+def _training_labels(plan, dataset):
+    """The labels of every outer fold's training part (the splitting code of a run)."""
+    if plan.split["method"] == "standard":
+        return [dataset.parts["train"][1]]
+    _, y = pooled(dataset)
+    try:
+        with named_warnings(dataset.name):
+            folds = outer_index_folds(y, plan.split)
+    except ValueError as exc:
+        raise plan.where["split"].error(_reason(plan, exc)) from None
+    for _, test_rows in folds:
+        if len(test_rows) == 0:
+            raise plan.where["split"].error(f"{plan.name}: a test part is empty")
+    return [y[train_rows] for train_rows, _ in folds]
+
+
+def _check_classes(plan, key, labels, what):
+    classes = np.unique(labels)
+    if len(classes) < 2:
+        raise plan.where[key].error(f"{plan.name}: {what} has {len(labels)} rows of "
+                                    f"{len(classes)} class; a multiclass SVM needs at least two")
+
+
+def _reason(plan, exc) -> str:
+    return f"{plan.name}: {one_line(exc)}"
+
+
+def _training_sizes(plan, dataset):
+    """The fewest and the most documents a vectorizer of ``plan`` is fitted on: the validation
+    fit part and the whole training part of an outer fold (pooled rows x their shares)."""
+
+    split = plan.split
+    if split["method"] == "standard":
+        n_train = len(dataset.parts["train"][1])
+    else:
+        share = {"holdout": 1 - split.get("test_fraction", 0),
+                 "kfold": 1 - 1 / split.get("k", 1)}.get(split["method"], 1.0)
+        n_train = int(len(pooled(dataset)[1]) * share)
+    fraction = plan.validation.get("train_fraction")
+    if fraction is None and "k" in plan.validation:
+        fraction = 1 - 1 / plan.validation["k"]
+    return max(1, int(n_train * (fraction or 1.0))), n_train
+
+
+def _check_features(plan, dataset):
+    from ...data.text.features import doc_counts, vectorizer
+
+    settings = plan.features
+    for n in _training_sizes(plan, dataset):
+        low, high = doc_counts(settings, n)
+        if high < low:
+            raise plan.where["features"].error(
+                f"{plan.name}: on {n:,} training documents min_df {settings.min_df} keeps terms "
+                f"in {low:g} or more documents and max_df {settings.max_df} in {high:g} or "
+                "fewer: no term is kept; lower min_df or raise max_df")
+    docs = dataset.parts["train"][0] if "train" in dataset.parts else pooled(dataset)[0]
+    analyze = vectorizer(settings).build_analyzer()
+    if not any(analyze(str(doc)) for doc in docs):
+        raise plan.where["features"].error(
+            f"{plan.name}: no training document has a term under these features (stop words "
+            f"{settings.stop_words}, ngram_range {list(settings.ngram_range)}): the vocabulary "
+            "would be empty")
+
+
+def _multinomial_schemes(config):
+    """(scheme, where) of every scheme that would fit a multinomial naive Bayes."""
+    found = [(s, "scheme_options") for s, o in config.scheme_options.items()
+             if o.get("nb") == "multinomial"]
+    sweep = config.sweep
+    if sweep and sweep["kind"] == "option" and sweep["option"] == "nb" \
+            and "multinomial" in sweep["values"]:
+        found.append((sweep["scheme"], "sweep"))
+    return [(s, w) for s, w in found if s in config.schemes]
+
+
+def _check_multinomial(config, plan, dataset):
+    from ...data.scaling import make_scaler, resolve
+
+    schemes = _multinomial_schemes(config)
+    if not schemes or dataset.card.kind == "text":  # tf-idf and counts are never negative
+        return
+    X, _ = pooled(dataset)
+    Z = make_scaler(plan.scaling, dataset.card).fit(X).transform(X)
+    lowest = float((Z.data if sp.issparse(Z) else Z).min(initial=0.0))
+    if lowest < 0:
+        scheme, where = schemes[0]
+        raise plan.where[where].error(
+            f"{plan.name}: {scheme} with nb: multinomial needs non-negative features (counts), "
+            f"but under scaling {resolve(plan.scaling, dataset.card)} a value is {lowest:.3g}; "
+            "use nb: gaussian, or a scaling that keeps values >= 0 (minmax, none)")
+
+
+def _check_sweep(config, plan, dataset):
+    from ..plans import derive
+
+    where = plan.where["sweep"]
+    _check_swept_orders(config.sweep, plan, dataset, where)
+    for value in config.sweep["values"]:
+        for repeat in range(config.repeats):
+            try:
+                one, derived, _ = derive(config, plan, dataset, value, repeat)
+            except MultisvmError as exc:
+                raise where.error(one_line(exc)) from None
+            check_plan(replace(one.datasets[0], where=plan.where), derived)
+
+
+def _check_swept_orders(sweep, plan, dataset, where):
+    """A swept DAG ``order`` must list every class of the dataset exactly once (as a written
+    one must: :func:`.sections._check_order`)."""
+
+    if sweep["kind"] != "option" or sweep["option"] != "order":
+        return
+    classes = sorted(np.unique(pooled(dataset)[1]).tolist(), key=repr)
+    for order in sweep["values"]:
+        if order is not None and sorted(order, key=repr) != classes:
+            raise where.error(f"{plan.name}: order {list(order)} must list every class once: "
+                              f"{classes}")

@@ -124,7 +124,6 @@ def config_page() -> str:
     """The config reference: the top-level keys from the table that validates them, then the
     nested tables the checks use."""
     from multisvm_cli.data import TextFeatures
-    from multisvm_cli.estimators.options import OPTIONS
     from multisvm_cli.estimators.registry import REGISTRY
     from multisvm_cli.experiment.config import datasets, grid, keys, sections, sweep, values
 
@@ -157,12 +156,17 @@ def config_page() -> str:
     lines += [f"| {where} | {', '.join(f'`{k}`' for k in names)} |" for where, names in nested]
     lines += ["", "## Scheme options", "",
               "`scheme_options: {SCHEME: {OPTION: VALUE}}` takes the scheme estimator's own "
-              "parameters, checked by the same table the estimators use.", "",
+              "parameters, checked by the constraints each scheme declares (the estimator's own "
+              "check).", "",
               "| scheme | label | options |", "|---|---|---|"]
     lines += [f"| `{name}` | {scheme.label} | {', '.join(f'`{o}`' for o in scheme.options)} |"
               for name, scheme in REGISTRY.items()]
     lines += ["", "| option | allowed |", "|---|---|"]
-    lines += [f"| `{name}` | {_cell(option.allowed)} |" for name, option in OPTIONS.items()]
+    constraints = {}  # option -> allowed, as the schemes declare them (the first one's wins)
+    for scheme in REGISTRY.values():
+        for name in scheme.options:
+            constraints.setdefault(name, scheme.estimator._option_constraints[name].allowed)
+    lines += [f"| `{name}` | {_cell(allowed)} |" for name, allowed in constraints.items()]
     return "\n".join(lines) + "\n"
 
 

@@ -9,6 +9,7 @@ from ._primal import load_machines
 from ._pairwise import class_pairs, fit_pairwise, pair_table, pairwise_problems
 from ._probability import ProbabilityMixin
 from .maxwins import MaxWinsSVC
+from .options import ORDER, PROBABILITY
 
 
 class DAGSVC(ProbabilityMixin, MulticlassSVM):
@@ -52,7 +53,8 @@ class DAGSVC(ProbabilityMixin, MulticlassSVM):
         self.order = order
         self.probability = probability
 
-    _options = ("order", "probability")
+    _option_constraints = {**MulticlassSVM._option_constraints, "order": ORDER,
+                           "probability": PROBABILITY}
 
     @classmethod
     def from_maxwins(cls, maxwins, order=None, probability=None):
@@ -94,17 +96,7 @@ class DAGSVC(ProbabilityMixin, MulticlassSVM):
 
     def _set_order(self):
         """Class indices of the initial list: sorted classes, or ``order`` (a permutation)."""
-        n_classes = len(self.classes_)
-        if self.order is None:
-            self.order_ = np.arange(n_classes)
-            return
-        order = np.asarray(self.order)
-        positions = np.searchsorted(self.classes_, order) if order.ndim == 1 else None
-        if (positions is None or len(order) != n_classes or np.any(positions >= n_classes)
-                or np.any(self.classes_[np.minimum(positions, n_classes - 1)] != order)
-                or len(np.unique(positions)) != n_classes):
-            raise ValueError(f"order must list every class exactly once: {list(self.classes_)}")
-        self.order_ = positions
+        self.order_ = self._option_constraints["order"].fits("order", self.order, self.classes_)
 
     def _fit(self, X, y_index, settings):
         self._set_order()

@@ -57,9 +57,10 @@ class Scheme:
 
     @property
     def options(self) -> tuple:
-        """The ``scheme_options`` keys this scheme takes, its own first."""
-        from .options import SHARED_OPTIONS
-        return tuple(self.estimator._options) + SHARED_OPTIONS
+        """The ``scheme_options`` keys this scheme takes, its own first (its class's
+        ``_option_constraints``)."""
+        from .options import SHARED
+        return self.estimator._own_options() + tuple(SHARED)
 
 
 _HERE = __name__.rpartition(".")[0]  # multisvm_cli.estimators

@@ -9,7 +9,9 @@ otherwise refuse only after creating its folder, each as ``file:line: key: messa
 - a ``sweep``: every value on every repeat is derived as the run derives it
   (:func:`.sweep.derive`: more classes than the dataset has, a ``train_fraction`` too small
   to keep every class), and the derived plan's splits are checked (:func:`.validation.check_plan`);
-- a swept DAG ``order`` that does not list every class of the dataset once;
+- each scheme's options against the dataset's classes (a local file's written options, and
+  every swept value): the scheme's own check (an ADAG/DAG ``order`` listing every class once,
+  an ECOC ``code`` with one row per class, an exhaustive code on at most 12 classes);
 - multinomial naive Bayes (a scheme's ``nb: multinomial``, written or swept) on data whose
   scaled values can be negative (MultinomialNB takes counts).
 
@@ -32,6 +34,7 @@ def check_config_data(config, plan, dataset) -> None:
     if dataset.card.kind == "text" and plan.features is not None:
         _check_features(plan, dataset)
     _check_multinomial(config, plan, dataset)
+    _check_option_classes(config, plan, dataset)
     if config.sweep is not None:
         _check_sweep(config, plan, dataset)
 
@@ -109,7 +112,6 @@ def _check_sweep(config, plan, dataset):
     from .validation import check_plan
 
     where = plan.where["sweep"]
-    _check_swept_orders(config.sweep, plan, dataset, where)
     for value in config.sweep["values"]:
         for repeat in range(config.repeats):
             try:
@@ -119,15 +121,24 @@ def _check_sweep(config, plan, dataset):
             check_plan(replace(one.datasets[0], where=plan.where), derived)
 
 
-def _check_swept_orders(sweep, plan, dataset, where):
-    """A swept DAG ``order`` must list every class of the dataset exactly once (as a written
-    one must: :func:`.config.sections._check_order`)."""
+def _check_option_classes(config, plan, dataset):
+    """Each scheme's options against the dataset's classes, by the scheme's own check
+    (``_check_option_classes``): a local file's written options (a registry dataset's were
+    checked against its card, :func:`.config.sections._check_option_classes`) and every swept
+    value, named as ``file:line: key: dataset: <the scheme's sentence>``."""
+    from ..estimators.registry import REGISTRY
     from .splits import pooled
 
-    if sweep["kind"] != "option" or sweep["option"] != "order":
-        return
-    classes = sorted(np.unique(pooled(dataset)[1]).tolist(), key=repr)
-    for order in sweep["values"]:
-        if order is not None and sorted(order, key=repr) != classes:
-            raise where.error(f"{plan.name}: order {list(order)} must list every class once: "
-                              f"{classes}")
+    classes = np.unique(pooled(dataset)[1])
+    checks = [(scheme, name, value, plan.where[("scheme_options", scheme, name)], name)
+              for scheme, given in config.scheme_options.items() if plan.local is not None
+              and scheme in REGISTRY for name, value in given.items()]
+    sweep = config.sweep
+    if sweep is not None and sweep["kind"] == "option":
+        checks += [(sweep["scheme"], sweep["option"], value, plan.where["sweep"],
+                    f"{sweep['option']} {value}") for value in sweep["values"]]
+    for scheme, name, value, where, named in checks:
+        try:
+            REGISTRY[scheme].estimator._check_option_classes(name, value, classes, named)
+        except ValueError as exc:
+            raise where.error(f"{plan.name}: {exc}") from None

@@ -108,7 +108,7 @@ from .grid import GridPoint, _C_list, _kernels
 from .keys import TOP_KEYS
 from .resolved import Config, DatasetPlan, _resolved, summary
 from .own import own_options
-from .sections import (_check_code, _check_code_sweep, _check_order, _compare_to, _dag_orders,
+from .sections import (_check_classes_sweep, _check_option_classes, _compare_to, _dag_orders,
                        _estimate, _layout, _reference, _repeats, _rope, _scheme_options, _schemes,
                        _split, _validation)
 from .sweep import _sweep, sweep_document
@@ -170,8 +170,7 @@ def load_config(path, seed=None) -> Config:
         scheme_options.update(own_options(raw["schemes"]))  # a user's classifier rows
     for plan in plans:
         if plan is not None:
-            errors.attempt(_check_order, doc, scheme_options, plan)
-            errors.attempt(_check_code, doc, scheme_options, plan)
+            errors.attempt(_check_option_classes, doc, scheme_options, plan)
             if schemes:
                 errors.attempt(_check_solvers, doc, plan, schemes, scheme_options,
                                plan.where["solver"])
@@ -189,7 +188,7 @@ def load_config(path, seed=None) -> Config:
     sweep = (errors.attempt(_sweep, doc, raw.get("sweep"), ("sweep",), schemes)
              if schemes else None)
     if sweep is not None and scheme_options:
-        errors.attempt(_check_code_sweep, doc, scheme_options, sweep)
+        errors.attempt(_check_classes_sweep, doc, scheme_options, sweep)
     errors.raise_any()
     resolved = _resolved(name, seed, schemes, compare_to, scheme_options, reference, plans,
                          raw.get("max_grid_points"))

@@ -4,8 +4,10 @@ config's ``schemes`` (see :mod:`multisvm_cli.estimators.own`).
 The row's scheme name is ``own:<label>`` (:func:`registry.own_name`); its class and options
 travel as that scheme's ``scheme_options`` (``target``, ``options``), so every process that
 fits it builds the same classifier.  The class is imported and built when the config is
-validated: a module that is not installed, a class that is not a scikit-learn classifier, or an
-option it does not take is refused then, with one line, before any run folder exists.
+validated: a module that is not installed, a class that is not a scikit-learn classifier, an
+option it does not take, or a value its own parameter validation refuses (scikit-learn's
+``_parameter_constraints``, as ``schemes[i].options.C``) is refused then, with one line, before
+any run folder exists.
 """
 
 from __future__ import annotations
@@ -30,10 +32,12 @@ def own_row(doc, value, path) -> str:
                                     f"got {_show(label)}")
     if scheme_name(label) is not None or label.startswith(OWN):
         doc.fail(path + ("label",), f"{label!r} names a multisvm scheme; give the row another label")
-    from ...estimators.own import build  # imports scikit-learn: only for a config with a row
+    from ...estimators.own import OptionError, build  # scikit-learn: only for a config with a row
 
     try:
         build(target, options)
+    except OptionError as exc:  # the classifier's own parameter validation refused an option
+        doc.fail(path + ("options", *exc.path), str(exc))
     except ValueError as exc:
         doc.fail(path + ("scheme",), one_line(exc))
     return own_name(label)

@@ -50,6 +50,11 @@ class Scheme:
     figures: bool = True
 
     @property
+    def class_name(self) -> str:
+        """The estimator class's name (``target``'s part after the colon)."""
+        return self.target.rpartition(":")[2]
+
+    @property
     def estimator(self) -> type:
         """The scikit-learn estimator class (imported on first use)."""
         module, _, attribute = self.target.partition(":")

@@ -127,16 +127,17 @@ def _check_option_classes(config, plan, dataset):
     checked against its card, :func:`.config.sections._check_option_classes`) and every swept
     value, named as ``file:line: key: dataset: <the scheme's sentence>``."""
     from ..estimators.registry import REGISTRY
-    from .splits import pooled
 
-    classes = np.unique(pooled(dataset)[1])
-    checks = [(scheme, name, value, plan.where[("scheme_options", scheme, name)], name)
+    written = plan.where.get("scheme_options")
+    checks = [(scheme, name, value, plan.where.get(("scheme_options", scheme, name), written), name)
               for scheme, given in config.scheme_options.items() if plan.local is not None
-              and scheme in REGISTRY for name, value in given.items()]
+              for name, value in given.items()]
     sweep = config.sweep
     if sweep is not None and sweep["kind"] == "option":
         checks += [(sweep["scheme"], sweep["option"], value, plan.where["sweep"],
                     f"{sweep['option']} {value}") for value in sweep["values"]]
+    checks = [check for check in checks if check[0] in REGISTRY]  # not a user's classifier row
+    classes = np.unique(np.concatenate([y for _, y in dataset.parts.values()])) if checks else None
     for scheme, name, value, where, named in checks:
         try:
             REGISTRY[scheme].estimator._check_option_classes(name, value, classes, named)

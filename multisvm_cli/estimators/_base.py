@@ -16,9 +16,9 @@ and declares, as class attributes, what the rest of the package reads before or 
 
 - ``_option_constraints``: the constructor parameters a config may set (``scheme_options``),
   name -> :class:`.options.Option`, its parent's entries first (``{**Parent._option_constraints,
-  ...}``); the config and the estimator check them through :meth:`MulticlassSVM._check_option`
-  and :meth:`MulticlassSVM._check_option_classes`, and :mod:`..persist` reads the defaults of
-  models saved before an option existed from :meth:`MulticlassSVM._saved_defaults`;
+  ...}``); the config and the estimator check them through the class hooks ``_check_option``,
+  ``_check_option_classes`` and ``_check_option_sweep``, and :mod:`..persist` reads the values
+  of options a model saved before they existed lacks from ``_saved_defaults``;
 - ``_shares_gram``: whether its fits at one kernel read one Gram matrix K(X, X) shared across C;
 - ``_solvers``: the ``solver`` values it takes (a joint machine has its own solver: libsvm only);
 - ``_point_cost(n_rows, n_classes)``: the expected cost of one fit, for the ETA;
@@ -362,6 +362,15 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         fits = cls._option_constraints[name].fits
         if fits is not None:
             fits(shown or name, value, classes)
+
+    @classmethod
+    def _check_option_sweep(cls, name, value, shown=None):
+        """ValueError (one line) when option ``name``'s ``value`` names the classes, which a
+        classes sweep changes (the constraint's ``sweeps``); the sentence names the option
+        ``shown`` (default: ``name``)."""
+        sweeps = cls._option_constraints[name].sweeps
+        if sweeps is not None:
+            sweeps(shown or name, value)
 
     @classmethod
     def _saved_defaults(cls) -> dict:

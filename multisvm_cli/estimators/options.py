@@ -5,16 +5,15 @@ Each scheme class declares its ``scheme_options`` in ``_option_constraints`` (na
 (``{**Parent._option_constraints, "order": Option(...)}``); :data:`SHARED` holds the options
 every scheme takes.  The estimator checks its parameters with them
 (``MulticlassSVM._check_scheme_params``), and the config asks the scheme for the very same
-checks (``MulticlassSVM._check_option`` and ``_check_option_classes``), so a value ``multisvm
-validate`` accepts is one the estimator takes, and both refuse a bad one with one sentence.
+checks (the class hooks ``_check_option``, ``_check_option_classes``, ``_check_option_sweep``),
+so a value ``multisvm validate`` accepts is one the estimator takes, and both refuse a bad one
+with one sentence.
 """
 
 from dataclasses import dataclass
 from functools import partial
 from numbers import Integral, Real
 from typing import Callable
-
-import numpy as np
 
 from .kernels import finite_float
 from ..base.numeric import is_int
@@ -103,18 +102,6 @@ class Option:
                     given)
 
 
-def check_order(name, value):
-    """None (the sorted class order) or a list of distinct class labels (a permutation of the
-    classes, checked against them at fit time)."""
-    if value is None:
-        return
-    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
-        raise ValueError(f"{name} must list every class exactly once, got {value!r}")
-    labels = list(value)
-    if len({repr(v) for v in labels}) != len(labels):
-        raise ValueError(f"{name} must list every class exactly once; it repeats one: {labels!r}")
-
-
 def check_flag(name, value):
     """ValueError unless ``value`` is true or false."""
     if not isinstance(value, bool):
@@ -125,33 +112,6 @@ def check_seed(name, value):
     """ValueError unless ``value`` is an integer >= 0."""
     if not (is_int(value) and value >= 0):
         raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
-
-
-def order_positions(name, order, classes):
-    """The positions in the sorted ``classes`` of ``order`` (None: the sorted order itself);
-    ValueError unless ``order`` lists every class exactly once."""
-    classes = np.asarray(classes)
-    if order is None:
-        return np.arange(len(classes))
-    n_classes = len(classes)
-    try:
-        order = np.asarray(order)
-        positions = np.searchsorted(classes, order) if order.ndim == 1 else None
-        ok = (positions is not None and len(order) == n_classes and np.all(positions < n_classes)
-              and np.all(classes[np.minimum(positions, n_classes - 1)] == order)
-              and len(np.unique(positions)) == n_classes)
-    except (TypeError, ValueError):
-        ok = False
-    if not ok:
-        raise ValueError(f"{name} must list every class exactly once: {classes.tolist()}")
-    return positions
-
-
-def fixed_order(name, order):
-    """ValueError when ``order`` lists classes: a classes sweep draws other classes."""
-    if order is not None:
-        raise ValueError(f"a classes sweep changes the classes, but {name} lists them; use "
-                         f"order: natural")
 
 
 SHARED = {  # the options every scheme takes, beside the grid's own (C and the kernel)
@@ -167,8 +127,6 @@ HOLDOUT = Option(check_share, "a number in (0, 1)")
 NB = Option(partial(check_choice, choices=NB_NAMES), " | ".join(NB_NAMES))
 PROBABILITY = Option(check_flag, "true or false", lacking="class probabilities",
                      saved_default=False)  # saved before probabilities: none
-ORDER = Option(check_order, "natural, or a list of every class label", fits=order_positions,
-               sweeps=fixed_order, words=(("natural", None),))
 
 
 def check_solver_kernel(solver, kernel):

@@ -143,10 +143,9 @@ def _check_classes_sweep(doc, options, sweep):
         return
     for scheme, given in _registry_options(options):
         for name, value in given.items():
-            sweeps = REGISTRY[scheme].estimator._option_constraints[name].sweeps
             try:
-                if sweeps is not None:
-                    sweeps(f"scheme_options.{scheme}.{name}", value)
+                REGISTRY[scheme].estimator._check_option_sweep(name, value,
+                                                               f"scheme_options.{scheme}.{name}")
             except ValueError as exc:
                 doc.fail(("sweep", "classes"), str(exc))
 

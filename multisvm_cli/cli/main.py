@@ -43,18 +43,20 @@ def _figure_options(command):
     return command
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+CLI_HELP = f"""Compare multiclass SVM schemes on the papers' datasets with one protocol, and
+print a Table-1 style report.
+
+A CONFIG is a YAML file, or the name of a shipped config (see 'multisvm configs'; a
+./configs/<name>.yaml in the current folder comes first).
+
+Schemes, named by name, label or alias in any case: {SCHEME_HELP}. Kernel types: gaussian
+(rbf), polynomial (poly), linear."""
+
+
+@click.group(help=CLI_HELP, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="multisvm")
 def cli():
-    """Compare multiclass SVM schemes (one-vs-rest, Max Wins, DAGSVM, UDT, GraphSVM, Hier)
-    on the papers' datasets with one protocol, and print a Table-1 style report.
-
-    A CONFIG is a YAML file, or the name of a shipped config (see 'multisvm configs'; a
-    ./configs/<name>.yaml in the current folder comes first).
-
-    Schemes are named by name, label or alias, in any case: ovr (1-v-r, ova), maxwins (Max
-    Wins, ovo), dag (DAGSVM), udt, graph (GraphSVM), hier, nb; kernel types: gaussian (rbf),
-    polynomial (poly), linear."""
+    """The ``multisvm`` command group; its help is :data:`CLI_HELP` (the registry's schemes)."""
 
 
 cli.add_command(datasets)

@@ -7,6 +7,8 @@ scikit-learn.
 
 from .registry import REGISTRY, SCHEME_NAMES, Scheme
 
+SCHEME_CLASSES = tuple(scheme.class_name for scheme in REGISTRY.values())  # in registry order
+
 
 def __getattr__(name):
     """``SCHEMES`` and the estimator classes by class name (``MaxWinsSVC``, ...), on first use."""
@@ -14,10 +16,9 @@ def __getattr__(name):
         globals()[name] = {scheme.name: scheme.estimator for scheme in REGISTRY.values()}
         return globals()[name]
     for scheme in REGISTRY.values():
-        if scheme.target.endswith(":" + name):
+        if scheme.class_name == name:
             return scheme.estimator
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["REGISTRY", "SCHEME_NAMES", "SCHEMES", "Scheme", "OneVsRestSVC", "MaxWinsSVC",
-           "DAGSVC", "UDTSVC", "GraphSVC", "HierSVC", "NBClassifier"]
+__all__ = ["REGISTRY", "SCHEME_NAMES", "SCHEMES", "SCHEME_CLASSES", "Scheme", *SCHEME_CLASSES]

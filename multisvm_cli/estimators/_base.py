@@ -14,7 +14,11 @@ A scheme subclasses :class:`MulticlassSVM` and implements
 and declares, as class attributes, what the rest of the package reads before or after a fit
 (no module outside ``estimators/`` names a scheme):
 
-- ``_options``: its own constructor parameters a config may set (checked by ``options.OPTIONS``);
+- ``_option_constraints``: the constructor parameters a config may set (``scheme_options``),
+  name -> :class:`.options.Option`, its parent's entries first (``{**Parent._option_constraints,
+  ...}``); the config and the estimator check them through the class hooks ``_check_option``,
+  ``_check_option_classes`` and ``_check_option_sweep``, and :mod:`..persist` reads the values
+  of options a model saved before they existed lacks from ``_saved_defaults``;
 - ``_shares_gram``: whether its fits at one kernel read one Gram matrix K(X, X) shared across C;
 - ``_solvers``: the ``solver`` values it takes (a joint machine has its own solver: libsvm only);
 - ``_point_cost(n_rows, n_classes)``: the expected cost of one fit, for the ETA;
@@ -58,8 +62,7 @@ from ..base.parallel import check_n_jobs
 from ._binary import TrainSettings, foreign_cpu_seconds, max_train_memory, smo_iterations
 from ._machines import BLOCK_MB, row_slices
 from ._primal import PrimalMachines
-from .options import (NB_NAMES, SHARED_OPTIONS, check_C, check_choice, check_options,
-                      check_solver_kernel)
+from .options import NB_NAMES, SHARED, check_C, check_choice, check_solver_kernel
 from .reuse import MachineReuse
 from ._schema import machine_arrays
 
@@ -303,14 +306,15 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         """Validate the shared parameters and return the binary problems' TrainSettings."""
         kernel = Kernel.from_params(self.kernel, self.sigma, self.degree, self.homogeneous, self.gamma)
         check_C(self.C)
-        check_options(self, SHARED_OPTIONS)  # tol, cache_size, memory_mb, solver: as the config does
+        for name in SHARED:  # tol, cache_size, memory_mb, solver, max_iter: as the config does
+            self._check_option(name, getattr(self, name))
         check_solver_kernel(self.solver, kernel.name)
         check_n_jobs(self.n_jobs)
         check_random_state(self.random_state)
         return TrainSettings(kernel, float(self.C), float(self.tol), float(self.cache_size),
                              float(self.memory_mb), self.n_jobs, self.solver, self.max_iter)
 
-    _options = ()  # the scheme's own parameters, checked by their options.OPTIONS entries
+    _option_constraints = SHARED  # the options a config may set: name -> options.Option
     _shares_gram = False  # whether fits at one kernel read one Gram matrix shared across C
     _solvers = ("libsvm", "liblinear")  # the values its ``solver`` may take
     _fitted_keys = ()  # scheme-specific keys of a saved model's "fitted" record
@@ -339,9 +343,46 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         classes (a saved model is checked against it before its arrays are read)."""
         return 0, 0
 
+    @classmethod
+    def _own_options(cls) -> tuple:
+        """The names of the options this scheme adds to those every scheme takes."""
+        return tuple(name for name in cls._option_constraints if name not in SHARED)
+
+    @classmethod
+    def _check_option(cls, name, value):
+        """ValueError (one line, naming the option) unless ``value`` is allowed for option
+        ``name``: the check of its constraint, the same for the config and the estimator."""
+        cls._option_constraints[name].check(name, value)
+
+    @classmethod
+    def _check_option_classes(cls, name, value, classes, shown=None):
+        """ValueError (one line) unless option ``name``'s ``value`` fits data of the sorted
+        ``classes`` (the constraint's ``fits``; nothing to check for most options); the
+        sentence names the option ``shown`` (default: ``name``)."""
+        fits = cls._option_constraints[name].fits
+        if fits is not None:
+            fits(shown or name, value, classes)
+
+    @classmethod
+    def _check_option_sweep(cls, name, value, shown=None):
+        """ValueError (one line) when option ``name``'s ``value`` names the classes, which a
+        classes sweep changes (the constraint's ``sweeps``); the sentence names the option
+        ``shown`` (default: ``name``)."""
+        sweeps = cls._option_constraints[name].sweeps
+        if sweeps is not None:
+            sweeps(shown or name, value)
+
+    @classmethod
+    def _saved_defaults(cls) -> dict:
+        """The options a model saved before they existed lacks, with the value it was fitted
+        under (``saved_default`` of their constraints)."""
+        return {name: option.saved_default for name, option in cls._option_constraints.items()
+                if option.saved_default is not None}
+
     def _check_scheme_params(self):
-        """Validate the scheme's own parameters (``_options``) with ``options.OPTIONS``."""
-        check_options(self, self._options)
+        """Validate the scheme's own parameters with their ``_option_constraints``."""
+        for name in self._own_options():
+            self._check_option(name, getattr(self, name))
 
     def fit(self, X, y, gram=None, reuse=None):
         """Train the scheme on ``X`` (n_samples, n_features) and labels ``y`` (any sortable

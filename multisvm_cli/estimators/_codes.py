@@ -5,7 +5,8 @@ Schapire & Singer 2000): column b is one binary problem, its +1 classes against 
 the rows of classes marked 0 left out.  A valid code has in every column at least one +1 and
 one -1 (else there is no problem to train), no two columns that are the same problem (equal,
 or equal up to sign: the opposite column's machine is the same SVM with f negated), and in
-every row at least one non-zero entry (else the class is never seen).
+every row at least one non-zero entry (else the class is never seen); and, against the data's
+classes, one row per class and no two rows equal (else their classes are never told apart).
 
 The named codes, for k classes:
 
@@ -90,9 +91,11 @@ def canonical_columns(matrix):
     return matrix * np.where(first < 0, -1, 1).astype(matrix.dtype)
 
 
-def check_code_classes(name, code, n_classes):
-    """ValueError (one line) unless ``code`` fits data of ``n_classes`` classes: an explicit
-    matrix has one row per class; ``exhaustive`` takes at most MAX_EXHAUSTIVE_CLASSES."""
+def check_code_classes(name, code, classes):
+    """ValueError (one line) unless ``code`` fits data of the sorted ``classes``: an explicit
+    matrix has one row per class, no two rows equal (their classes could never be told apart);
+    ``exhaustive`` takes at most MAX_EXHAUSTIVE_CLASSES classes."""
+    n_classes = len(classes)
     if isinstance(code, str):
         if code == "exhaustive" and n_classes > MAX_EXHAUSTIVE_CLASSES:
             raise ValueError(f"{name} exhaustive has 2^(k-1) - 1 columns: at most "
@@ -103,12 +106,27 @@ def check_code_classes(name, code, n_classes):
     if rows != n_classes:
         raise ValueError(f"{name} has {rows} rows but the data has {n_classes} classes: one row "
                          f"per class (in sorted label order)")
+    matrix = np.asarray(code)
+    for i in range(rows):
+        twins = [j for j in range(i + 1, rows) if np.array_equal(matrix[i], matrix[j])]
+        if twins:
+            first, second = np.asarray(classes)[[i, twins[0]]].tolist()
+            raise ValueError(f"{name} rows {i + 1} and {twins[0] + 1} are equal, so classes "
+                             f"{first!r} and {second!r} could never be told apart; make every "
+                             f"row differ")
+
+
+def fixed_code(name, code):
+    """ValueError when ``code`` is a matrix: its rows are the classes a classes sweep changes."""
+    if not isinstance(code, str):
+        raise ValueError(f"a classes sweep changes the classes, but {name} is a matrix with one "
+                         f"row per class; use a named code (dense, sparse, ovr, ovo)")
 
 
 def code_matrix(code, n_classes, code_size, seed):
     """The (n_classes, L) int8 code for ``code`` (a name or an explicit matrix; see the module
     docstring); ValueError (one line) when it does not fit ``n_classes``."""
-    check_code_classes("code", code, n_classes)
+    check_code_classes("code", code, np.arange(n_classes))
     if not isinstance(code, str):
         return code_array("code", code)
     if code == "ovr":

@@ -9,6 +9,46 @@ from ._primal import load_machines
 from ._pairwise import class_pairs, fit_pairwise, pair_table, pairwise_problems
 from ._probability import ProbabilityMixin
 from .maxwins import MaxWinsSVC
+from .options import PROBABILITY, Option
+
+
+def check_order(name, value):
+    """None (the sorted class order) or a list of distinct class labels (a permutation of the
+    classes, checked against them at fit time)."""
+    if value is None:
+        return
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
+        raise ValueError(f"{name} must list every class exactly once, got {value!r}")
+    labels = list(value)
+    if len({repr(v) for v in labels}) != len(labels):
+        raise ValueError(f"{name} must list every class exactly once; it repeats one: {labels!r}")
+
+
+def order_positions(name, order, classes):
+    """The positions in the sorted ``classes`` of ``order`` (None: the sorted order itself);
+    ValueError unless ``order`` lists every class exactly once."""
+    classes = np.asarray(classes)
+    if order is None:
+        return np.arange(len(classes))
+    n_classes = len(classes)
+    try:
+        order = np.asarray(order)
+        positions = np.searchsorted(classes, order) if order.ndim == 1 else None
+        ok = (positions is not None and len(order) == n_classes and np.all(positions < n_classes)
+              and np.all(classes[np.minimum(positions, n_classes - 1)] == order)
+              and len(np.unique(positions)) == n_classes)
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise ValueError(f"{name} must list every class exactly once: {classes.tolist()}")
+    return positions
+
+
+def fixed_order(name, order):
+    """ValueError when ``order`` lists classes: a classes sweep draws other classes."""
+    if order is not None:
+        raise ValueError(f"a classes sweep changes the classes, but {name} lists them; use "
+                         f"order: natural")
 
 
 class DAGSVC(ProbabilityMixin, MulticlassSVM):
@@ -52,7 +92,11 @@ class DAGSVC(ProbabilityMixin, MulticlassSVM):
         self.order = order
         self.probability = probability
 
-    _options = ("order", "probability")
+    _option_constraints = {
+        **MulticlassSVM._option_constraints,
+        "order": Option(check_order, "natural, or a list of every class label",
+                        fits=order_positions, sweeps=fixed_order, words=(("natural", None),)),
+        "probability": PROBABILITY}
 
     @classmethod
     def from_maxwins(cls, maxwins, order=None, probability=None):
@@ -94,17 +138,7 @@ class DAGSVC(ProbabilityMixin, MulticlassSVM):
 
     def _set_order(self):
         """Class indices of the initial list: sorted classes, or ``order`` (a permutation)."""
-        n_classes = len(self.classes_)
-        if self.order is None:
-            self.order_ = np.arange(n_classes)
-            return
-        order = np.asarray(self.order)
-        positions = np.searchsorted(self.classes_, order) if order.ndim == 1 else None
-        if (positions is None or len(order) != n_classes or np.any(positions >= n_classes)
-                or np.any(self.classes_[np.minimum(positions, n_classes - 1)] != order)
-                or len(np.unique(positions)) != n_classes):
-            raise ValueError(f"order must list every class exactly once: {list(self.classes_)}")
-        self.order_ = positions
+        self.order_ = order_positions("order", self.order, self.classes_)
 
     def _fit(self, X, y_index, settings):
         self._set_order()

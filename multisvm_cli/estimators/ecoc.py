@@ -2,20 +2,24 @@
 1995; Allwein, Schapire & Singer 2000)."""
 
 from dataclasses import replace
+from functools import partial
 
 import numpy as np
 from joblib import delayed
 
 from ._base import FIXED_ROWS, MulticlassSVM, copy_fitted
 from ._binary import fit_binary, run_parallel, shared_gram
-from ._codes import check_matrix, code_matrix, n_distinct_problems
+from ._codes import (CODE_NAMES, check_code, check_code_classes, check_matrix, code_matrix,
+                     fixed_code, n_distinct_problems)
 from ._pairwise import fit_pairwise, pairwise_problems
 from ._primal import build_machines, load_machines
 from ._probability import ProbabilityMixin, code_coupling
+from .options import PROBABILITY, Option, check_choice, check_positive, check_seed
 from ._schema import FLOAT, INT, machine_arrays
 from .maxwins import MaxWinsSVC
 from .ovr import OneVsRestSVC
 
+DECODINGS = ("hamming", "loss", "euclidean")
 
 
 class ECOCSVC(ProbabilityMixin, MulticlassSVM):
@@ -72,7 +76,15 @@ class ECOCSVC(ProbabilityMixin, MulticlassSVM):
         self.decoding = decoding
         self.probability = probability
 
-    _options = ("code", "code_size", "code_seed", "decoding", "probability")
+    _option_constraints = {
+        **MulticlassSVM._option_constraints,
+        "code": Option(check_code, " | ".join(CODE_NAMES) + ", or a matrix of -1/0/+1 (a row a "
+                       "class)", fits=check_code_classes, sweeps=fixed_code),
+        "code_size": Option(check_positive, "a number > 0 (columns = int(classes x code_size))"),
+        "code_seed": Option(check_seed, "an integer >= 0"),
+        "decoding": Option(partial(check_choice, choices=DECODINGS), " | ".join(DECODINGS)),
+        "probability": PROBABILITY,
+    }
 
     @classmethod
     def _point_cost(cls, n_rows, n_classes):
@@ -120,7 +132,7 @@ class ECOCSVC(ProbabilityMixin, MulticlassSVM):
         column weights count them).  ValueError for another code or trainer."""
         model = cls(**{**{key: value for key, value in trainer.get_params().items()
                           if key in cls._get_param_names()},
-                       **{key: options[key] for key in cls._options if key in options}})
+                       **{key: options[key] for key in cls._own_options() if key in options}})
         wanted = {"ovo": MaxWinsSVC, "ovr": OneVsRestSVC}.get(model.code) \
             if isinstance(model.code, str) else None
         if wanted is None or not isinstance(trainer, wanted):
@@ -139,6 +151,7 @@ class ECOCSVC(ProbabilityMixin, MulticlassSVM):
     def _set_code(self, y_index):
         """``code_`` and the columns' training rows ``code_weights_``."""
         n_classes = len(self.classes_)
+        self._check_option_classes("code", self.code, self.classes_)
         self.code_ = code_matrix(self.code, n_classes, self.code_size, self.code_seed)
         counts = np.bincount(y_index, minlength=n_classes)
         self.code_weights_ = ((self.code_ != 0).T @ counts).astype(np.float64)

@@ -1,5 +1,7 @@
 """GraphSVM: naive Bayes refined by SVMs among the classes it confuses (Godbole et al. 2002)."""
 
+from functools import partial
+
 import numpy as np
 
 from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_fit, nb_from_arrays, nb_n_parameters,
@@ -9,6 +11,7 @@ from ._groups import (check_confusion, confusion_rates, fit_group_machines, grou
 from ._primal import build_machines, load_machines
 from ._schema import FLOAT, INT
 from ._schema import nb_arrays as nb_schema
+from .options import HOLDOUT, NB, Option, check_share
 
 
 class GraphSVC(MulticlassSVM):
@@ -64,7 +67,10 @@ class GraphSVC(MulticlassSVM):
         self.nb = nb
         self.holdout = holdout
 
-    _options = ("threshold", "nb", "holdout")
+    _option_constraints = {
+        **MulticlassSVM._option_constraints,
+        "threshold": Option(partial(check_share, low_inclusive=True), "a number in [0, 1)"),
+        "nb": NB, "holdout": HOLDOUT}
 
     def _fit(self, X, y_index, settings):
         n_classes = len(self.classes_)

@@ -1,5 +1,7 @@
 """Hier: a two-level hierarchy over clusters of confused classes (Godbole et al. 2002)."""
 
+from functools import partial
+
 import numpy as np
 from scipy.cluster.hierarchy import cut_tree, linkage
 
@@ -10,6 +12,10 @@ from ._binary import fit_one_vs_rest
 from ._primal import build_machines, load_machines
 from ._schema import FLOAT, INT
 from ._schema import nb_arrays as nb_schema
+from .options import HOLDOUT, NB, Option, check_choice
+
+LEVEL1_MODELS = ("nb", "svm")
+
 
 def cluster_classes(confusion):
     """Cluster label of each class (numbered in order of each cluster's first class).
@@ -84,7 +90,10 @@ class HierSVC(MulticlassSVM):
         self.nb = nb
         self.holdout = holdout
 
-    _options = ("level1", "nb", "holdout")
+    _option_constraints = {
+        **MulticlassSVM._option_constraints,
+        "level1": Option(partial(check_choice, choices=LEVEL1_MODELS), " | ".join(LEVEL1_MODELS)),
+        "nb": NB, "holdout": HOLDOUT}
 
     def _fit(self, X, y_index, settings):
         fit_rows, held_rows = split_holdout(y_index, self.holdout, self.random_state)

@@ -6,6 +6,7 @@ from ._base import FIXED_ROWS, MulticlassSVM
 from ._primal import load_machines
 from ._pairwise import class_pairs, fit_pairwise, pairwise_problems
 from ._probability import ProbabilityMixin, pairwise_coupling
+from .options import PROBABILITY
 
 
 class MaxWinsSVC(ProbabilityMixin, MulticlassSVM):
@@ -38,7 +39,7 @@ class MaxWinsSVC(ProbabilityMixin, MulticlassSVM):
                          max_iter=max_iter)
         self.probability = probability
 
-    _options = ("probability",)
+    _option_constraints = {**MulticlassSVM._option_constraints, "probability": PROBABILITY}
 
     @classmethod
     def _point_cost(cls, n_rows, n_classes):

@@ -3,6 +3,7 @@
 from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_fit, nb_from_arrays,
                     nb_joint_log_proba, nb_n_parameters)
 from ._schema import nb_arrays as nb_schema
+from .options import NB
 
 
 class NBClassifier(MulticlassSVM):
@@ -27,7 +28,7 @@ class NBClassifier(MulticlassSVM):
                          max_iter=max_iter)
         self.nb = nb
 
-    _options = ("nb",)
+    _option_constraints = {**MulticlassSVM._option_constraints, "nb": NB}
 
     @classmethod
     def _point_cost(cls, n_rows, n_classes):

@@ -1,9 +1,13 @@
-"""The schemes' own constructor parameters: one table of what each may hold.
+"""The constraints a scheme declares on its options, and the checks they are built from.
 
-:data:`OPTIONS` maps an option's name to its check (raises a one-line ValueError naming the
-option) and a phrase saying what it allows. The estimators check their parameters with it
-(``MulticlassSVM._check_scheme_params``), and the config validation checks ``scheme_options``
-with the very same entries, so a value ``multisvm validate`` accepts is one the estimator takes.
+Each scheme class declares its ``scheme_options`` in ``_option_constraints`` (name ->
+:class:`Option`), composed from its parent's as scikit-learn's ``_parameter_constraints`` are
+(``{**Parent._option_constraints, "order": Option(...)}``); :data:`SHARED` holds the options
+every scheme takes.  The estimator checks its parameters with them
+(``MulticlassSVM._check_scheme_params``), and the config asks the scheme for the very same
+checks (the class hooks ``_check_option``, ``_check_option_classes``, ``_check_option_sweep``),
+so a value ``multisvm validate`` accepts is one the estimator takes, and both refuse a bad one
+with one sentence.
 """
 
 from dataclasses import dataclass
@@ -13,13 +17,9 @@ from typing import Callable
 
 from .kernels import finite_float
 from ..base.numeric import is_int
-from ._codes import CODE_NAMES, check_code, check_code_classes  # noqa: F401 (for the config)
 
 NB_NAMES = ("gaussian", "multinomial")  # sklearn GaussianNB / MultinomialNB
-LEVEL1_MODELS = ("nb", "svm")
 SOLVERS = ("libsvm", "liblinear")  # the binary solvers (see ._solvers)
-DECODINGS = ("hamming", "loss", "euclidean")  # ECOC's (see .ecoc)
-SHARED_OPTIONS = ("cache_size", "memory_mb", "tol", "solver", "max_iter")  # every scheme's, beside the grid's own
 
 
 # The largest usable C.  libsvm's SMO stops when the gradient G_i = sum_j Q_ij alpha_j - 1 meets
@@ -73,23 +73,33 @@ def check_max_iter(name, value):
 
 @dataclass(frozen=True)
 class Option:
-    """``check(name, value)`` raises ValueError unless ``value`` is allowed; ``allowed`` says
-    what is, for messages and ``--help``."""
+    """One option's constraint: ``check(name, value)`` raises a one-line ValueError unless
+    ``value`` is allowed; ``allowed`` says what is (for messages and the docs).
+
+    The checks that need more than the value, each None where the option has none:
+
+    - ``fits(name, value, classes)``: ValueError unless ``value`` fits data of these sorted
+      ``classes`` (an order listing them, a code matrix with one row each);
+    - ``sweeps(name, value)``: ValueError when ``value`` cannot follow a classes sweep (it
+      names the classes the sweep changes);
+    - ``lacking``: what a scheme without this option lacks, for the config's sentence when one
+      is given to it ("UDT has no class probabilities");
+    - ``saved_default``: the value of a model saved before the option existed;
+    - ``words``: (word, value) pairs a config may write for a value (``order: natural``).
+    """
 
     check: Callable
     allowed: str
+    fits: Callable | None = None
+    sweeps: Callable | None = None
+    lacking: str | None = None
+    saved_default: object = None
+    words: tuple = ()
 
-
-def check_order(name, value):
-    """None (the sorted class order) or a list of distinct class labels (a permutation of the
-    classes, checked against them at fit time)."""
-    if value is None:
-        return
-    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
-        raise ValueError(f"{name} must list every class exactly once, got {value!r}")
-    labels = list(value)
-    if len({repr(v) for v in labels}) != len(labels):
-        raise ValueError(f"{name} must list every class exactly once; it repeats one: {labels!r}")
+    def value(self, given):
+        """The estimator's value of a config's ``given`` (a word of ``words``, or itself)."""
+        return next((value for word, value in self.words if isinstance(given, str) and given == word),
+                    given)
 
 
 def check_flag(name, value):
@@ -104,23 +114,19 @@ def check_seed(name, value):
         raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
 
 
-OPTIONS = {
-    "holdout": Option(check_share, "a number in (0, 1)"),
-    "threshold": Option(partial(check_share, low_inclusive=True), "a number in [0, 1)"),
-    "nb": Option(partial(check_choice, choices=NB_NAMES), " | ".join(NB_NAMES)),
-    "level1": Option(partial(check_choice, choices=LEVEL1_MODELS), " | ".join(LEVEL1_MODELS)),
-    "order": Option(check_order, "natural, or a list of every class label"),
-    "probability": Option(check_flag, "true or false"),
-    "code": Option(check_code, " | ".join(CODE_NAMES) + ", or a matrix of -1/0/+1 (a row a class)"),
-    "code_size": Option(check_positive, "a number > 0 (columns = int(classes x code_size))"),
-    "code_seed": Option(check_seed, "an integer >= 0"),
-    "decoding": Option(partial(check_choice, choices=DECODINGS), " | ".join(DECODINGS)),
+SHARED = {  # the options every scheme takes, beside the grid's own (C and the kernel)
     "cache_size": Option(check_positive, "a number > 0 (MB)"),
     "memory_mb": Option(check_positive, "a number > 0 (MB)"),
     "tol": Option(check_positive, "a number > 0"),
-    "solver": Option(partial(check_choice, choices=SOLVERS), " | ".join(SOLVERS)),
+    "solver": Option(partial(check_choice, choices=SOLVERS), " | ".join(SOLVERS),
+                     saved_default="libsvm"),  # saved before liblinear: libsvm's
     "max_iter": Option(check_max_iter, "libsvm (max(10^7, 100 x rows)), an integer > 0, or none"),
 }
+# constraints that several schemes declare
+HOLDOUT = Option(check_share, "a number in (0, 1)")
+NB = Option(partial(check_choice, choices=NB_NAMES), " | ".join(NB_NAMES))
+PROBABILITY = Option(check_flag, "true or false", lacking="class probabilities",
+                     saved_default=False)  # saved before probabilities: none
 
 
 def check_solver_kernel(solver, kernel):
@@ -128,9 +134,3 @@ def check_solver_kernel(solver, kernel):
     liblinear trains linear machines only."""
     if solver == "liblinear" and kernel != "linear":
         raise ValueError(f"solver 'liblinear' applies to the linear kernel only, not the {kernel} kernel")
-
-
-def check_options(estimator, names):
-    """Check the estimator's parameters ``names`` with their :data:`OPTIONS` entries."""
-    for name in names:
-        OPTIONS[name].check(name, getattr(estimator, name))

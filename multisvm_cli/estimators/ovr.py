@@ -6,6 +6,7 @@ from ._base import FIXED_ROWS, MulticlassSVM
 from ._binary import fit_one_vs_rest, one_vs_rest_problems
 from ._primal import build_machines, load_machines
 from ._probability import ProbabilityMixin, normalised
+from .options import PROBABILITY
 
 
 class OneVsRestSVC(ProbabilityMixin, MulticlassSVM):
@@ -38,7 +39,7 @@ class OneVsRestSVC(ProbabilityMixin, MulticlassSVM):
                          max_iter=max_iter)
         self.probability = probability
 
-    _options = ("probability",)
+    _option_constraints = {**MulticlassSVM._option_constraints, "probability": PROBABILITY}
 
     _shares_gram = True  # every machine trains on all rows: one K(X, X) serves them at every C
 

@@ -35,6 +35,15 @@ from ..base.errors import MultisvmError, one_line
 from ..base.hashing import sha256_hex
 from ._base import MulticlassSVM
 
+class OptionError(ValueError):
+    """A user's classifier refuses one of its options: ``path`` names it (``("C",)``, or
+    ``("estimator", "options", "C")`` for a nested classifier's)."""
+
+    def __init__(self, path, message):
+        super().__init__(message)
+        self.path = tuple(path)
+
+
 TARGET = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
 BUILD_KEYS = {"scheme", "options"}  # an option value of this form is built as a classifier too
 CAUGHT = (Exception, SystemExit)  # what a user's code may raise; Ctrl-C still stops the run
@@ -81,7 +90,7 @@ def build(target, options, random_state=None):
     cls = load_class(target)
     if not isinstance(options, dict):
         raise ValueError(f"options of {target} must be a mapping of its parameters")
-    built = {name: _value(value, random_state) for name, value in options.items()}
+    built = {name: _value(name, value, random_state) for name, value in options.items()}
     accepted = inspect.signature(cls).parameters
     unknown = sorted(set(built) - set(accepted))
     if unknown and not any(p.kind is p.VAR_KEYWORD for p in accepted.values()):
@@ -96,6 +105,7 @@ def build(target, options, random_state=None):
     if not is_classifier(model):
         raise ValueError(f"{target} is not a scikit-learn classifier (its estimator type is not "
                          f"'classifier')")
+    check_options(model, options)
     return model
 
 
@@ -112,10 +122,34 @@ def module_digests(target, options) -> dict:
     return dict(sorted(found.items()))
 
 
-def _value(value, random_state):
-    """An option's value: a nested ``{scheme: ..., options: ...}`` built as an estimator."""
+
+def check_options(model, names):
+    """OptionError for the first of ``names`` that the model's own parameter validation
+    refuses: scikit-learn's ``_parameter_constraints``, where its class declares them (what
+    its ``fit`` would check first; a class without them is checked at fit)."""
+    constraints = getattr(type(model), "_parameter_constraints", None)
+    if not isinstance(constraints, dict):
+        return
+    from sklearn.utils._param_validation import validate_parameter_constraints
+
+    params = model.get_params(deep=False)
+    for name in names:
+        if name in params:
+            try:
+                validate_parameter_constraints(constraints, {name: params[name]},
+                                               caller_name=type(model).__name__)
+            except (TypeError, ValueError) as exc:
+                raise OptionError((name,), one_line(exc)) from None
+
+
+def _value(name, value, random_state):
+    """Option ``name``'s value: a nested ``{scheme: ..., options: ...}`` built as an estimator
+    (an OptionError of its options names them under ``name``)."""
     if isinstance(value, dict) and "scheme" in value and set(value) <= BUILD_KEYS:
-        return build(value["scheme"], value.get("options") or {}, random_state)
+        try:
+            return build(value["scheme"], value.get("options") or {}, random_state)
+        except OptionError as exc:
+            raise OptionError((name, "options", *exc.path), str(exc)) from None
     return value
 
 

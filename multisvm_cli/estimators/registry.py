@@ -50,6 +50,11 @@ class Scheme:
     figures: bool = True
 
     @property
+    def class_name(self) -> str:
+        """The estimator class's name (``target``'s part after the colon)."""
+        return self.target.rpartition(":")[2]
+
+    @property
     def estimator(self) -> type:
         """The scikit-learn estimator class (imported on first use)."""
         module, _, attribute = self.target.partition(":")
@@ -57,9 +62,10 @@ class Scheme:
 
     @property
     def options(self) -> tuple:
-        """The ``scheme_options`` keys this scheme takes, its own first."""
-        from .options import SHARED_OPTIONS
-        return tuple(self.estimator._options) + SHARED_OPTIONS
+        """The ``scheme_options`` keys this scheme takes, its own first (its class's
+        ``_option_constraints``)."""
+        from .options import SHARED
+        return self.estimator._own_options() + tuple(SHARED)
 
 
 _HERE = __name__.rpartition(".")[0]  # multisvm_cli.estimators

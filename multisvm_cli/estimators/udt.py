@@ -2,6 +2,7 @@
 
 import numpy as np
 from ._base import MulticlassSVM, split_holdout
+from .options import HOLDOUT
 from ._schema import INT
 from ._binary import fit_binary, fit_one_vs_rest
 from ._primal import build_machines, load_machines
@@ -50,7 +51,7 @@ class UDTSVC(MulticlassSVM):
                          max_iter=max_iter)
         self.holdout = holdout
 
-    _options = ("holdout",)
+    _option_constraints = {**MulticlassSVM._option_constraints, "holdout": HOLDOUT}
 
     def _fit(self, X, y_index, settings):
         fit_rows, held_rows = split_holdout(y_index, self.holdout, self.random_state)

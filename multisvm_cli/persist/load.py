@@ -148,9 +148,7 @@ def _estimator_of(path, scheme, params):
     try:
         cls = REGISTRY[scheme].estimator
         known = set(cls().get_params())
-        params = {"solver": "libsvm", **params}  # saved before liblinear: libsvm's
-        if "probability" in known:  # saved before probabilities: none
-            params = {"probability": False, **params}
+        params = {**cls._saved_defaults(), **params}  # options newer than the model: their old value
         if set(params) != known:
             unknown, missing = sorted(set(params) - known), sorted(known - set(params))
             raise ValueError(f"parameters {short(unknown)} are unknown, {missing} are missing")

@@ -57,6 +57,14 @@ def test_cards_page_lists_every_card():
                     assert f"`{digest[:16]}..." in section
 
 
+def test_the_api_reference_documents_every_schemes_class():
+    from multisvm_cli.estimators.registry import REGISTRY
+
+    page = gen_docs.api_page()
+    for scheme in REGISTRY.values():
+        assert f"### `{scheme.class_name}`\n\n```python\nclass {scheme.class_name}(" in page
+
+
 def test_config_reference_lists_the_validating_table():
     assert TOP_KEYS == tuple(KEYS)
     page = gen_docs.config_page()

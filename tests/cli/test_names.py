@@ -1,11 +1,57 @@
 """Names: the schemes' labels and aliases in any case, kernel aliases, and "did you mean"."""
 
+import re
+from pathlib import Path
+
 import pytest
 
-from multisvm_cli.estimators.registry import scheme_name
+import multisvm_cli.estimators as estimators
+from multisvm_cli.estimators.registry import REGISTRY, scheme_name
 from multisvm_cli.experiment import load_config
 from multisvm_cli.experiment.config import ConfigError
 from multisvm_cli.estimators.kernels import kernel_name
+
+
+# What configs, saved models and reports already name: a scheme may gain names, never lose one
+# (name -> its label, then its aliases).  A new scheme needs no line here: the tests below read
+# the registry.
+PUBLISHED = {"ovr": ("1-v-r", "ova", "onevsrest", "onevsall"),
+             "maxwins": ("Max Wins", "ovo", "onevsone"), "dag": ("DAGSVM",), "adag": ("ADAG",),
+             "ecoc": ("ECOC", "outputcode"), "cs": ("C&S", "crammersinger"),
+             "ww": ("W&W", "westonwatkins"), "udt": ("UDT",), "graph": ("GraphSVM",),
+             "hier": ("Hier",), "nb": ("NB",)}
+INDEX = Path(__file__).resolve().parents[2] / "docs" / "index.md"
+
+
+@pytest.mark.parametrize("name", PUBLISHED)
+def test_no_scheme_loses_its_name_label_or_aliases(name):
+    label, *aliases = PUBLISHED[name]
+    assert name in REGISTRY and REGISTRY[name].label == label
+    assert set(aliases) <= set(REGISTRY[name].aliases)
+
+
+@pytest.mark.parametrize("scheme", REGISTRY.values(), ids=lambda s: s.name)
+def test_every_name_label_and_alias_of_the_registry_names_its_scheme(scheme):
+    for given in (scheme.name, scheme.label, *scheme.aliases):
+        for spelled in (given, given.upper(), given.lower(), given.replace(" ", "-")):
+            assert scheme_name(spelled) == scheme.name, spelled
+
+
+def test_every_list_of_schemes_is_the_registrys(run_multisvm):
+    """``--help``, ``estimators.__all__`` and the API reference's classes, docs/index.md's
+    sentence: each names every registered scheme."""
+    assert set(estimators.SCHEMES) == set(REGISTRY)
+    classes = [scheme.class_name for scheme in REGISTRY.values()]
+    assert set(classes) <= set(estimators.__all__)
+    assert all(getattr(estimators, name) is REGISTRY[s].estimator
+               for name, s in zip(classes, REGISTRY))
+    folded = " ".join(run_multisvm("--help").out.split())
+    assert all(f"{s.name} ({s.label}" in folded for s in REGISTRY.values()), folded
+    sentence = re.search(r"The schemes are (.*?) as a baseline\.",
+                         " ".join(INDEX.read_text(encoding="utf-8").split())).group(1)
+    missing = [s.label for s in REGISTRY.values()
+               if not re.search(rf"(?<![\w&-]){re.escape(s.label)}(?![\w&-])", sentence)]
+    assert not missing, f"docs/index.md does not name {missing}"
 
 
 @pytest.mark.parametrize("given, name", [

@@ -18,11 +18,6 @@ def one_line_error(estimator, X, y, message):
     assert "\n" not in str(error.value)
 
 
-def test_scheme_names():
-    assert set(SCHEMES) == {"ovr", "maxwins", "dag", "adag", "ecoc", "cs", "ww", "udt", "graph",
-                            "hier", "nb"}
-
-
 @pytest.mark.parametrize("scheme", ALL)
 @pytest.mark.parametrize("bad", [np.nan, np.inf])
 def test_nan_and_inf_are_refused(scheme, bad):

@@ -11,6 +11,7 @@ import pytest
 from configs import config_text
 
 from multisvm_cli.cli.main import main
+from multisvm_cli.estimators.registry import SCHEME_NAMES
 from multisvm_cli.experiment.config import ConfigError, GridPoint, load_config
 
 REPO = Path(__file__).resolve().parents[2]
@@ -88,8 +89,8 @@ MALFORMED = {
     "sigma infinite": (("sigma: [1, 2]", "sigma: [1, .inf]"), "expected a number, got inf", 5),
     "sigma repeated": (("sigma: [1, 2]", "sigma: [2, 2]"), "has a repeated value", 5),
     "unknown scheme": (("schemes: [ovr, maxwins, dag]", "schemes: [ovr, svm]"),
-                       "schemes[1]: 'svm' is not a valid scheme; allowed: ovr, maxwins, dag, adag, "
-                       "ecoc, cs, ww, udt, graph, hier, nb", 8),
+                       f"schemes[1]: 'svm' is not a valid scheme; allowed: "
+                       f"{', '.join(SCHEME_NAMES)}", 8),
     "unknown dataset": (("dataset: iris", "dataset: mnist"),
                         "dataset: 'mnist' is not a valid dataset; allowed: ", 2),
     "unknown top-level key": (("name: small", "name: small\nkernel: rbf"),

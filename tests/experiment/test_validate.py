@@ -45,7 +45,7 @@ REFUSED = {
     "dag order not the dataset's classes": (
         ("schemes: [ovr, maxwins, dag]", "schemes: [ovr, maxwins, dag]\n"
                                          "scheme_options: {dag: {order: [0, 1, 7]}}"),
-        8, "scheme_options.dag.order: order must list every class of iris once: [0, 1, 2]"),
+        8, "scheme_options.dag.order: iris: order must list every class exactly once: [0, 1, 2]"),
     "compare_to a scheme not run": (("schemes: [ovr, maxwins, dag]",
                                      "schemes: [dag, maxwins]\ncompare_to: ovr"), 8,
                                     "compare_to: scheme 'ovr' is not run; choose one of the "

@@ -584,7 +584,7 @@ TEXT_CONFIG = dict(dataset="reuters21578", split=None, kernels=LINEAR, C=[1], sc
           sweep={"scheme_options": {"nb": {"nb": ["gaussian", "multinomial"]}}}),
      "sweep", "nb with nb: multinomial needs non-negative features"),
     (dict(schemes=["dag"], sweep={"scheme_options": {"dag": {"order": ["natural", [2, 1]]}}}),
-     "sweep", "order [2, 1] must list every class once: [0, 1, 2]"),
+     "sweep", "iris: order [2, 1] must list every class exactly once: [0, 1, 2]"),
     (dict(schemes=["ovr", "nb"], scheme_options={"nb": {"solver": "liblinear"}}),
      "scheme_options.nb.solver", "nb trains no SVM, so it has no solver"),
 ])

@@ -34,7 +34,7 @@ Format (defaults in brackets)::
     # C, sigma and gamma may be a range {base: 2, from: -2, to: 12[, step: 1]}: base**e for e
     # from ``from`` towards ``to`` by ``step`` (default 1 or -1), in that order; the resolved
     # config shows it expanded
-    schemes: [ovr, maxwins, dag]    # ovr | maxwins | dag | udt | graph | hier | nb
+    schemes: [ovr, maxwins, dag]    # any of the registry's (multisvm --help names them)
     scheme_options: {graph: {threshold: 0.05}, dag: {order: natural}}
     compare_to: dag                 # [dag] the scheme McNemar's test compares the others with
     seed: 0                         # [0] default seed of split, validation and the estimators

@@ -12,7 +12,9 @@
 - a ``sweep``: every value on every repeat is derived as the run derives it
   (:func:`..plans.derive`: more classes than the dataset has, a ``train_fraction`` too small
   to keep every class), and the derived plan's splits are checked (:func:`check_plan`);
-- a swept DAG ``order`` that does not list every class of the dataset once;
+- each scheme's options against the dataset's classes (a local file's written options, and
+  every swept value): the scheme's own check (an ADAG/DAG ``order`` listing every class once,
+  an ECOC ``code`` with one row per class, an exhaustive code on at most 12 classes);
 - multinomial naive Bayes (a scheme's ``nb: multinomial``, written or swept) on data whose
   scaled values can be negative (MultinomialNB takes counts).
 
@@ -78,6 +80,7 @@ def check_against_data(config, plan, dataset) -> None:
     if dataset.card.kind == "text" and plan.features is not None:
         _check_features(plan, dataset)
     _check_multinomial(config, plan, dataset)
+    _check_option_classes(config, plan, dataset)
     if config.sweep is not None:
         _check_sweep(config, plan, dataset)
 
@@ -230,7 +233,6 @@ def _check_sweep(config, plan, dataset):
     from ..plans import derive
 
     where = plan.where["sweep"]
-    _check_swept_orders(config.sweep, plan, dataset, where)
     for value in config.sweep["values"]:
         for repeat in range(config.repeats):
             try:
@@ -240,14 +242,25 @@ def _check_sweep(config, plan, dataset):
             check_plan(replace(one.datasets[0], where=plan.where), derived)
 
 
-def _check_swept_orders(sweep, plan, dataset, where):
-    """A swept DAG ``order`` must list every class of the dataset exactly once (as a written
-    one must: :func:`.sections._check_order`)."""
+def _check_option_classes(config, plan, dataset):
+    """Each scheme's options against the dataset's classes, by the scheme's own check
+    (``_check_option_classes``): a local file's written options (a registry dataset's were
+    checked against its card, :func:`.sections._check_option_classes`) and every swept
+    value, named as ``file:line: key: dataset: <the scheme's sentence>``."""
+    from ...estimators.registry import REGISTRY
 
-    if sweep["kind"] != "option" or sweep["option"] != "order":
-        return
-    classes = sorted(np.unique(pooled(dataset)[1]).tolist(), key=repr)
-    for order in sweep["values"]:
-        if order is not None and sorted(order, key=repr) != classes:
-            raise where.error(f"{plan.name}: order {list(order)} must list every class once: "
-                              f"{classes}")
+    written = plan.where.get("scheme_options")
+    checks = [(scheme, name, value, plan.where.get(("scheme_options", scheme, name), written), name)
+              for scheme, given in config.scheme_options.items() if plan.local is not None
+              for name, value in given.items()]
+    sweep = config.sweep
+    if sweep is not None and sweep["kind"] == "option":
+        checks += [(sweep["scheme"], sweep["option"], value, plan.where["sweep"],
+                    f"{sweep['option']} {value}") for value in sweep["values"]]
+    checks = [check for check in checks if check[0] in REGISTRY]  # not a user's classifier row
+    classes = np.unique(np.concatenate([y for _, y in dataset.parts.values()])) if checks else None
+    for scheme, name, value, where, named in checks:
+        try:
+            REGISTRY[scheme].estimator._check_option_classes(name, value, classes, named)
+        except ValueError as exc:
+            raise where.error(f"{plan.name}: {exc}") from None

@@ -150,12 +150,12 @@ def _scaling(doc, value, path, local):
 
 def _max_iter(doc, value, path):
     """``max_iter``: libsvm (upstream LIBSVM's bound), an integer > 0, or none (no bound)."""
-    from ...estimators.options import OPTIONS
+    from ...estimators.options import SHARED
 
     try:
-        OPTIONS["max_iter"].check("max_iter", value)
+        SHARED["max_iter"].check("max_iter", value)
     except ValueError:
-        doc.fail(path, f"expected {OPTIONS['max_iter'].allowed}, got {show(value)}")
+        doc.fail(path, f"expected {SHARED['max_iter'].allowed}, got {show(value)}")
     return "none" if value in (None, -1) else value
 
 

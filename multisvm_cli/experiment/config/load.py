@@ -11,7 +11,7 @@ from .features import _check_solvers, _check_text, _features, _solver
 from .grid import _C_list, _kernels
 from .keys import DATASET_KEYS, KEYS, REQUIRED, TOP_KEYS
 from .resolved import Config, DatasetPlan, _resolved
-from .sections import (_check_code, _check_code_sweep, _check_order, _check_repeats, _estimate,
+from .sections import (_check_classes_sweep, _check_option_classes, _check_repeats, _estimate,
                        _split, _validation)
 from .sweep import sweep_document
 from .checks import check_mapping
@@ -90,13 +90,12 @@ def _check_across(doc, errors, checked, plans):
     schemes, options, sweep = checked["schemes"], checked["scheme_options"], checked["sweep"]
     for plan in plans:
         if plan is not None and options is not None:
-            errors.attempt(_check_order, doc, options, plan)
-            errors.attempt(_check_code, doc, options, plan)
+            errors.attempt(_check_option_classes, doc, options, plan)
             errors.attempt(_check_solvers, doc, plan, schemes, options, plan.where["solver"])
     if plans and None not in plans:
         errors.attempt(_check_repeats, doc, checked["repeats"], plans)
     if sweep is not None and options:
-        errors.attempt(_check_code_sweep, doc, options, sweep)
+        errors.attempt(_check_classes_sweep, doc, options, sweep)
 
 
 def _config(doc, checked, plans) -> Config:

@@ -5,8 +5,10 @@ The row's scheme name is ``own:<label>`` (:func:`registry.own_name`); its class 
 travel as that scheme's ``scheme_options`` (``target``, ``options``), so every process that
 fits it builds the same classifier.  The class is imported and built when the config is
 validated: a module that is not installed, a class that is not a scikit-learn classifier, an
-option it does not take, or an option that takes a classifier given something else than
-``{scheme, options}`` is refused then, with one line, before any run folder exists.
+option it does not take, a value its own parameter validation refuses (scikit-learn's
+``_parameter_constraints``, as ``schemes[i].options.C``), or an option that takes a
+classifier given something else than ``{scheme, options}`` is refused then, with one
+line, before any run folder exists.
 """
 
 from __future__ import annotations
@@ -52,10 +54,12 @@ def _build(doc, target, options, path):
     """Build the row's classifier, as every fit will: one line when it cannot be built, naming
     the option that needs a classifier where the class asked one for its tags and got
     something else (an int, a string, a mapping of another form)."""
-    from ...estimators.own import build  # imports scikit-learn: only for a config with a row
+    from ...estimators.own import OptionError, build  # scikit-learn: only with a row
 
     try:
         build(target, options)
+    except OptionError as exc:  # the classifier's own parameter validation refused an option
+        doc.fail(path + ("options", *exc.path), str(exc))
     except ValueError as exc:
         doc.fail(path + ("scheme",), one_line(exc))
     except Exception as exc:  # noqa: BLE001 - e.g. scikit-learn's tags of an option

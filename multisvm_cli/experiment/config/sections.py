@@ -3,11 +3,12 @@ compare_to, repeats, DAG order studies and the paper's reference numbers."""
 
 from __future__ import annotations
 
-from ...estimators.options import OPTIONS, check_code_classes
+import numpy as np
+
 from ...estimators.registry import (ALIASES, ORDER_STUDY, OWN, REFERENCE, REGISTRY, SCHEME_NAMES,
                                    label, own_name, scheme_name)
 from ...report.hsu_lin import LAYOUTS
-from .document import _key_name
+from .document import Location, _key_name
 from .own import own_row
 from .checks import (SEED_RANGE, check_choice, check_folds, check_list, check_mapping,
                      check_number, check_seed, joined, show)
@@ -84,8 +85,9 @@ def _schemes(doc, value, path):
 
 
 def _scheme_options(doc, value, path, schemes):
-    """``scheme_options`` as estimator keyword arguments, each value checked by the registry's
-    option table (the estimators' own check). A DAG ``order: natural`` becomes None."""
+    """``scheme_options`` as estimator keyword arguments, each value checked by the scheme's
+    own constraint (``_option_constraints``: the estimator's check; a word such as DAG's
+    ``order: natural`` becomes the estimator's value)."""
     if value is None:
         return {}
     if not isinstance(value, dict):
@@ -96,65 +98,76 @@ def _scheme_options(doc, value, path, schemes):
         scheme = _scheme(doc, given, where)
         if scheme not in schemes:
             doc.fail(where, f"scheme {scheme!r} is not in schemes ({joined(schemes)})")
-        if isinstance(params, dict) and "probability" in params \
-                and "probability" not in REGISTRY[scheme].options:
-            having = [s.name for s in REGISTRY.values() if "probability" in s.options]
-            doc.fail(where + ("probability",), f"{label(scheme)} has no class probabilities; "
-                                               f"probability applies to {joined(having)}")
+        estimator = REGISTRY[scheme].estimator
+        for name in params if isinstance(params, dict) else ():
+            _check_lacking(doc, scheme, name, where + (name,))
         options[scheme] = dict(check_mapping(doc, params, where, REGISTRY[scheme].options))
         if "solver" in options[scheme] and REGISTRY[scheme].kernel_free:
             doc.fail(where + ("solver",), f"{scheme} trains no SVM, so it has no solver; remove "
                                           "it (solver is for the SVM schemes)")
         for name, given in options[scheme].items():
-            if name == "order" and given == "natural":
-                options[scheme][name] = given = None
+            constraint = estimator._option_constraints[name]
+            options[scheme][name] = given = constraint.value(given)
             try:
-                OPTIONS[name].check(name, given)
+                estimator._check_option(name, given)
             except ValueError as exc:
-                doc.fail(where + (name,), f"{exc}; allowed: {OPTIONS[name].allowed}")
+                doc.fail(where + (name,), f"{exc}; allowed: {constraint.allowed}")
     return options
 
 
-def _check_order(doc, options, plan):
-    """A scheme's class ``order`` (DAGSVM's) must list every class of the dataset exactly once."""
+def _check_lacking(doc, scheme, name, path):
+    """An option of other schemes given to one without it: the constraint's ``lacking``
+    sentence ("UDT has no class probabilities; probability applies to ...") where it has one."""
+    if name in REGISTRY[scheme].options:
+        return
+    having = [s.name for s in REGISTRY.values() if name in s.options]
+    lacking = {s.estimator._option_constraints[name].lacking for s in REGISTRY.values()
+               if s.name in having}
+    if having and None not in lacking:
+        doc.fail(path, f"{label(scheme)} has no {lacking.pop()}; {name} applies to "
+                       f"{joined(having)}")
+
+
+def _check_option_classes(doc, options, plan):
+    """Each scheme's options against the classes of ``plan``'s dataset, by the scheme's own
+    check (``_check_option_classes``: an order listing every class once, a code with one row
+    per class), failing with ``plan.name: <the scheme's sentence>``.  A local file's classes
+    are known once it is read (:mod:`.against_data` checks them then): ``plan.where`` records
+    where each option was written, for that check's ``file:line: key``."""
     from ... import data
 
-    for scheme, scheme_options in options.items():
-        order = scheme_options.get("order")
-        if order is None or plan.local is not None:
-            continue
-        classes = list(data.get_card(plan.name).classes)
-        if sorted(map(repr, order)) != sorted(map(repr, classes)):
-            doc.fail(("scheme_options", scheme, "order"),
-                     f"order must list every class of {plan.name} once: {show(classes)}")
+    for scheme, given in _registry_options(options):
+        for name, value in given.items():
+            path = ("scheme_options", scheme, name)
+            if plan.local is not None:
+                plan.where[path] = Location(doc.path, doc.line(path), _key_name(path))
+                continue
+            classes = np.unique(np.asarray(data.get_card(plan.name).classes))
+            try:
+                REGISTRY[scheme].estimator._check_option_classes(name, value, classes)
+            except ValueError as exc:
+                doc.fail(path, f"{plan.name}: {exc}")
 
 
-def _check_code(doc, options, plan):
-    """A scheme's ``code`` (ECOC's) must fit the dataset's classes: an explicit matrix has one
-    row per class; the exhaustive code takes at most 12 classes."""
-    from ... import data
-
-    for scheme, scheme_options in options.items():
-        code = scheme_options.get("code")
-        if code is None or plan.local is not None:
-            continue
-        try:
-            check_code_classes("code", code, len(data.get_card(plan.name).classes))
-        except ValueError as exc:
-            doc.fail(("scheme_options", scheme, "code"), f"{plan.name}: {exc}")
-
-
-def _check_code_sweep(doc, options, sweep):
-    """A classes sweep draws other classes than the dataset's: a scheme's explicit ``code``
-    matrix (one row per class) cannot follow it."""
+def _check_classes_sweep(doc, options, sweep):
+    """A classes sweep draws other classes than the dataset's: an option that names the
+    classes (an explicit code matrix, a class order) cannot follow it (the constraint's
+    ``sweeps``)."""
     if sweep is None or sweep["kind"] != "classes":
         return
-    for scheme, scheme_options in options.items():
-        if not isinstance(scheme_options.get("code", ""), str):
-            doc.fail(("sweep", "classes"), f"a classes sweep changes the classes, but "
-                                           f"scheme_options.{scheme}.code is a matrix with one "
-                                           f"row per class; use a named code (dense, sparse, "
-                                           f"ovr, ovo)")
+    for scheme, given in _registry_options(options):
+        for name, value in given.items():
+            try:
+                REGISTRY[scheme].estimator._check_option_sweep(name, value,
+                                                               f"scheme_options.{scheme}.{name}")
+            except ValueError as exc:
+                doc.fail(("sweep", "classes"), str(exc))
+
+
+def _registry_options(options):
+    """(scheme, its options) of the registry's schemes in ``options`` (a user's classifier
+    rows declare no constraints of ours: their class checks its own)."""
+    return [(scheme, given) for scheme, given in options.items() if scheme in REGISTRY]
 
 
 def _reference(doc, value, path, datasets):

@@ -20,6 +20,9 @@ DEFAULT_MIRROR = REPO.parent / "shared" / "datasets"
 MIRROR = Path(os.environ.get("MULTISVM_MIRROR", DEFAULT_MIRROR))
 # The benchmark scripts live outside the package; their tests import them as modules.
 sys.path.insert(0, str(REPO / "benchmarks"))
+# tests/ is a package (same-named test files in two folders do not clash); its shared helpers
+# (configs, model_files, local_server) are imported by name.
+sys.path.insert(0, str(REPO / "tests"))
 
 import local_server  # noqa: E402  (tests/ is on sys.path)
 from configs import write_config as _write_config  # noqa: E402

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lzw_reference import compress
+from .lzw_reference import compress
 from multisvm_cli import data
 from multisvm_cli.data import unix_compress
 from multisvm_cli.data.errors import DatasetError

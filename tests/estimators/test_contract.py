@@ -3,7 +3,7 @@ one added to the registry is checked here as it is)."""
 
 import pytest
 
-import contract
+from . import contract
 from multisvm_cli.estimators.registry import REGISTRY
 
 SCHEMES = list(REGISTRY)

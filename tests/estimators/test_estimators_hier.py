@@ -5,7 +5,7 @@ import pytest
 
 from multisvm_cli.estimators import HierSVC
 from multisvm_cli.estimators.hier import cluster_classes
-from test_estimators_graph import TEST, X, Y, Y_TEST
+from .test_estimators_graph import TEST, X, Y, Y_TEST
 
 
 def test_cluster_cut_at_the_largest_jump():

@@ -4,8 +4,8 @@ edit: the registry line is the only change (here made for the test's duration)."
 import numpy as np
 import pytest
 
-import contract
-import toy_scheme
+from . import contract
+from . import toy_scheme
 from multisvm_cli.estimators import registry
 from multisvm_cli.estimators.maxwins import MaxWinsSVC
 

@@ -18,7 +18,7 @@ from multisvm_cli.experiment.run.progress import progress_bar
 from multisvm_cli.experiment.protocol import check_point_result
 from multisvm_cli.base.storage import PointCache
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 TIMES = ("cpu_time", "selection_time", "evaluation_time")
 
 SMALL = """\

@@ -11,7 +11,7 @@ from multisvm_cli.cli.main import main
 
 distributed = pytest.importorskip("distributed", reason="dask is an optional extra (multisvm[dask])")
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 TIMES = ("cpu_time", "selection_time", "evaluation_time", "run_folder")
 
 

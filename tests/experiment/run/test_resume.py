@@ -14,7 +14,7 @@ import pytest
 from multisvm_cli.cli.main import main
 from multisvm_cli.base.storage import PointCache, atomic_write, new_run_dir
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 TIMES = ("cpu_time", "selection_time", "evaluation_time", "run_folder")
 
 CONFIG = """\

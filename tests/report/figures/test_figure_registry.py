@@ -1,4 +1,4 @@
-"""The figure registry: a figure kind registered in one new file (tests/report/toy_figure.py) is drawn,
+"""The figure registry: a figure kind registered in one new file (tests/report/figures/toy_figure.py) is drawn,
 its stale files cleaned up and its caption shown in report.html, with nothing else edited."""
 
 import html
@@ -14,7 +14,7 @@ from multisvm_cli.report.html import write_report
 from multisvm_cli.report.run_folder import GRID_COLUMNS
 from multisvm_cli.report.run_folder import read_results
 
-from test_report_figures import grid_frame  # iris x {ovr, dag, nb} grid.csv rows
+from .test_report_figures import grid_frame  # iris x {ovr, dag, nb} grid.csv rows
 
 ROWS = [{"dataset": "iris", "scheme": "ovr", "kernel": "gaussian sigma=2", "C": 10.0,
          "error_pct": 100 * 2 / 45, "n_test": 45, "kernel_evaluations": 52.0},
@@ -27,7 +27,7 @@ ROWS = [{"dataset": "iris", "scheme": "ovr", "kernel": "gaussian sigma=2", "C": 
 @pytest.fixture
 def toy():
     """The toy figure's module, imported (registered) for one test, then unregistered."""
-    module = importlib.import_module("toy_figure")
+    module = importlib.import_module(".toy_figure", __package__)
     module = importlib.reload(module) if module.NAME not in base.FIGURES else module
     yield module
     base.unregister(module.NAME)

@@ -13,7 +13,7 @@ from configs import config_text
 from multisvm_cli.cli.main import main
 from multisvm_cli.experiment.config import ConfigError, GridPoint, load_config
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 VALID = config_text(kernels=[
     {"type": "gaussian", "sigma": [1, 2]},

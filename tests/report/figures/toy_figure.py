@@ -1,4 +1,4 @@
-"""A toy figure kind, registered in this one file and nowhere else (tests/test_figure_registry.py).
+"""A toy figure kind, registered in this one file and nowhere else (tests/report/figures/test_figure_registry.py).
 
 Per dataset, a bar per scheme of its test errors as counts over the test points.
 """

@@ -12,7 +12,6 @@ from sklearn.datasets import load_iris, load_wine
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import LinearSVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from multisvm_cli import data
 from multisvm_cli.estimators._binary import TrainSettings
@@ -376,14 +375,6 @@ def test_point_cost_and_hooks():
     assert CrammerSingerSVC._shares_gram is False and WestonWatkinsSVC._shares_gram is False
     assert WestonWatkinsSVC._point_cost(1000, 10) == 2 * CrammerSingerSVC._point_cost(1000, 10) > 0
     assert CrammerSingerSVC._machine_bounds(5) == (5, 5)
-
-
-@parametrize_with_checks([CrammerSingerSVC(), WestonWatkinsSVC()])
-def test_sklearn_estimator_checks(estimator, check):
-    name = getattr(check, "func", check).__name__
-    if name == "check_array_api_input":
-        pytest.skip("the estimators take NumPy arrays only")
-    check(estimator)
 
 
 @pytest.mark.parametrize("where", ["solver: liblinear\n", "scheme_options: {cs: {solver: liblinear}}\n"])

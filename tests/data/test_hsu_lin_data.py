@@ -17,17 +17,13 @@ from multisvm_cli.data import unix_compress
 from multisvm_cli.data.errors import DatasetError
 from multisvm_cli.experiment.config import load_config
 from local_server import leftovers, serve
+from helpers import counts
 
 REPO = Path(__file__).resolve().parents[2]
 SHUTTLE_TRN_SHA = "87b24ee9fb5137e1d417659cf905d84d0e15342bbaa60770f1ae83da1a38200a"
 SHUTTLE_TRN_SIZE = 1153518
 # shuttle.trn.Z as UCI serves it (SOURCES.md): read only when a mirror holds it
 SHUTTLE_Z_SHA = "ffd2cbf221d4982ccc77c674621c23291447f3fd9484c00d8078858965e0e7ed"
-
-
-def counts(y):
-    values, numbers = np.unique(y, return_counts=True)
-    return dict(zip(values.tolist(), numbers.tolist()))
 
 
 # ---- the cards -------------------------------------------------------------------------------

@@ -1,7 +1,6 @@
 """The LIBSVM multiclass sets (dna, pendigits): svmlight parsing into CSR, the CSR parsed cache
 verified like the dense one, and maxabs scaling that keeps sparse data sparse."""
 
-import collections
 import warnings
 
 import numpy as np
@@ -12,13 +11,10 @@ from multisvm_cli import data
 from multisvm_cli.cli.main import main
 from multisvm_cli.data import cache
 from multisvm_cli.data.scaling import Scaler, make_scaler
+from helpers import counts
 
 
 pytestmark = pytest.mark.usefixtures("no_network")
-
-
-def counts(y):
-    return dict(sorted(collections.Counter(y.tolist()).items()))
 
 
 def test_dna_and_pendigits_load_as_csr_with_the_libsvm_sizes(mirror, data_home):

@@ -1,6 +1,5 @@
 """Text cards on the mirror: 20 Newsgroups (bydate) and Reuters-21578 R52; text features."""
 
-import collections
 
 import numpy as np
 import pytest
@@ -11,6 +10,7 @@ from multisvm_cli.cli.main import main
 from multisvm_cli.data import archives
 from multisvm_cli.data.text import features as text_features
 from multisvm_cli.data.text.features import TextFeatures, fit_transform_parts
+from helpers import counts
 
 
 @pytest.fixture
@@ -21,10 +21,6 @@ def news(mirror, shared_home):
 @pytest.fixture
 def reuters(mirror, shared_home):
     return data.load("reuters21578", mirror=mirror, data_home=shared_home)
-
-
-def counts(y):
-    return collections.Counter(y.tolist())
 
 
 def test_20newsgroups_bydate(news):

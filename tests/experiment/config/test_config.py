@@ -3,12 +3,11 @@ naming the file, the line, the key and the allowed values, with exit code 2 from
 
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import numpy as np
 import pytest
-from configs import config_text
+from configs import config_text, write
 
 from multisvm_cli.cli.main import main
 from multisvm_cli.experiment.config import ConfigError, GridPoint, load_config
@@ -18,12 +17,6 @@ REPO = Path(__file__).resolve().parents[3]
 VALID = config_text(kernels=[
     {"type": "gaussian", "sigma": [1, 2]},
     {"type": "polynomial", "degree": [2, 3], "homogeneous": [True, False]}])
-
-
-def write(tmp_path, text, name="config.yaml"):
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text))
-    return path
 
 
 def test_valid_config_expands_the_grid_and_fills_defaults(tmp_path):

@@ -13,6 +13,7 @@ from sklearn.datasets import dump_svmlight_file, load_iris, load_wine
 
 from model_files import edit_json  # rewrites the manifest: the checks behind it must refuse
 from multisvm_cli.experiment.models.metadata import load_trained_model
+from helpers import refused
 
 IRIS_NAMES = ["sepal_length", "sepal_width", "petal_length", "petal_width"]
 SPECIES = np.array(["setosa", "versicolor", "virginica"])
@@ -40,17 +41,6 @@ def predictions(text):
     assert rows[0] == ["row", "label"]
     assert [int(r[0]) for r in rows[1:]] == list(range(len(rows) - 1))
     return [r[1] for r in rows[1:]]
-
-
-def refused(result, *fragments):
-    """Exit code 2, one ``error:`` line holding every fragment, no traceback, nothing printed."""
-    assert result.code == 2, result
-    assert result.out == ""
-    lines = result.err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.err
-    assert "Traceback" not in result.err
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
 
 
 def test_csv_svmlight_and_npz_equal_the_estimators_own_predictions(wine_model, tmp_path,

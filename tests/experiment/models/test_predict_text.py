@@ -23,6 +23,7 @@ from multisvm_cli import data
 from multisvm_cli.data.text.features import TextFeatures
 from multisvm_cli.experiment.splits import vectorized
 from multisvm_cli.experiment.models.metadata import load_trained_model
+from helpers import refused
 
 TOPICS = {"cooking": "recipe oven flour sugar butter bake dinner salt garlic pasta team",
           "space": "orbit rocket planet moon launch nasa shuttle star telescope dinner",
@@ -86,15 +87,6 @@ def experiment_rows(model, train_docs, docs):
     settings = TextFeatures.from_mapping(loaded.metadata["text"]["settings"])
     _, scaler, (_, X) = vectorized(settings, loaded.metadata["scaling"], train_docs, docs)
     return loaded, X
-
-
-def refused(result, *fragments):
-    """Exit code 2, one ``error:`` line holding every fragment, no traceback."""
-    assert result.code == 2, result
-    lines = result.err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.err
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
 
 
 def test_the_saved_vocabulary_and_idf_are_the_fitted_vectorizers(texts, tmp_path,

@@ -8,11 +8,11 @@ import pytest
 import yaml
 
 from multisvm_cli.cli.main import main
+from helpers import without_times
 
 distributed = pytest.importorskip("distributed", reason="dask is an optional extra (multisvm[dask])")
 
 REPO = Path(__file__).resolve().parents[3]
-TIMES = ("cpu_time", "selection_time", "evaluation_time", "run_folder")
 
 
 def small_quickstart(tmp_path):
@@ -30,7 +30,7 @@ def report(capsys, *args):
         main(["reproduce-table", *args, "--format", "json", "--quiet"])
     captured = capsys.readouterr()
     assert exited.value.code == 0, captured.err
-    return [{k: v for k, v in row.items() if k not in TIMES} for row in json.loads(captured.out)]
+    return without_times(json.loads(captured.out))
 
 
 @pytest.mark.slow

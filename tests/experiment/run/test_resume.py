@@ -13,9 +13,9 @@ import pytest
 
 from multisvm_cli.cli.main import main
 from multisvm_cli.base.storage import PointCache, atomic_write, new_run_dir
+from helpers import without_times
 
 REPO = Path(__file__).resolve().parents[3]
-TIMES = ("cpu_time", "selection_time", "evaluation_time", "run_folder")
 
 CONFIG = """\
 name: resume
@@ -33,10 +33,6 @@ def reproduce(config, out, *extra):
         [sys.executable, "-m", "multisvm_cli", "reproduce-table", str(config), "--out", str(out),
          "--format", "json", "--quiet", *extra],
         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-def without_times(report):
-    return [{k: v for k, v in row.items() if k not in TIMES} for row in json.loads(report)]
 
 
 def last_run(out):
@@ -77,7 +73,7 @@ def test_killed_run_resumes_without_redoing_points(mirror, data_home, tmp_path, 
     fresh = reproduce(config, tmp_path / "fresh")
     uninterrupted, err = fresh.communicate(timeout=600)
     assert fresh.returncode == 0, err
-    assert without_times(report) == without_times(uninterrupted)
+    assert without_times(json.loads(report)) == without_times(json.loads(uninterrupted))
 
 
 TINY = """\
@@ -100,7 +96,7 @@ def test_rerun_uses_cache_and_force_redoes(tmp_path, capsys, data_home):
             main(["reproduce-table", str(config), "--out", str(out), "--quiet", "--format",
                   "json", *extra])
         assert exited.value.code == 0
-        reports.append(without_times(capsys.readouterr().out))
+        reports.append(without_times(json.loads(capsys.readouterr().out)))
         points = last_run(out)["grid_points"]
         expected_cached = 8 if extra == [] and len(reports) == 2 else 0
         assert points == {"total": 8, "cached": expected_cached, "computed": 8 - expected_cached}
@@ -121,8 +117,8 @@ def test_several_configs_print_one_json_or_csv_document(tmp_path, capsys, data_h
         assert exited.value.code == 0
         return capsys.readouterr().out
 
-    alone = [without_times(report("json", config)) for config in (first, second)]
-    rows = without_times(report("json", first, second))  # one JSON array, not two
+    alone = [without_times(json.loads(report("json", config))) for config in (first, second)]
+    rows = without_times(json.loads(report("json", first, second)))  # one JSON array, not two
     assert [row.pop("config") for row in rows] == ["resume", "resume", "other"]
     assert rows == alone[0] + alone[1]
     lines = report("csv", first, second).splitlines()

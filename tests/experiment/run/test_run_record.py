@@ -17,9 +17,9 @@ from multisvm_cli.experiment import Settings, load_config, reproduce
 from multisvm_cli.experiment.run.progress import progress_bar
 from multisvm_cli.experiment.protocol import check_point_result
 from multisvm_cli.base.storage import PointCache
+from helpers import without_times
 
 REPO = Path(__file__).resolve().parents[3]
-TIMES = ("cpu_time", "selection_time", "evaluation_time")
 
 SMALL = """\
 # a small config: iris and wine, two schemes
@@ -32,12 +32,6 @@ C: [1, 100]
 schemes: [ovr, dag, maxwins]
 scheme_options: {dag: {order: natural}}
 """
-
-
-
-
-def without_times(rows):
-    return [{k: v for k, v in row.items() if k not in TIMES} for row in rows]
 
 
 @pytest.fixture

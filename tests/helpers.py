@@ -1,0 +1,39 @@
+"""Small helpers that several test files use, each written once here: class counts, a
+standardized scikit-learn dataset, a refused command's one ``error:`` line, and result rows
+without what differs between two runs of one config."""
+
+import collections
+
+from sklearn.preprocessing import StandardScaler
+
+# what two runs of one config may differ in: their times and the run folder
+VARYING = ("cpu_time", "selection_time", "evaluation_time", "run_folder")
+
+
+def counts(y) -> dict:
+    """{label: rows} of the labels ``y``."""
+    return dict(collections.Counter(y.tolist()))
+
+
+def standardized(loader, n=None):
+    """(X, y) of a scikit-learn dataset ``loader`` (``load_iris``, ...), X standardized, both
+    cut to the first ``n`` rows."""
+    X, y = loader(return_X_y=True)
+    return StandardScaler().fit_transform(X)[:n], y[:n]
+
+
+def refused(result, *fragments):
+    """The command (a ``CliResult``) was refused: exit code 2, nothing on stdout, one ``error:``
+    line holding every fragment, no traceback."""
+    assert result.code == 2, result
+    assert result.out == ""
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.err
+    assert "Traceback" not in result.err
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+
+
+def without_times(rows) -> list:
+    """The result rows without :data:`VARYING`, to compare two runs of one config."""
+    return [{k: v for k, v in row.items() if k not in VARYING} for row in rows]

@@ -1,13 +1,37 @@
-"""Small helpers that several test files use, each written once here: class counts, a
-standardized scikit-learn dataset, a refused command's one ``error:`` line, and result rows
-without what differs between two runs of one config."""
+"""Small helpers that several test files use, each written once here: the command line run
+in-process, a refused command's one ``error:`` line, class counts, a standardized
+scikit-learn dataset, and result rows without what differs between two runs of one config."""
 
 import collections
+from typing import NamedTuple
 
-from sklearn.preprocessing import StandardScaler
+from click.testing import CliRunner
 
 # what two runs of one config may differ in: their times and the run folder
 VARYING = ("cpu_time", "selection_time", "evaluation_time", "run_folder")
+
+
+class CliResult(NamedTuple):
+    """What one run of the command line gave."""
+
+    code: int
+    out: str
+    err: str
+
+
+def run_cli(*args) -> CliResult:
+    """``multisvm ARGS`` run in-process (``multisvm_cli.cli.main:main``, click's CliRunner
+    capturing the streams); conftest's ``run_multisvm`` fixture hands it out, and a
+    module-wide fixture calls it directly."""
+    from multisvm_cli.cli.main import main
+
+    with CliRunner().isolation() as (out, err, _):
+        try:
+            main([str(arg) for arg in args])
+            code = 0
+        except SystemExit as exited:
+            code = exited.code
+    return CliResult(code, out.getvalue().decode(), err.getvalue().decode())
 
 
 def counts(y) -> dict:
@@ -18,6 +42,8 @@ def counts(y) -> dict:
 def standardized(loader, n=None):
     """(X, y) of a scikit-learn dataset ``loader`` (``load_iris``, ...), X standardized, both
     cut to the first ``n`` rows."""
+    from sklearn.preprocessing import StandardScaler
+
     X, y = loader(return_X_y=True)
     return StandardScaler().fit_transform(X)[:n], y[:n]
 

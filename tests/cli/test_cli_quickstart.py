@@ -9,13 +9,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 from sklearn.model_selection import train_test_split
 
 from multisvm_cli import data
-from multisvm_cli.cli.main import cli
 from multisvm_cli.estimators import DAGSVC, SCHEMES
 from multisvm_cli.data.scaling import make_scaler
+from helpers import run_cli
 
 REPO = Path(__file__).resolve().parents[2]
 QUICKSTART = REPO / "configs" / "quickstart.yaml"
@@ -43,10 +42,9 @@ def direct_fit(dataset, scheme, params):
 @pytest.mark.slow
 def test_quickstart_cli_runner_then_subprocess(tmp_path, data_home):
     out = tmp_path / "results"
-    result = CliRunner().invoke(cli, ["reproduce-table", str(QUICKSTART), "--out", str(out),
-                                      "--quiet", "--format", "json"], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    rows = json.loads(result.stdout)
+    result = run_cli("reproduce-table", QUICKSTART, "--out", out, "--quiet", "--format", "json")
+    assert result.code == 0, result.err
+    rows = json.loads(result.out)
     assert [(r["dataset"], r["scheme"]) for r in rows] == [
         (d, s) for d in ("iris", "wine", "digits") for s in SCHEME_NAMES]
     run = next((out / "quickstart").glob("2*"))

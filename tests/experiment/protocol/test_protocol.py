@@ -6,15 +6,14 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 from sklearn.model_selection import train_test_split
 
-from multisvm_cli.cli.main import cli
 from multisvm_cli.experiment.config import GridPoint
 from multisvm_cli.estimators import SCHEMES, DAGSVC
 from multisvm_cli.estimators.registry import scheme_groups
 from multisvm_cli.experiment.protocol import select
 from multisvm_cli.experiment.splits import Fold, outer_index_folds, validation_splits
+from helpers import run_cli
 
 Y = np.repeat([0, 1, 2], [50, 60, 40])
 
@@ -101,10 +100,9 @@ def reproduce_json(tmp_path, name, config_text):
     config = tmp_path / f"{name}.yaml"
     config.write_text(config_text)
     out = tmp_path / "results"
-    result = CliRunner().invoke(cli, ["reproduce-table", str(config), "--out", str(out),
-                                      "--format", "json", "--quiet"], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout), next((out / name).glob("2*"))
+    result = run_cli("reproduce-table", config, "--out", out, "--format", "json", "--quiet")
+    assert result.code == 0, result.err
+    return json.loads(result.out), next((out / name).glob("2*"))
 
 
 @pytest.mark.slow

@@ -1,12 +1,16 @@
 """Small helpers that several test files use, each written once here: the command line run
-in-process, a refused command's one ``error:`` line, class counts, a standardized
+in-process and as a real process, a refused command's one ``error:`` line, class counts, a standardized
 scikit-learn dataset, and result rows without what differs between two runs of one config."""
 
 import collections
+import subprocess
+import sys
+from pathlib import Path
 from typing import NamedTuple
 
 from click.testing import CliRunner
 
+REPO = Path(__file__).resolve().parents[1]
 # what two runs of one config may differ in: their times and the run folder
 VARYING = ("cpu_time", "selection_time", "evaluation_time", "run_folder")
 
@@ -32,6 +36,15 @@ def run_cli(*args) -> CliResult:
         except SystemExit as exited:
             code = exited.code
     return CliResult(code, out.getvalue().decode(), err.getvalue().decode())
+
+
+def run_process(*args, timeout=600, **options) -> subprocess.CompletedProcess:
+    """``multisvm ARGS`` as a real process (``python -m multisvm_cli``), its output captured as
+    text, run from the repository root unless ``cwd`` is given; ``options`` (``env``, ``cwd``)
+    go on to ``subprocess.run``."""
+    options.setdefault("cwd", REPO)
+    return subprocess.run([sys.executable, "-m", "multisvm_cli", *map(str, args)],
+                          capture_output=True, text=True, timeout=timeout, **options)
 
 
 def counts(y) -> dict:

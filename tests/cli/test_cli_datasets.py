@@ -1,10 +1,9 @@
 """``multisvm datasets list | info | fetch`` through ``cli.main`` and a real subprocess."""
 
 import os
-import subprocess
-import sys
 
 import pytest
+from helpers import run_process
 
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -102,8 +101,7 @@ def test_unknown_missing_and_corrupt_datasets_are_one_line_with_exit_code_2(
 def test_real_subprocess(mirror, tmp_path):
     env = dict(os.environ, MULTISVM_DATA_HOME=str(tmp_path), MULTISVM_MIRROR=str(mirror),
                MULTISVM_URL_BASE="http://127.0.0.1:9", PYTHONPATH=REPO)
-    done = subprocess.run([sys.executable, "-m", "multisvm_cli", "datasets", "fetch", "vowel",
-                           "nosuch"], capture_output=True, text=True, env=env, cwd=tmp_path)
+    done = run_process("datasets", "fetch", "vowel", "nosuch", env=env, cwd=tmp_path)
     assert done.returncode == 2
     assert done.stdout.startswith("vowel: train 528, test 462 (source uci: vowel-context.data")
     assert done.stderr.splitlines() == ["error: unknown dataset 'nosuch'; known datasets: "

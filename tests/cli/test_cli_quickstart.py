@@ -3,8 +3,6 @@ CliRunner and then as a real subprocess; the table's numbers are checked against
 fitted here directly with the selected parameters."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +12,7 @@ from sklearn.model_selection import train_test_split
 from multisvm_cli import data
 from multisvm_cli.estimators import DAGSVC, SCHEMES
 from multisvm_cli.data.scaling import make_scaler
-from helpers import run_cli
+from helpers import run_cli, run_process
 
 REPO = Path(__file__).resolve().parents[2]
 QUICKSTART = REPO / "configs" / "quickstart.yaml"
@@ -64,9 +62,7 @@ def test_quickstart_cli_runner_then_subprocess(tmp_path, data_home):
             assert 0 < row["mcnemar_p"] <= 1 and row["mcnemar_test"] in ("exact", "chi2")
 
     # the same command as a real process: finished grid points come from the cache
-    done = subprocess.run([sys.executable, "-m", "multisvm_cli", "reproduce-table",
-                           str(QUICKSTART), "--out", str(out)],
-                          capture_output=True, text=True, cwd=REPO, timeout=600)
+    done = run_process("reproduce-table", QUICKSTART, "--out", out)
     assert done.returncode == 0, done.stderr
     assert "DAGSVM" in done.stdout and "McNemar (Dietterich 1998) vs DAGSVM" in done.stdout
     assert f"results: {out / 'quickstart'}" in done.stdout

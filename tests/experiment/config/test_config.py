@@ -1,8 +1,6 @@
 """Config validation: valid configs resolve to the right grid; malformed ones give one line
 naming the file, the line, the key and the allowed values, with exit code 2 from the CLI."""
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +9,7 @@ from configs import config_text, write
 
 from multisvm_cli.cli.main import main
 from multisvm_cli.experiment.config import ConfigError, GridPoint, load_config
+from helpers import run_process
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -168,8 +167,7 @@ def test_malformed_config_real_subprocess(case, tmp_path):
     else:
         (old, new), fragment, _ = MALFORMED[case]
         path = write(tmp_path, VALID.replace(old, new))
-    done = subprocess.run([sys.executable, "-m", "multisvm_cli", "validate", str(path)],
-                          capture_output=True, text=True, cwd=REPO, timeout=120)
+    done = run_process("validate", path, timeout=120)
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

@@ -6,8 +6,6 @@ import io
 import json
 import os
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,7 +15,7 @@ from multisvm_cli.experiment import Settings, load_config, reproduce
 from multisvm_cli.experiment.run.progress import progress_bar
 from multisvm_cli.experiment.protocol import check_point_result
 from multisvm_cli.base.storage import PointCache
-from helpers import without_times
+from helpers import without_times, run_process
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -233,9 +231,7 @@ def test_too_many_workers_are_lowered_to_the_cores_with_a_warning():
 
 
 def test_redirected_stderr_gets_no_progress_frames(small, tmp_path):
-    done = subprocess.run([sys.executable, "-m", "multisvm_cli", "reproduce-table", str(small),
-                           "--out", str(tmp_path / "out")], capture_output=True, text=True,
-                          cwd=REPO, timeout=300)
+    done = run_process("reproduce-table", small, "--out", tmp_path / "out", timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stderr == "" and "\r" not in done.stdout
 

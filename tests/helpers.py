@@ -1,6 +1,7 @@
 """Small helpers that several test files use, each written once here: the command line run
 in-process and as a real process, a refused command's one ``error:`` line, class counts, a standardized
-scikit-learn dataset, and result rows without what differs between two runs of one config."""
+scikit-learn dataset, a folder of given files, and result rows without what differs between
+two runs of one config."""
 
 import collections
 import subprocess
@@ -71,6 +72,14 @@ def refused(result, *fragments):
     assert "Traceback" not in result.err
     for fragment in fragments:
         assert fragment in lines[0], lines[0]
+
+
+def write_files(root, files):
+    """``files`` ({"class/name": bytes}) written under ``root`` (a text folder); ``root``."""
+    for name, content in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(content)
+    return root
 
 
 def without_times(rows) -> list:

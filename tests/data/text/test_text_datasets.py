@@ -10,7 +10,7 @@ from multisvm_cli.cli.main import main
 from multisvm_cli.data import archives
 from multisvm_cli.data.text import features as text_features
 from multisvm_cli.data.text.features import TextFeatures, fit_transform_parts
-from helpers import counts
+from helpers import counts, write_files
 
 
 @pytest.fixture
@@ -160,16 +160,9 @@ def test_documents_digest_separates_parts():
         text_features.documents_digest(["a"], ["b", "c"])
 
 
-def write_folder(root, files):
-    for name, content in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_bytes(content)
-    return root
-
-
 def test_a_users_text_folder(tmp_path):
-    root = write_folder(tmp_path / "mine", {"spam/1.txt": b"buy now", "spam/2.txt": b"cheap \xe9",
-                                            "ham/a.txt": b"hello friend", "readme": b"ignored"})
+    root = write_files(tmp_path / "mine", {"spam/1.txt": b"buy now", "spam/2.txt": b"cheap \xe9",
+                                           "ham/a.txt": b"hello friend", "readme": b"ignored"})
     mine = data.load_text_folder("mine", root)
     X, y = mine.parts["all"]
     assert list(y) == ["ham", "spam", "spam"] and list(X) == ["hello friend", "buy now",
@@ -183,7 +176,7 @@ def test_a_users_text_folder(tmp_path):
         data.load_text_folder("mine", root, max_bytes=20)
     with pytest.raises(data.DatasetError, match="not utf-8 text"):
         data.load_text_folder("mine", root, encoding="utf-8")
-    one = write_folder(tmp_path / "one", {"spam/1.txt": b"x"})
+    one = write_files(tmp_path / "one", {"spam/1.txt": b"x"})
     with pytest.raises(data.DatasetError, match="one class folder"):
         data.load_text_folder("one", one)
     with pytest.raises(data.DatasetError, match="not found"):

@@ -3,7 +3,6 @@ CliRunner and then as a real subprocess; the table's numbers are checked against
 fitted here directly with the selected parameters."""
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,9 +11,8 @@ from sklearn.model_selection import train_test_split
 from multisvm_cli import data
 from multisvm_cli.estimators import DAGSVC, SCHEMES
 from multisvm_cli.data.scaling import make_scaler
-from helpers import run_cli, run_process
+from helpers import REPO, run_cli, run_process
 
-REPO = Path(__file__).resolve().parents[2]
 QUICKSTART = REPO / "configs" / "quickstart.yaml"
 SCHEME_NAMES = ["ovr", "maxwins", "dag", "udt", "graph", "hier", "nb"]
 TIMES = ("cpu_time", "selection_time", "evaluation_time")

@@ -4,16 +4,13 @@ configs listing, config names with "did you mean", scheme names in --scheme."""
 
 import os
 import re
-from pathlib import Path
 
 import pytest
 
 from multisvm_cli.cli.main import SCHEME_HELP
 from multisvm_cli.estimators.registry import scheme_names_help
 from multisvm_cli.report.ranking import small_sample_caution
-from helpers import run_cli
-
-REPO = Path(__file__).resolve().parents[2]
+from helpers import REPO, run_cli
 
 
 @pytest.fixture(scope="module")

@@ -15,8 +15,8 @@ from multisvm_cli import data
 from multisvm_cli.data import download as download_module
 from multisvm_cli.data.download import download
 from local_server import leftovers, serve  # noqa: E402  (tests/ is on sys.path)
+from helpers import REPO
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 LETTER_SHA = "2b89f3602cf768d3c8355267d2f13f2417809e101fc2b5ceee10db19a60de6e2"
 
@@ -215,7 +215,7 @@ def fetch_in_subprocess(base, data_home, prefix="/slow"):
     Python's default handler even when this test runs in a background job (where it is
     ignored)."""
     env = dict(os.environ, MULTISVM_DATA_HOME=str(data_home), MULTISVM_URL_BASE=base + prefix,
-               PYTHONPATH=REPO)
+               PYTHONPATH=str(REPO))
     env.pop("MULTISVM_MIRROR", None)
     return subprocess.Popen(
         [sys.executable, "-m", "multisvm_cli", "datasets", "fetch", "vowel", "--no-progress"],

@@ -6,7 +6,6 @@ import hashlib
 import random
 import shutil
 import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,9 +16,8 @@ from multisvm_cli.data import unix_compress
 from multisvm_cli.data.errors import DatasetError
 from multisvm_cli.experiment.config import load_config
 from local_server import leftovers, serve
-from helpers import counts
+from helpers import REPO, counts
 
-REPO = Path(__file__).resolve().parents[2]
 SHUTTLE_TRN_SHA = "87b24ee9fb5137e1d417659cf905d84d0e15342bbaa60770f1ae83da1a38200a"
 SHUTTLE_TRN_SIZE = 1153518
 # shuttle.trn.Z as UCI serves it (SOURCES.md): read only when a mirror holds it

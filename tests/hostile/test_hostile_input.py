@@ -19,8 +19,8 @@ import pytest
 from configs import config_text
 
 from multisvm_cli.cli.main import main
+from helpers import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 
 GOOD = config_text(name="good", schemes=["ovr", "dag", "maxwins"])
 
@@ -76,8 +76,6 @@ def changed_outside(before, after, allowed):
     keys = set(before) | set(after)
     return sorted(k for k in keys if before.get(k) != after.get(k)
                   and not any(k.startswith(prefix) for prefix in allowed))
-
-
 
 
 @pytest.mark.parametrize("case", sorted(CONFIG_CASES), ids=lambda c: c.replace(" ", "-"))

@@ -3,9 +3,8 @@ package's modules, and every import between the package's parts goes down its la
 
 import ast
 import re
-from pathlib import Path
+from helpers import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 PACKAGE = REPO / "multisvm_cli"
 DOC = (REPO / "docs" / "explanation" / "architecture.md").read_text()
 

@@ -4,7 +4,6 @@ test set, and one real (small) run on USPS."""
 import subprocess
 import sys
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,8 +14,9 @@ from sklearn.svm import SVC
 import compare_sklearn as bench
 from multisvm_cli.experiment.config import GridPoint
 from multisvm_cli.estimators import DAGSVC, MaxWinsSVC
+from helpers import REPO
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "compare_sklearn.py"
+BENCH = REPO / "benchmarks" / "compare_sklearn.py"
 
 
 def test_reference_dag_walk_on_svc_equals_dagsvc():

@@ -5,7 +5,6 @@ under docs/ and only pages that exist. The strict build itself (any warning fail
 
 import importlib.util
 import re
-from pathlib import Path
 
 import click
 import yaml
@@ -13,8 +12,8 @@ import yaml
 from multisvm_cli.cli.main import cli
 from multisvm_cli.experiment.config import TOP_KEYS
 from multisvm_cli.experiment.config.keys import KEYS
+from helpers import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 spec = importlib.util.spec_from_file_location("gen_docs", REPO / "scripts" / "gen_docs.py")
 gen_docs = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(gen_docs)

@@ -1,9 +1,9 @@
 """Each small rule has one home: no module folds a message to one line by hand (errors.one_line)."""
 
 import re
-from pathlib import Path
+from helpers import REPO
 
-PACKAGE = Path(__file__).resolve().parents[2] / "multisvm_cli"
+PACKAGE = REPO / "multisvm_cli"
 FOLDING = re.compile(r"""["'] ["']\.join\(str\(""")
 
 

@@ -1,13 +1,11 @@
 """The install ships every package: pyproject.toml's explicit package list names each folder of
 multisvm_cli that holds an __init__.py (a missing one installs fine and fails on import)."""
 
-from pathlib import Path
 
 import pytest
+from helpers import REPO
 
 tomllib = pytest.importorskip("tomllib")  # Python 3.11+
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 def test_every_package_folder_is_listed_in_pyproject():

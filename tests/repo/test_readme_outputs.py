@@ -10,8 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 spec = importlib.util.spec_from_file_location("readme_outputs",
                                               REPO / "scripts" / "readme_outputs.py")
 readme_outputs = importlib.util.module_from_spec(spec)

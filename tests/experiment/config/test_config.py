@@ -1,7 +1,6 @@
 """Config validation: valid configs resolve to the right grid; malformed ones give one line
 naming the file, the line, the key and the allowed values, with exit code 2 from the CLI."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,9 +8,8 @@ from configs import config_text, write
 
 from multisvm_cli.cli.main import main
 from multisvm_cli.experiment.config import ConfigError, GridPoint, load_config
-from helpers import run_process
+from helpers import REPO, run_process
 
-REPO = Path(__file__).resolve().parents[3]
 
 VALID = config_text(kernels=[
     {"type": "gaussian", "sigma": [1, 2]},

@@ -2,17 +2,14 @@
 and give the same table as a local run (times aside)."""
 
 import json
-from pathlib import Path
 
 import pytest
 import yaml
 
 from multisvm_cli.cli.main import main
-from helpers import without_times
+from helpers import REPO, without_times
 
 distributed = pytest.importorskip("distributed", reason="dask is an optional extra (multisvm[dask])")
-
-REPO = Path(__file__).resolve().parents[3]
 
 
 def small_quickstart(tmp_path):

@@ -7,15 +7,13 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from multisvm_cli.cli.main import main
 from multisvm_cli.base.storage import PointCache, atomic_write, new_run_dir
-from helpers import without_times
+from helpers import REPO, without_times
 
-REPO = Path(__file__).resolve().parents[3]
 
 CONFIG = """\
 name: resume

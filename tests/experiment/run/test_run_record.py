@@ -15,9 +15,8 @@ from multisvm_cli.experiment import Settings, load_config, reproduce
 from multisvm_cli.experiment.run.progress import progress_bar
 from multisvm_cli.experiment.protocol import check_point_result
 from multisvm_cli.base.storage import PointCache
-from helpers import without_times, run_process
+from helpers import REPO, without_times, run_process
 
-REPO = Path(__file__).resolve().parents[3]
 
 SMALL = """\
 # a small config: iris and wine, two schemes

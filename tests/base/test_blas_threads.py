@@ -3,6 +3,7 @@
 import threading
 
 import numpy as np
+import pytest
 from sklearn.datasets import load_digits
 from threadpoolctl import threadpool_info
 
@@ -13,6 +14,7 @@ def blas_threads():
     return [info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"]
 
 
+@pytest.mark.slow
 def test_concurrent_predictions_leave_blas_limits_as_they_were():
     X, y = load_digits(return_X_y=True)
     X = X / 16.0

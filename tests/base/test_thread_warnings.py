@@ -85,6 +85,7 @@ schemes: [ovr, maxwins, dag]
 """
 
 
+@pytest.mark.slow
 def test_a_computed_run_records_the_warnings_its_cached_rerun_records(tmp_path, data_home,
                                                                        run_multisvm,
                                                                        monkeypatch):

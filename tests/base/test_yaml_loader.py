@@ -33,6 +33,7 @@ REFUSED = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(REFUSED), ids=lambda c: c.replace(" ", "-"))
 def test_costly_or_invalid_documents_are_one_line(case):
     text, fragment = REFUSED[case]

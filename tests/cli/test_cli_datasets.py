@@ -93,6 +93,7 @@ def test_unknown_missing_and_corrupt_datasets_are_one_line_with_exit_code_2(
     assert not (data_home / "glass").exists()
 
 
+@pytest.mark.slow
 def test_real_subprocess(mirror, tmp_path):
     env = dict(os.environ, MULTISVM_DATA_HOME=str(tmp_path), MULTISVM_MIRROR=str(mirror),
                MULTISVM_URL_BASE="http://127.0.0.1:9", PYTHONPATH=str(REPO))

@@ -21,6 +21,7 @@ def test_ctx_exit_code_reaches_the_shell(monkeypatch):
         cli_module.cli.commands.pop("exit-three")
 
 
+@pytest.mark.slow
 def test_warnings_are_one_line_naming_the_dataset(mirror, data_home, tmp_path, write_config):
     # glass's smallest class has 9 rows: scikit-learn warns that 10 stratified folds cannot
     # each hold one of them.

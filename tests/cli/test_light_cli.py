@@ -48,6 +48,7 @@ def test_help_and_configs_import_no_heavy_library(argv, tmp_path):
         assert "Usage:" in result["out"]
 
 
+@pytest.mark.slow
 def test_datasets_list_imports_no_heavy_library_and_still_sees_the_cache(tmp_path,
                                                                          monkeypatch):
     """The parsed cache of a dataset whose file ships inside scikit-learn (iris) is found

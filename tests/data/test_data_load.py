@@ -193,6 +193,7 @@ def test_wrong_checksum_is_refused_and_nothing_parsed(mirror, data_home, tmp_pat
     assert not (data_home / "letter").exists()
 
 
+@pytest.mark.slow
 def test_changed_raw_file_without_known_checksum_invalidates_the_parsed_cache(mirror, data_home):
     import gzip
 

@@ -134,6 +134,7 @@ def shuttle_z(mirror):
     return content, compress(content, 16, True, 1000)
 
 
+@pytest.mark.slow
 def test_reader_gives_shuttle_trn_with_the_cards_checksum(mirror, shuttle_z, tmp_path):
     content, packed = shuttle_z
     assert hashlib.sha256(content).hexdigest() == SHUTTLE_TRN_SHA
@@ -265,6 +266,7 @@ def test_shuttle_is_downloaded_as_z_and_kept_decompressed(mirror, shuttle_z, ser
     (lambda content: b"\x1f\x9d\x90" + b"\xff" * 1000,
      r"shuttle\.trn\.Z: corrupt \.Z stream"),
 ])
+@pytest.mark.slow
 def test_a_z_download_with_other_content_is_refused_and_not_kept(
         mirror, shuttle_z, served, data_home, monkeypatch, change, says):
     monkeypatch.delenv("MULTISVM_MIRROR", raising=False)

@@ -450,6 +450,7 @@ scheme_options: {adag: {probability: true}, ecoc: {code: ovo, decoding: loss, pr
 """
 
 
+@pytest.mark.slow
 def test_new_schemes_run_the_protocol_and_resume_from_the_cache(tmp_path, capsys, data_home):
     """The new schemes in a whole run: one pairwise training read by DAGSVM, ADAG and ECOC-ovo,
     log-loss and Brier in the results; a rerun takes every grid point from the cache."""
@@ -497,6 +498,7 @@ def test_validate_refuses_an_explicit_code_with_a_classes_sweep(tmp_path, run_mu
     assert run_multisvm("validate", path)[0] == 0
 
 
+@pytest.mark.slow
 def test_on_usps_the_codes_reproduce_output_codes_max_wins_and_one_vs_rest(mirror, data_home):
     """The three equalities above on USPS (its first 1,500 training digits, 600 test digits,
     Platt et al.'s sigma 3.58 and C 10)."""

@@ -93,6 +93,7 @@ def test_score_points_equals_one_fit_per_point():
         assert len(set(errors)) > 1  # the C values really gave different models
 
 
+@pytest.mark.slow
 def test_grid_fit_cpu_counts_only_its_own_task_when_tasks_run_side_by_side(
         tmp_path, capsys, data_home, write_config):
     # Two grid threads: a point's fit CPU is its own thread's work, never more than its wall

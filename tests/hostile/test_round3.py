@@ -58,6 +58,7 @@ def test_the_code_digest_changes_with_any_edit_rename_or_new_file(tmp_path):
     assert code_module.digest_of(copy) not in (first, edited)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("mirror", "no_network", "data_home")
 def test_after_a_code_edit_no_cached_point_is_reused(write_config, tmp_path, request):
     out = tmp_path / "out"
@@ -89,6 +90,7 @@ def test_two_sweep_values_that_print_alike_share_no_cached_point(write_config, t
     assert record["grid_points"] == {"total": 2, "cached": 0, "computed": 2}
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("mirror", "no_network", "data_home")
 def test_a_classes_draw_changed_by_its_order_shares_no_cached_point(write_config, tmp_path):
     out = tmp_path / "out"
@@ -184,6 +186,7 @@ def test_the_reuse_store_keys_its_machines_by_solver():
 
 # ---------------------------------------------------- 2. liblinear fits under threads reproduce
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("no_network")
 def test_liblinear_gives_the_same_machines_under_two_threads(mirror, data_home):
     """20 one-vs-rest liblinear fits two at a time: before the lock, every fit of three gave
@@ -293,6 +296,7 @@ def test_report_refuses_an_edited_file(sweep_run, tmp_path, run_multisvm, name, 
     assert before == {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
+@pytest.mark.slow
 def test_report_redraws_an_untouched_sweep_run(sweep_run, tmp_path, run_multisvm):
     folder = _edited(sweep_run, tmp_path, "sweep.csv", lambda text: text)
     result = run_multisvm("report", folder)

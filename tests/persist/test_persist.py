@@ -233,6 +233,7 @@ def test_saved_files_follow_the_umask(tmp_path, fitted, umask, file_mode, folder
     assert modes == {"model.json": file_mode, "model.npz": file_mode, "manifest.json": file_mode}
 
 
+@pytest.mark.slow
 def test_concurrent_saves_all_succeed_and_leave_nothing_behind(tmp_path, fitted):
     """4 processes save 30 times each to one folder while a fifth loads it: every save succeeds
     (the last one wins), every load sees a whole model, and no staging or old folder remains."""

@@ -59,6 +59,7 @@ def test_covertype_evaluation_uses_the_real_test_part():
     assert not hasattr(bench, "covertype_sized_test")  # no resampled test set any more
 
 
+@pytest.mark.slow
 def test_quick_run_on_usps_agrees_with_scikit_learn(mirror, data_home, capsys):
     rows = bench.run(["usps"], ["maxwins-predict", "dag-predict"], quick=True, n_jobs=1,
                      mirror=str(mirror))
@@ -94,6 +95,7 @@ def test_slowest_corner_sums_both_sides_degree_one_one_vs_rest_fits_at_large_c()
     assert bench.slowest_corner(grid, fit_times) == (50.0, 47.0)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="VmHWM is Linux's")
 def test_child_peak_memory_is_its_own_not_the_parents():
     parent_memory = np.ones(80_000_000)  # 610 MB resident here before the child is spawned

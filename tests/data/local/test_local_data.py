@@ -81,17 +81,20 @@ def same_table_as_registry_digits(tmp_path, run_multisvm, entries, names):
         assert all(abs(a - b) <= 1e-3 * b for a, b in steps), (name, steps)
 
 
+@pytest.mark.slow
 def test_digits_as_csv_and_npz_give_the_registry_digits_table(tmp_path, run_multisvm):
     same_table_as_registry_digits(
         tmp_path, run_multisvm, "  - {name: mycsv, path: digits.csv, label: target}\n"
                           "  - {name: mynpz, path: digits.npz}", ["mycsv", "mynpz"])
 
 
+@pytest.mark.slow
 def test_digits_as_svmlight_gives_the_registry_digits_table(tmp_path, run_multisvm):
     same_table_as_registry_digits(tmp_path, run_multisvm, "  - {name: mysvm, path: digits.svm}",
                                   ["mysvm"])
 
 
+@pytest.mark.slow
 def test_a_model_trained_on_svmlight_data_evaluates_on_it_sparse(tmp_path, run_multisvm):
     write_digits(tmp_path)
     config = tmp_path / "mine.yaml"
@@ -107,6 +110,7 @@ def test_a_model_trained_on_svmlight_data_evaluates_on_it_sparse(tmp_path, run_m
     assert "data: mysvm test, 540 points" in out and "error rate: 0.56% (3 errors)" in out
 
 
+@pytest.mark.slow
 def test_dna_runs_end_to_end_as_sparse_data(mirror, data_home, tmp_path):
     config = tmp_path / "dna.yaml"
     config.write_text("dataset: dna\nkernels: [{type: gaussian, sigma: 4}]\nC: [1]\n"
@@ -145,6 +149,7 @@ def test_svmlight_columns_are_the_union_of_train_and_test(tmp_path):
     assert loaded.card.parts == {"train": 2, "test": 2} and loaded.card.split == "fixed"
 
 
+@pytest.mark.slow
 def test_a_changed_local_file_is_recomputed_and_evaluate_warns(tmp_path, run_multisvm, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write_digits(tmp_path)
@@ -183,6 +188,7 @@ def test_a_changed_local_file_is_recomputed_and_evaluate_warns(tmp_path, run_mul
     assert code == 0
 
 
+@pytest.mark.slow
 def test_resolved_config_keeps_the_local_entry_and_replays(tmp_path, run_multisvm):
     write_digits(tmp_path)
     (tmp_path / "conf").mkdir()

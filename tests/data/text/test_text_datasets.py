@@ -23,6 +23,7 @@ def reuters(mirror, shared_home):
     return data.load("reuters21578", mirror=mirror, data_home=shared_home)
 
 
+@pytest.mark.slow
 def test_20newsgroups_bydate(news):
     (X_train, y_train), (X_test, y_test) = news.parts["train"], news.parts["test"]
     assert (len(X_train), len(X_test)) == (11314, 7532)
@@ -36,12 +37,14 @@ def test_20newsgroups_bydate(news):
                                                       "1bc1005708ccbda9bfb83c22891263d6"}
 
 
+@pytest.mark.slow
 def test_20newsgroups_reproduces_scikit_learns_documented_vocabulary(news):
     """scikit-learn documents (11314, 130107) for TfidfVectorizer on fetch_20newsgroups' train."""
     X_train = news.parts["train"][0]
     assert TfidfVectorizer().fit_transform(X_train).shape == (11314, 130107)
 
 
+@pytest.mark.slow
 def test_20newsgroups_pools_to_18846_documents_for_a_random_split(news):
     from multisvm_cli.experiment.splits import pooled
 
@@ -49,6 +52,7 @@ def test_20newsgroups_pools_to_18846_documents_for_a_random_split(news):
     assert len(X) == len(y) == 18846 and X.dtype == object
 
 
+@pytest.mark.slow
 def test_reuters_r52(reuters):
     (X_train, y_train), (X_test, y_test) = reuters.parts["train"], reuters.parts["test"]
     assert (len(X_train), len(X_test)) == (6532, 2568)
@@ -58,6 +62,7 @@ def test_reuters_r52(reuters):
     assert X_train[0].startswith("BAHIA COCOA REVIEW\nShowers continued throughout the week")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("folder, archive, digest", [
     ("20newsgroups", "20news-bydate.tar.gz", "20701c5675b5327116388288aa3225c6"),
     ("reuters21578", "reuters21578.tar.gz", "36b7ad58c8eed9757491616f30ade5d7")])
@@ -68,6 +73,7 @@ def test_tree_listing_is_the_mirrors_files_sha256(mirror, folder, archive, diges
     assert archives.tree_digest(members).startswith(digest)
 
 
+@pytest.mark.slow
 def test_text_parts_come_back_from_the_parsed_cache(reuters, mirror, shared_home):
     again = data.load("reuters21578", mirror=mirror, data_home=shared_home)
     assert again.sources["reuters21578.tar.gz"].startswith("parsed cache ")
@@ -75,6 +81,7 @@ def test_text_parts_come_back_from_the_parsed_cache(reuters, mirror, shared_home
     np.testing.assert_array_equal(again.parts["test"][1], reuters.parts["test"][1])
 
 
+@pytest.mark.slow
 def test_a_tampered_text_cache_is_discarded(mirror, tmp_path):
     home = tmp_path / "home"
     first = data.load("reuters21578", parts="test", mirror=mirror, data_home=home)
@@ -102,6 +109,7 @@ def test_the_vocabulary_is_fitted_on_the_training_documents_only(tmp_path):
     np.testing.assert_array_equal(counted.matrices[1].toarray(), [[1, 0, 0], [0, 0, 0]])
 
 
+@pytest.mark.slow
 def test_reuters_features_fit_on_train_only(reuters):
     (X_train, _), (X_test, _) = reuters.parts["train"], reuters.parts["test"]
     settings = TextFeatures(stop_words="english", sublinear_tf=True)
@@ -137,6 +145,7 @@ def test_bad_feature_settings_are_one_line(settings, message):
         TextFeatures(**settings)
 
 
+@pytest.mark.slow
 def test_datasets_list_and_info_show_the_text_cards(capsys, mirror, shared_home):
     with pytest.raises(SystemExit):
         main(["datasets", "--mirror", str(mirror), "--data-home", str(shared_home), "list"])

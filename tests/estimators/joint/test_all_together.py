@@ -93,6 +93,7 @@ def scipy_dual(form, Q, E, y, C):
     (40, 3, 10.0, Kernel.from_params("polynomial", degree=2)),
     (25, 4, 2.0, Kernel.from_params("linear")),
 ])
+@pytest.mark.slow
 def test_dual_optimum_matches_a_general_qp_solver(form, n_rows, n_classes, C, kernel):
     X, y = tiny_problem(n_rows, n_classes, seed=n_rows)
     Q, E = dual_terms(form, X, y, kernel, n_classes)
@@ -120,6 +121,7 @@ def test_small_cache_gives_the_same_solution(form):
     assert cached.memory < full.memory
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("form", ["cs", "ww"])
 def test_shrinking_reaches_the_same_optimum(form, monkeypatch):
     """Examples set aside by shrinking get their gradient rebuilt and are checked at the end:
@@ -170,6 +172,7 @@ def test_newton_step_descends_and_stays_feasible(form):
     np.testing.assert_allclose(G.T, Q @ beta.T + E, atol=1e-9)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("form", ["cs", "ww"])
 def test_large_c_small_gamma_takes_newton_steps_to_the_same_optimum(form, monkeypatch):
     """A near-constant kernel at a large C, where the solver's Newton steps on the free
@@ -365,6 +368,7 @@ def test_array_schema_lists_what_get_state_saves():
                 assert np.asarray(arrays[name]).dtype == dtype, name
 
 
+@pytest.mark.slow
 def test_importing_the_schemes_does_not_load_numba():
     code = ("import sys, multisvm_cli.estimators.cs, multisvm_cli.estimators.ww; "
             "assert 'numba' not in sys.modules")

@@ -158,6 +158,7 @@ def test_missing_file_and_empty_file(tmp_path):
         load_config(write(tmp_path, "", "empty.yaml"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", ["unknown scheme", "YAML syntax error", "sigma zero", None])
 def test_malformed_config_real_subprocess(case, tmp_path):
     if case is None:

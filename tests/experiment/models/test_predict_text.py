@@ -248,6 +248,7 @@ def test_a_folder_for_a_numeric_model_and_a_file_for_a_text_model_are_refused(
     refused(run_multisvm("predict", model, tmp_path / "empty"), "empty: no documents")
 
 
+@pytest.mark.slow
 def test_a_model_of_the_reuters_card_predicts_its_documents(mirror, shared_home, data_home,
                                                            tmp_path, run_multisvm,
                                                            write_config):

@@ -65,6 +65,7 @@ def reported(workspace, run_multisvm, form):
     return config, reports[form]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scheme", list(REGISTRY))
 @pytest.mark.parametrize("form", list(FORMS))
 def test_every_trained_model_evaluates_to_its_runs_test_error(workspace, run_multisvm, data_home,

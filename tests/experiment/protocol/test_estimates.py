@@ -131,6 +131,7 @@ def test_the_tie_rule_picks_the_same_point_whatever_the_grid_order():
     assert chosen[0]["ties"] == chosen[1]["ties"] == 3
 
 
+@pytest.mark.slow
 def test_the_tie_rule_end_to_end_on_iris_grid_written_up_or_down(tmp_path):
     up = iris_config(tmp_path, C="{base: 2, from: -1, to: 5, step: 2}", name="up.yaml")
     down = iris_config(tmp_path, C="{base: 2, from: 5, to: -1, step: -2}",
@@ -145,6 +146,7 @@ def test_the_tie_rule_end_to_end_on_iris_grid_written_up_or_down(tmp_path):
 
 # --------------------------------------------------------------------------- cv-best
 
+@pytest.mark.slow
 def test_cv_best_is_the_lowest_pooled_kfold_error_as_cross_val_score_computes_it(tmp_path):
     config = iris_config(tmp_path)
     results, grid_rows, _ = run(config, tmp_path)
@@ -168,6 +170,7 @@ def test_cv_best_is_the_lowest_pooled_kfold_error_as_cross_val_score_computes_it
         assert select_cv_best(grid_rows, plan, scheme)["n_errors"] == lowest
 
 
+@pytest.mark.slow
 def test_nested_final_fits_are_the_cv_best_grid_fits_at_the_chosen_point(tmp_path):
     config = iris_config(tmp_path)
     results, grid_rows, _ = run(config, tmp_path)
@@ -183,6 +186,7 @@ def test_nested_final_fits_are_the_cv_best_grid_fits_at_the_chosen_point(tmp_pat
             assert row["n_errors"] == int(np.sum(~correct[fold]))  # same fit, same test
 
 
+@pytest.mark.slow
 def test_cv_best_alone_fills_error_pct_and_has_no_mcnemar(tmp_path):
     config = iris_config(tmp_path, estimate="cv-best")
     results, grid_rows, _ = run(config, tmp_path)
@@ -195,6 +199,7 @@ def test_cv_best_alone_fills_error_pct_and_has_no_mcnemar(tmp_path):
     assert "Hsu & Lin" in text and "McNemar p" not in text and "McNemar (" not in text
 
 
+@pytest.mark.slow
 def test_both_estimates_show_both_columns_and_the_gap(tmp_path):
     results, _, _ = run(iris_config(tmp_path), tmp_path)
     rows = table_rows(results, compare_to="dag")
@@ -223,6 +228,7 @@ def test_smo_iterations_are_the_sum_of_the_binary_svms_n_iter(tmp_path):
     assert scored["maxwins"]["smo_iterations"] == fitted.smo_iterations_ > 0
 
 
+@pytest.mark.slow
 def test_smo_iterations_reach_the_table_and_the_grid(tmp_path):
     results, grid_rows, _ = run(iris_config(tmp_path, estimate="nested"), tmp_path)
     # a grid point whose machines were all reused from a smaller C ran no SMO iteration

@@ -40,6 +40,7 @@ def test_own_classifier_predicts_as_the_class_itself():
     assert linear.smo_iterations_ is None and linear.fit_cpu_time_ >= 0
 
 
+@pytest.mark.slow
 def test_rows_run_end_to_end_with_blank_figures(tmp_path, mirror, data_home, run_multisvm):
     config = tmp_path / "own.yaml"
     config.write_text(CONFIG)

@@ -39,6 +39,7 @@ def assert_same_choices_or_ties(on, off):
     assert untied >= len(on) - 2  # nearly every choice is the very same point
 
 
+@pytest.mark.slow
 def test_quickstart_gives_the_same_table_with_reuse_on_and_off(tmp_path, data_home):
     config = load_config(find_config("quickstart"))
     assert config.reuse_across_C is True  # the default

@@ -50,6 +50,7 @@ def wait_running(tmp_path, process, seconds=60):
     raise AssertionError("the run never started")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a_signal_inside_a_libsvm_fit_stops_the_run_within_2_s(tmp_path, signum, code):
     process = slow_run(tmp_path)

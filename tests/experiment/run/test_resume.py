@@ -84,6 +84,7 @@ schemes: [ovr, dag]
 """
 
 
+@pytest.mark.slow
 def test_rerun_uses_cache_and_force_redoes(tmp_path, capsys, data_home):
     config = tmp_path / "resume.yaml"
     config.write_text(TINY)
@@ -102,6 +103,7 @@ def test_rerun_uses_cache_and_force_redoes(tmp_path, capsys, data_home):
     assert len(list((out / "resume").glob("2*"))) == 3  # never overwritten
 
 
+@pytest.mark.slow
 def test_several_configs_print_one_json_or_csv_document(tmp_path, capsys, data_home):
     first, second = tmp_path / "resume.yaml", tmp_path / "other.yaml"
     first.write_text(TINY)

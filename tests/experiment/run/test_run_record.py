@@ -38,6 +38,7 @@ def small(tmp_path):
     return path
 
 
+@pytest.mark.slow
 def test_quickstart_run_folder_replays_to_the_same_table(tmp_path, run_multisvm):
     first = reproduce(load_config("quickstart"), Settings(out=str(tmp_path / "a"), quiet=True))
     saved = first.folder / "config.yaml"
@@ -85,6 +86,7 @@ def test_an_installed_copy_records_no_git_commit(tmp_path):
     assert set(git_checkout(REPO / "multisvm_cli")) == {"git_commit", "git_dirty"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("umask, file_mode, folder_mode", [(0o022, 0o644, 0o755),
                                                            (0o002, 0o664, 0o775)])
 def test_run_files_follow_the_umask(small, tmp_path, umask, file_mode, folder_mode):
@@ -101,6 +103,7 @@ def test_run_files_follow_the_umask(small, tmp_path, umask, file_mode, folder_mo
     assert stat.S_IMODE(entry.stat().st_mode) == file_mode
 
 
+@pytest.mark.slow
 def test_a_version_change_invalidates_the_resume_cache(small, tmp_path, monkeypatch):
     import sklearn
 
@@ -119,6 +122,7 @@ def test_a_version_change_invalidates_the_resume_cache(small, tmp_path, monkeypa
         assert without_times(run.rows) == without_times(first.rows)
 
 
+@pytest.mark.slow
 def test_an_invalid_cache_entry_is_recomputed_not_used(small, tmp_path):
     settings = Settings(out=str(tmp_path / "out"), quiet=True)
     first = reproduce(load_config(small), settings)
@@ -172,6 +176,7 @@ def test_progress_bar_draws_only_on_a_terminal():
     assert quiet.getvalue() == ""
 
 
+@pytest.mark.slow
 def test_json_report_holds_the_run_folder(small, tmp_path, run_multisvm):
     code, out, err = run_multisvm("reproduce-table", str(small), "--out",
                              str(tmp_path / "out"), "--format", "json", "-q")
@@ -229,6 +234,7 @@ def test_too_many_workers_are_lowered_to_the_cores_with_a_warning():
     assert resolve_n_jobs(2, limit=1) == 1
 
 
+@pytest.mark.slow
 def test_redirected_stderr_gets_no_progress_frames(small, tmp_path):
     done = run_process("reproduce-table", small, "--out", tmp_path / "out", timeout=300)
     assert done.returncode == 0, done.stderr

@@ -61,6 +61,7 @@ def test_train_fraction_keeps_the_strata_and_one_test_part_per_seed():
     assert not train_rows & {tuple(x) for x in small.parts["test"][0]}
 
 
+@pytest.mark.slow
 def test_a_classes_sweep_writes_rows_table_and_figures(write_config, tmp_path, run_multisvm):
     run, rows = _run(write_config, tmp_path, dataset="wine", repeats=2,
                      schemes=["ovr", "maxwins", "hier"], sweep={"classes": [2, 3]})

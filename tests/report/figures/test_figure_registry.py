@@ -84,6 +84,7 @@ def test_without_the_toy_module_nothing_names_it(tmp_path):
     assert "toy-errors" not in page and "<h2>Error against evaluation cost</h2>" in page
 
 
+@pytest.mark.slow
 def test_a_figure_may_read_another_json_or_csv_file_of_the_run(tmp_path):
     """A figure reading verdict.json is drawn only where the run wrote it, from its checked
     content; a run without it just lacks the figure."""

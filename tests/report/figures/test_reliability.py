@@ -31,6 +31,7 @@ def test_bins_count_points_by_the_predicted_class_probability():
     assert n.tolist() == [2, 1, 1, 1]
 
 
+@pytest.mark.slow
 def test_a_run_pools_the_bins_and_draws_a_curve_per_dataset(tmp_path, mirror, data_home,
                                                              run_multisvm):
     config = tmp_path / "prob.yaml"

@@ -1,7 +1,7 @@
 """Saved models load back identical, and anything tampered with is refused with one line.
 
 The tampering helpers reseal manifest.json (a consistent edit), so these tests reach the checks
-behind the manifest; tests/test_model_integrity.py covers the manifest itself."""
+behind the manifest; tests/persist/test_model_integrity.py covers the manifest itself."""
 
 import json
 import multiprocessing

@@ -18,7 +18,7 @@ rewrites the blocks; ``--long NAME...`` reruns those long ones too (minutes to h
 lead's measurements). A long output's block starts with the line saying when, at which commit
 and on which machine it was made. ``--check`` only compares (times, run-folder timestamps and
 long outputs' stamps masked) and exits 1 on a difference; ``--quick`` limits either to the
-quick outputs, which tests/test_readme_outputs.py checks on every test run.
+quick outputs, which tests/repo/test_readme_outputs.py checks on every test run.
 
 Run it from a checkout with the dataset mirror set (``MULTISVM_MIRROR``), as the tests are.
 """

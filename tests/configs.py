@@ -12,6 +12,8 @@ one item per line), so tests may assert line numbers and replace fragments of it
     schemes: [ovr, maxwins, dag]
 """
 
+import textwrap
+
 import yaml
 
 BASE_CONFIG = {
@@ -43,6 +45,13 @@ def flow(value) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(flow(item) for item in value) + "]"
     return yaml.safe_dump(value, width=1000).split("\n")[0]
+
+
+def write(folder, text, name="config.yaml"):
+    """Write ``text`` (dedented) to ``folder / name``; its path."""
+    path = folder / name
+    path.write_text(textwrap.dedent(text))
+    return path
 
 
 def write_config(folder, filename="config.yaml", **overrides):

@@ -10,19 +10,21 @@ import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import NamedTuple
 
 import pytest
-from click.testing import CliRunner
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_MIRROR = REPO.parent / "shared" / "datasets"
 MIRROR = Path(os.environ.get("MULTISVM_MIRROR", DEFAULT_MIRROR))
 # The benchmark scripts live outside the package; their tests import them as modules.
 sys.path.insert(0, str(REPO / "benchmarks"))
+# tests/ is a package (same-named test files in two folders do not clash); its shared helpers
+# (configs, model_files, local_server) are imported by name.
+sys.path.insert(0, str(REPO / "tests"))
 
 import local_server  # noqa: E402  (tests/ is on sys.path)
 from configs import write_config as _write_config  # noqa: E402
+from helpers import run_cli  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -118,32 +120,11 @@ def no_network(monkeypatch):
     return tried
 
 
-class CliResult(NamedTuple):
-    """What one run of the command line gave."""
-
-    code: int
-    out: str
-    err: str
-
-
 @pytest.fixture
 def run_multisvm():
-    """``run_multisvm(*args)``: ``multisvm ARGS`` run in-process (``multisvm_cli.cli.main:main``,
-    click's CliRunner capturing the streams), as ``CliResult(code, out, err)``."""
-    from multisvm_cli.cli.main import main
-
-    runner = CliRunner()
-
-    def run(*args):
-        with runner.isolation() as (out, err, _):
-            try:
-                main([str(arg) for arg in args])
-                code = 0
-            except SystemExit as exited:
-                code = exited.code
-        return CliResult(code, out.getvalue().decode(), err.getvalue().decode())
-
-    return run
+    """``run_multisvm(*args)``: ``multisvm ARGS`` run in-process, as ``CliResult(code, out,
+    err)`` (see helpers.run_cli)."""
+    return run_cli
 
 
 @pytest.fixture

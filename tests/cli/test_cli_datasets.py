@@ -1,21 +1,15 @@
 """``multisvm datasets list | info | fetch`` through ``cli.main`` and a real subprocess."""
 
 import os
-import subprocess
-import sys
 
 import pytest
-
-
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from helpers import REPO, run_process
 
 
 @pytest.fixture(autouse=True)
 def offline_without_mirror(monkeypatch, no_network):
     """No download (conftest.no_network) and no mirror unless a test names one."""
     monkeypatch.delenv("MULTISVM_MIRROR", raising=False)
-
-
 
 
 def row(table_text, name):
@@ -99,11 +93,11 @@ def test_unknown_missing_and_corrupt_datasets_are_one_line_with_exit_code_2(
     assert not (data_home / "glass").exists()
 
 
+@pytest.mark.slow
 def test_real_subprocess(mirror, tmp_path):
     env = dict(os.environ, MULTISVM_DATA_HOME=str(tmp_path), MULTISVM_MIRROR=str(mirror),
-               MULTISVM_URL_BASE="http://127.0.0.1:9", PYTHONPATH=REPO)
-    done = subprocess.run([sys.executable, "-m", "multisvm_cli", "datasets", "fetch", "vowel",
-                           "nosuch"], capture_output=True, text=True, env=env, cwd=tmp_path)
+               MULTISVM_URL_BASE="http://127.0.0.1:9", PYTHONPATH=str(REPO))
+    done = run_process("datasets", "fetch", "vowel", "nosuch", env=env, cwd=tmp_path)
     assert done.returncode == 2
     assert done.stdout.startswith("vowel: train 528, test 462 (source uci: vowel-context.data")
     assert done.stderr.splitlines() == ["error: unknown dataset 'nosuch'; known datasets: "

@@ -5,6 +5,7 @@ import pytest
 from configs import GLASS_TEN_FOLDS
 
 from multisvm_cli.cli import main as cli_module
+from helpers import run_process
 
 
 def test_ctx_exit_code_reaches_the_shell(monkeypatch):
@@ -20,20 +21,16 @@ def test_ctx_exit_code_reaches_the_shell(monkeypatch):
         cli_module.cli.commands.pop("exit-three")
 
 
+@pytest.mark.slow
 def test_warnings_are_one_line_naming_the_dataset(mirror, data_home, tmp_path, write_config):
     # glass's smallest class has 9 rows: scikit-learn warns that 10 stratified folds cannot
     # each hold one of them.
     import os
-    import subprocess
-    import sys
-    from pathlib import Path
 
     config = write_config("glass-folds.yaml", **{**GLASS_TEN_FOLDS, "name": "glass-folds"})
-    done = subprocess.run(
-        [sys.executable, "-m", "multisvm_cli", "reproduce-table", str(config), "--quiet",
-         "--out", str(tmp_path / "out"), "--mirror", str(mirror)],
-        capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parents[2],
-        env={**os.environ, "MULTISVM_DATA_HOME": str(data_home)})
+    done = run_process("reproduce-table", config, "--quiet", "--out", tmp_path / "out",
+                       "--mirror", mirror, timeout=300,
+                       env={**os.environ, "MULTISVM_DATA_HOME": str(data_home)})
     assert done.returncode == 0, done.stderr
     lines = [line for line in done.stderr.splitlines() if not line.startswith("results: ")]
     assert lines == ["warning: glass: The least populated class in y has only 9 members, "

@@ -38,6 +38,7 @@ def trained(tmp_path, run_multisvm, data_home):
     return {r["scheme"]: r for r in json.loads(report)}, model
 
 
+@pytest.mark.slow
 def test_evaluate_reproduces_the_report(trained, run_multisvm):
     table, model = trained
     code, text, err = run_multisvm("evaluate", str(model), "--confusion")
@@ -93,6 +94,7 @@ ALTERATIONS = {"unknown format version": (alter_version, "version"),
                "model.npz deleted": (lambda m: (m / "model.npz").unlink(), "model.npz")}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("alteration", sorted(ALTERATIONS))
 def test_model_altered_by_hand_is_refused(trained, run_multisvm, alteration):
     _, model = trained
@@ -145,6 +147,7 @@ def test_covertype_trains_from_the_partial_copy(partial_mirror, data_home, tmp_p
     assert code == 2 and "covtype.data.gz" in err and err.count("\n") == 1  # its URL
 
 
+@pytest.mark.slow
 def test_a_shipped_kfold_config_trains_and_evaluates_on_every_row(tmp_path, run_multisvm, data_home):
     """ramanan-rbf-quick (10-fold, Gaussian given by gamma) trains a model that `evaluate`
     measures without options: on every row, with a warning that it is a training error."""

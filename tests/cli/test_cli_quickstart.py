@@ -3,21 +3,16 @@ CliRunner and then as a real subprocess; the table's numbers are checked against
 fitted here directly with the selected parameters."""
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 from sklearn.model_selection import train_test_split
 
 from multisvm_cli import data
-from multisvm_cli.cli.main import cli
 from multisvm_cli.estimators import DAGSVC, SCHEMES
 from multisvm_cli.data.scaling import make_scaler
+from helpers import REPO, run_cli, run_process
 
-REPO = Path(__file__).resolve().parents[2]
 QUICKSTART = REPO / "configs" / "quickstart.yaml"
 SCHEME_NAMES = ["ovr", "maxwins", "dag", "udt", "graph", "hier", "nb"]
 TIMES = ("cpu_time", "selection_time", "evaluation_time")
@@ -43,10 +38,9 @@ def direct_fit(dataset, scheme, params):
 @pytest.mark.slow
 def test_quickstart_cli_runner_then_subprocess(tmp_path, data_home):
     out = tmp_path / "results"
-    result = CliRunner().invoke(cli, ["reproduce-table", str(QUICKSTART), "--out", str(out),
-                                      "--quiet", "--format", "json"], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    rows = json.loads(result.stdout)
+    result = run_cli("reproduce-table", QUICKSTART, "--out", out, "--quiet", "--format", "json")
+    assert result.code == 0, result.err
+    rows = json.loads(result.out)
     assert [(r["dataset"], r["scheme"]) for r in rows] == [
         (d, s) for d in ("iris", "wine", "digits") for s in SCHEME_NAMES]
     run = next((out / "quickstart").glob("2*"))
@@ -66,9 +60,7 @@ def test_quickstart_cli_runner_then_subprocess(tmp_path, data_home):
             assert 0 < row["mcnemar_p"] <= 1 and row["mcnemar_test"] in ("exact", "chi2")
 
     # the same command as a real process: finished grid points come from the cache
-    done = subprocess.run([sys.executable, "-m", "multisvm_cli", "reproduce-table",
-                           str(QUICKSTART), "--out", str(out)],
-                          capture_output=True, text=True, cwd=REPO, timeout=600)
+    done = run_process("reproduce-table", QUICKSTART, "--out", out)
     assert done.returncode == 0, done.stderr
     assert "DAGSVM" in done.stdout and "McNemar (Dietterich 1998) vs DAGSVM" in done.stdout
     assert f"results: {out / 'quickstart'}" in done.stdout

@@ -11,8 +11,8 @@ import sys
 import pytest
 
 from multisvm_cli import data
+from helpers import REPO
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HEAVY = ("sklearn", "scipy", "pandas", "matplotlib")
 CHILD = f"""
 import contextlib, io, json, sys
@@ -29,7 +29,7 @@ print(json.dumps({{"code": code, "out": out.getvalue(), "heavy": heavy}}))
 
 
 def run_child(tmp_path, *argv, **env):
-    environment = dict(os.environ, PYTHONPATH=REPO, MULTISVM_DATA_HOME=str(tmp_path / "home"),
+    environment = dict(os.environ, PYTHONPATH=str(REPO), MULTISVM_DATA_HOME=str(tmp_path / "home"),
                        MULTISVM_URL_BASE="http://127.0.0.1:9", **env)
     environment.pop("MULTISVM_MIRROR", None)
     done = subprocess.run([sys.executable, "-c", CHILD, *argv], capture_output=True, text=True,
@@ -48,6 +48,7 @@ def test_help_and_configs_import_no_heavy_library(argv, tmp_path):
         assert "Usage:" in result["out"]
 
 
+@pytest.mark.slow
 def test_datasets_list_imports_no_heavy_library_and_still_sees_the_cache(tmp_path,
                                                                          monkeypatch):
     """The parsed cache of a dataset whose file ships inside scikit-learn (iris) is found

@@ -4,16 +4,13 @@ configs listing, config names with "did you mean", scheme names in --scheme."""
 
 import os
 import re
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from multisvm_cli.cli.main import SCHEME_HELP, cli
+from multisvm_cli.cli.main import SCHEME_HELP
 from multisvm_cli.estimators.registry import scheme_names_help
 from multisvm_cli.report.ranking import small_sample_caution
-
-REPO = Path(__file__).resolve().parents[2]
+from helpers import REPO, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -23,11 +20,10 @@ def quickstart(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MULTISVM_DATA_HOME", str(home / "data-home"))
         patch.setenv("COLUMNS", "120")
-        result = CliRunner().invoke(cli, ["reproduce-table", "quickstart", "--out",
-                                          str(home / "out"), "--quiet", "--figure-format",
-                                          "svg", "--dpi", "100"], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return home / "out", result.stdout
+        result = run_cli("reproduce-table", "quickstart", "--out", home / "out", "--quiet",
+                         "--figure-format", "svg", "--dpi", "100")
+    assert result.code == 0, result.err
+    return home / "out", result.out
 
 
 @pytest.mark.slow
@@ -61,10 +57,9 @@ def test_svg_figures_latest_link_and_report_of_a_config_folder(quickstart, monke
     assert "data:image/svg+xml;base64," in html
     assert '<div class="scroll"><table class="sortable">' in html
     assert html.count('<tr class="best">') >= 3  # each dataset's lowest error
-    result = CliRunner().invoke(cli, ["report", str(config_folder), "--figure-format", "pdf"],
-                                catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    assert f"{latest.resolve()}" in result.output
+    result = run_cli("report", config_folder, "--figure-format", "pdf")
+    assert result.code == 0, result.err
+    assert f"{latest.resolve()}" in result.out
     kinds = {p.suffix for p in (latest / "figures").iterdir()}
     assert kinds == {".pdf"}  # the svg files of the earlier drawing are replaced
 

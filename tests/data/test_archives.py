@@ -114,6 +114,7 @@ def test_the_loader_refuses_a_tampered_archive_in_the_mirror(tmp_path, monkeypat
     assert "expected 36b7ad58c8eed975" in message
 
 
+@pytest.mark.slow
 def test_a_downloaded_archive_is_checked_by_its_tree_digest(tmp_path, mirror, served):
     folder, base = served
     (folder / "reuters21578").mkdir()

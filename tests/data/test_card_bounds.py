@@ -37,6 +37,7 @@ CASES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(CASES), ids=lambda c: c.replace(" ", "-"))
 def test_a_hostile_user_card_is_one_line_naming_it(case, tmp_path, monkeypatch, run_multisvm,
                                                     no_network):

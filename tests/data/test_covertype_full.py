@@ -15,6 +15,7 @@ def cover(mirror, shared_home):
     return data.load("covertype", mirror=mirror, data_home=shared_home)
 
 
+@pytest.mark.slow
 def test_the_three_parts_of_the_uci_file(cover):
     assert cover.source_id == "uci"
     assert cover.checksums == {"covtype.data": "0a9371cef7c964b5475d6053cc3e0894"
@@ -28,6 +29,7 @@ def test_the_three_parts_of_the_uci_file(cover):
     assert set(np.unique(X_test[:, 10:])) == {0.0, 1.0}
 
 
+@pytest.mark.slow
 def test_train_and_validation_equal_the_kaggle_file(cover, mirror, shared_home):
     kaggle = data.load("covertype", parts=["train", "validation"], source="kaggle-partial",
                        mirror=mirror, data_home=shared_home)
@@ -36,6 +38,7 @@ def test_train_and_validation_equal_the_kaggle_file(cover, mirror, shared_home):
         np.testing.assert_array_equal(cover.parts[part][1], kaggle.parts[part][1])
 
 
+@pytest.mark.slow
 def test_the_parsed_cache_is_small_and_exact(cover, mirror, shared_home):
     folder = shared_home / "covertype" / "parsed"
     [test_entry] = folder.glob("uci-test-*.npz")

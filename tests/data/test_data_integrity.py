@@ -2,7 +2,6 @@
 does not break loading: tampered entries are rebuilt, unwritable folders are one warning or one
 DatasetError."""
 
-import collections
 import errno
 import json
 import os
@@ -15,6 +14,7 @@ import pytest
 
 from multisvm_cli import data
 from multisvm_cli.data import cache
+from helpers import counts
 
 VOWEL_TRAIN = {c: 48 for c in range(11)}
 
@@ -23,10 +23,6 @@ VOWEL_TRAIN = {c: 48 for c in range(11)}
 def no_mirror_setting(monkeypatch):
     """No mirror from the environment: each test names the folders it reads."""
     monkeypatch.delenv("MULTISVM_MIRROR", raising=False)
-
-
-def counts(y):
-    return dict(collections.Counter(y.tolist()))
 
 
 def entry(data_home, part="train"):

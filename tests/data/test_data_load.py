@@ -8,16 +8,13 @@ import pytest
 
 from multisvm_cli import data
 from multisvm_cli.data import cache
+from helpers import counts
 
 LETTER_COUNTS = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", [
     789, 766, 736, 805, 768, 775, 773, 734, 755, 747, 739, 761, 792, 783, 753, 803, 783, 758,
     748, 796, 813, 764, 752, 787, 786, 734]))
 USPS_TRAIN = [1194, 1005, 731, 658, 652, 556, 664, 645, 542, 644]
 USPS_TEST = [359, 264, 198, 166, 200, 160, 170, 147, 166, 177]
-
-
-def counts(y):
-    return dict(collections.Counter(y.tolist()))
 
 
 def test_registry_names_and_cards():
@@ -196,6 +193,7 @@ def test_wrong_checksum_is_refused_and_nothing_parsed(mirror, data_home, tmp_pat
     assert not (data_home / "letter").exists()
 
 
+@pytest.mark.slow
 def test_changed_raw_file_without_known_checksum_invalidates_the_parsed_cache(mirror, data_home):
     import gzip
 

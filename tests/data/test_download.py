@@ -15,8 +15,8 @@ from multisvm_cli import data
 from multisvm_cli.data import download as download_module
 from multisvm_cli.data.download import download
 from local_server import leftovers, serve  # noqa: E402  (tests/ is on sys.path)
+from helpers import REPO
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 LETTER_SHA = "2b89f3602cf768d3c8355267d2f13f2417809e101fc2b5ceee10db19a60de6e2"
 
@@ -62,6 +62,7 @@ def test_interrupted_transfer_leaves_nothing(mirror, served, tmp_path):
     assert list(target.parent.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_file_without_known_checksum_is_checked_by_structure(mirror, served, data_home,
                                                              no_mirror):
     folder, base = served
@@ -75,6 +76,7 @@ def test_file_without_known_checksum_is_checked_by_structure(mirror, served, dat
     np.testing.assert_array_equal(usps.parts["test"][1], reference.parts["test"][1])
 
 
+@pytest.mark.slow
 def test_file_with_wrong_structure_is_refused(mirror, served, data_home, no_mirror):
     folder, base = served
     lines = (mirror / "usps" / "zip.test").read_bytes().splitlines(keepends=True)
@@ -215,7 +217,7 @@ def fetch_in_subprocess(base, data_home, prefix="/slow"):
     Python's default handler even when this test runs in a background job (where it is
     ignored)."""
     env = dict(os.environ, MULTISVM_DATA_HOME=str(data_home), MULTISVM_URL_BASE=base + prefix,
-               PYTHONPATH=REPO)
+               PYTHONPATH=str(REPO))
     env.pop("MULTISVM_MIRROR", None)
     return subprocess.Popen(
         [sys.executable, "-m", "multisvm_cli", "datasets", "fetch", "vowel", "--no-progress"],
@@ -234,6 +236,7 @@ def wait_for_part_file(folder, process, timeout=60):
     pytest.fail(f"no partial file appeared in {folder}: {process.communicate()}")
 
 
+@pytest.mark.slow
 def test_sigint_during_a_download_aborts_with_130_and_leaves_nothing(mirror, served,
                                                                      data_home):
     folder, base = served
@@ -249,6 +252,7 @@ def test_sigint_during_a_download_aborts_with_130_and_leaves_nothing(mirror, ser
     assert leftovers(data_home) == []
 
 
+@pytest.mark.slow
 def test_sigkill_leftover_is_removed_by_the_next_fetch(mirror, served, data_home, no_mirror):
     folder, base = served
     serve(folder, "vowel", "vowel-context.data",

@@ -6,28 +6,22 @@ import hashlib
 import random
 import shutil
 import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from lzw_reference import compress
+from .lzw_reference import compress
 from multisvm_cli import data
 from multisvm_cli.data import unix_compress
 from multisvm_cli.data.errors import DatasetError
 from multisvm_cli.experiment.config import load_config
 from local_server import leftovers, serve
+from helpers import REPO, counts
 
-REPO = Path(__file__).resolve().parents[2]
 SHUTTLE_TRN_SHA = "87b24ee9fb5137e1d417659cf905d84d0e15342bbaa60770f1ae83da1a38200a"
 SHUTTLE_TRN_SIZE = 1153518
 # shuttle.trn.Z as UCI serves it (SOURCES.md): read only when a mirror holds it
 SHUTTLE_Z_SHA = "ffd2cbf221d4982ccc77c674621c23291447f3fd9484c00d8078858965e0e7ed"
-
-
-def counts(y):
-    values, numbers = np.unique(y, return_counts=True)
-    return dict(zip(values.tolist(), numbers.tolist()))
 
 
 # ---- the cards -------------------------------------------------------------------------------
@@ -140,6 +134,7 @@ def shuttle_z(mirror):
     return content, compress(content, 16, True, 1000)
 
 
+@pytest.mark.slow
 def test_reader_gives_shuttle_trn_with_the_cards_checksum(mirror, shuttle_z, tmp_path):
     content, packed = shuttle_z
     assert hashlib.sha256(content).hexdigest() == SHUTTLE_TRN_SHA
@@ -271,6 +266,7 @@ def test_shuttle_is_downloaded_as_z_and_kept_decompressed(mirror, shuttle_z, ser
     (lambda content: b"\x1f\x9d\x90" + b"\xff" * 1000,
      r"shuttle\.trn\.Z: corrupt \.Z stream"),
 ])
+@pytest.mark.slow
 def test_a_z_download_with_other_content_is_refused_and_not_kept(
         mirror, shuttle_z, served, data_home, monkeypatch, change, says):
     monkeypatch.delenv("MULTISVM_MIRROR", raising=False)

@@ -32,6 +32,7 @@ def test_letter_training_part_spans_exactly_minus_one_to_one(letter):
     assert not np.allclose(scaler.transform(X_test), refitted)
 
 
+@pytest.mark.slow
 def test_covertype_paper_scaling_standardises_only_continuous_columns(mirror, tmp_path):
     cover = data.load("covertype", parts=["train", "validation"], mirror=mirror,
                       data_home=tmp_path)

@@ -2,16 +2,18 @@
 one added to the registry is checked here as it is)."""
 
 import pytest
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
-import contract
+from . import contract
 from multisvm_cli.estimators.registry import REGISTRY
 
 SCHEMES = list(REGISTRY)
 
 
-@pytest.mark.parametrize("name", SCHEMES)
-def test_sklearn_estimator_checks(name):
-    contract.sklearn_checks(name)
+@parametrize_with_checks([estimator for scheme in REGISTRY.values()
+                          for estimator in contract.sklearn_estimators(scheme)])
+def test_sklearn_estimator_checks(estimator, check):
+    contract.sklearn_check(estimator, check)
 
 
 @pytest.mark.parametrize("name", SCHEMES)

@@ -19,6 +19,8 @@ from multisvm_cli.estimators._probability import (code_coupling, cv_parts, pairw
                                                   sigmoid_predict, sigmoid_train)
 from multisvm_cli.persist import load_model, save_model
 
+from . import contract
+
 
 @pytest.fixture(scope="module")
 def digits():
@@ -297,14 +299,12 @@ def test_ecoc_survives_save_and_load(tmp_path, params):
                           ECOCSVC(code="ovo", decoding="euclidean")])
 def test_probability_schemes_are_sklearn_classifiers(estimator, check):
     name = getattr(check, "func", check).__name__
-    if name == "check_array_api_input":
-        pytest.skip("NumPy arrays only")
     if name == "check_classifiers_train" and estimator.probability:
         # it also asserts argmax(predict_proba) == predict; as SVC(probability=True), predict
         # keeps the scheme's own rule while the probabilities come from cross-validated
         # sigmoids, so the two may differ on a few points (SVC's documented behaviour)
         pytest.xfail("predict is the scheme's rule, not the argmax of predict_proba (as SVC)")
-    check(estimator)
+    contract.sklearn_check(estimator, check)
 
 
 CODE_CASES = {
@@ -450,6 +450,7 @@ scheme_options: {adag: {probability: true}, ecoc: {code: ovo, decoding: loss, pr
 """
 
 
+@pytest.mark.slow
 def test_new_schemes_run_the_protocol_and_resume_from_the_cache(tmp_path, capsys, data_home):
     """The new schemes in a whole run: one pairwise training read by DAGSVM, ADAG and ECOC-ovo,
     log-loss and Brier in the results; a rerun takes every grid point from the cache."""
@@ -497,6 +498,7 @@ def test_validate_refuses_an_explicit_code_with_a_classes_sweep(tmp_path, run_mu
     assert run_multisvm("validate", path)[0] == 0
 
 
+@pytest.mark.slow
 def test_on_usps_the_codes_reproduce_output_codes_max_wins_and_one_vs_rest(mirror, data_home):
     """The three equalities above on USPS (its first 1,500 training digits, 600 test digits,
     Platt et al.'s sigma 3.58 and C 10)."""

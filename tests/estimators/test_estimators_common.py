@@ -72,6 +72,7 @@ def test_naive_bayes_baseline():
     assert model.n_parameters_ == 2 * 3 * 4 + 3  # means + variances + priors
 
 
+@pytest.mark.slow
 def test_a_surrounding_process_backend_is_used_and_its_cpu_time_counted():
     serial = MaxWinsSVC(sigma=2.0).fit(X, Y)
     with parallel_config(backend="loky", n_jobs=2):

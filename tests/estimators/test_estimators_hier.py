@@ -2,10 +2,12 @@
 
 import numpy as np
 import pytest
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from multisvm_cli.estimators import HierSVC
 from multisvm_cli.estimators.hier import cluster_classes
-from test_estimators_graph import TEST, X, Y, Y_TEST
+from . import contract
+from .test_estimators_graph import TEST, X, Y, Y_TEST
 
 
 def test_cluster_cut_at_the_largest_jump():
@@ -44,3 +46,8 @@ def test_svm_first_level_counts_its_own_support_vectors():
 def test_bad_level1_is_a_clear_error():
     with pytest.raises(ValueError, match="unknown level1 'tree'"):
         HierSVC(level1="tree").fit(X, Y)
+
+
+@parametrize_with_checks([HierSVC(level1="svm")])  # the default (naive Bayes first) is in test_contract
+def test_svm_first_level_is_a_scikit_learn_classifier(estimator, check):
+    contract.sklearn_check(estimator, check)

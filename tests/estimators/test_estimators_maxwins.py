@@ -4,19 +4,14 @@ import h5py
 import numpy as np
 import pytest
 from sklearn.datasets import load_digits, load_iris, load_wine
-from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from multisvm_cli.estimators import MaxWinsSVC
+from helpers import standardized
 
 
 # Hand-made linear models use kernel="polynomial", degree=1, homogeneous=True: (x . y)^1, the linear
 # kernel kept as support vectors (kernel="linear" predicts through primal weights: test_liblinear.py).
-
-
-def standardized(loader):
-    X, y = loader(return_X_y=True)
-    return StandardScaler().fit_transform(X), y
 
 
 @pytest.mark.parametrize("loader, sigma, C", [(load_iris, 1.0, 10.0), (load_wine, 2.0, 1.0),

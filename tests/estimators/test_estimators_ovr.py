@@ -4,19 +4,14 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_digits, load_iris, load_wine
 from sklearn.multiclass import OneVsRestClassifier
-from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from multisvm_cli.estimators import OneVsRestSVC
+from helpers import standardized
 
 
 # Hand-made linear models use kernel="polynomial", degree=1, homogeneous=True: (x . y)^1, the linear
 # kernel kept as support vectors (kernel="linear" predicts through primal weights: test_liblinear.py).
-
-
-def standardized(loader, n=None):
-    X, y = loader(return_X_y=True)
-    return StandardScaler().fit_transform(X)[:n], y[:n]
 
 
 @pytest.mark.parametrize("loader, sigma, C, n", [(load_iris, 1.0, 10.0, None), (load_wine, 2.0, 1.0, None),

@@ -49,6 +49,7 @@ def ascending_fits(scheme, X, y, gamma, C_values=C_VALUES, tol=TOL, **params):
             for C in C_values]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(DATASETS))
 @pytest.mark.parametrize("scheme", [OneVsRestSVC, MaxWinsSVC, DAGSVC, UDTSVC, GraphSVC, HierSVC])
 def test_reused_machines_equal_fresh_fits_at_the_larger_C(name, scheme, mirror, data_home):

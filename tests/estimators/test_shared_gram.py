@@ -4,17 +4,12 @@ binary SVMs read, and the protocol scores a kernel's C values from one such matr
 import numpy as np
 import pytest
 from sklearn.datasets import load_digits, load_iris
-from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from multisvm_cli.estimators import MaxWinsSVC, OneVsRestSVC
 from multisvm_cli.estimators.kernels import Kernel
 from multisvm_cli.experiment.protocol import PointJob, same_kernel_tasks, score_points
-
-
-def standardized(loader, n=None):
-    X, y = loader(return_X_y=True)
-    return StandardScaler().fit_transform(X)[:n], y[:n]
+from helpers import standardized
 
 
 def test_one_vs_rest_with_the_shared_gram_is_the_same_fit():
@@ -98,6 +93,7 @@ def test_score_points_equals_one_fit_per_point():
         assert len(set(errors)) > 1  # the C values really gave different models
 
 
+@pytest.mark.slow
 def test_grid_fit_cpu_counts_only_its_own_task_when_tasks_run_side_by_side(
         tmp_path, capsys, data_home, write_config):
     # Two grid threads: a point's fit CPU is its own thread's work, never more than its wall

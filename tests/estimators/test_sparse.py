@@ -64,6 +64,7 @@ def assert_same_model(dense, sparse, X_test, rtol=0.0):
     assert sparse.n_support_vectors_ == dense.n_support_vectors_
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kernel", list(KERNELS))
 @pytest.mark.parametrize("scheme", list(SCHEMES))
 def test_csr_input_gives_the_dense_results(scheme, kernel):
@@ -208,6 +209,7 @@ def test_non_finite_sparse_values_are_refused(scheme):
         model.predict(sp.csr_matrix(DIGITS[TEST, :60]))
 
 
+@pytest.mark.slow
 def test_a_large_sparse_matrix_is_never_densified():
     """4,000 x 20,000 at about 1% density (a dense copy: 610 MB) through a linear 1-v-r fit and
     predict: the peak of traced memory is the 4,000^2 training Gram matrix (122 MB) and a few

@@ -5,10 +5,12 @@ sentence."""
 
 import numpy as np
 import pytest
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
-import contract
-import toy_scheme
 from configs import config_text
+
+from . import contract
+from . import toy_scheme
 from multisvm_cli.estimators import registry
 from multisvm_cli.estimators._pairwise import class_pairs
 from multisvm_cli.estimators.maxwins import MaxWinsSVC
@@ -31,8 +33,9 @@ def test_toy_scheme_passes_the_contract(toy, tmp_path, mirror, data_home, run_mu
     assert registry.scheme_name("Toy vote") == toy and registry.label(toy) == "Toy vote"
 
 
-def test_toy_scheme_is_a_scikit_learn_classifier(toy):
-    contract.sklearn_checks(toy)
+@parametrize_with_checks(contract.sklearn_estimators(toy_scheme.SCHEME))
+def test_toy_scheme_is_a_scikit_learn_classifier(toy, estimator, check):
+    contract.sklearn_check(estimator, check)
 
 
 def test_toy_votes_differ_from_max_wins_only_by_their_weights(toy):

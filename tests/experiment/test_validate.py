@@ -4,10 +4,9 @@
 The cases are those a new user hit on main before the experiment layer (each used to pass
 validate and fail later, or to pass silently with a wrong meaning)."""
 
-import textwrap
 
 import pytest
-from configs import GLASS_TEN_FOLDS, config_text
+from configs import GLASS_TEN_FOLDS, config_text, write
 
 from multisvm_cli.cli.main import main
 
@@ -92,12 +91,6 @@ REFUSED = {
                              "schemes: [ovr, maxwins, dag]\ndag_orders: -1"),
                             8, "dag_orders: must be an integer from 0 to 100000, got -1"),
 }
-
-
-def write(tmp_path, text, name="config.yaml"):
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text))
-    return path
 
 
 @pytest.mark.parametrize("case", sorted(REFUSED), ids=lambda c: c.replace(" ", "-"))

@@ -19,8 +19,8 @@ import pytest
 from configs import config_text
 
 from multisvm_cli.cli.main import main
+from helpers import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 
 GOOD = config_text(name="good", schemes=["ovr", "dag", "maxwins"])
 
@@ -78,8 +78,7 @@ def changed_outside(before, after, allowed):
                   and not any(k.startswith(prefix) for prefix in allowed))
 
 
-
-
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(CONFIG_CASES), ids=lambda c: c.replace(" ", "-"))
 def test_hostile_configs_are_refused_in_one_line(case, tmp_path, run_multisvm, monkeypatch):
     text, extra, code, fragment = CONFIG_CASES[case]
@@ -183,6 +182,7 @@ def test_a_model_folder_under_a_file_is_one_line(tmp_path, run_multisvm):
     assert code == 2 and err.count("\n") == 1 and err.startswith("error: "), err
 
 
+@pytest.mark.slow
 def test_a_hostile_config_through_a_real_process_prints_no_traceback(tmp_path):
     config = tmp_path / "bomb.yaml"
     config.write_text(bomb())

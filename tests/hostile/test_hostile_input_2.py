@@ -385,6 +385,7 @@ def test_a_downloaded_file_follows_the_umask(tmp_path, monkeypatch, umask):
     assert (tmp_path / "x.data").stat().st_mode & 0o777 == 0o666 & ~umask
 
 
+@pytest.mark.slow
 def test_sigterm_ends_a_run_as_interrupted_with_exit_143(tmp_path, mirror):
     """10: SIGTERM (batch schedulers, `timeout`) is handled like Ctrl-C: run.json says
     interrupted, the exit code is 128 + 15."""

@@ -13,6 +13,7 @@ import pytest
 
 from multisvm_cli.base import code_digest as code_module
 from multisvm_cli.experiment import Settings, load_config, reproduce
+from helpers import write_files
 
 LINEAR = [{"type": "linear"}]
 
@@ -57,6 +58,7 @@ def test_the_code_digest_changes_with_any_edit_rename_or_new_file(tmp_path):
     assert code_module.digest_of(copy) not in (first, edited)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("mirror", "no_network", "data_home")
 def test_after_a_code_edit_no_cached_point_is_reused(write_config, tmp_path, request):
     out = tmp_path / "out"
@@ -88,6 +90,7 @@ def test_two_sweep_values_that_print_alike_share_no_cached_point(write_config, t
     assert record["grid_points"] == {"total": 2, "cached": 0, "computed": 2}
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("mirror", "no_network", "data_home")
 def test_a_classes_draw_changed_by_its_order_shares_no_cached_point(write_config, tmp_path):
     out = tmp_path / "out"
@@ -183,6 +186,7 @@ def test_the_reuse_store_keys_its_machines_by_solver():
 
 # ---------------------------------------------------- 2. liblinear fits under threads reproduce
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("no_network")
 def test_liblinear_gives_the_same_machines_under_two_threads(mirror, data_home):
     """20 one-vs-rest liblinear fits two at a time: before the lock, every fit of three gave
@@ -292,6 +296,7 @@ def test_report_refuses_an_edited_file(sweep_run, tmp_path, run_multisvm, name, 
     assert before == {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
+@pytest.mark.slow
 def test_report_redraws_an_untouched_sweep_run(sweep_run, tmp_path, run_multisvm):
     folder = _edited(sweep_run, tmp_path, "sweep.csv", lambda text: text)
     result = run_multisvm("report", folder)
@@ -356,14 +361,6 @@ def test_a_huge_or_special_local_file_is_refused_before_it_is_read(tmp_path):
 
 # ------------------------------------------------------- 6. a user's text folder, hostile
 
-def _text_folder(root, files):
-    """A text folder: ``files`` maps "class/name" to bytes."""
-    for name, content in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_bytes(content)
-    return root
-
-
 DOCS = {"spam/1": b"buy cheap now", "spam/2": b"cheap pills", "ham/a": b"hello friend",
         "ham/b": b"see you soon"}
 
@@ -378,8 +375,8 @@ def _refused(root, match, **kwargs):
 
 
 def test_a_symlink_out_of_the_text_folder_is_refused(tmp_path):
-    outside = _text_folder(tmp_path / "outside", {"secret/x": b"private words"})
-    root = _text_folder(tmp_path / "mine", DOCS)
+    outside = write_files(tmp_path / "outside", {"secret/x": b"private words"})
+    root = write_files(tmp_path / "mine", DOCS)
     (root / "ham" / "link").symlink_to(outside / "secret" / "x")
     assert "ham/link" in _refused(root, "a symbolic link out of the text folder")
     (root / "ham" / "link").unlink()
@@ -388,7 +385,7 @@ def test_a_symlink_out_of_the_text_folder_is_refused(tmp_path):
 
 
 def test_fifos_and_devices_in_a_text_folder_are_refused_unread(tmp_path):
-    root = _text_folder(tmp_path / "mine", DOCS)
+    root = write_files(tmp_path / "mine", DOCS)
     os.mkfifo(root / "spam" / "pipe")
     assert "spam/pipe: a FIFO" in _refused(root, "not a document")
     (root / "spam" / "pipe").unlink()
@@ -398,7 +395,7 @@ def test_fifos_and_devices_in_a_text_folder_are_refused_unread(tmp_path):
 
 
 def test_a_huge_document_is_refused_unread(tmp_path):
-    root = _text_folder(tmp_path / "mine", DOCS)
+    root = write_files(tmp_path / "mine", DOCS)
     _sparse_file(root / "ham" / "huge", 10**9)
     message = _refused(root, "1,000,000,000 bytes, more than")
     assert "ham/huge" in message
@@ -407,7 +404,7 @@ def test_a_huge_document_is_refused_unread(tmp_path):
 def test_too_many_classes_or_files_are_refused(tmp_path):
     from multisvm_cli.data.text import folder as text_folder
 
-    root = _text_folder(tmp_path / "mine", {f"c{i}/d": b"some words" for i in range(30)})
+    root = write_files(tmp_path / "mine", {f"c{i}/d": b"some words" for i in range(30)})
     _refused(root, "30 class folders, more than 29", max_classes=29)
     assert text_folder.MAX_TEXT_CLASSES == 1_000 and text_folder.MAX_TEXT_FILES == 100_000
     _refused(root, "more than 29 files", max_files=29)
@@ -419,8 +416,8 @@ def test_too_many_classes_or_files_are_refused(tmp_path):
 def test_test_classes_missing_from_training_or_the_same_folder_are_refused(tmp_path):
     from multisvm_cli import data
 
-    train = _text_folder(tmp_path / "train", DOCS)
-    test = _text_folder(tmp_path / "test", {**DOCS, "eggs/1": b"green eggs"})
+    train = write_files(tmp_path / "train", DOCS)
+    test = write_files(tmp_path / "test", {**DOCS, "eggs/1": b"green eggs"})
     with pytest.raises(data.DatasetError, match="eggs have test documents but no training"):
         data.load_text_folder("mine", train, test)
     with pytest.raises(data.DatasetError, match="the test folder is the training folder"):
@@ -428,7 +425,7 @@ def test_test_classes_missing_from_training_or_the_same_folder_are_refused(tmp_p
 
 
 def test_non_utf8_names_and_bytes_name_their_file(tmp_path):
-    root = _text_folder(tmp_path / "mine", DOCS)
+    root = write_files(tmp_path / "mine", DOCS)
     (root / "ham" / "b").write_bytes(b"caf\xe9")
     assert "ham/b: not utf-8 text" in _refused(root, "not utf-8 text", encoding="utf-8")
     (root / "ham" / "b").write_bytes(b"fine")
@@ -606,8 +603,8 @@ def test_a_text_folder_whose_documents_hold_no_term_is_refused_by_validate(
     from configs import config_text
 
     words = [b"the and of", b"it is the", b"of the", b"and it", b"is it", b"the of"]
-    root = _text_folder(tmp_path / "mine", {f"{c}/{i}": text for c in "ab"
-                                            for i, text in enumerate(words)})
+    root = write_files(tmp_path / "mine", {f"{c}/{i}": text for c in "ab"
+                                           for i, text in enumerate(words)})
     config = tmp_path / "words.yaml"
     config.write_text(config_text(name="words", dataset=None, kernels=LINEAR, C=[1],
                                   schemes=["ovr"], split={"test_fraction": 0.5, "seed": 0},

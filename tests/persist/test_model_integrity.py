@@ -18,7 +18,7 @@ import pytest
 from sklearn.datasets import load_iris
 
 from multisvm_cli.data import Dataset
-from multisvm_cli.estimators import DAGSVC, GraphSVC, HierSVC, NBClassifier, OneVsRestSVC, UDTSVC
+from multisvm_cli.estimators import REGISTRY, GraphSVC, HierSVC, NBClassifier
 from multisvm_cli.experiment import load_config
 from multisvm_cli.experiment.models.metadata import (check_training_metadata, load_trained_model,
                                                    save_trained_model, training_metadata)
@@ -32,15 +32,15 @@ SCALER = Scaler(method="standard", columns=(0, 1, 2, 3)).fit(X_RAW[::2])
 X = SCALER.transform(X_RAW)
 TRAIN = np.arange(0, 150, 2)
 
-ESTIMATORS = {
-    "ovr": OneVsRestSVC(C=10.0, sigma=1.0),
-    "dag": DAGSVC(C=10.0, sigma=1.0),
-    "udt": UDTSVC(C=10.0, sigma=1.0, random_state=0),
+# every scheme of the registry (one added to it is checked here as it is), GraphSVM and Hier
+# with parameters that give them groups of SVMs to tamper with, and multinomial naive Bayes
+ESTIMATORS = {name: scheme.estimator(C=10.0, sigma=1.0, random_state=0)
+              for name, scheme in REGISTRY.items()}
+ESTIMATORS.update({
     "graph": GraphSVC(C=10.0, sigma=1.0, threshold=0.0, random_state=0),
     "hier": HierSVC(C=10.0, sigma=1.0, level1="svm", random_state=0),
-    "nb": NBClassifier(C=10.0, sigma=1.0),
     "nb-multinomial": NBClassifier(C=10.0, sigma=1.0, nb="multinomial"),
-}
+})
 
 
 def features(name):

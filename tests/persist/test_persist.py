@@ -1,7 +1,7 @@
 """Saved models load back identical, and anything tampered with is refused with one line.
 
 The tampering helpers reseal manifest.json (a consistent edit), so these tests reach the checks
-behind the manifest; tests/test_model_integrity.py covers the manifest itself."""
+behind the manifest; tests/persist/test_model_integrity.py covers the manifest itself."""
 
 import json
 import multiprocessing
@@ -15,7 +15,7 @@ import pytest
 from sklearn.datasets import load_iris
 from sklearn.preprocessing import StandardScaler
 
-from multisvm_cli.estimators import DAGSVC, GraphSVC, HierSVC, MaxWinsSVC, NBClassifier, OneVsRestSVC, UDTSVC
+from multisvm_cli.estimators import DAGSVC, REGISTRY, GraphSVC, HierSVC, MaxWinsSVC, NBClassifier, OneVsRestSVC
 from multisvm_cli.base.errors import MultisvmError
 from multisvm_cli.persist import FORMAT_VERSION, ModelFormatError, ModelPathError, load_model, save_model
 
@@ -26,16 +26,16 @@ X = StandardScaler().fit_transform(X)
 Y = np.array(["setosa", "versicolor", "virginica"])[_y]
 TRAIN, TEST = np.arange(0, 150, 2), np.arange(1, 150, 2)
 
-ESTIMATORS = {
+# every scheme of the registry (one added to it is saved and loaded here as it is), some with
+# parameters whose saved state differs from the default's, and Hier with an SVM first level
+ESTIMATORS = {name: scheme.estimator(C=10.0, random_state=0) for name, scheme in REGISTRY.items()}
+ESTIMATORS.update({
     "ovr": OneVsRestSVC(C=10.0, sigma=1.5),
     "maxwins": MaxWinsSVC(C=10.0, kernel="polynomial", degree=2),
     "dag": DAGSVC(C=10.0, order=["virginica", "setosa", "versicolor"]),
-    "udt": UDTSVC(C=10.0, random_state=0),
     "graph": GraphSVC(C=10.0, threshold=0.0, random_state=0),
-    "hier": HierSVC(C=10.0, random_state=0),
     "hier-svm": HierSVC(C=10.0, level1="svm", random_state=0),
-    "nb": NBClassifier(),
-}
+})
 
 
 @pytest.fixture(scope="module")
@@ -233,6 +233,7 @@ def test_saved_files_follow_the_umask(tmp_path, fitted, umask, file_mode, folder
     assert modes == {"model.json": file_mode, "model.npz": file_mode, "manifest.json": file_mode}
 
 
+@pytest.mark.slow
 def test_concurrent_saves_all_succeed_and_leave_nothing_behind(tmp_path, fitted):
     """4 processes save 30 times each to one folder while a fifth loads it: every save succeeds
     (the last one wins), every load sees a whole model, and no staging or old folder remains."""

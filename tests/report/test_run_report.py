@@ -12,17 +12,17 @@ import statistics
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 from matplotlib.image import imread
 from scipy import stats
 
 from multisvm_cli import data
-from multisvm_cli.cli.main import cli, main
+from multisvm_cli.cli.main import main
 from multisvm_cli.estimators import DAGSVC, MaxWinsSVC
 from multisvm_cli.experiment.plans import repeat_plan
 from multisvm_cli.experiment.protocol import random_orders
 from multisvm_cli.experiment.splits import scaled_folds
 from multisvm_cli.experiment import load_config
+from helpers import run_cli
 
 CONFIG = """\
 name: spread
@@ -55,10 +55,9 @@ def run(tmp_path_factory):
     config.write_text(CONFIG)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MULTISVM_DATA_HOME", str(home / "data-home"))
-        result = CliRunner().invoke(cli, ["reproduce-table", str(config), "--out",
-                                          str(home / "out"), "--quiet"], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return next((home / "out" / "spread").glob("2*")), result.stdout, config
+        result = run_cli("reproduce-table", config, "--out", home / "out", "--quiet")
+    assert result.code == 0, result.err
+    return next((home / "out" / "spread").glob("2*")), result.out, config
 
 
 def saved(folder):
@@ -239,9 +238,9 @@ def test_multisvm_report_restores_figures_and_html(run, tmp_path):
     html = (copy / "report.html").read_text()
     shutil.rmtree(copy / "figures")
     (copy / "report.html").unlink()
-    result = CliRunner().invoke(cli, ["report", str(copy)], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    assert f"report: {copy / 'report.html'}" in result.stdout
+    result = run_cli("report", copy)
+    assert result.code == 0, result.err
+    assert f"report: {copy / 'report.html'}" in result.out
     assert {p.name: p.read_bytes() for p in (copy / "figures").glob("*.png")} == before
     assert (copy / "report.html").read_text() == html
 

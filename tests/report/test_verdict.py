@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
-from test_ranking import NAMES, demsar_errors
+from .test_ranking import NAMES, demsar_errors
 
 from multisvm_cli.base.errors import MultisvmError
 from multisvm_cli.experiment import load_config
@@ -216,7 +216,7 @@ def test_old_run_folder_gets_its_verdict_from_the_table():
 
 
 def test_report_html_of_an_old_run_folder_shows_the_verdict(tmp_path):
-    from test_report_html import ROWS, fake_run
+    from .test_report_html import ROWS, fake_run
 
     from multisvm_cli.report.html import write_report
 

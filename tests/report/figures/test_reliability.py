@@ -1,0 +1,79 @@
+"""Reliability (calibration) curves of the schemes run with class probabilities (issue 30)."""
+
+import json
+
+import numpy as np
+import pytest
+
+from multisvm_cli.experiment.protocol.final import reliability_counts
+from multisvm_cli.report.figures.reliability import curve
+
+CONFIG = """\
+name: prob
+dataset: [iris, wine]
+split: {method: kfold, k: 3, seed: 0}
+kernels: [{type: gaussian, sigma: [1, 3]}]
+C: [1, 10]
+schemes: [ovr, maxwins, nb]
+scheme_options: {maxwins: {probability: true}}
+"""
+
+
+def test_bins_count_points_by_the_predicted_class_probability():
+    proba = np.array([[0.95, 0.05], [0.55, 0.45], [0.3, 0.7], [0.62, 0.38], [0.5, 0.5]])
+    truth = np.array([[1, 0], [0, 1], [0, 1], [1, 0], [1, 0]], dtype=float)
+    bins = reliability_counts(proba, truth)
+    assert bins["count"] == [0, 0, 0, 0, 0, 2, 1, 1, 0, 1]  # 0.55 and 0.5 share [0.5, 0.6)
+    assert bins["right"] == [0, 0, 0, 0, 0, 1, 1, 1, 0, 1]  # 0.55 picks class 0: wrong
+    assert np.allclose(bins["confidence"], [0, 0, 0, 0, 0, 1.05, 0.62, 0.7, 0, 0.95])
+    x, y, n = curve(bins)
+    assert np.allclose(x, [0.525, 0.62, 0.7, 0.95]) and np.allclose(y, [0.5, 1, 1, 1])
+    assert n.tolist() == [2, 1, 1, 1]
+
+
+@pytest.mark.slow
+def test_a_run_pools_the_bins_and_draws_a_curve_per_dataset(tmp_path, mirror, data_home,
+                                                             run_multisvm):
+    config = tmp_path / "prob.yaml"
+    config.write_text(CONFIG)
+    run = run_multisvm("reproduce-table", config, "--out", tmp_path / "out", "-q")
+    assert run.code == 0, run.err
+    folder = tmp_path / "out" / "prob" / "latest"
+    results = json.loads((folder / "results.json").read_text())["results"]
+    for result in results:
+        if result["scheme"] == "maxwins":  # pooled over the 3 folds: every point once
+            bins = result["reliability"]
+            assert sum(bins["count"]) == result["n_test"]
+            assert all(0 <= r <= c for r, c in zip(bins["right"], bins["count"]))
+            # right by the most probable class, which may differ from the vote's prediction
+            assert abs(sum(bins["right"]) - (result["n_test"] - result["n_errors"])) <= 5
+        else:
+            assert "reliability" not in result  # no probabilities asked for
+    figures = sorted(p.name for p in (folder / "figures").glob("reliability-*"))
+    assert figures == ["reliability-iris.png", "reliability-wine.png"]
+    for path in (folder / "figures").glob("reliability-*"):
+        path.unlink()
+    assert run_multisvm("report", folder).code == 0  # redrawn from results.json alone
+    assert len(list((folder / "figures").glob("reliability-*"))) == 2
+    assert "Calibration of the class probabilities" in (folder / "report.html").read_text()
+
+
+@pytest.mark.parametrize("edit", [
+    lambda b: b["count"].__setitem__(9, b["count"][9] + 1),      # no longer n_test points
+    lambda b: b["right"].__setitem__(9, b["count"][9] + 1),      # more right than points
+    lambda b: b["confidence"].__setitem__(9, -1.0),              # a negative probability sum
+    lambda b: b.pop("right"),                                     # a list dropped
+    lambda b: b["count"].__setitem__(9, "many"),                  # not a count
+])
+def test_report_refuses_edited_bins_in_one_line(tmp_path, mirror, data_home, run_multisvm, edit):
+    config = tmp_path / "prob.yaml"
+    config.write_text(CONFIG)
+    assert run_multisvm("reproduce-table", config, "--out", tmp_path / "out", "-q",
+                        "--no-figures").code == 0
+    path = tmp_path / "out" / "prob" / "latest" / "results.json"
+    results = json.loads(path.read_text())
+    edit(next(r for r in results["results"] if r.get("reliability"))["reliability"])
+    path.write_text(json.dumps(results))
+    run = run_multisvm("report", path.parent)
+    assert run.code == 2 and len(run.err.strip().splitlines()) == 1
+    assert "result's reliability is not its test points' bins" in run.err

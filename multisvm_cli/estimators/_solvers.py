@@ -109,7 +109,7 @@ def libsvm_fit(X, positive, settings, kernel_params):
     once per fit here: ``X`` is finite float64, C and the kernel are checked by the estimator).
     Those checks cost 0.6 ms a call, 4x libsvm's own time on a 100-row problem, and dominated
     the small datasets' grids (Max Wins on vowel: 3.1 s of 3.9 s).  If the private entry point
-    is missing or changed, ``SVC`` itself is used.  tests/test_shared_gram.py checks both give
+    is missing or changed, ``SVC`` itself is used.  tests/estimators/test_shared_gram.py checks both give
     the same machine.
     """
     labels = positive.astype(np.float64)  # SVC's encoding of the classes {False, True}: 0, 1

@@ -11,7 +11,7 @@ over the free a_i) is the same too: the machine trained at C' *is* a solution at
 learn's ``dual_coef_`` holds y_i a_i, so the test is ``np.any(np.abs(dual_coef) >= C')``
 (:func:`has_bounded_sv`).  An identical problem at the same C is libsvm's same machine as well.
 A fresh fit at C is another tol-accurate solution: most often bit-identical (SMO takes the same
-steps while no alpha reaches the bound), else within a few tol (tests/test_reuse_across_c.py).
+steps while no alpha reaches the bound), else within a few tol (tests/estimators/test_reuse_across_c.py).
 
 Contract of a :class:`MachineReuse` store: it lives for one kernel task of one fold (the
 grid's fits that share a training X, a kernel and a tolerance, run at ascending C), and a

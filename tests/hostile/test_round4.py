@@ -9,13 +9,12 @@ import sys
 import textwrap
 from pathlib import Path
 
-import numpy as np
 import pytest
 from sklearn.datasets import load_iris
 
 from configs import config_text
+from helpers import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 LINEAR = [{"type": "linear"}]
 
 

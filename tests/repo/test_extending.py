@@ -8,7 +8,6 @@ import importlib.util
 import re
 import sys
 import textwrap
-from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -23,8 +22,8 @@ from multisvm_cli.estimators.maxwins import MaxWinsSVC
 from multisvm_cli.persist import load_model, save_model
 from multisvm_cli.report.figures import base as figures_base
 from multisvm_cli.report.figures import drawing
+from helpers import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 PAGE = REPO / "docs" / "explanation" / "extending.md"
 RECIPE = re.compile(r"^( *)<!-- recipe: ([\w-]+) -->\n\1```\w+\n(.*?)^\1```$", re.M | re.S)
 

@@ -8,8 +8,9 @@ call time is still a circle of ideas.
 
 import ast
 from pathlib import Path
+from helpers import REPO
 
-PACKAGE = Path(__file__).resolve().parents[2] / "multisvm_cli"
+PACKAGE = REPO / "multisvm_cli"
 
 
 def import_graph(package: Path) -> dict[str, set[str]]:

@@ -7,7 +7,6 @@ import dataclasses
 import importlib.util
 import io
 import json
-from pathlib import Path
 
 import pytest
 
@@ -15,8 +14,8 @@ from multisvm_cli.report import columns, run_checks, table
 from multisvm_cli.report.columns import NONNEGATIVE, Column
 from multisvm_cli.report.html import _parse
 from multisvm_cli.report.html_table import table_html
+from helpers import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 spec = importlib.util.spec_from_file_location("gen_docs", REPO / "scripts" / "gen_docs.py")
 gen_docs = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(gen_docs)

@@ -185,14 +185,7 @@ def check_training_metadata(metadata, path):
             fail(key, "a non-empty string")
         checked[key] = get(key)
     checked["scheme"] = _choice(get("scheme"), tuple(REGISTRY)) or fail("scheme", f"one of {', '.join(REGISTRY)}")
-    names = tuple(data.names())
-    if "local" in metadata:
-        checked["local"] = _local_metadata(metadata["local"], where)
-        checked["dataset"] = (get("dataset") if isinstance(get("dataset"), str)
-                              and LOCAL_NAME.fullmatch(get("dataset"))
-                              else fail("dataset", "a folder-safe dataset name"))
-    else:
-        checked["dataset"] = _choice(get("dataset"), names) or fail("dataset", f"one of {', '.join(names)}")
+    checked.update(_dataset_fields(metadata, get, fail, where))
     checksums = get("checksums")
     if not (isinstance(checksums, dict) and all(isinstance(f, str) and f and isinstance(d, str)
                                                 and _hex64(d) for f, d in checksums.items())):
@@ -215,6 +208,20 @@ def check_training_metadata(metadata, path):
     if "text" in metadata:
         checked["text"] = metadata["text"]
     return checked
+
+
+def _dataset_fields(metadata, get, fail, where) -> dict:
+    """``dataset`` (a registered name, or for a model trained on local files a folder-safe name
+    beside its checked ``local`` section), as :func:`check_training_metadata` checks them."""
+    if "local" not in metadata:
+        names = tuple(data.names())
+        return {"dataset": _choice(get("dataset"), names)
+                or fail("dataset", f"one of {', '.join(names)}")}
+    local = _local_metadata(metadata["local"], where)
+    name = get("dataset")
+    if not (isinstance(name, str) and LOCAL_NAME.fullmatch(name)):
+        fail("dataset", "a folder-safe dataset name")
+    return {"local": local, "dataset": name}
 
 
 def _hex64(value):

@@ -208,18 +208,7 @@ def heatmaps_figure(panels, dataset, kernel_type, n_splits=1, scale=None,
     fig.selected_cells, fig.lowest_elsewhere = {}, []
     for k, (scheme, cells, chosen) in enumerate(panels):
         ax = fig.add_subplot(spec[k // columns, k % columns])
-        image = ax.imshow(cells.to_numpy(), cmap=COLOURS, aspect="auto", origin="lower",
-                          vmin=low, vmax=high)
-        _annotate_cells(ax, image, cells.to_numpy(), cells.attrs.get("counts"))
-        ax.set_xticks(range(cells.shape[1]), tick_labels(cells.columns), fontsize=8)
-        ax.set_yticks(range(cells.shape[0]), _row_ticks(cells.index), fontsize=8)
-        if kernel_type == "linear":  # one row, no parameter: the axis label says it
-            ax.set_yticks([])
-        name = scheme_title(scheme, cells.attrs.get("linear_model"))
-        ax.set_title(name, fontsize=9)
-        fig.selected_cells[scheme] = _mark_selected(ax, cells, kernel_type, chosen)
-        if _lowest_elsewhere(cells, fig.selected_cells[scheme]):
-            fig.lowest_elsewhere.append(name)
+        image = _draw_panel(fig, ax, scheme, cells, chosen, kernel_type, (low, high))
     bar = fig.add_axes([1 - (right - 0.15) / width, bottom / height, 0.15 / width,
                         1 - (top + bottom) / height])
     # each axis label once, for all panels: the y label left of the first column, the x label
@@ -245,6 +234,24 @@ def heatmaps_figure(panels, dataset, kernel_type, n_splits=1, scale=None,
              shown + _frame_note(n_splits, fig.lowest_elsewhere),
              fontsize=7.5, va="bottom")
     return fig
+
+
+def _draw_panel(fig, ax, scheme, cells, chosen, kernel_type, scale):
+    """One scheme's annotated heatmap on ``ax`` (colours on ``scale``), its chosen point framed
+    and recorded in ``fig.selected_cells`` (and ``fig.lowest_elsewhere``); its image."""
+    image = ax.imshow(cells.to_numpy(), cmap=COLOURS, aspect="auto", origin="lower",
+                      vmin=scale[0], vmax=scale[1])
+    _annotate_cells(ax, image, cells.to_numpy(), cells.attrs.get("counts"))
+    ax.set_xticks(range(cells.shape[1]), tick_labels(cells.columns), fontsize=8)
+    ax.set_yticks(range(cells.shape[0]), _row_ticks(cells.index), fontsize=8)
+    if kernel_type == "linear":  # one row, no parameter: the axis label says it
+        ax.set_yticks([])
+    name = scheme_title(scheme, cells.attrs.get("linear_model"))
+    ax.set_title(name, fontsize=9)
+    fig.selected_cells[scheme] = _mark_selected(ax, cells, kernel_type, chosen)
+    if _lowest_elsewhere(cells, fig.selected_cells[scheme]):
+        fig.lowest_elsewhere.append(name)
+    return image
 
 
 def _frame_note(n_splits, lowest_elsewhere) -> str:

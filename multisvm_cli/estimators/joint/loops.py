@@ -187,6 +187,8 @@ def update(problem, dual, n_active, i, q, d, i2, q2, d2, changed):
     """
     kind, C, shift, y = problem.kind, problem.C, problem.shift, problem.y
     high, low, stale, active = dual.high, dual.low, dual.stale, dual.active
+    low_own, low_other = lower(kind, True, C), lower(kind, False, C)  # the box, out of the loop
+    up_own, up_other = upper(kind, True, C), upper(kind, False, C)
     for m in changed:
         step, step2, row, own = d[m], d2[m], dual.G[m], dual.beta[m]
         for a in range(n_active):
@@ -195,7 +197,7 @@ def update(problem, dual, n_active, i, q, d, i2, q2, d2, changed):
             g = old + step * (q[j] + shift) + step2 * (q2[j] + shift)
             row[j] = g
             h, lo, b, mine = high[j], low[j], own[j], m == y[j]
-            down, up = can_decrease(kind, b, mine, C), can_increase(kind, b, mine, C)
+            down, up = b > (low_own if mine else low_other), b < (up_own if mine else up_other)
             stale[j] = stale[j] | ((old == h) & (g < old)) | ((old == lo) & (g > old))
             high[j] = max(h, g if down else -INF)
             low[j] = min(lo, g if up else INF)

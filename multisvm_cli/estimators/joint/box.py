@@ -37,14 +37,17 @@ def upper(kind, mine, C):
 
 @njit(cache=True, nogil=True, inline="always")
 def can_decrease(kind, value, mine, C):
-    """Whether beta_im = ``value`` is above its lower bound."""
-    return value > lower(kind, mine, C)
+    """Whether beta_im = ``value`` is above its lower bound (always, where it has none: with a
+    literal ``kind``, numba then compiles no test at all)."""
+    bound = lower(kind, mine, C)
+    return (bound == -INF) | (value > bound)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def can_increase(kind, value, mine, C):
-    """Whether beta_im = ``value`` is below its upper bound."""
-    return value < upper(kind, mine, C)
+    """Whether beta_im = ``value`` is below its upper bound (always, where it has none)."""
+    bound = upper(kind, mine, C)
+    return (bound == INF) | (value < bound)
 
 
 @njit(cache=True, nogil=True)

@@ -44,7 +44,7 @@ import numpy as np
 from numba import njit
 
 from .box import can_decrease, can_increase, lower, upper
-from .state import BOUND, CONVERGED, CS, NEED_ROW, STALLED, WW  # noqa: F401 (WW: for callers)
+from .state import BOUND, CONVERGED, CS, NEED_ROW, STALLED, WW
 from .steps import gain, solve_box, solve_cs, solve_ww
 
 TAU = 1e-12  # the least curvature Q_ii a sub-problem is solved with (libsvm's TAU)
@@ -187,8 +187,6 @@ def update(problem, dual, n_active, i, q, d, i2, q2, d2, changed):
     """
     kind, C, shift, y = problem.kind, problem.C, problem.shift, problem.y
     high, low, stale, active = dual.high, dual.low, dual.stale, dual.active
-    low_own, low_other = lower(kind, True, C), lower(kind, False, C)  # the box, out of the loop
-    up_own, up_other = upper(kind, True, C), upper(kind, False, C)
     for m in changed:
         step, step2, row, own = d[m], d2[m], dual.G[m], dual.beta[m]
         for a in range(n_active):
@@ -197,7 +195,10 @@ def update(problem, dual, n_active, i, q, d, i2, q2, d2, changed):
             g = old + step * (q[j] + shift) + step2 * (q2[j] + shift)
             row[j] = g
             h, lo, b, mine = high[j], low[j], own[j], m == y[j]
-            down, up = b > (low_own if mine else low_other), b < (up_own if mine else up_other)
+            if kind == CS:  # a literal kind: each branch compiles to its formulation's tests
+                down, up = can_decrease(CS, b, mine, C), can_increase(CS, b, mine, C)
+            else:
+                down, up = can_decrease(WW, b, mine, C), can_increase(WW, b, mine, C)
             stale[j] = stale[j] | ((old == h) & (g < old)) | ((old == lo) & (g > old))
             high[j] = max(h, g if down else -INF)
             low[j] = min(lo, g if up else INF)

@@ -381,8 +381,8 @@ def test_newton_systems_are_solved_by_cholesky_with_an_lu_fallback(monkeypatch):
     from multisvm_cli.estimators.joint import newton
 
     used = []
-    original = newton.cho_solve
-    monkeypatch.setattr(newton, "cho_solve", lambda *a, **k: used.append(1) or original(*a, **k))
+    original = newton.dpotrs
+    monkeypatch.setattr(newton, "dpotrs", lambda *a, **k: used.append(1) or original(*a, **k))
     rng = np.random.default_rng(13)
     A, b = rng.normal(size=(6, 6)), rng.normal(size=6)
     for M, cholesky in ((A @ A.T + 0.1 * np.eye(6), True), (A + A.T, False)):

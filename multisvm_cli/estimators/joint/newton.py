@@ -27,15 +27,15 @@ system, with one multiplier lambda_i per row and P_m placing class m's variables
 
 is solved by eliminating D (:func:`_direction`): D_m = -M_m^-1 (g_m + P_m' lambda), and lambda
 solves S lambda = -sum_m P_m M_m^-1 g_m with S = sum_m P_m M_m^-1 P_m' (positive definite: every
-row has two free variables).  The M_m and S are factored by Cholesky (:func:`_solver`).  The
-step is then cut back so that every variable stays in its box (the first one to reach its bound
-stops there).  The direction descends (g'D = -D'(M)D < 0) and the step is taken only when
+row has two free variables).  The M_m^-1 and lambda come from Cholesky's factors
+(:func:`_solver`).  The step is then cut back so that every variable stays in its box (the first
+one to reach its bound stops there).  The direction descends (g'D = -D'(M)D < 0) and the step is taken only when
 the objective's exact change is negative (:func:`_objective_change`), so it never raises the
 objective; the solver's own steps go on from it, and its stopping rule is unchanged.
 """
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve
+from scipy.linalg.lapack import dpotrf, dpotrs
 
 from .box import boxes
 
@@ -102,15 +102,14 @@ def _objective_change(change, gradient, Q):
 
 
 def _solver(M):
-    """x -> M^-1 x for a symmetric M: by Cholesky's factors (M is positive definite: a kernel
-    block plus a ridge, or :func:`_direction`'s S), or where rounding or a kernel that is not
-    positive semi-definite makes M indefinite, by LU (np.linalg.solve).  A singular M raises
-    LinAlgError (the step is then not taken)."""
-    try:
-        factor = cho_factor(M, lower=True, check_finite=False)
-    except np.linalg.LinAlgError:
+    """x -> M^-1 x for a symmetric M (x a vector or a matrix): by Cholesky's factor (LAPACK
+    potrf, potrs: M is positive definite, a kernel block plus a ridge, or :func:`_direction`'s
+    S), or, where rounding or a kernel that is not positive semi-definite makes M indefinite, by
+    LU (np.linalg.solve).  A singular M raises LinAlgError (the step is then not taken)."""
+    factor, info = dpotrf(M, lower=1, clean=0)
+    if info != 0:
         return lambda x: np.linalg.solve(M, x)
-    return lambda x: cho_solve(factor, x, check_finite=False)
+    return lambda x: dpotrs(factor, x, lower=1)[0]
 
 
 def _direction(Q, g, classes, positions, n_rows):
@@ -123,14 +122,14 @@ def _direction(Q, g, classes, positions, n_rows):
         members = np.flatnonzero(classes == m)
         at = positions[members]
         M = Q[np.ix_(at, at)] + ridge * np.eye(len(at))
-        solve = _solver(M)
-        S[np.ix_(at, at)] += solve(np.eye(len(at)))
-        rhs[at] -= solve(g[members])
-        blocks.append((members, at, M, solve))
+        inverse = _solver(M)(np.eye(len(at)))
+        S[np.ix_(at, at)] += inverse
+        rhs[at] -= inverse @ g[members]
+        blocks.append((members, at, M, inverse))
     multipliers = _solver(S)(rhs)
     direction, curve = np.empty(len(g)), 0.0
-    for members, at, M, solve in blocks:
-        step = -solve(g[members] + multipliers[at])
+    for members, at, M, inverse in blocks:
+        step = -inverse @ (g[members] + multipliers[at])
         direction[members] = step
         curve += float(step @ (M @ step))
     return direction, curve

@@ -24,12 +24,14 @@ class CrammerSingerSVC(JointSVM):
 
     and w_m = sum_i beta_i^m phi(x_i), so f_m(x) = sum_i beta_i^m K(x_i, x).
 
-    Solver (:mod:`._joint_solver`): decomposition, each step the example of largest KKT
+    Solver (:mod:`.joint.solver`): decomposition, each step the example of largest KKT
     violation, its k-variable sub-problem solved exactly by Crammer & Singer's fixed-point
-    algorithm (2001, section 6); stops when every violation is <= ``tol``.
+    algorithm (2001, section 6; :func:`.joint.steps.solve_cs`), then a pair step with a second
+    example (:mod:`.joint.loops`); every 200 steps a Newton step on the free variables, from its
+    KKT system (:mod:`.joint.newton`); stops when every violation is <= ``tol``.
 
     Parameters: :class:`._base.MulticlassSVM`'s (``solver`` must stay 'libsvm').  Figures and
-    prediction: see :mod:`._joint` (``n_parameters_`` counts no bias).
+    prediction: see :mod:`.joint.machine` (``n_parameters_`` counts no bias).
     """
 
     _formulation = "cs"

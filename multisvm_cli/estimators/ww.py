@@ -27,14 +27,16 @@ class WestonWatkinsSVC(JointSVM):
     with e_i^m = 2 (1 - delta(y_i, m)); w_m = sum_i beta_i^m phi(x_i), b_m = sum_i beta_i^m,
     so f_m(x) = sum_i beta_i^m (K(x_i, x) + 1).
 
-    Solver (:mod:`._joint_solver`): decomposition, each step the example of largest KKT
+    Solver (:mod:`.joint.solver`): decomposition, each step the example of largest KKT
     violation; its sub-problem (min 1/2 A ||nu||^2 + c' nu over sum nu = 0 and the box) has the
     solution nu_m = clip(theta - c_m / A, ...) for one scalar theta, the root of an increasing
     piecewise-linear function, found exactly by sorting its 2(k - 1) breakpoints
-    (:func:`._joint_loops.solve_ww`); stops when every violation is <= ``tol``.
+    (:func:`.joint.steps.solve_ww`), then a pair step with a second example
+    (:mod:`.joint.loops`); every 200 steps a Newton step on the free variables, from its KKT
+    system (:mod:`.joint.newton`); stops when every violation is <= ``tol``.
 
     Parameters: :class:`._base.MulticlassSVM`'s (``solver`` must stay 'libsvm').  Figures and
-    prediction: see :mod:`._joint` (``n_parameters_`` counts the k biases).
+    prediction: see :mod:`.joint.machine` (``n_parameters_`` counts the k biases).
     """
 
     _formulation = "ww"

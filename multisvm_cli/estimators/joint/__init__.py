@@ -1,1 +1,3 @@
-"""The all-together machines' solver (Crammer-Singer, Weston-Watkins): the machine, the decomposition solver and its compiled loops."""
+"""The all-together machines' solver (Crammer-Singer, Weston-Watkins): the machine, the
+decomposition solver, its named state, the box of each formulation, its compiled loops and
+sub-problems, and the Newton step."""

@@ -1,12 +1,11 @@
 """Compiled loops of the all-together solver (numba; imported only when a joint machine trains).
 
-The dual both formulations share (see :mod:`._joint`): variables beta, stored (k, l) (one
+The dual both formulations share (see :mod:`.machine`): variables beta, stored (k, l) (one
 column per training example, so that a class's entries are contiguous for the updates), each
 example's k entries summing to 0, each entry in a box [L_im, U_im] that depends on the
-formulation (``kind``) and on whether m is the example's class y_i:
-
-- Crammer & Singer (``CS``):  beta_im <= C delta(m, y_i), no lower bound;
-- Weston & Watkins (``WW``):  -C <= beta_im <= 0 for m != y_i, beta_iy free.
+formulation (``kind``) and on whether m is the example's class y_i (:mod:`.box`, their one
+home): Crammer & Singer's beta_im <= C delta(m, y_i); Weston & Watkins' -C <= beta_im <= 0 for
+m != y_i.
 
 Objective: 1/2 sum_m beta_.m' Q beta_.m + sum_im e_im beta_im, Q = K + ``shift`` (1 for W&W's
 regularized bias, 0 for C&S), e_im = ``margin`` (1 for C&S, 2 for W&W) for m != y_i, 0 for
@@ -19,36 +18,37 @@ always share a class, so it is 0 at the optimum), kept for every example through
 (the max and the min) updated with G; the working example is the one
 of largest violation (lowest index on ties), and the solve stops when it is <= tol.
 
-Each step solves the working example's row exactly (:mod:`._joint_steps`) and then, from
-there, a pair step with a second example (:func:`partner`) that moves the two rows in opposite
-directions (see :func:`run`).  The feasible set is a product of the examples' row sets, so the
-KKT conditions above, row by row, are the whole problem's: any step that keeps every row in
-its set may be taken, and the stopping rule is unchanged.
+Each step solves the working example's row exactly (:mod:`.steps`) and then, from there, a
+pair step with a second example (:func:`partner`) that moves the two rows in opposite
+directions, so that every class's sum of beta stays put (:func:`pair_step`), and takes both
+moves at once (the pair's only if it gains).  The feasible set is a product of the examples'
+row sets, so the KKT conditions above, row by row, are the whole problem's: any step that
+keeps every row in its set may be taken, and the stopping rule is unchanged.
+
+Why pairs: a row alone can hardly move along the directions that keep the class sums, when the
+kernel is close to a constant (a small Gaussian gamma) or its classes' scores are tied; pairs
+move along them, as libsvm's SMO pairs do.  Letter's 5,000 rows took 2x (C&S) to 3x (W&W)
+fewer steps.  For C&S, the pair step alone (from the state before i's own step) is taken
+instead when it gains more than both: measured at C 2^11, gamma 2^-10, glass took 79,000 steps
+instead of 1.1 million and vowel 4.6 instead of 6.1 million; for W&W it made vehicle's steps
+3x more, so W&W does not.
+
+The loops read and write the solver's named state (:mod:`.state`): the :class:`.state.Problem`,
+the kernel rows' :class:`.state.Cache`, the :class:`.state.Dual` and a
+:data:`.state.PROGRESS` record.
 """
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
+from .box import can_decrease, can_increase, lower, upper
+from .state import BOUND, CONVERGED, CS, NEED_ROW, STALLED, WW
 from .steps import gain, solve_box, solve_cs, solve_ww
 
-CS, WW = 0, 1
-NEED_ROW, CONVERGED, BOUND = 0, 1, 2  # why :func:`run` returned
 TAU = 1e-12  # the least curvature Q_ii a sub-problem is solved with (libsvm's TAU)
 INF = np.inf
-
-
-@njit(cache=True, nogil=True, inline="always")
-def can_decrease(kind, value, m, y, C):
-    """Whether beta_im = ``value`` is above its lower bound (class m, example class y)."""
-    return kind == CS or m == y or value > -C
-
-
-@njit(cache=True, nogil=True, inline="always")
-def can_increase(kind, value, m, y, C):
-    """Whether beta_im = ``value`` is below its upper bound."""
-    if kind == CS:
-        return value < (C if m == y else 0.0)
-    return m == y or value < 0.0
 
 
 @njit(cache=True, nogil=True)
@@ -57,37 +57,20 @@ def recompute(kind, C, j, y, beta, G, high, low):
     (``high``), the smallest over classes that may increase (``low``)."""
     hi, lo = -INF, INF
     for m in range(beta.shape[0]):
-        g, b = G[m, j], beta[m, j]
-        if can_decrease(kind, b, m, y[j], C):
+        g, b, mine = G[m, j], beta[m, j], m == y[j]
+        if can_decrease(kind, b, mine, C):
             hi = max(hi, g)
-        if can_increase(kind, b, m, y[j], C):
+        if can_increase(kind, b, mine, C):
             lo = min(lo, g)
     high[j], low[j] = hi, lo
 
 
 @njit(cache=True, nogil=True)
-def init_trackers(kind, C, y, beta, G, trackers):
+def init_trackers(problem, dual):
     """Every example's trackers from scratch."""
-    high, low, stale = trackers
-    for j in range(beta.shape[1]):
-        recompute(kind, C, j, y, beta, G, high, low)
-        stale[j] = False
-
-
-@njit(cache=True, nogil=True, inline="always")
-def lower(kind, m, y, C):
-    """The lower bound L_im of beta_im (class m, example class y)."""
-    if kind == CS or m == y:
-        return -INF
-    return -C
-
-
-@njit(cache=True, nogil=True, inline="always")
-def upper(kind, m, y, C):
-    """The upper bound U_im of beta_im."""
-    if kind == CS:
-        return C if m == y else 0.0
-    return INF if m == y else 0.0
+    for j in range(dual.beta.shape[1]):
+        recompute(problem.kind, problem.C, j, problem.y, dual.beta, dual.G, dual.high, dual.low)
+        dual.stale[j] = False
 
 
 @njit(cache=True, nogil=True)
@@ -96,18 +79,18 @@ def extremes(kind, C, yi, b, g):
     class of largest g that may decrease; q, the class of smallest g that may increase)."""
     p, q, hi, lo = -1, -1, -INF, INF
     for m in range(len(b)):
-        if can_decrease(kind, b[m], m, yi, C) and g[m] > hi:
+        if can_decrease(kind, b[m], m == yi, C) and g[m] > hi:
             p, hi = m, g[m]
-        if can_increase(kind, b[m], m, yi, C) and g[m] < lo:
+        if can_increase(kind, b[m], m == yi, C) and g[m] < lo:
             q, lo = m, g[m]
     return p, q
 
 
 @njit(cache=True, nogil=True)
-def partner(kind, C, shift, i, p, q, gi, step, q_row, diag, y, beta, G, active, n_active):
+def partner(problem, dual, n_active, i, p, q, gi, step, q_row):
     """The partner j of a pair step with example i (-1: none); p and q are i's most violating
     classes (:func:`extremes`) before its own step ``step``, ``gi`` its gradient after it (G_j
-    then also moved, by (Q_ij) step).
+    then also moved, by (Q_ij) step); ``q_row`` is K(x_i, X).
 
     Along the direction that moves i's classes p down and q up and j's the other way, which
     keeps every class's sum of beta, the unconstrained step gains b^2 / (2 a),
@@ -118,7 +101,8 @@ def partner(kind, C, shift, i, p, q, gi, step, q_row, diag, y, beta, G, active, 
     at one gradient value, and which is largest is rounding.)"""
     if p < 0 or q < 0 or p == q:
         return -1
-    rowp, rowq, betap, betaq = G[p], G[q], beta[p], beta[q]
+    kind, C, shift, y, diag = problem.kind, problem.C, problem.shift, problem.y, problem.diag
+    rowp, rowq, betap, betaq, active = dual.G[p], dual.G[q], dual.beta[p], dual.beta[q], dual.active
     violation, own, moved = gi[p] - gi[q], diag[i], step[p] - step[q]
     best, score = -1, 0.0
     for a in range(n_active):
@@ -126,8 +110,8 @@ def partner(kind, C, shift, i, p, q, gi, step, q_row, diag, y, beta, G, active, 
         b = rowp[j] - rowq[j] + moved * (q_row[j] + shift) - violation
         if b >= 0.0 or j == i:
             continue
-        if not (can_increase(kind, betap[j], p, y[j], C)
-                and can_decrease(kind, betaq[j], q, y[j], C)):
+        if not (can_increase(kind, betap[j], p == y[j], C)
+                and can_decrease(kind, betaq[j], q == y[j], C)):
             continue
         curvature = max(own + diag[j] - 2.0 * q_row[j], TAU)
         if b * b / curvature > score:
@@ -139,18 +123,19 @@ def partner(kind, C, shift, i, p, q, gi, step, q_row, diag, y, beta, G, active, 
 def pair_bounds(kind, C, yi, yj, bi, bj, lo, hi):
     """The box of v in the pair step b_i += v, b_j -= v: both rows stay in theirs."""
     for m in range(len(bi)):
-        lo[m] = max(lower(kind, m, yi, C) - bi[m], bj[m] - upper(kind, m, yj, C))
-        hi[m] = min(upper(kind, m, yi, C) - bi[m], bj[m] - lower(kind, m, yj, C))
+        mine_i, mine_j = m == yi, m == yj
+        lo[m] = max(lower(kind, mine_i, C) - bi[m], bj[m] - upper(kind, mine_j, C))
+        hi[m] = min(upper(kind, mine_i, C) - bi[m], bj[m] - lower(kind, mine_j, C))
 
 
 @njit(cache=True, nogil=True)
-def place(kind, C, j, y, beta, new, d):
+def place(problem, beta, j, new, d):
     """Set example j's row to ``new`` (snapped onto a bound within rounding, the rounding of
     sum = 0 given to its least bounded entry) and its change into ``d``."""
-    k, yj = beta.shape[0], y[j]
+    kind, C, yj = problem.kind, problem.C, problem.y[j]
     rest, widest, room = 0.0, -1, -1.0
-    for m in range(k):
-        low, up = lower(kind, m, yj, C), upper(kind, m, yj, C)
+    for m in range(beta.shape[0]):
+        low, up = lower(kind, m == yj, C), upper(kind, m == yj, C)
         value = min(up, max(low, new[m]))
         if abs(value - up) <= 1e-12 * max(1.0, C):
             value = up
@@ -163,79 +148,63 @@ def place(kind, C, j, y, beta, new, d):
             widest, room = m, inside
     if room > 0.0:
         new[widest] -= rest
-    for m in range(k):
+    for m in range(beta.shape[0]):
         d[m] = new[m] - beta[m, j]
         beta[m, j] = new[m]
 
 
 @njit(cache=True, nogil=True)
-def refresh(kind, C, j, y, beta, G, high, low, stale, worst):
-    """(The step of :func:`select`; :func:`update` has it written out, as a call per example
-    costs there: numba counts references of the arrays passed.)  Rebuild a stale example's
-    trackers (which only bound its violation from above), but only when that bound exceeds
-    ``worst``, the largest exact violation seen so far: it could not be the working example
-    otherwise."""
-    if stale[j] and high[j] - low[j] > worst:
-        recompute(kind, C, j, y, beta, G, high, low)
-        stale[j] = False
-
-
-@njit(cache=True, nogil=True)
-def select(kind, C, y, beta, G, trackers, active, n_active):
-    """(the active example of largest violation, lowest index on ties; its violation)."""
-    high, low, stale = trackers
+def select(problem, dual, n_active):
+    """(the active example of largest violation, lowest index on ties; its violation).  A stale
+    example's trackers (which only bound its violation from above) are rebuilt only when that
+    bound exceeds the largest exact violation seen so far: it could not be chosen otherwise."""
+    kind, C, y, beta, G = problem.kind, problem.C, problem.y, dual.beta, dual.G
+    high, low, stale, active = dual.high, dual.low, dual.stale, dual.active
     best, worst = -1, -INF
     for a in range(n_active):
         j = active[a]
-        refresh(kind, C, j, y, beta, G, high, low, stale, worst)
+        if stale[j] and high[j] - low[j] > worst:
+            recompute(kind, C, j, y, beta, G, high, low)
+            stale[j] = False
         if high[j] - low[j] > worst:
             best, worst = j, high[j] - low[j]
     return best, worst
 
 
 @njit(cache=True, nogil=True)
-def update(kind, C, shift, q, d, q2, d2, changed, n_changed, i, i2, y, beta, G, trackers,
-           active, n_active):
-    """G += (Q row i) d + (Q row i2) d2 on the changed classes of every active example (a
+def update(problem, dual, n_active, i, q, d, i2, q2, d2, changed):
+    """G += (Q row i) d + (Q row i2) d2 on the ``changed`` classes of every active example (a
     single step passes d2 = 0), and the trackers with it; returns :func:`select`'s answer for
     the new state.
 
     An entry that was its example's extreme (equal to it) and moves inwards (the largest G
     falls, the smallest rises) leaves the trackers an upper bound of the violation: the example
     is marked stale and rebuilt only when that bound could make it the working example
-    (:func:`refresh`), so the answer is exact where it matters. Example i, whose bounds moved,
+    (:func:`select`), so the answer is exact where it matters. Example i, whose bounds moved,
     is rebuilt (and i2). The loop runs a class at a time over the examples (streaming G's rows)
     and has no data-dependent branch: on Letter the tests "beyond the extreme" go either way at
     random, and branch-free selects measured 2x faster than ifs.
     """
-    high, low, stale = trackers
-    for t in range(n_changed):
-        m = changed[t]
-        step, step2, row, own = d[m], d2[m], G[m], beta[m]
+    kind, C, shift, y = problem.kind, problem.C, problem.shift, problem.y
+    high, low, stale, active = dual.high, dual.low, dual.stale, dual.active
+    for m in changed:
+        step, step2, row, own = d[m], d2[m], dual.G[m], dual.beta[m]
         for a in range(n_active):
             j = active[a]
             old = row[j]
             g = old + step * (q[j] + shift) + step2 * (q2[j] + shift)
             row[j] = g
             h, lo, b, mine = high[j], low[j], own[j], m == y[j]
-            if kind == CS:
-                down, up = True, b < (C if mine else 0.0)
+            if kind == CS:  # a literal kind: each branch compiles to its formulation's tests
+                down, up = can_decrease(CS, b, mine, C), can_increase(CS, b, mine, C)
             else:
-                down, up = mine | (b > -C), mine | (b < 0.0)
+                down, up = can_decrease(WW, b, mine, C), can_increase(WW, b, mine, C)
             stale[j] = stale[j] | ((old == h) & (g < old)) | ((old == lo) & (g > old))
             high[j] = max(h, g if down else -INF)
             low[j] = min(lo, g if up else INF)
     stale[i], high[i], low[i] = True, INF, -INF
     stale[i2], high[i2], low[i2] = True, INF, -INF
-    best, worst = -1, -INF
-    for a in range(n_active):
-        j = active[a]
-        if stale[j] and high[j] - low[j] > worst:  # refresh(), written out: calls cost here
-            recompute(kind, C, j, y, beta, G, high, low)
-            stale[j] = False
-        if high[j] - low[j] > worst:
-            best, worst = j, high[j] - low[j]
-    return best, worst
+    return select(problem, dual, n_active)
 
 
 @njit(cache=True, nogil=True)
@@ -249,9 +218,9 @@ def slack(kind, C, j, y, beta, G):
         if m == yj:
             continue
         b = beta[m, j]
-        if b == 0.0:
+        if b == upper(kind, False, C):
             low_max = max(low_max, G[m, j])
-        elif kind == WW and b == -C:
+        elif b == lower(kind, False, C):
             up_min = min(up_min, G[m, j])
         else:
             return -INF
@@ -260,10 +229,11 @@ def slack(kind, C, j, y, beta, G):
 
 
 @njit(cache=True, nogil=True)
-def shrink(kind, C, worst, y, beta, G, active, n_active):
+def shrink(problem, dual, worst, n_active):
     """Drop from ``active`` (in place, order kept) the examples at a bound whose :func:`slack`
     exceeds ``worst``, the largest violation now: they are unlikely to move again (libsvm's
     shrinking heuristic, per example).  Returns the new count."""
+    kind, C, y, beta, G, active = problem.kind, problem.C, problem.y, dual.beta, dual.G, dual.active
     kept = 0
     for a in range(n_active):
         j = active[a]
@@ -288,111 +258,137 @@ def pair_step(kind, C, yi, yj, A2, bi, bj, gi, gj, v, work):
     return gain(A2, c, v)
 
 
-@njit(cache=True, nogil=True)
-def run(kind, C, shift, tol, bound, cache, slot_of, stamp, diag, y, beta, G, trackers, active,
-        counters, worst_seen, shrink_every):
-    """Decomposition steps until the active examples meet the KKT conditions within ``tol``
-    (CONVERGED), ``bound`` steps were taken in all (BOUND; -1: no bound), or a Q row the step
-    needs is not in the cache (NEED_ROW; that row is then ``counters[4]``).
+Scratch = namedtuple("Scratch", "nu d d2 v gi gj bj v0 work changed")
+Scratch.__doc__ = """A step's working rows, k entries each: ``nu`` (i's new row), ``d`` and ``d2``
+(the moves of i and its partner), ``v`` and ``v0`` (pair moves), ``gi``, ``gj`` (gradients after
+i's step), ``bj`` (the partner's row), ``work`` (6, 2k) and ``changed`` (class indices)."""
 
-    A step takes the example i of largest violation and solves the sub-problem of its row
-    exactly (:func:`solve_cs` / :func:`solve_ww`); from there it solves the pair sub-problem
-    of i and the partner j of largest second-order gain (:func:`partner`,
-    :func:`pair_step`), which moves their rows in opposite directions so that every class's
-    sum of beta stays put, and takes both moves at once (the pair's only if it gains). For
-    C&S, the pair step alone (from the state before i's own step) is taken instead when it
-    gains more than both: measured at C 2^11, gamma 2^-10, glass took 79,000 steps instead
-    of 1.1 million and vowel 4.6 instead of 6.1 million; for W&W it made vehicle's steps 3x
-    more, so W&W does not. A row alone can hardly move along the directions that keep those
-    sums, when the kernel is close to a constant (a small Gaussian gamma) or its classes'
-    scores are tied; pairs move along them, as libsvm's SMO pairs do. Letter's 5,000 rows
-    took 2x (C&S) to 3x (W&W) fewer steps. G is updated with the rows' kernel rows, read
-    from ``cache`` (row ``slot_of[i]``; ``stamp`` records when a cached row was last read,
-    for eviction); ``diag`` holds K_jj. ``counters[0]`` counts the steps across calls. A
-    step that changes nothing (the violation is rounding) ends the solve as converged (a C&S
-    pair step alone that changes nothing gives way to the row step first). Only the first
-    ``counters[2]`` examples of ``active`` take part; every ``shrink_every`` steps (0:
-    never) :func:`shrink` drops some, and ``counters[2]`` says how many are left.
-    ``counters[3]`` (set on NEED_ROW) tells the next call that the working example
-    (``counters[1]``) and its violation (``worst_seen[0]``) still hold: no scan.
-    """
-    k = beta.shape[0]
-    n_active = counters[2]
-    nu, d, d2, v = np.empty(k), np.empty(k), np.empty(k), np.empty(k)
-    gi, gj, bj, v0 = np.empty(k), np.empty(k), np.empty(k), np.empty(k)
-    work = np.empty((6, 2 * k))
-    changed = np.empty(k, np.int64)
-    steps = counters[0]
-    if counters[3]:  # back from NEED_ROW: the state, hence the choice, is unchanged
-        i, worst = counters[1], worst_seen[0]
+
+@njit(cache=True, nogil=True)
+def scratch(k):
+    """Empty :class:`Scratch` rows for k classes."""
+    return Scratch(np.empty(k), np.empty(k), np.empty(k), np.empty(k), np.empty(k), np.empty(k),
+                   np.empty(k), np.empty(k), np.empty((6, 2 * k)), np.empty(k, np.int64))
+
+
+@njit(cache=True, nogil=True)
+def row_step(problem, dual, i, q, s):
+    """Example i's own sub-problem (:func:`solve_cs` / :func:`solve_ww`) from its kernel row
+    ``q``: its new row into ``s.nu``, the move into ``s.d``, its gradient after it into ``s.gi``;
+    returns the curvature A = Q_ii."""
+    kind, C, shift, yi, beta, G = problem.kind, problem.C, problem.shift, problem.y[i], dual.beta, dual.G
+    A = max(q[i] + shift, TAU)
+    if kind == CS:
+        solve_cs(A, G[:, i], beta[:, i], yi, C, s.nu, s.work[0, :len(s.nu)])
     else:
-        i, worst = select(kind, C, y, beta, G, trackers, active, n_active)
-    status, no_alone, took_alone = CONVERGED, False, False
-    while worst > tol:
+        solve_ww(A, G[:, i], beta[:, i], yi, C, s.nu, s.work[0, :len(s.nu)])
+    for m in range(len(s.nu)):
+        s.d[m] = s.nu[m] - beta[m, i]
+        s.gi[m] = G[m, i] + (q[i] + shift) * s.d[m]
+    return A
+
+
+@njit(cache=True, nogil=True)
+def pair_move(problem, dual, n_active, i, q, A, classes, alone_ok, s):
+    """The pair step after i's own (:func:`partner`, :func:`pair_step`): (partner j or -1, the
+    pair's gain, whether the C&S pair alone from before i's step was taken instead, in which
+    case ``s.nu`` is i's old row).  ``classes``: i's most violating pair before its step."""
+    beta, G, shift, y = dual.beta, dual.G, problem.shift, problem.y
+    j = partner(problem, dual, n_active, i, classes[0], classes[1], s.gi, s.d, q)
+    if j < 0:
+        return -1, 0.0, False
+    for m in range(len(s.nu)):
+        s.gj[m] = G[m, j] + (q[j] + shift) * s.d[m]
+        s.bj[m] = beta[m, j]
+    A2 = max(problem.diag[i] + problem.diag[j] - 2.0 * q[j], TAU)
+    kind, C, work = problem.kind, problem.C, s.work[1:]
+    after = pair_step(kind, C, y[i], y[j], A2, s.nu, s.bj, s.gi, s.gj, s.v, work)
+    if kind == CS and alone_ok:  # or the pair alone, if it gains more (module docstring)
+        alone = pair_step(kind, C, y[i], y[j], A2, beta[:, i], s.bj, G[:, i], G[:, j], s.v0, work)
+        if alone > gain(A, G[:, i], s.d) + max(after, 0.0):
+            for m in range(len(s.nu)):
+                s.nu[m], s.v[m] = beta[m, i], s.v0[m]
+            return j, alone, True
+    return j, after, False
+
+
+@njit(cache=True, nogil=True)
+def take_pair(problem, beta, j, s):
+    """The pair move ``s.v``: added to i's new row ``s.nu``, taken from partner j's row, which
+    is placed (its change into ``s.d2``)."""
+    for m in range(len(s.v)):
+        s.nu[m] += s.v[m]
+        s.bj[m] -= s.v[m]
+    place(problem, beta, j, s.bj, s.d2)
+
+
+@njit(cache=True, nogil=True)
+def changed_classes(d, d2, changed):
+    """The classes either move changes, into ``changed``; returns their count."""
+    n = 0
+    for m in range(len(d)):
+        if d[m] != 0.0 or d2[m] != 0.0:
+            changed[n] = m
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def run(problem, cache, dual, progress, bound):
+    """Decomposition steps (module docstring) until the active examples meet the KKT conditions
+    within ``problem.tol`` (CONVERGED), ``bound`` steps were taken in all (BOUND; -1: no bound),
+    a kernel row a step needs is not in ``cache`` (NEED_ROW; ``progress.need_row`` names it), or
+    a step changes nothing though the violation is above tol (STALLED: the violation is
+    rounding; a C&S pair step alone that changes nothing gives way to the row step first).
+
+    Reads and updates ``progress[0]`` (:data:`.state.PROGRESS`): the steps across calls, the
+    working example and its violation (kept on NEED_ROW with ``resume`` set, so the next call
+    does not scan), and the active count, which a :func:`shrink` pass lowers every
+    ``problem.shrink_every`` steps.  A step reads its rows' kernel rows and stamps their slots
+    with the step (for eviction)."""
+    state, beta, G, rows, slot_of = progress[0], dual.beta, dual.G, cache.rows, cache.slot_of
+    s, steps, n_active = scratch(beta.shape[0]), state.steps, state.n_active
+    if state.resume:  # back from NEED_ROW: the state, hence the choice, is unchanged
+        i, worst = state.working, state.worst
+    else:
+        i, worst = select(problem, dual, n_active)
+    status, alone_ok = CONVERGED, True
+    while worst > problem.tol:
         if bound >= 0 and steps >= bound:
             status = BOUND
             break
-        slot = slot_of[i]
-        if slot < 0:
-            status, counters[4] = NEED_ROW, i
+        if slot_of[i] < 0:
+            status, state.need_row = NEED_ROW, i
             break
-        stamp[slot] = steps
-        q, took_alone = cache[slot], False
-        A = max(q[i] + shift, TAU)
-        p, pq = extremes(kind, C, y[i], beta[:, i], G[:, i])
-        if kind == CS:
-            solve_cs(A, G[:, i], beta[:, i], y[i], C, nu, work[0, :k])
+        cache.stamp[slot_of[i]] = steps
+        q = rows[slot_of[i]]
+        classes = extremes(problem.kind, problem.C, problem.y[i], beta[:, i], G[:, i])
+        A = row_step(problem, dual, i, q, s)
+        j, after, took_alone = pair_move(problem, dual, n_active, i, q, A, classes, alone_ok, s)
+        q2 = q
+        if j >= 0 and after > 0.0:
+            if slot_of[j] < 0:
+                status, state.need_row = NEED_ROW, j
+                break
+            cache.stamp[slot_of[j]] = steps
+            q2 = rows[slot_of[j]]
+            take_pair(problem, beta, j, s)
         else:
-            solve_ww(A, G[:, i], beta[:, i], y[i], C, nu, work[0, :k])
-        for m in range(k):
-            d[m] = nu[m] - beta[m, i]
-            gi[m] = G[m, i] + (q[i] + shift) * d[m]
-        j, q2 = partner(kind, C, shift, i, p, pq, gi, d, q, diag, y, beta, G, active, n_active), q
-        if j >= 0:
-            for m in range(k):
-                gj[m] = G[m, j] + (q[j] + shift) * d[m]
-                bj[m] = beta[m, j]
-            A2 = max(diag[i] + diag[j] - 2.0 * q[j], TAU)
-            after = pair_step(kind, C, y[i], y[j], A2, nu, bj, gi, gj, v, work[1:])
-            if kind == CS and not no_alone:  # or the pair alone, if it gains more (docstring)
-                alone = pair_step(kind, C, y[i], y[j], A2, beta[:, i], bj, G[:, i], G[:, j], v0,
-                                  work[1:])
-                if alone > gain(A, G[:, i], d) + max(after, 0.0):
-                    after, took_alone = alone, True
-                    for m in range(k):
-                        nu[m], v[m] = beta[m, i], v0[m]
-            if after > 0.0:
-                if slot_of[j] < 0:
-                    status, counters[4] = NEED_ROW, j
-                    break
-                stamp[slot_of[j]] = steps
-                q2 = cache[slot_of[j]]
-                for m in range(k):
-                    nu[m] += v[m]
-                    bj[m] -= v[m]
-                place(kind, C, j, y, beta, bj, d2)
-            else:
-                j = -1
-        if j < 0:
             j = i
-            d2[:] = 0.0
-        place(kind, C, i, y, beta, nu, d)
-        n_changed = 0
-        for m in range(k):
-            if d[m] != 0.0 or d2[m] != 0.0:
-                changed[n_changed] = m
-                n_changed += 1
+            s.d2[:] = 0.0
+        place(problem, beta, i, s.nu, s.d)
+        n_changed = changed_classes(s.d, s.d2, s.changed)
         if n_changed == 0:
             if took_alone:  # the pair alone moved nothing (rounding): take i's own step
-                no_alone = True
+                alone_ok = False
                 continue
+            status = STALLED
             break
-        no_alone = False
-        i, worst = update(kind, C, shift, q, d, q2, d2, changed, n_changed, i, j, y, beta, G,
-                          trackers, active, n_active)
+        alone_ok = True
+        i, worst = update(problem, dual, n_active, i, q, s.d, j, q2, s.d2, s.changed[:n_changed])
         steps += 1
-        if shrink_every > 0 and steps % shrink_every == 0:
-            n_active = shrink(kind, C, worst, y, beta, G, active, n_active)
-    counters[0], counters[1], counters[2], counters[3] = steps, i, n_active, status == NEED_ROW
-    worst_seen[0] = worst
+        if problem.shrink_every > 0 and steps % problem.shrink_every == 0:
+            n_active = shrink(problem, dual, worst, n_active)
+    state.steps, state.working, state.n_active, state.resume = steps, i, n_active, status == NEED_ROW
+    state.worst = worst
     return status

@@ -2,7 +2,7 @@
 
 Crammer & Singer (:mod:`.cs`) and Weston & Watkins (:mod:`.ww`) train all k class scores
 f_m(x) = sum_i beta_im (k(x_i, x) + s) in one optimisation problem (Hsu & Lin 2002, sections
-II.C and II.D), solved in the dual by :mod:`._joint_solver` (s = 1 for a formulation with Hsu &
+II.C and II.D), solved in the dual by :mod:`.solver` (s = 1 for a formulation with Hsu &
 Lin's regularized bias, else 0).  Prediction: the class of highest score, ties to the lowest
 class index; ``decision_function`` returns the k scores (for two classes, f_1 - f_0).
 
@@ -41,7 +41,7 @@ JOINT_COST = {"cs": 1.0, "ww": 2.0}
 
 class JointSVM(MulticlassSVM):
     """Base of the all-together schemes (not used directly): ``_formulation`` names the dual
-    (:data:`._joint_solver.FORMULATIONS`), ``_bias`` whether its scores carry Hsu & Lin's
+    (:data:`.solver.FORMULATIONS`), ``_bias`` whether its scores carry Hsu & Lin's
     regularized bias.  The shared parameters are :class:`._base.MulticlassSVM`'s; ``solver``
     must stay 'libsvm' (the joint problem has its own solver; liblinear is refused), ``tol`` is
     the KKT tolerance of every example's row, ``max_iter`` bounds the solver's steps ("libsvm":

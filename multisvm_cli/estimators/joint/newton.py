@@ -1,44 +1,53 @@
-"""A Newton step on the free variables of the all-together dual (see :mod:`._joint_loops`).
+"""A Newton step on the free variables of the all-together dual (see :mod:`.loops`).
 
 When a large C meets a kernel close to a constant (a small Gaussian gamma), the solver's active
 set shrinks to a few dozen examples whose free variables it then moves for millions of steps:
 the dual's curvature along most directions is of order gamma or gamma^2 there, and one or two
 rows a step converge slowly on such a problem.  A step on all of them at once fixes that: an
-active-set step, in which the variables strictly inside their boxes (free), among the active
-examples, move together and the others stay where they are.
+active-set step, in which the variables strictly inside their boxes (free, :mod:`.box`), among
+the active examples, move together and the others stay where they are.
 
-The step minimises the dual's quadratic along those variables, keeping each row's sum at 0:
+The dual is Crammer & Singer's (2001; Hsu & Lin 2002, section II.D, eq. (17)) or Weston &
+Watkins' (1999; Hsu & Lin 2002, section II.C, with the regularized bias of their section III,
+Q = K + 1): min 1/2 sum_m beta_m' Q beta_m + e'beta over each row's sum_m beta_im = 0 and the
+box.  Crammer & Singer (2001, section 6) and Hsu & Lin (section III) decompose it one row at a
+time, as :mod:`.loops` does; this step is ours.  With the other variables fixed, it minimises
+the dual's quadratic along the free ones, F_m being class m's free variables and g = G_F:
 
-    min_D  g'D + 1/2 sum_m D_m' Q_FF D_m    s.t.  sum_m D_im = 0 for every row i,
+    min_D  g'D + 1/2 sum_m D_m' M_m D_m    s.t.  sum_m D_im = 0 for every row i,
 
-solved from its KKT system class by class (:func:`_direction`; Q_FF + eps I for rows whose
-kernel rows coincide), then cut back so that every variable stays in its box (the first one to
-reach its bound stops there).  The direction descends (g'D = -D'(Q + eps I)D < 0), so the
-step never raises the objective; the solver's own steps go on from it, and its stopping rule is
-unchanged.
+M_m = Q_{F_m F_m} + eps I (eps = RIDGE x max Q_ii: rows whose kernel rows coincide).  Its KKT
+system, with one multiplier lambda_i per row and P_m placing class m's variables at their rows
+(P_m[i, v] = 1 when variable v of class m is row i's):
+
+    [ M_1            P_1' ] [ D_1    ]   [ -g_1 ]
+    [      ...       ...  ] [ ...    ] = [ ...  ]
+    [          M_k   P_k' ] [ D_k    ]   [ -g_k ]
+    [ P_1  ...  P_k   0   ] [ lambda ]   [   0  ]
+
+is solved by eliminating D (:func:`_direction`): D_m = -M_m^-1 (g_m + P_m' lambda), and lambda
+solves S lambda = -sum_m P_m M_m^-1 g_m with S = sum_m P_m M_m^-1 P_m' (positive definite: every
+row has two free variables).  The M_m^-1 and lambda come from Cholesky's factors
+(:func:`_solver`).  The step is then cut back so that every variable stays in its box (the first
+one to reach its bound stops there).  The direction descends (g'D = -D'(M)D < 0) and the step is taken only when
+the objective's exact change is negative (:func:`_objective_change`), so it never raises the
+objective; the solver's own steps go on from it, and its stopping rule is unchanged.
 """
 
 import numpy as np
+from scipy.linalg.lapack import dpotrf, dpotrs
 
-from .loops import CS
+from .box import boxes
 
 MAX_FREE = 600  # skip the step beyond this many free variables (vowel: 600 beat 300 and 1500)
 RIDGE = 1e-10  # eps, relative to the largest Q_ii
 MIN_STEP = 1e-12  # a shorter step than this (relative to the full one) is not taken
 
 
-def boxes(kind, C, y, n_classes, examples):
-    """(lower, upper) bounds of beta[:, examples], (k, len(examples))."""
-    own = np.arange(n_classes)[:, None] == y[examples][None, :]
-    if kind == CS:
-        return np.full(own.shape, -np.inf), np.where(own, C, 0.0)
-    return np.where(own, -np.inf, -C), np.where(own, np.inf, 0.0)
-
-
 def newton_step(kind, C, shift, y, beta, G, active, rows):
     """One step on the free variables of the ``active`` examples (see the module docstring),
     beta and G (both (k, l)) updated in place; ``rows`` is the solver's
-    :class:`._joint_solver.KernelRows` (kernel blocks are computed from X, so the step is the
+    :class:`.solver.KernelRows` (kernel blocks are computed from X, so the step is the
     same whether the Gram matrix is cached or not).  Returns whether it moved."""
     lower, upper = boxes(kind, C, y, beta.shape[0], active)
     values = beta[:, active]
@@ -74,27 +83,50 @@ def newton_step(kind, C, shift, y, beta, G, active, rows):
     before = beta[:, columns].copy()
     beta[classes, columns[positions]] = moved
     _balance(beta, columns, moved, low, high, classes, positions)
-    G[:, active] += (beta[:, columns] - before) @ (rows.block(columns, active) + shift)
+    change = beta[:, columns] - before
+    if not _objective_change(change, G[:, columns], Q) < 0.0:  # rounding beat the direction
+        beta[:, columns] = before
+        return False
+    G[:, active] += change @ (rows.block(columns, active) + shift)
     return True
 
 
+def _objective_change(change, gradient, Q):
+    """The dual objective's exact change g'd + 1/2 sum_m d_m' Q d_m for a move ``change`` of the
+    rows whose gradient is ``gradient`` (both (k, rows)) and whose Q block is ``Q``.  A step
+    is taken only when it is negative: where Q_FF is close to singular (a polynomial kernel of
+    low degree, rows that nearly coincide), the direction is mostly rounding near the optimum,
+    and its row sums' rounding, moved onto one variable a row (:func:`_balance`), could raise
+    the objective."""
+    return float(np.sum(gradient * change) + 0.5 * np.sum((change @ Q) * change))
+
+
+def _solver(M):
+    """x -> M^-1 x for a symmetric M (x a vector or a matrix): by Cholesky's factor (LAPACK
+    potrf, potrs: M is positive definite, a kernel block plus a ridge, or :func:`_direction`'s
+    S), or, where rounding or a kernel that is not positive semi-definite makes M indefinite, by
+    LU (np.linalg.solve).  A singular M raises LinAlgError (the step is then not taken)."""
+    factor, info = dpotrf(M, lower=1, clean=0)
+    if info != 0:
+        return lambda x: np.linalg.solve(M, x)
+    return lambda x: dpotrs(factor, x, lower=1)[0]
+
+
 def _direction(Q, g, classes, positions, n_rows):
-    """The KKT system's solution D and D'(H)D, class by class: H is block-diagonal, one block
-    M_m = Q (+ eps I) over the rows where class m is free, so D_m = -M_m^-1 (g_m + lambda at
-    those rows), and the row multipliers lambda solve S lambda = -sum_m P_m M_m^-1 g_m with
-    S = sum_m P_m M_m^-1 P_m' (P_m places class m's variables at their rows): blocks of a
-    few dozen instead of one system of every free variable and row."""
+    """The KKT system's solution D and D'(H)D (see the module docstring), class by class: H is
+    block-diagonal, one block M_m over the rows where class m is free, so the systems are
+    blocks of a few dozen instead of one system of every free variable and row."""
     ridge = RIDGE * max(1.0, float(np.max(np.diag(Q))))
     S, rhs, blocks = np.zeros((n_rows, n_rows)), np.zeros(n_rows), []
     for m in np.unique(classes):
         members = np.flatnonzero(classes == m)
         at = positions[members]
         M = Q[np.ix_(at, at)] + ridge * np.eye(len(at))
-        inverse = np.linalg.inv(M)
+        inverse = _solver(M)(np.eye(len(at)))
         S[np.ix_(at, at)] += inverse
         rhs[at] -= inverse @ g[members]
         blocks.append((members, at, M, inverse))
-    multipliers = np.linalg.solve(S, rhs)
+    multipliers = _solver(S)(rhs)
     direction, curve = np.empty(len(g)), 0.0
     for members, at, M, inverse in blocks:
         step = -inverse @ (g[members] + multipliers[at])

@@ -1,14 +1,16 @@
 """The all-together solver: decomposition on the dual, one example's row of variables a step.
 
-The dual of both formulations (Crammer & Singer, Weston & Watkins; see :mod:`._joint` and
-:mod:`._joint_loops` for the exact problem) has l x k variables beta, one row per example. As
+The dual of both formulations (Crammer & Singer, Weston & Watkins; see :mod:`.machine` and
+:mod:`.loops` for the exact problem, :mod:`.box` for its bounds) has l x k variables beta, one
+row per example. As
 Crammer & Singer (2001, section 6) and Hsu & Lin (2002, section III) do it, each step takes the
 example whose row violates the KKT conditions most and solves the sub-problem of that row alone
 exactly, then a pair step with a second example that keeps every class's sum of beta
-(:func:`._joint_loops.run`); the rest of the state is the gradient G = Q beta + e, updated with
-the two examples' rows of Q. The steps run compiled (:func:`._joint_loops.run`, numba, imported
-here only when a solve starts, so importing the estimators does not load numba); this module
-feeds them Q rows.
+(:func:`.loops.run`); the rest of the state is the gradient G = Q beta + e, updated with the
+two examples' rows of Q. The steps run compiled (:func:`.loops.run`, numba, imported here only
+when a solve starts, so importing the estimators does not load numba), on the named state of
+:mod:`.state`; this module feeds them Q rows, and every ``NEWTON_EVERY`` steps takes a Newton
+step on the free variables (:mod:`.newton`).
 
 Kernel rows: when K(X, X) fits in ``cache_size`` MB (or the fit was given it), it is computed
 once (``Kernel.gram``) and every row is read from it; otherwise rows live in a cache of
@@ -18,10 +20,13 @@ sparse or dense X).  (Computing the rows of the next most violating examples wit
 time, was measured 5x slower on Letter's 15,000 rows: the working example moves around so much
 that most of them were evicted unread.)
 
-Stopping: every example's violation <= ``tol`` (libsvm's 1e-3 by default), or the step bound
+Stopping: every example's violation <= ``tol`` (libsvm's 1e-3 by default); or the step bound
 (``_solvers.iteration_bound``: max(10^7, 100 l) for "libsvm"), where the fit warns with the
-binary fits' ConvergenceWarning ("Solver terminated early").  Fits are deterministic: no
-randomness, ties go to the lowest index.
+binary fits' ConvergenceWarning ("Solver terminated early"); or a stall, a step that changes no
+variable though the working example's violation is above ``tol`` (it is below what float64 can
+move, e.g. at a tol near rounding), where the fit warns with a ConvergenceWarning "Solver
+stalled" (:data:`STALL_MESSAGE`).  Fits are deterministic: no randomness, ties go to the lowest
+index.
 """
 
 import warnings
@@ -36,26 +41,50 @@ from ..kernels import (BYTES_PER_VALUE, GRAM_TILE, OVERFLOW_MESSAGE, gram_fits, 
 from ...base.parallel import resolve_n_jobs, single_threaded_blas
 from .._machines import row_slices
 from .._solvers import BOUND_MESSAGE, iteration_bound
+from .state import (BOUND, CONVERGED, CS, NEED_ROW, STALLED, WW, Cache, Dual, Problem,
+                    new_progress)
 
 MIN_CACHE_ROWS = 2  # libsvm's cache keeps at least two columns, whatever cache_size says
 SHRINK_EVERY = 1000  # steps between shrinking passes (libsvm's min(l, 1000))
-NEWTON_EVERY = 200  # steps between Newton steps on the free variables (_joint_newton); after a
+NEWTON_EVERY = 200  # steps between Newton steps on the free variables (.newton); after a
 NEWTON_BACKOFF = 128  # step that could not move, the gap doubles, up to this many times 200
 
 # formulation -> (the compiled loops' kind, margin e_im for m != y_i, shift added to K)
-FORMULATIONS = {"cs": (0, 1.0, 0.0), "ww": (1, 2.0, 1.0)}
+FORMULATIONS = {"cs": (CS, 1.0, 0.0), "ww": (WW, 2.0, 1.0)}
+STALL_MESSAGE = ("Solver stalled: its steps no longer move the dual variables, but the largest "
+                 "KKT violation ({:.3g}) is above tol ({:g}); a larger tol ends it as converged")
 
 
 @dataclass
 class JointSolution:
-    """The solved dual: ``beta`` (l, k), the steps taken, whether the KKT conditions were met
-    (else the step bound stopped it) and the bytes the solve held (``memory``, see
+    """The solved dual: ``beta`` (l, k), the steps taken, why the solve ended (``status``:
+    :data:`.state.CONVERGED`, BOUND or STALLED) and the bytes the solve held (``memory``, see
     :func:`solve_memory`)."""
 
     beta: np.ndarray
     n_iter: int
-    converged: bool
+    status: int
     memory: int
+
+    @property
+    def converged(self):
+        """Whether every example met the KKT conditions within tol."""
+        return self.status == CONVERGED
+
+
+@dataclass
+class NewtonPauses:
+    """When the compiled steps pause for a Newton step: ``at`` that many steps in all, then
+    ``gap`` steps later (NEWTON_EVERY; after a step that could not move, twice the last gap, up
+    to NEWTON_BACKOFF times NEWTON_EVERY)."""
+
+    gap: int
+    at: int
+
+    def after(self, moved, steps):
+        """Schedule the next pause after a Newton step (``moved``: whether it moved) at ``steps``."""
+        self.gap = NEWTON_EVERY if moved else min(2 * self.gap, NEWTON_BACKOFF * NEWTON_EVERY)
+        self.at = steps + self.gap
 
 
 def data_bytes(X):
@@ -167,55 +196,72 @@ def solve_memory(rows, beta, X):
 def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True):
     """Solve the ``formulation`` ('cs' or 'ww') dual on training rows ``X`` with class indices
     ``y_index``: a :class:`JointSolution`.  ``settings``: the fit's ``TrainSettings`` (kernel,
-    C, tol, cache_size, memory_mb, max_iter, gram, n_jobs).
+    C, tol, cache_size, memory_mb, max_iter, gram, n_jobs).  Warns (ConvergenceWarning) when
+    the step bound or a stall ended it (:func:`warn_unless_converged`).
 
     Shrinking (libsvm's heuristic, per example; ``shrinking``): every min(l, 1000) steps the
     examples at a bound that are further from violating than the largest violation are set
-    aside (:func:`._joint_loops.shrink`); when the rest converge, the set-aside examples' G is
-    rebuilt (:func:`reconstruct`) and the solve goes on over all examples until they all meet
-    ``tol``.
+    aside (:func:`.loops.shrink`); when the rest converge (or stall), the set-aside examples' G
+    is rebuilt (:func:`reconstruct`) and the solve goes on over all examples until they all
+    meet ``tol``.
     """
     from . import loops  # numba loads here, not at import
-    from .newton import newton_step
 
     kind, margin, shift = FORMULATIONS[formulation]
     n = X.shape[0]
     y = np.ascontiguousarray(y_index, dtype=np.int64)
     rows = KernelRows(X, settings.kernel, settings.cache_size, settings.gram, settings.n_jobs)
-    beta, G = np.zeros((n_classes, n)), initial_gradient(y, n_classes, margin)
-    trackers = (np.empty(n), np.empty(n), np.zeros(n, np.bool_))
-    loops.init_trackers(kind, settings.C, y, beta, G, trackers)
-    active, worst = np.arange(n, dtype=np.int64), np.zeros(1)
-    counters = np.array([0, 0, n, 0, 0], np.int64)  # steps, working example, active, resume, row
+    problem = Problem(kind, float(settings.C), shift, float(settings.tol),
+                      min(n, SHRINK_EVERY) if shrinking else 0, y, rows.diag)
+    dual = Dual(np.zeros((n_classes, n)), initial_gradient(y, n_classes, margin), np.empty(n),
+                np.empty(n), np.zeros(n, np.bool_), np.arange(n, dtype=np.int64))
+    loops.init_trackers(problem, dual)
+    progress, pauses = new_progress(n), NewtonPauses(NEWTON_EVERY, NEWTON_EVERY)
     bound = iteration_bound(settings.max_iter, n)
-    every, gap = min(n, SHRINK_EVERY) if shrinking else 0, NEWTON_EVERY
-    pause = gap
     while True:
-        limit = pause if bound < 0 else min(bound, pause)
-        status = loops.run(kind, settings.C, shift, settings.tol, limit, rows.rows, rows.slot_of,
-                           rows.stamp, rows.diag, y, beta, G, trackers, active, counters, worst,
-                           every)
-        if status == loops.NEED_ROW:
-            rows.fetch(counters[4], counters[0], active[:counters[2]])
-            continue
-        if status == loops.BOUND and (bound < 0 or counters[0] < bound):  # a pause
-            with single_threaded_blas():  # a small system: a second thread would only wait
-                moved = newton_step(kind, settings.C, shift, y, beta, G, active[:counters[2]], rows)
-            if moved:
-                loops.init_trackers(kind, settings.C, y, beta, G, trackers)
-                gap = NEWTON_EVERY
-            else:
-                gap = min(2 * gap, NEWTON_BACKOFF * NEWTON_EVERY)
-            pause = counters[0] + gap
-            continue
-        if status != loops.CONVERGED or counters[2] == n:
+        status = run_active(problem, rows, dual, progress, bound, pauses)
+        if status == BOUND or progress[0]["n_active"] == n:
             break
-        shrunk = np.setdiff1d(np.arange(n), active[:counters[2]])  # unshrink and go on
-        reconstruct(G, beta, y, margin, shift, rows, shrunk, settings.memory_mb)
-        loops.init_trackers(kind, settings.C, y, beta, G, trackers)
-        active[:], counters[2] = np.arange(n), n
+        shrunk = np.setdiff1d(np.arange(n), dual.active[:progress[0]["n_active"]])  # unshrink
+        reconstruct(dual.G, dual.beta, y, margin, shift, rows, shrunk, settings.memory_mb)
+        loops.init_trackers(problem, dual)
+        dual.active[:], progress[0]["n_active"] = np.arange(n), n
         rows.flush()
-    if status == loops.BOUND:
+    solution = JointSolution(np.ascontiguousarray(dual.beta.T), int(progress[0]["steps"]), status,
+                             solve_memory(rows, dual.beta, X))
+    warn_unless_converged(solution, bound, float(progress[0]["worst"]), problem.tol)
+    return solution
+
+
+def run_active(problem, rows, dual, progress, bound, pauses):
+    """The compiled steps (:func:`.loops.run`) over the active examples until they converge,
+    stall or reach the step ``bound`` (the status): between calls, the kernel row a step needs
+    is computed into ``rows``, and at each of the ``pauses`` a Newton step is taken on the free
+    variables (:func:`.newton.newton_step`)."""
+    from . import loops, newton
+
+    cache, state = Cache(rows.rows, rows.slot_of, rows.stamp), progress[0]
+    while True:
+        limit = pauses.at if bound < 0 else min(bound, pauses.at)
+        status = loops.run(problem, cache, dual, progress, limit)
+        if status == NEED_ROW:
+            rows.fetch(state["need_row"], state["steps"], dual.active[:state["n_active"]])
+            continue
+        if status != BOUND or not (bound < 0 or state["steps"] < bound):
+            return status
+        with single_threaded_blas():  # a small system: a second thread would only wait
+            moved = newton.newton_step(problem.kind, problem.C, problem.shift, problem.y,
+                                       dual.beta, dual.G, dual.active[:state["n_active"]], rows)
+        if moved:
+            loops.init_trackers(problem, dual)
+        pauses.after(moved, state["steps"])
+
+
+def warn_unless_converged(solution, bound, violation, tol):
+    """The fit's ConvergenceWarning when the step ``bound`` (scikit-learn's words, as the binary
+    fits') or a stall (:data:`STALL_MESSAGE`, with the last ``violation`` and ``tol``) ended
+    the solve."""
+    if solution.status == BOUND:
         warnings.warn(BOUND_MESSAGE.format(bound), ConvergenceWarning)
-    return JointSolution(np.ascontiguousarray(beta.T), int(counters[0]), status == loops.CONVERGED,
-                         solve_memory(rows, beta, X))
+    elif solution.status == STALLED:
+        warnings.warn(STALL_MESSAGE.format(violation, tol), ConvergenceWarning)

@@ -1,5 +1,5 @@
 """The sub-problems of the all-together solver, each solved exactly (numba; imported only when
-a joint machine trains, by :mod:`._joint_loops`).
+a joint machine trains, by :mod:`.loops`).
 
 Each minimises 1/2 A ||v||^2 + c' v over a row v of k entries that sum to 0, each in a box;
 its KKT conditions make v a clipped shift theta - c / A of one scalar theta:
@@ -7,11 +7,16 @@ its KKT conditions make v a clipped shift theta - c / A of one scalar theta:
 - :func:`solve_cs`: one example's row in Crammer & Singer's box (their fixed-point algorithm,
   2001, section 6);
 - :func:`solve_ww`: one example's row in Weston & Watkins' box;
-- :func:`solve_box`: any box (the pair steps of :mod:`._joint_loops`).
+- :func:`solve_box`: any box (the pair steps of :mod:`.loops`).
+
+The boxes are :mod:`.box`'s (U_m = :func:`.box.upper`, L_m = :func:`.box.lower`).
 """
 
 import numpy as np
 from numba import njit
+
+from .box import lower, upper
+from .state import CS, WW
 
 INF = np.inf
 
@@ -31,7 +36,7 @@ def solve_cs(A, g, b, y, C, nu, v):
     k = len(g)
     total = 0.0
     for m in range(k):
-        v[m] = g[m] / A - b[m] + (C if m == y else 0.0)
+        v[m] = g[m] / A - b[m] + upper(CS, m == y, C)
         total += v[m]
     theta, count = (total - C) / k, k
     for _ in range(k):
@@ -44,8 +49,8 @@ def solve_cs(A, g, b, y, C, nu, v):
             break
         theta, count = (total - C) / size, size
     for m in range(k):
-        nu[m] = (C if m == y else 0.0) - max(0.0, v[m] - theta)
-    if nu[y] < C:  # the class's own entry is free: it takes the rounding of sum nu = 0
+        nu[m] = upper(CS, m == y, C) - max(0.0, v[m] - theta)
+    if nu[y] < upper(CS, True, C):  # the class's own entry is free: it takes the rounding of sum nu = 0
         rest = 0.0
         for m in range(k):
             if m != y:
@@ -59,7 +64,7 @@ def ww_sum(theta, c, y, C):
     total = theta - c[y]
     for m in range(len(c)):
         if m != y:
-            total += min(0.0, max(-C, theta - c[m]))
+            total += min(upper(WW, False, C), max(lower(WW, False, C), theta - c[m]))
     return total
 
 
@@ -81,7 +86,7 @@ def solve_ww(A, g, b, y, C, nu, c):
     n = 0
     for m in range(k):
         if m != y:
-            points[n], points[n + 1] = c[m] - C, c[m]
+            points[n], points[n + 1] = c[m] + lower(WW, False, C), c[m] + upper(WW, False, C)
             n += 2
     points.sort()
     previous, s_previous = points[0], ww_sum(points[0], c, y, C)
@@ -101,7 +106,7 @@ def solve_ww(A, g, b, y, C, nu, c):
     rest = 0.0
     for m in range(k):
         if m != y:
-            nu[m] = min(0.0, max(-C, theta - c[m]))
+            nu[m] = min(upper(WW, False, C), max(lower(WW, False, C), theta - c[m]))
             rest += nu[m]
     nu[y] = -rest
 

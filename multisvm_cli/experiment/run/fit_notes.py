@@ -1,10 +1,11 @@
 """Fits a run must warn about: stopped at their solver's iteration bound (libsvm's, or for C&S
-and W&W our all-together solver's: :func:`bound_owner`), or predicting one class.
+and W&W our all-together solver's: :func:`bound_owner`), an all-together solve that stalled
+above tol, or predicting one class.
 
 The protocol keeps each fit's warnings as ``notes`` (per grid point in grid.csv, per scheme
-for the final fits in results.json); :func:`fit_warnings` turns the two kinds that make a
-number doubtful into one-line warnings naming the dataset, scheme, kernel and C, and
-:func:`bounded` says which results the table marks.
+for the final fits in results.json); :func:`fit_warnings` turns the kinds that make a number
+doubtful into one-line warnings naming the dataset, scheme, kernel and C, and :func:`bounded`
+says which results the table marks.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 from ..protocol.fitting import ONE_CLASS_NOTE
 
 BOUND_NOTE = "Solver terminated early"  # scikit-learn's ConvergenceWarning (see _solvers)
+STALL_NOTE = "Solver stalled"  # the all-together solver's ConvergenceWarning (estimators.joint.solver)
+STALLED = "stalled above tol (its steps no longer moved the dual variables)"
 SHOWN = 3  # grid points named per warning
 
 
@@ -33,13 +36,22 @@ def bound_owner(scheme) -> str:
     return "the all-together solver's" if joint else "libsvm's"
 
 
+def stalled(result) -> bool:
+    """Whether a result's final fit stalled above tol on some fold (an all-together solver)."""
+    return any(STALL_NOTE in note for note in result.get("notes", ()))
+
+
 def fit_warnings(results, grid_rows) -> list:
-    """The run's warnings about fits: each final fit stopped at the bound, and per dataset x
-    scheme the grid points stopped at the bound or predicting one class (a few named)."""
+    """The run's warnings about fits: each final fit stopped at the bound or stalled, and per
+    dataset x scheme the grid points stopped at the bound, stalled or predicting one class (a
+    few named)."""
+    finals = ((bounded, "stopped at {} iteration bound (max_iter); its error is marked * in the "
+                        "table"), (stalled, STALLED))
     found = [f"{r['dataset']} {r['scheme']}: the final fit ({r['kernel']}, C={r['C']:g}) "
-             f"stopped at {bound_owner(r['scheme'])} iteration bound (max_iter); its error is "
-             f"marked * in the table" for r in results if bounded(r) and r.get("C") is not None]
+             f"{what.format(bound_owner(r['scheme']))}"
+             for flagged, what in finals for r in results if flagged(r) and r.get("C") is not None]
     for needle, what in ((BOUND_NOTE, "stopped at {} iteration bound (max_iter)"),
+                         (STALL_NOTE, STALLED),
                          (ONE_CLASS_NOTE, "predicted one class for every validation point")):
         points = {}
         for row in grid_rows:

@@ -325,6 +325,77 @@ def test_iteration_bound_warns_and_liblinear_is_refused(form):
 
 
 @pytest.mark.parametrize("form", ["cs", "ww"])
+def test_a_stalled_solve_warns_and_a_normal_fit_does_not(form):
+    """A tol below float64's rounding: the working example's step changes nothing while its
+    violation is still above tol, a stall (not a convergence): the fit warns, at the optimum to
+    rounding; at the default tol the same solve converges without a warning."""
+    from multisvm_cli.estimators.joint.state import STALLED
+
+    X, y = tiny_problem(40, 3, seed=8)
+    kernel = Kernel.from_params("gaussian", gamma=0.5)
+    with pytest.warns(ConvergenceWarning, match="Solver stalled"):
+        SCHEMES[form](C=1.0, gamma=0.5, tol=1e-300).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match="Solver stalled"):
+        stalled = solve_dual(X, y, 3, form, settings(kernel, 1.0, 1e-300))
+    assert stalled.status == STALLED and not stalled.converged
+    Q, E = dual_terms(form, X, y, kernel, 3)
+    assert kkt_violations(form, stalled.beta, Q, E, y, 1.0).max() < 1e-9
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        normal = solve_dual(X, y, 3, form, settings(kernel, 1.0, 1e-3))
+    assert normal.converged and normal.n_iter < stalled.n_iter
+
+
+def test_a_stall_reaches_the_runs_warnings():
+    """The stall's warning, kept in a fit's notes as the protocol keeps it, becomes one of the
+    run's warnings (as the iteration bound's), and does not mark the table."""
+    from multisvm_cli.experiment.run.fit_notes import bounded, fit_warnings
+
+    X, y = tiny_problem(40, 3, seed=8)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        CrammerSingerSVC(C=1.0, gamma=0.5, tol=1e-300).fit(X, y)
+    notes = [f"{w.category.__name__}: {w.message}" for w in caught]
+    final = {"dataset": "iris", "scheme": "cs", "kernel": "gaussian", "C": 1.0, "notes": notes}
+    point = {"dataset": "iris", "scheme": "cs", "kernel": "gaussian", "C": 4.0,
+             "notes": "; ".join(notes)}
+    stalled = "stalled above tol (its steps no longer moved the dual variables)"
+    assert fit_warnings([final], [point]) == [
+        f"iris cs: the final fit (gaussian, C=1) {stalled}",
+        f"iris cs: 1 grid point(s) {stalled}: gaussian C=4"]
+    assert not bounded(final)
+
+
+@pytest.mark.parametrize("form", ["cs", "ww"])
+def test_the_solver_reads_each_formulations_box_from_one_home(form):
+    from multisvm_cli.estimators.joint.box import boxes
+
+    y, C = np.array([0, 2, 1, 2, 0]), 3.0
+    lower, upper = boxes(FORMULATIONS[form][0], C, y, 3, np.arange(5))
+    reference = box(form, y, 3, C)  # as the class docstrings write it
+    np.testing.assert_array_equal(lower.T, reference[0])
+    np.testing.assert_array_equal(upper.T, reference[1])
+
+
+def test_newton_systems_are_solved_by_cholesky_with_an_lu_fallback(monkeypatch):
+    """A positive definite block by Cholesky's factors; an indefinite one (rounding, or a kernel
+    that is not positive semi-definite) by LU; a singular one raises (the step is not taken)."""
+    from multisvm_cli.estimators.joint import newton
+
+    used = []
+    original = newton.dpotrs
+    monkeypatch.setattr(newton, "dpotrs", lambda *a, **k: used.append(1) or original(*a, **k))
+    rng = np.random.default_rng(13)
+    A, b = rng.normal(size=(6, 6)), rng.normal(size=6)
+    for M, cholesky in ((A @ A.T + 0.1 * np.eye(6), True), (A + A.T, False)):
+        used.clear()
+        np.testing.assert_allclose(M @ newton._solver(M)(b), b, atol=1e-9)
+        assert bool(used) == cholesky
+    with pytest.raises(np.linalg.LinAlgError):
+        newton._solver(np.zeros((3, 3)))(np.ones(3))
+
+
+@pytest.mark.parametrize("form", ["cs", "ww"])
 def test_save_load_round_trip(form, tmp_path, monkeypatch):
     """Through multisvm_cli.persist, with the scheme registered as the lead's merge will do."""
     from multisvm_cli.estimators import SCHEMES as REGISTERED

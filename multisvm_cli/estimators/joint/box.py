@@ -1,0 +1,61 @@
+"""The box of the all-together dual's variables: the one home of each formulation's bounds
+(numba; imported only when a joint machine trains).
+
+Each example i's row beta_i. sums to 0 and each entry lies in [L_im, U_im], which depend on the
+formulation and on whether m is the example's class y_i (``mine``):
+
+- Crammer & Singer (``CS``; Crammer & Singer 2001, in Hsu & Lin 2002's form, section II.D,
+  eq. (17)): beta_im <= C delta(m, y_i), no lower bound;
+- Weston & Watkins (``WW``; Weston & Watkins 1999, in Hsu & Lin 2002's form, section II.C,
+  beta_im = -alpha_im for m != y_i): -C <= beta_im <= 0 for m != y_i, beta_iy free.
+
+Everything else (the loops' trackers, the row and pair sub-problems, shrinking, the Newton
+step) reads the box from :func:`lower` and :func:`upper`.
+"""
+
+import numpy as np
+from numba import njit
+
+from .state import CS
+
+INF = np.inf
+
+
+@njit(cache=True, nogil=True, inline="always")
+def lower(kind, mine, C):
+    """L_im, the lower bound of beta_im (``mine``: m is the example's class): C&S has none;
+    W&W has -C for a wrong class, none for the example's own."""
+    return -INF if (kind == CS) | mine else -C
+
+
+@njit(cache=True, nogil=True, inline="always")
+def upper(kind, mine, C):
+    """U_im, the upper bound of beta_im: 0 for a wrong class; for the example's own, C (C&S)
+    or none (W&W)."""
+    return (C if kind == CS else INF) if mine else 0.0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def can_decrease(kind, value, mine, C):
+    """Whether beta_im = ``value`` is above its lower bound (always, where it has none: with a
+    literal ``kind``, numba then compiles no test at all)."""
+    bound = lower(kind, mine, C)
+    return (bound == -INF) | (value > bound)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def can_increase(kind, value, mine, C):
+    """Whether beta_im = ``value`` is below its upper bound (always, where it has none)."""
+    bound = upper(kind, mine, C)
+    return (bound == INF) | (value < bound)
+
+
+@njit(cache=True, nogil=True)
+def boxes(kind, C, y, n_classes, examples):
+    """(lower, upper) bounds of beta[:, examples], each (k, len(examples))."""
+    low, high = np.empty((n_classes, len(examples))), np.empty((n_classes, len(examples)))
+    for a in range(len(examples)):
+        for m in range(n_classes):
+            mine = m == y[examples[a]]
+            low[m, a], high[m, a] = lower(kind, mine, C), upper(kind, mine, C)
+    return low, high

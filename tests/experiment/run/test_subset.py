@@ -3,6 +3,7 @@ grid points the full run reuses from the resume cache, so a study can be run set
 assembled; ``validate --dataset`` checks the same part."""
 
 import json
+from pathlib import Path
 
 import pytest
 import yaml
@@ -31,9 +32,9 @@ def reproduce(run_multisvm, config, out, *datasets):
                           "json", "--no-figures", *options)
     assert result.code == 0, result.err
     rows = json.loads(result.out)
-    folder = rows[0]["run_folder"]
-    return rows, folder, json.loads((out / "parts" / folder.split("/")[-1] / "run.json")
-                                    .read_text())
+    folder = Path(rows[0]["run_folder"])
+    assert folder.parent == out / "parts"
+    return rows, folder, json.loads((folder / "run.json").read_text())
 
 
 @pytest.mark.slow
@@ -50,8 +51,7 @@ def test_a_study_run_set_by_set_is_assembled_without_new_fits(tmp_path, run_mult
         assert {row["dataset"] for row in rows} == {name}
         assert meta["datasets"] == {"selected": [name], "of": ["iris", "wine"]}
         assert meta["grid_points"] == {"total": 8, "cached": 0, "computed": 8}  # 2x2 x 2 schemes
-        resolved = yaml.safe_load((out / "parts" / folder.split("/")[-1] / "config.yaml")
-                                  .read_text())
+        resolved = yaml.safe_load((folder / "config.yaml").read_text())
         assert [entry["name"] for entry in resolved["dataset"]] == [name]
         assert set(resolved["reference"]) == {"source", name}
         parts[name] = rows

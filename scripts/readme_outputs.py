@@ -156,6 +156,8 @@ OUTPUTS = {  # in the order they are run, in one folder: train before evaluate
     "validate-typos": Output(("validate", "typos.yaml"), files={"typos.yaml": TYPOS},
                              fails=True),
     "validate-bad": Output(("validate", "bad.yaml"), files={"bad.yaml": BAD}, fails=True),
+    "validate-dataset": Output(("validate", "ramanan-rbf", "--dataset", "iris", "--dataset",
+                                "wine"), tail=4),
     "train": Output(("train", "quickstart", "--scheme", "dag", "--dataset", "wine", "-o",
                      "models/wine-dag")),
     "evaluate": Output(("evaluate", "models/wine-dag", "--confusion")),

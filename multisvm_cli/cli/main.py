@@ -113,13 +113,16 @@ def _settings(n_jobs, backend, scheduler, out, quiet, mirror, data_home, force=F
               help="Every column in the terminal table (by default it fits 120 columns; "
                    "table.csv, table.md and report.html have them all).")
 @click.option("--force", is_flag=True, help="Redo grid points already in the resume cache.")
+@click.option("--dataset", "dataset_names", multiple=True, metavar="NAME",
+              help="Run only this dataset of the config (repeatable); its grid points share "
+                   "the resume cache with the full run.")
 @click.option("--progress", type=click.Choice(["bar", "lines", "none"]), default=None,
               help="How progress shows [a bar on a terminal; else one line at most every 30 s "
                    "with points done and the ETA].")
 @_figure_options
 @_run_options
-def reproduce_table(configs, fmt, wide, force, progress, figure_format, dpi, no_figures, n_jobs,
-                    seed, backend, scheduler, out, quiet, mirror, data_home):
+def reproduce_table(configs, fmt, wide, force, dataset_names, progress, figure_format, dpi,
+                    no_figures, n_jobs, seed, backend, scheduler, out, quiet, mirror, data_home):
     """Select, train and test every scheme of each CONFIG; print the Table-1 report.
 
     Each run writes results/<config-name>/<timestamp>/ (config.original.yaml, config.yaml,
@@ -128,7 +131,9 @@ def reproduce_table(configs, fmt, wide, force, progress, figure_format, dpi, no_
     cached and skipped when the same config runs again. The run folder is printed after the
     table ("results: ..."), and with --format json it is each row's "run_folder". With several
     CONFIGs, csv and json print one document whose rows start with a "config" column; table and
-    markdown print one report per config.
+    markdown print one report per config. With --dataset, only the named datasets of each
+    CONFIG run (run.json and config.yaml record which), and the full run later reuses their
+    grid points.
 
     Example: multisvm reproduce-table quickstart --n-jobs 2
     """
@@ -140,6 +145,8 @@ def reproduce_table(configs, fmt, wide, force, progress, figure_format, dpi, no_
     from ..report.table import dag_orders_text, render
 
     loaded = [load_config(path, seed) for path in configs]
+    if dataset_names:  # every name checked before any run starts
+        loaded = [config.only(dataset_names) for config in loaded]
     settings = _settings(n_jobs, backend, scheduler, out, quiet, mirror, data_home, force,
                          figure_format=figure_format, dpi=dpi, figures=not no_figures,
                          progress=progress or "auto")
@@ -275,8 +282,11 @@ def predict(model_dir, file, output, proba, fmt, zero_based, force):
 
 @cli.command()
 @click.argument("config_path", metavar="CONFIG")
+@click.option("--dataset", "dataset_names", multiple=True, metavar="NAME",
+              help="Check only this dataset of the config (repeatable), as "
+                   "'reproduce-table --dataset' would run it.")
 @_data_options
-def validate(config_path, mirror, data_home):
+def validate(config_path, dataset_names, mirror, data_home):
     """Check CONFIG as a run would (against the datasets found locally, without downloading)
     and print it resolved (defaults filled in, every grid point explicit) with its number of
     fits. Writes nothing.
@@ -286,7 +296,7 @@ def validate(config_path, mirror, data_home):
     from ..experiment import summary
     from ..experiment import validate as validate_config
 
-    config, notes = validate_config(config_path, mirror, data_home)
+    config, notes = validate_config(config_path, mirror, data_home, dataset_names)
     click.echo(config.resolved_text().rstrip())
     click.echo("\n".join([*notes, summary(config)]))
 

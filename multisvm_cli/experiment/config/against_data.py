@@ -41,9 +41,10 @@ from ..splits import named_warnings, outer_index_folds, pooled, validation_index
 MAX_KERNEL_LOG10 = 150
 
 
-def validate(path, mirror=None, data_home=None) -> tuple:
+def validate(path, mirror=None, data_home=None, datasets=()) -> tuple:
     """Every check a run would make of the config at ``path`` (a file, or a shipped config's
-    name): (Config, notes).
+    name): (Config, notes); ``datasets`` (names), when given, keeps only those of the config
+    (:meth:`.Config.only`).
 
     The checks that need the data (:func:`check_against_data`) run on the datasets found
     locally (parsed cache, data home, mirror or installed package: never a download); a local
@@ -56,6 +57,8 @@ def validate(path, mirror=None, data_home=None) -> tuple:
     from .load import load_config
 
     config = load_config(config_path(path))
+    if datasets:
+        config = config.only(datasets)
     notes = []
     for plan in config.datasets:
         if plan.local is not None:

@@ -4,7 +4,7 @@ resolved document (every default filled in, every grid point explicit)."""
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import yaml
@@ -73,12 +73,34 @@ class Config:
     sweep: dict | None      # the swept setting and its values (config.sweep), or None
     rope: float             # the Bayesian signed-rank test's ROPE, points of test error
     layout: str             # the report's tables: table-1 | hsu-lin (report.hsu_lin)
+    # the file's datasets when only some of them are run (:meth:`only`), else None
+    selected_from: list | None = None
 
     def resolved_text(self) -> str:
-        """The resolved config as YAML (a comment says where it comes from)."""
+        """The resolved config as YAML (a comment says where it comes from, and which of the
+        file's datasets it keeps when only some are run)."""
         header = (f"# {self.name}: resolved from {self.path} (defaults filled in, every grid "
                   f"point explicit)\n")
+        if self.selected_from is not None:
+            header += (f"# datasets selected: {', '.join(p.name for p in self.datasets)} of "
+                       f"{', '.join(self.selected_from)}\n")
         return header + yaml.safe_dump(self.resolved, sort_keys=False, default_flow_style=None)
+
+    def only(self, names) -> Config:
+        """This config restricted to the datasets ``names`` (in the file's order; each must be
+        one of its datasets, else a :class:`ConfigError` naming them). Every other value, the
+        name included, stays: each dataset's grid points are the full config's, and so are
+        their resume-cache keys (:func:`..protocol.cache.point_key` holds no other dataset)."""
+        wanted = {self.plan(name).name for name in names}
+        plans = [plan for plan in self.datasets if plan.name in wanted]
+        reference = {key: rows for key, rows in self.reference.items()
+                     if key == "source" or key in wanted}
+        resolved = {**self.resolved, "dataset": [entry for entry in self.resolved["dataset"]
+                                                 if entry["name"] in wanted]}
+        if "reference" in resolved:
+            resolved["reference"] = reference
+        return replace(self, datasets=plans, reference=reference, resolved=resolved,
+                       selected_from=self.selected_from or [p.name for p in self.datasets])
 
     def families(self) -> list:
         """The schemes grouped by training (:func:`registry.scheme_groups`: DAGSVM is trained

@@ -97,6 +97,9 @@ def _run(config, settings, jobs, datasets, folder, log) -> Run:
     resolved = config.resolved_text()
     atomic_write(folder / "config.yaml", resolved)
     meta = {**run_metadata(settings, jobs, config.seed, config.path), **config_record(resolved)}
+    if config.selected_from is not None:  # --dataset: only some of the file's datasets
+        meta["datasets"] = {"selected": [plan.name for plan in config.datasets],
+                            "of": config.selected_from}
     local = {name: dataset.provenance for name, dataset in datasets.items()
              if dataset.provenance}
     if local:  # each local file's path, SHA-256 and size, and how it was read

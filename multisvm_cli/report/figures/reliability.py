@@ -85,9 +85,9 @@ def joint_label(schemes) -> str:
 def reliability_figure(dataset, results) -> Figure:
     """One dataset's reliability panel (markers with Wilson intervals, a scheme group each)
     over its count panel (``results``: its results.json entries that carry ``reliability``)."""
-    fig = Figure(figsize=(6.5, 6.0), dpi=DPI)
-    fig.subplots_adjust(**margins(6.5, 6.0, left=0.75, right=2.1, bottom=0.6, top=0.5),
-                        hspace=0.35)
+    fig = Figure(figsize=(7.5, 6.0), dpi=DPI)
+    fig.subplots_adjust(**margins(7.5, 6.0, left=0.75, right=2.9, bottom=0.6, top=0.5),
+                        hspace=0.12)
     top, bottom = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [3, 1]})
     top.plot([0, 1], [0, 1], linestyle="--", color="0.6", linewidth=1)
     groups = shared(results)
@@ -97,7 +97,8 @@ def reliability_figure(dataset, results) -> Figure:
         x, y, n = curve(result["reliability"])
         low, high = np.array([wilson(int(right), int(count)) for right, count
                               in zip(np.rint(y * n), n)]).T
-        top.errorbar(x, y, yerr=[y - low, high - y], fmt="none", ecolor=colour, elinewidth=1,
+        below, above = np.clip(y - low, 0, None), np.clip(high - y, 0, None)  # rounding only
+        top.errorbar(x, y, yerr=[below, above], fmt="none", ecolor=colour, elinewidth=1,
                      capsize=2, alpha=0.7)
         top.scatter(x, y, s=12 + 160 * n / n.sum(), color=colour, marker=marker, zorder=3,
                     label=f"{joint_label(schemes)} (ECE {ece(result['reliability']):.3f})")

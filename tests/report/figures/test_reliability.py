@@ -75,10 +75,21 @@ def test_a_run_pools_the_bins_and_draws_a_curve_per_dataset(tmp_path, mirror, da
                                                              run_multisvm):
     config = tmp_path / "prob.yaml"
     config.write_text(CONFIG)
-    run = run_multisvm("reproduce-table", config, "--out", tmp_path / "out", "-q")
+    run = run_multisvm("reproduce-table", config, "--out", tmp_path / "out")
     assert run.code == 0, run.err
     folder = tmp_path / "out" / "prob" / "latest"
     results = json.loads((folder / "results.json").read_text())["results"]
+    header, _, *lines = run.out.split("\n\n")[0].splitlines()  # the narrow table
+    assert "log-loss" in header and "Brier" in header and "--wide" in run.out
+    shown = {tuple(line.split()[:2]): line.split() for line in lines}
+    for result in results:  # Max Wins' pooled scores, as results.json keeps them
+        if result["scheme"] == "maxwins":
+            row = shown[(result["dataset"], "Max")]
+            assert row[-2:] == [f"{result['log_loss']:.4f}", f"{result['brier']:.4f}"]
+    page = (folder / "report.html").read_text()
+    assert "<th>log-loss</th>" in page and "<th>Brier</th>" in page  # not behind the toggle
+    best = min(r["log_loss"] for r in results if r["dataset"] == "iris" and "log_loss" in r)
+    assert f"lowest log-loss: Max Wins {best:.4f}" in page
     for result in results:
         if result["scheme"] == "maxwins":  # pooled over the 3 folds: every point once
             bins = result["reliability"]

@@ -307,7 +307,8 @@ def columns_section() -> str:
         shown = f"when a row has `{column.when}`" if column.when else "always"
         if column.files_only:
             shown += " (table.csv and json only)"
-        lines.append(f"| `{column.key}` | {_cell(column.title)} | {_cell(column.narrow or '-')} "
+        narrow = column.narrow + (" (when a row has one)" if column.narrow_if_filled else "")
+        lines.append(f"| `{column.key}` | {_cell(column.title)} | {_cell(narrow or '-')} "
                      f"| {_cell(column.unit or '-')} | {shown} | {_cell(columns.note(column))} |")
     return "\n".join(lines + ["", COLUMNS_END])
 

@@ -63,6 +63,8 @@ class Column:
       else only the run-folder reference does (columns sharing a note share its words;
       ``{shared}`` names the schemes that share fits);
     - ``narrow``: its heading in the terminal's table without ``--wide`` ("": not shown there),
+      ``narrow_if_filled``: shown there only when some row has a value (a run without
+      probabilities keeps its narrow table),
       ``narrow_note``: that heading's gloss in the narrow table's "Columns:" line
       (``{against}``: the comparison scheme);
     - ``unit``: the unit of its numbers (the reference page);
@@ -89,6 +91,7 @@ class Column:
     when: str = ""
     files_only: bool = False
     copied: bool = False
+    narrow_if_filled: bool = False
 
 
 def _yes_no(value) -> str:
@@ -161,10 +164,10 @@ COLUMNS = (
            check=FRACTION, note_at=(2, 2), copied=True),
     Column("level2_accuracy", "L2 acc", _LEVELS, unit="fraction", fmt=".3f", number=True,
            check=FRACTION, note_at=(2, 2), copied=True),
-    Column("log_loss", "log-loss", _PROBABILITIES, unit="nats", fmt=".4f", number=True,
-           note_at=(2, 3), copied=True),
-    Column("brier", "Brier", _PROBABILITIES, fmt=".4f", number=True, note_at=(2, 3),
-           copied=True),
+    Column("log_loss", "log-loss", _PROBABILITIES, narrow="log-loss", unit="nats", fmt=".4f",
+           number=True, note_at=(2, 3), narrow_if_filled=True, copied=True),
+    Column("brier", "Brier", _PROBABILITIES, narrow="Brier", fmt=".4f", number=True,
+           note_at=(2, 3), narrow_if_filled=True, copied=True),
     Column("cv_best_kernel", "cv-best kernel", "the kernel Hsu & Lin's cv-best estimate chose",
            when="cv_best_error_pct"),
     Column("cv_best_C", "cv-best C", "the C Hsu & Lin's cv-best estimate chose",
@@ -242,9 +245,12 @@ def notes() -> list[str]:
     return ["; ".join(texts) + "." for _, texts in sorted(paragraphs.items())]
 
 
-def narrow_titles() -> dict:
-    """{key: narrow heading} of the terminal's table without ``--wide``, in table order."""
-    return {c.key: c.narrow for c in COLUMNS if c.narrow}
+def narrow_titles(rows=None) -> dict:
+    """{key: narrow heading} of the terminal's table without ``--wide``, in table order; with
+    ``rows``, a ``narrow_if_filled`` column only when some row has a value in it."""
+    return {c.key: c.narrow for c in COLUMNS if c.narrow and not (
+        rows is not None and c.narrow_if_filled
+        and all(row.get(c.key) in (None, "") for row in rows))}
 
 
 def narrow_notes(against) -> str:

@@ -36,7 +36,7 @@ from .intervals import error_interval, n_splits
 from .hsu_lin import tables_html
 from .paired import RESAMPLED
 from .run_folder import read_config_text, read_meta, read_results, read_sweep, read_table
-from .summary import answer
+from .summary import answer, log_loss_text
 from .sweep import sweep_table
 from .table import BOUNDED_NOTE, dag_orders_text, footnote
 from .verdict import PAIR_HEADER, across_datasets_text, ranking_with_verdict, verdict_rows
@@ -105,7 +105,8 @@ def plain_table(header, rows) -> str:
 def answer_html(results, rows) -> str:
     """The answer (:func:`.summary.answer`): per dataset, the best scheme with its error's 95%
     interval, the schemes not significantly different from it and those worse, each with the
-    p-value of its paired test against the best; and what was tested how."""
+    p-value of its paired test against the best, and the lowest log-loss in a run with
+    probabilities; and what was tested how."""
     splits, found_all = n_splits(results), answer(results, rows)
     body = []
     for found in found_all:
@@ -118,6 +119,8 @@ def answer_html(results, rows) -> str:
         where = (f" (95% {interval[2]} interval {interval[0]:.2f} to {interval[1]:.2f})"
                  if interval else "")
         tied = (f"; tied: {', '.join(map(label, found['tied']))}" if found["tied"] else "")
+        if "log_loss" in found:  # a run with probabilities: its best probabilities too
+            tied += "; " + log_loss_text(found["log_loss"])
         same = [test for test in found["same"] if test[0] not in found["tied"]]  # tied: above
         untested = (f"; not tested against {label(best)}: "
                     + ", ".join(map(label, found["untested"]))) if found["untested"] else ""

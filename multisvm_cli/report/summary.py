@@ -10,12 +10,17 @@ before that carries only the tests against the config's ``compare_to`` scheme:
 :func:`answer` uses those where ``compare_to`` is the best and says which schemes were not
 tested against it.
 
+When the run asked for class probabilities, the answer also names each dataset's lowest
+log-loss (:func:`lowest_log_loss`): the scheme whose probabilities score best, which need not be
+the scheme of lowest error.
+
 "Not significantly different" is not "equivalent": with a few hundred test points a paired test
 has little power, and the summary says so.
 """
 
 from __future__ import annotations
 
+from ..estimators.registry import label
 from .paired import paired_test
 
 ALPHA = 0.05
@@ -60,7 +65,8 @@ def answer(saved: dict, rows) -> list[dict]:
     """Per dataset (in the table's order): {dataset, best, error_pct, alpha, tied: [scheme],
     same: [(scheme, p, test)], worse: [(scheme, p, test)], untested: [scheme]}: the schemes
     with the best's very error, those not significantly different from the best, those
-    significantly worse, and those without a test against the best. ``saved``: results.json
+    significantly worse, and those without a test against the best; plus ``log_loss``:
+    ([scheme], log-loss) of :func:`lowest_log_loss` when some scheme of the dataset has one. ``saved``: results.json
     (its ``versus_best``, else the rows' tests against ``compare_to``, valid only where that
     scheme is the best); ``rows``: the report rows (values or table.csv strings)."""
     versus = saved.get("versus_best") or {}
@@ -77,7 +83,29 @@ def answer(saved: dict, rows) -> list[dict]:
         summary.append({"dataset": dataset, "best": best, "error_pct": error, "alpha": alpha,
                         "tied": tied, "same": same, "worse": worse,
                         "untested": [s for s in others if s not in tests]})
+        lowest = lowest_log_loss(rows, dataset)
+        if lowest:
+            summary[-1]["log_loss"] = lowest
     return summary
+
+
+def lowest_log_loss(rows, dataset) -> tuple[list, float] | None:
+    """([schemes], log-loss) of the lowest log-loss among ``dataset``'s report ``rows`` (values
+    or table.csv strings), every scheme with that very value listed in table order (schemes
+    that share their probabilities tie); None when no row of it has a log-loss."""
+    scored = [(r["scheme"], float(r["log_loss"])) for r in rows
+              if r["dataset"] == dataset and r.get("log_loss") not in (None, "")]
+    if not scored:
+        return None
+    lowest = min(value for _, value in scored)
+    return [scheme for scheme, value in scored if value == lowest], lowest
+
+
+def log_loss_text(lowest) -> str:
+    """The answer's words for :func:`lowest_log_loss`'s ``lowest``: "lowest log-loss: Max Wins
+    = DAGSVM 0.1234"."""
+    schemes, value = lowest
+    return f"lowest log-loss: {' = '.join(map(label, schemes))} {value:.4f}"
 
 
 def _tests(dataset, best, versus, compare_to, rows) -> dict:

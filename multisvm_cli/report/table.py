@@ -135,7 +135,7 @@ def render(rows, fmt="table", reference_source=None, compare_to=REFERENCE, wide=
     if not any(row.get("error_sd") is not None for row in rows):  # single splits: no SD
         columns = [(key, title) for key, title in columns if key != "error_sd"]
     if not wide and fmt == "table":
-        narrow = narrow_titles()
+        narrow = narrow_titles(rows)
         columns = [(key, narrow[key]) for key, _ in columns if key in narrow]
     body = [[display(key, row.get(key)) + ("*" if key == "error_pct" and row.get("bounded")
                                            else "") for key, _ in columns] for row in rows]

@@ -139,3 +139,18 @@ def test_declared_columns_are_well_formed():
         assert not (column.copied and column.when), column.key
     with pytest.raises(dataclasses.FrozenInstanceError):
         columns.COLUMNS[0].title = "x"
+
+
+def test_the_narrow_table_shows_log_loss_and_brier_only_in_a_run_with_probabilities():
+    results = _results(cv_best=None)
+    results[1].update(log_loss=0.41234, brier=0.25)
+    narrow = table.render(table.table_rows(results), "table", wide=False).splitlines()
+    assert narrow[0].split()[-2:] == ["log-loss", "Brier"]
+    assert narrow[2].split()[-2:] == ["0.3000", "0.2000"]      # DAG's pooled values
+    assert narrow[3].split()[-3:] == ["1", "0.4123", "0.2500"]  # after Max Wins' p
+    without = [{k: v for k, v in r.items() if k not in ("log_loss", "brier")} for r in results]
+    plain = table.render(table.table_rows(without), "table", wide=False).splitlines()
+    assert plain[0].split() == ["dataset", "scheme", "kernel", "C", "error", "%", "SD", "%",
+                                "n_test", "k-evals", "CPU", "s", "size", "K", "p"]
+    assert [line.split()[:3] for line in plain[2:4]] == [["wine", "DAGSVM", "gaussian"],
+                                                        ["wine", "max-wins", "gaussian"]]

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from multisvm_cli.report.summary import answer, best_schemes, versus_best
+from multisvm_cli.report.summary import answer, best_schemes, log_loss_text, versus_best
 
 
 def result(scheme, wrong, dataset="letter", n=100):
@@ -54,3 +54,15 @@ def test_an_older_run_uses_the_tests_against_compare_to_only_where_it_is_the_bes
     iris, wine = answer({"compare_to": "dag"}, rows)
     assert iris["same"] == [("ovr", 0.617, "exact")] and iris["untested"] == []
     assert wine["best"] == "ovr" and wine["same"] == [] and wine["untested"] == ["dag"]
+
+
+def test_a_run_with_probabilities_names_the_lowest_log_loss_ties_joined():
+    rows = [{"dataset": "iris", "scheme": "ovr", "error_pct": "2.0", "log_loss": "0.2104"},
+            {"dataset": "iris", "scheme": "maxwins", "error_pct": "3.0", "log_loss": "0.1871"},
+            {"dataset": "iris", "scheme": "dag", "error_pct": "4.0", "log_loss": "0.1871"},
+            {"dataset": "iris", "scheme": "nb", "error_pct": "5.0", "log_loss": ""},
+            {"dataset": "wine", "scheme": "ovr", "error_pct": "1.0"}]
+    iris, wine = answer({}, rows)
+    assert iris["best"] == "ovr" and iris["log_loss"] == (["maxwins", "dag"], 0.1871)
+    assert log_loss_text(iris["log_loss"]) == "lowest log-loss: Max Wins = DAGSVM 0.1871"
+    assert "log_loss" not in wine  # no probabilities on wine: the answer as before

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from multisvm_cli.experiment.protocol.final import reliability_counts
-from multisvm_cli.report.figures.reliability import curve
+from multisvm_cli.report.figures.reliability import curve, ece, reliability_figure, shared
 
 CONFIG = """\
 name: prob
@@ -31,15 +31,65 @@ def test_bins_count_points_by_the_predicted_class_probability():
     assert n.tolist() == [2, 1, 1, 1]
 
 
+HAND_MADE = {"count": [0, 0, 0, 0, 0, 2, 1, 1, 0, 1], "right": [0, 0, 0, 0, 0, 1, 1, 1, 0, 1],
+             "confidence": [0, 0, 0, 0, 0, 1.05, 0.62, 0.7, 0, 0.95]}
+
+
+def test_ece_is_the_points_mean_gap_between_accuracy_and_confidence():
+    # bins (n, acc, conf): (2, 0.5, 0.525) (1, 1, 0.62) (1, 1, 0.7) (1, 1, 0.95), N = 5:
+    # (2 x 0.025 + 0.38 + 0.30 + 0.05) / 5 = 0.78 / 5
+    assert ece(HAND_MADE) == pytest.approx(0.156)
+    calibrated = {"count": [0] * 7 + [4, 0, 0], "right": [0] * 7 + [3, 0, 0],
+                  "confidence": [0] * 7 + [3.0, 0, 0]}  # 4 points at 0.75, 3 right
+    assert ece(calibrated) == pytest.approx(0.0)
+
+
+def _result(scheme, bins, log_loss):
+    return {"dataset": "iris", "scheme": scheme, "reliability": bins, "log_loss": log_loss,
+            "brier": 0.1}
+
+
+def test_schemes_with_the_same_probabilities_are_drawn_once_under_a_joint_label():
+    other = {**HAND_MADE, "right": [0, 0, 0, 0, 0, 2, 1, 0, 0, 1]}
+    results = [_result("ovr", other, 0.4), _result("maxwins", HAND_MADE, 0.3),
+               _result("dag", HAND_MADE, 0.3), _result("adag", HAND_MADE, 0.3),
+               _result("ecoc", HAND_MADE, 0.35)]  # same bins, other log-loss: its own
+    assert [schemes for schemes, _ in shared(results)] == [
+        ["ovr"], ["maxwins", "dag", "adag"], ["ecoc"]]
+    fig = reliability_figure("iris", results)
+    top, counts = fig.axes
+    legend = [text.get_text() for text in top.get_legend().get_texts()]
+    # ovr's bins (n, acc, conf): (2, 1, 0.525) (1, 1, 0.62) (1, 0, 0.7) (1, 1, 0.95):
+    # (2 x 0.475 + 0.38 + 0.7 + 0.05) / 5 = 2.08 / 5 = 0.416
+    assert legend == ["1-v-r (ECE 0.416)", "Max Wins = DAGSVM = ADAG (ECE 0.156)",
+                      "ECOC (ECE 0.156)"]
+    assert len(top.collections) == 6  # 3 marker sets + 3 error bars, one per group
+    joined = [line for line in top.lines if line.get_linestyle() not in ("None", "")]
+    assert len(joined) == 1 and list(joined[0].get_xdata()) == [0, 1]  # the diagonal only
+    heights = sorted(round(p.get_height()) for p in counts.patches if p.get_height() > 0)
+    assert heights == [1] * 9 + [2] * 3  # each group's counts drawn once
+
+
 @pytest.mark.slow
 def test_a_run_pools_the_bins_and_draws_a_curve_per_dataset(tmp_path, mirror, data_home,
                                                              run_multisvm):
     config = tmp_path / "prob.yaml"
     config.write_text(CONFIG)
-    run = run_multisvm("reproduce-table", config, "--out", tmp_path / "out", "-q")
+    run = run_multisvm("reproduce-table", config, "--out", tmp_path / "out")
     assert run.code == 0, run.err
     folder = tmp_path / "out" / "prob" / "latest"
     results = json.loads((folder / "results.json").read_text())["results"]
+    header, _, *lines = run.out.split("\n\n")[0].splitlines()  # the narrow table
+    assert "log-loss" in header and "Brier" in header and "--wide" in run.out
+    shown = {tuple(line.split()[:2]): line.split() for line in lines}
+    for result in results:  # Max Wins' pooled scores, as results.json keeps them
+        if result["scheme"] == "maxwins":
+            row = shown[(result["dataset"], "Max")]
+            assert row[-2:] == [f"{result['log_loss']:.4f}", f"{result['brier']:.4f}"]
+    page = (folder / "report.html").read_text()
+    assert "<th>log-loss</th>" in page and "<th>Brier</th>" in page  # not behind the toggle
+    best = min(r["log_loss"] for r in results if r["dataset"] == "iris" and "log_loss" in r)
+    assert f"lowest log-loss: Max Wins {best:.4f}" in page
     for result in results:
         if result["scheme"] == "maxwins":  # pooled over the 3 folds: every point once
             bins = result["reliability"]

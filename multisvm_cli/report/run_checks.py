@@ -12,6 +12,9 @@ is what the run wrote, not a file edited by hand:
   results.json's results, number for number (scheme, n_train, n_test, error, size, times,
   memory, evaluations, levels), error_pct = 100 n_errors / n_test of its result;
 - table.csv's rows are results.json's "table" rows, in order, number for number;
+- predictions.csv has, per dataset x scheme of results.json, n_test rows of which n_errors
+  have true != predicted, each (repeat, fold, row) once, the same true label under every
+  scheme, and probabilities in [0, 1] (or empty);
 - grid.csv has as many rows as run.json's grid points, a row for every (dataset, scheme) of
   results.json, and none of another.
 
@@ -184,3 +187,39 @@ def grid_problem(grid, results, meta) -> str | None:
         what = "no grid rows" if theirs - ours else "grid rows but no result"
         return f"{dataset} {scheme} has {what}: rows were dropped or added"
     return None
+
+
+def predictions_problem(frame, results) -> str | None:
+    """What is wrong with predictions.csv (a DataFrame of texts) against ``results``
+    (results.json, checked), or None."""
+    for column in ("repeat", "fold", "row"):
+        if not frame[column].str.fullmatch(r"\d+").all():
+            return f"a row's {column} is not a count"
+    probabilities = frame[[c for c in frame.columns[7:]]]
+    if not all(v == "" or _fraction_text(v) for v in probabilities.to_numpy().ravel()):
+        return "a probability is not a number in [0, 1]"
+    groups = {key: group for key, group in frame.groupby(["dataset", "scheme"], sort=False)}
+    expected = {(r["dataset"], r["scheme"]): r for r in results["results"]}
+    if set(groups) - set(expected):
+        return f"it has rows of {' '.join(next(iter(set(groups) - set(expected))))}, " \
+               "which results.json has no result of"
+    for (dataset, scheme), result in expected.items():
+        mine = groups.get((dataset, scheme), frame.iloc[:0])
+        wrong = int((mine["true"] != mine["predicted"]).sum())
+        if len(mine) != result.get("n_test") or wrong != result.get("n_errors"):
+            return (f"its {dataset} {scheme} rows ({len(mine)}, {wrong} wrong) are not "
+                    f"results.json's n_test {result.get('n_test')}, n_errors "
+                    f"{result.get('n_errors')}")
+    point = ["dataset", "scheme", "repeat", "fold", "row"]
+    if frame.duplicated(point).any():
+        return "a test point (dataset, scheme, repeat, fold, row) has several rows"
+    if (frame.groupby(point[:1] + point[2:])["true"].nunique() > 1).any():
+        return "a test point's true label differs between schemes"
+    return None
+
+
+def _fraction_text(text) -> bool:
+    try:
+        return 0.0 <= float(text) <= 1.0
+    except ValueError:
+        return False

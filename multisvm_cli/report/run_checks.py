@@ -13,8 +13,8 @@ is what the run wrote, not a file edited by hand:
   memory, evaluations, levels), error_pct = 100 n_errors / n_test of its result;
 - table.csv's rows are results.json's "table" rows, in order, number for number;
 - predictions.csv has, per dataset x scheme of results.json, n_test rows of which n_errors
-  have true != predicted, each (repeat, fold, row) once, the same true label under every
-  scheme, and probabilities in [0, 1] (or empty);
+  have true != predicted, each (repeat, fold, row) once under every scheme, with the same
+  true label, and probabilities in [0, 1] (or empty);
 - grid.csv has as many rows as run.json's grid points, a row for every (dataset, scheme) of
   results.json, and none of another.
 
@@ -213,7 +213,11 @@ def predictions_problem(frame, results) -> str | None:
     point = ["dataset", "scheme", "repeat", "fold", "row"]
     if frame.duplicated(point).any():
         return "a test point (dataset, scheme, repeat, fold, row) has several rows"
-    if (frame.groupby(point[:1] + point[2:])["true"].nunique() > 1).any():
+    by_point = frame.groupby(point[:1] + point[2:])
+    schemes = frame.groupby("dataset")["scheme"].nunique()
+    if not (by_point.size() == schemes.reindex(by_point.size().index, level=0)).all():
+        return "a test point (dataset, repeat, fold, row) is not in every scheme's rows"
+    if (by_point["true"].nunique() > 1).any():
         return "a test point's true label differs between schemes"
     return None
 

@@ -195,7 +195,7 @@ def predictions_problem(frame, results) -> str | None:
     for column in ("repeat", "fold", "row"):
         if not frame[column].str.fullmatch(r"\d+").all():
             return f"a row's {column} is not a count"
-    probabilities = frame[[c for c in frame.columns[7:]]]
+    probabilities = frame[frame.columns[list(frame.columns).index("predicted") + 1:]]
     if not all(v == "" or _fraction_text(v) for v in probabilities.to_numpy().ravel()):
         return "a probability is not a number in [0, 1]"
     groups = {key: group for key, group in frame.groupby(["dataset", "scheme"], sort=False)}

@@ -199,23 +199,28 @@ def predictions_problem(frame, results) -> str | None:
     if not all(v == "" or _fraction_text(v) for v in probabilities.to_numpy().ravel()):
         return "a probability is not a number in [0, 1]"
     groups = {key: group for key, group in frame.groupby(["dataset", "scheme"], sort=False)}
-    expected = {(r["dataset"], r["scheme"]): r for r in results["results"]}
+    expected = {}  # (dataset, scheme): [results, n_test, n_errors] (two swept values may
+    for r in results["results"]:  # print alike: their results share a name, added up)
+        found = expected.setdefault((r["dataset"], r["scheme"]), [0, 0, 0])
+        found[:] = [found[0] + 1, found[1] + (r.get("n_test") or 0),
+                    found[2] + (r.get("n_errors") or 0)]
     if set(groups) - set(expected):
         return f"it has rows of {' '.join(next(iter(set(groups) - set(expected))))}, " \
                "which results.json has no result of"
-    for (dataset, scheme), result in expected.items():
+    for (dataset, scheme), (_, n_test, n_errors) in expected.items():
         mine = groups.get((dataset, scheme), frame.iloc[:0])
         wrong = int((mine["true"] != mine["predicted"]).sum())
-        if len(mine) != result.get("n_test") or wrong != result.get("n_errors"):
+        if len(mine) != n_test or wrong != n_errors:
             return (f"its {dataset} {scheme} rows ({len(mine)}, {wrong} wrong) are not "
-                    f"results.json's n_test {result.get('n_test')}, n_errors "
-                    f"{result.get('n_errors')}")
+                    f"results.json's n_test {n_test}, n_errors {n_errors}")
     point = ["dataset", "scheme", "repeat", "fold", "row"]
-    if frame.duplicated(point).any():
+    copies = frame.groupby(point, sort=False).size().groupby(level=[0, 1]).agg(["min", "max"])
+    if any((low, high) != (expected[key][0],) * 2 for key, (low, high) in copies.iterrows()):
         return "a test point (dataset, scheme, repeat, fold, row) has several rows"
     by_point = frame.groupby(point[:1] + point[2:])
     schemes = frame.groupby("dataset")["scheme"].nunique()
-    if not (by_point.size() == schemes.reindex(by_point.size().index, level=0)).all():
+    if not (by_point["scheme"].nunique() == schemes.reindex(by_point.size().index,
+                                                            level=0)).all():
         return "a test point (dataset, repeat, fold, row) is not in every scheme's rows"
     if (by_point["true"].nunique() > 1).any():
         return "a test point's true label differs between schemes"

@@ -46,6 +46,8 @@ class Fold:
     features: object = None
     text_stats: dict | None = None
     vocabulary: tuple | None = None
+    # the test points' row ids (:func:`test_row_ids`), in X_test's order
+    test_rows: np.ndarray | None = None
 
 
 def pooled(dataset):
@@ -69,6 +71,19 @@ def outer_index_folds(y, split):
         return [(np.sort(train), np.sort(test))]
     folds = StratifiedKFold(n_splits=split["k"], shuffle=True, random_state=split["seed"])
     return list(folds.split(np.zeros(len(y)), y))
+
+
+def test_row_ids(dataset, split) -> list:
+    """Per outer fold, its test points' row ids in X_test's order (predictions.csv's
+    ``row``): a holdout or k-fold test point's index in the dataset's pooled order
+    (:func:`pooled`: train, validation, test, all); a point of the dataset's own test part
+    (``standard``), its index in that part; None for ``all`` (no test part)."""
+    if split["method"] == "all":
+        return [None]
+    if split["method"] == "standard":
+        test = dataset.parts.get("test")
+        return [None if test is None else np.arange(len(test[1]))]
+    return [test for _, test in outer_index_folds(pooled(dataset)[1], split)]
 
 
 def raw_folds(dataset, split):
@@ -95,19 +110,27 @@ def named_warnings(name):
 
 def scaled_folds(dataset, plan):
     """The outer folds of ``plan`` with the scaler fitted on each training part only."""
-    from ..data.scaling import make_scaler
-
     with named_warnings(dataset.name):
         parts = raw_folds(dataset, plan.split)
+        rows = test_row_ids(dataset, plan.split)
     if getattr(plan, "features", None) is not None:
-        return [_text_fold(index, part, plan) for index, part in enumerate(parts)]
-    folds = []
-    for index, (Xtr, ytr, Xte, yte, Xva, yva) in enumerate(parts):
-        scaler = make_scaler(plan.scaling, dataset.card)
-        scaler.fit(Xtr)
-        folds.append(Fold(index, scaler.transform(Xtr), ytr, _scaled(scaler, Xte), yte,
-                          _scaled(scaler, Xva), yva, scaler))
+        folds = [_text_fold(index, part, plan) for index, part in enumerate(parts)]
+    else:
+        folds = [_numeric_fold(index, part, plan, dataset) for index, part in enumerate(parts)]
+    for fold, test_rows in zip(folds, rows):
+        fold.test_rows = test_rows
     return folds
+
+
+def _numeric_fold(index, part, plan, dataset):
+    """One outer fold of numeric data, scaled by a scaler fitted on its training part."""
+    from ..data.scaling import make_scaler
+
+    Xtr, ytr, Xte, yte, Xva, yva = part
+    scaler = make_scaler(plan.scaling, dataset.card)
+    scaler.fit(Xtr)
+    return Fold(index, scaler.transform(Xtr), ytr, _scaled(scaler, Xte), yte,
+                _scaled(scaler, Xva), yva, scaler)
 
 
 def _scaled(scaler, X):

@@ -35,8 +35,10 @@ from .html_table import CSS, LINEAR_MARK, SORTER, table_html
 from .intervals import error_interval, n_splits
 from .hsu_lin import tables_html
 from .paired import RESAMPLED
-from .run_folder import read_config_text, read_meta, read_results, read_sweep, read_table
-from .summary import answer, log_loss_text
+from .per_class import per_class
+from .run_folder import (read_config_text, read_meta, read_predictions, read_results,
+                         read_sweep, read_table)
+from .summary import answer, best_schemes, log_loss_text
 from .sweep import sweep_table
 from .table import BOUNDED_NOTE, dag_orders_text, footnote
 from .verdict import PAIR_HEADER, across_datasets_text, ranking_with_verdict, verdict_rows
@@ -68,6 +70,7 @@ def render_report(folder: Path, meta=None) -> str:
                  _linear(results)),
              f"<p class=\"note\">{_esc(_footnote(rows, results, config_text))}</p>"]
     parts += tables_html(results)  # Hsu & Lin's Tables II and III when the run asks for them
+    parts += per_class_html(read_predictions(folder), rows)
     swept = read_sweep(folder)
     if swept is not None:
         parts += ["<h2>Sweep</h2>", sweep_table(swept.to_dict("records"), "html")]
@@ -92,6 +95,36 @@ def render_report(folder: Path, meta=None) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<title>multisvm report: {_esc(name)}</title>\n<style>{CSS}</style>\n</head>\n"
             "<body>\n" + "\n".join(parts) + f"\n<script>{SORTER}</script>\n</body>\n</html>\n")
+
+
+OLD_FOLDER_NOTE = ("This run folder has no predictions.csv (a run from before the file was "
+                   "written): rerun the config for the confusion matrix and per-class recall.")
+
+
+def per_class_html(predictions, rows) -> list[str]:
+    """The per-class section (:mod:`.per_class`, from predictions.csv: ``predictions``, None
+    for an old run folder, which gets a note instead): per dataset, the best scheme's
+    (:func:`.summary.best_schemes` of the table ``rows``) confusion matrix and every scheme's
+    recall per class (%)."""
+    parts = ["<h2>Per-class results</h2>"]
+    if predictions is None:
+        return parts + [f"<p class=\"note\">{_esc(OLD_FOLDER_NOTE)}</p>"]
+    best = {dataset: scheme for dataset, (scheme, _) in best_schemes(rows).items()}
+    for found in per_class(predictions, best):
+        classes = found["classes"]
+        parts.append(f"<h3>{_esc(found['dataset'])}</h3>")
+        if found["confusion"] is not None:
+            parts.append(f"<p>Confusion matrix of the best scheme, {_esc(label(found['best']))}"
+                         " (rows: true class, columns: predicted class; test points of every"
+                         " split)</p>")
+            parts.append(plain_table(["true \\ predicted"] + classes,
+                                     [(c, *counts) for c, counts in
+                                      zip(classes, found["confusion"].tolist())]))
+        parts.append("<p>Recall per class (% of the class's test points predicted right)</p>")
+        parts.append(plain_table(["scheme"] + classes, [
+            (label(scheme), *("" if r is None else f"{100 * r:.1f}" for r in recalls))
+            for scheme, recalls in found["recall"].items()]))
+    return parts
 
 
 def plain_table(header, rows) -> str:

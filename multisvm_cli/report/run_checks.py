@@ -12,6 +12,9 @@ is what the run wrote, not a file edited by hand:
   results.json's results, number for number (scheme, n_train, n_test, error, size, times,
   memory, evaluations, levels), error_pct = 100 n_errors / n_test of its result;
 - table.csv's rows are results.json's "table" rows, in order, number for number;
+- predictions.csv has, per dataset x scheme of results.json, n_test rows of which n_errors
+  have true != predicted, each (repeat, fold, row) once under every scheme, with the same
+  true label, and probabilities in [0, 1] (or empty);
 - grid.csv has as many rows as run.json's grid points, a row for every (dataset, scheme) of
   results.json, and none of another.
 
@@ -184,3 +187,48 @@ def grid_problem(grid, results, meta) -> str | None:
         what = "no grid rows" if theirs - ours else "grid rows but no result"
         return f"{dataset} {scheme} has {what}: rows were dropped or added"
     return None
+
+
+def predictions_problem(frame, results) -> str | None:
+    """What is wrong with predictions.csv (a DataFrame of texts) against ``results``
+    (results.json, checked), or None."""
+    for column in ("repeat", "fold", "row"):
+        if not frame[column].str.fullmatch(r"\d+").all():
+            return f"a row's {column} is not a count"
+    probabilities = frame[frame.columns[list(frame.columns).index("predicted") + 1:]]
+    if not all(v == "" or _fraction_text(v) for v in probabilities.to_numpy().ravel()):
+        return "a probability is not a number in [0, 1]"
+    groups = {key: group for key, group in frame.groupby(["dataset", "scheme"], sort=False)}
+    expected = {}  # (dataset, scheme): [results, n_test, n_errors] (two swept values may
+    for r in results["results"]:  # print alike: their results share a name, added up)
+        found = expected.setdefault((r["dataset"], r["scheme"]), [0, 0, 0])
+        found[:] = [found[0] + 1, found[1] + (r.get("n_test") or 0),
+                    found[2] + (r.get("n_errors") or 0)]
+    if set(groups) - set(expected):
+        return f"it has rows of {' '.join(next(iter(set(groups) - set(expected))))}, " \
+               "which results.json has no result of"
+    for (dataset, scheme), (_, n_test, n_errors) in expected.items():
+        mine = groups.get((dataset, scheme), frame.iloc[:0])
+        wrong = int((mine["true"] != mine["predicted"]).sum())
+        if len(mine) != n_test or wrong != n_errors:
+            return (f"its {dataset} {scheme} rows ({len(mine)}, {wrong} wrong) are not "
+                    f"results.json's n_test {n_test}, n_errors {n_errors}")
+    point = ["dataset", "scheme", "repeat", "fold", "row"]
+    copies = frame.groupby(point, sort=False).size().groupby(level=[0, 1]).agg(["min", "max"])
+    if any((low, high) != (expected[key][0],) * 2 for key, (low, high) in copies.iterrows()):
+        return "a test point (dataset, scheme, repeat, fold, row) has several rows"
+    by_point = frame.groupby(point[:1] + point[2:])
+    schemes = frame.groupby("dataset")["scheme"].nunique()
+    if not (by_point["scheme"].nunique() == schemes.reindex(by_point.size().index,
+                                                            level=0)).all():
+        return "a test point (dataset, repeat, fold, row) is not in every scheme's rows"
+    if (by_point["true"].nunique() > 1).any():
+        return "a test point's true label differs between schemes"
+    return None
+
+
+def _fraction_text(text) -> bool:
+    try:
+        return 0.0 <= float(text) <= 1.0
+    except ValueError:
+        return False

@@ -1,12 +1,12 @@
 """A run folder's record files: the one writer and the one checked reader of each of them.
 
-The run (``experiment.runs``) writes grid.csv, table.csv, table.md and results.json with
-:func:`write_tables`, a sweep's sweep.csv with :func:`write_sweep` and run.json with
-:func:`write_meta`; the figures (:mod:`.figures`, through ``figures.base.RunData``),
-report.html (:mod:`.html`) and ``multisvm report`` read them back only through
-:func:`read_results`, :func:`read_grid`, :func:`read_table`, :func:`read_meta` and
-:func:`read_config_text` and :func:`read_sweep` (:func:`check_run`: all of them, and
-config.yaml against run.json's record of it, :func:`check_config`). Every
+The run (``experiment.runs``) writes grid.csv, table.csv, table.md, results.json and
+predictions.csv with :func:`write_tables`, a sweep's sweep.csv with :func:`write_sweep` and
+run.json with :func:`write_meta`; the figures (:mod:`.figures`, through
+``figures.base.RunData``), report.html (:mod:`.html`) and ``multisvm report`` read them back
+only through :func:`read_results`, :func:`read_grid`, :func:`read_table`, :func:`read_meta`,
+:func:`read_config_text`, :func:`read_sweep` and :func:`read_predictions` (:func:`check_run`:
+all of them, and config.yaml against run.json's record of it, :func:`check_config`). Every
 file is read through
 :mod:`multisvm_cli.base.readers` (bounded; JSON strict: no NaN or Infinity, no duplicate key) and
 every value passed on is checked with :mod:`multisvm_cli.base.numeric`, so a file that is not what
@@ -50,6 +50,8 @@ SWEEP_NUMBERS = ("error_pct", "cpu_time", "evaluation_time", "kernel_evaluations
 SWEEP_OPTIONAL = ("max_train_memory_mb", "level1_accuracy", "level2_accuracy")
 LIMIT = 1 << 30          # bytes of grid.csv, table.csv or results.json
 SMALL_LIMIT = 16 << 20   # bytes of run.json or config.yaml
+PREDICTION_COLUMNS = ["dataset", "scheme", "repeat", "fold", "row", "true", "predicted"]
+PROBABILITY_PREFIX = "p_"  # predictions.csv's class probability columns: p_<class>
 CONFIG_SHA256 = "config_sha256"  # run.json's record of config.yaml (:func:`check_config`)
 
 
@@ -73,7 +75,7 @@ def write_tables(folder, name, results, grid_rows, rows, checksums, *, compare_t
     grid = pd.DataFrame(grid_rows).reindex(columns=GRID_COLUMNS)
     atomic_write(folder / "grid.csv", grid.to_csv(index=False))
     atomic_write(folder / "table.csv", render(rows, "csv"))
-    public = [{k: v for k, v in r.items() if k not in ("correct", "dag_orders")}
+    public = [{k: v for k, v in r.items() if k not in ("correct", "dag_orders", "points")}
               for r in results]
     markdown = render(rows, "markdown", source, compare_to)
     if layout == HSU_LIN:
@@ -88,6 +90,31 @@ def write_tables(folder, name, results, grid_rows, rows, checksums, *, compare_t
     if versus_best:
         saved["versus_best"] = versus_best
     atomic_write(folder / "results.json", to_json(saved, indent=2, allow_nan=False) + "\n")
+    if any("points" in r for r in results):  # the protocol's results (not a hand-made table)
+        write_predictions(folder, results)
+
+
+def write_predictions(folder, results) -> Path:
+    """predictions.csv: every test point of every result (``results``: the protocol's, each
+    with its splits' ``points``), one row each, :data:`PREDICTION_COLUMNS` then one
+    probability column per class (``p_<class>``, the classes in the order first met; empty
+    where the scheme gives no probabilities), written atomically. Rows in the results'
+    order, then repeat, fold and test order: the same config gives the same bytes."""
+    splits = [(r["dataset"], r["scheme"], split) for r in results for split in r["points"]]
+    classes = list(dict.fromkeys(str(c) for *_, split in splits if split["proba"] is not None
+                                 for c in split["classes"]))
+    stream = io.StringIO()
+    out = csv.writer(stream, lineterminator="\n")
+    out.writerow(PREDICTION_COLUMNS + [PROBABILITY_PREFIX + c for c in classes])
+    for dataset, scheme, split in splits:
+        place = {str(c): i for i, c in enumerate(split["classes"])}
+        for i, (row, true, predicted) in enumerate(zip(split["row"], split["true"],
+                                                       split["predicted"])):
+            proba = split["proba"]
+            out.writerow([dataset, scheme, split["repeat"], split["fold"], int(row), true,
+                          predicted] + ["" if proba is None or c not in place
+                                        else repr(float(proba[i, place[c]])) for c in classes])
+    return atomic_write(Path(folder) / "predictions.csv", stream.getvalue())
 
 
 def write_sweep(folder, rows) -> Path:
@@ -302,6 +329,28 @@ def read_sweep(folder):
     return frame
 
 
+def read_predictions(folder):
+    """predictions.csv as a DataFrame of texts (None for a run folder from before the file),
+    checked: whole rows, :data:`PREDICTION_COLUMNS` then ``p_<class>`` columns, and against
+    results.json (:func:`.run_checks.predictions_problem`: counts, ids, probabilities, and per
+    dataset x scheme as many rows as n_test, as many wrong as n_errors)."""
+    import pandas as pd
+
+    path = Path(folder) / "predictions.csv"
+    if not path.is_file():
+        return None
+    text = read_text(path, LIMIT, what="predictions.csv")
+    header = _whole_rows(path, text)
+    extra = header[len(PREDICTION_COLUMNS):]
+    if header[:len(PREDICTION_COLUMNS)] != PREDICTION_COLUMNS or not all(
+            c.startswith(PROBABILITY_PREFIX) for c in extra):
+        raise _malformed(path, f"its columns are not {', '.join(PREDICTION_COLUMNS)}, then "
+                               f"{PROBABILITY_PREFIX}<class> ones")
+    frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+    _cross_check(path, folder, lambda results: run_checks.predictions_problem(frame, results))
+    return frame
+
+
 def read_run_file(folder, name):
     """Another .json or .csv file of the run folder (one a figure reads, by its name): strict,
     bounded JSON, or a DataFrame of whole CSV rows; None when the run has no such file."""
@@ -426,10 +475,11 @@ def check_config(folder) -> None:
 
 def check_run(folder) -> None:
     """Read and check every record file of a finished run folder (results.json, grid.csv,
-    table.csv, run.json, config.yaml): ``multisvm report`` refuses a damaged folder before it
+    table.csv, predictions.csv, run.json, config.yaml): ``multisvm report`` refuses a damaged folder before it
     rewrites anything."""
     read_table(folder, read_results(folder))
     read_grid(folder)
     read_sweep(folder)
+    read_predictions(folder)
     read_meta(folder)
     check_config(folder)

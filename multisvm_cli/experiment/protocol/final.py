@@ -83,6 +83,7 @@ def _test(estimator, fold, chosen, notes):
     return {"point": chosen["point"], "validation_error": chosen["validation_error"],
             "ties": int(chosen["ties"]), "smo_iterations": _or_none(int, estimator.smo_iterations_),
             "correct": predicted == fold.y_test, "predicted": predicted,
+            "truth": fold.y_test, "rows": fold.test_rows, "classes": estimator.classes_,
             "kernel_evaluations": _or_none(float, estimator.kernel_evaluations(fold.X_test)),
             "cpu_time": float(estimator.fit_cpu_time_),
             "size": _or_none(int, estimator.n_parameters_),
@@ -97,13 +98,14 @@ def _probabilities(estimator, fold) -> dict:
     """The test part's log-loss and Brier score when the scheme gives class probabilities
     (``predict_proba``; {} otherwise): the mean over the test points of -ln p(true class)
     (p clipped at 1e-15) and of sum over the classes of (p_c - [c is the true class])^2
-    (Brier 1950's multiclass score, 0 to 2)."""
+    (Brier 1950's multiclass score, 0 to 2); ``proba``: the probabilities themselves
+    (predictions.csv's columns, one per class of ``classes_``)."""
     if not hasattr(estimator, "predict_proba"):
         return {}
     proba = estimator.predict_proba(fold.X_test)
     truth = (np.asarray(fold.y_test)[:, None] == estimator.classes_[None, :]).astype(float)
     true_p = np.clip((proba * truth).sum(axis=1), 1e-15, 1.0)
-    return {"log_loss": float(-np.mean(np.log(true_p))),
+    return {"proba": proba, "log_loss": float(-np.mean(np.log(true_p))),
             "brier": float(np.mean(((proba - truth) ** 2).sum(axis=1))),
             "reliability": reliability_counts(proba, truth)}
 

@@ -51,7 +51,21 @@ def _pool(dataset, scheme, tests, rows):
                                  for key in ("count", "confidence", "right")}
     if any("orders" in t for t in tests):
         pooled["dag_orders"] = _pool_orders(tests, correct)
+    pooled["points"] = [_split_points(t) for t in tests]
     return pooled
+
+
+def _split_points(test) -> dict:
+    """One split's test points as predictions.csv keeps them: its repeat and fold, each
+    point's row id (``splits.test_row_ids``; None: its index in the split), true and
+    predicted label, and the class probabilities (None when the scheme gives none) with
+    their ``classes`` (the columns' order)."""
+    truth = np.asarray(test["truth"])
+    rows = test.get("rows")
+    return {"repeat": test.get("repeat", 0), "fold": test.get("fold", 0),
+            "row": np.arange(len(truth)) if rows is None else np.asarray(rows),
+            "true": truth, "predicted": np.asarray(test["predicted"]),
+            "proba": test.get("proba"), "classes": np.asarray(test["classes"])}
 
 def _mean(values, weights=None):
     """The (weighted) mean of the splits' figures; None when a split's is None (a figure the

@@ -19,6 +19,8 @@ Layout under the results root (``Settings.out``, default ``results/``)::
             results.json           everything the report is made from: per scheme every
                                    split's (fold x repeat) choice, counts and test error; the
                                    ranking over datasets; the DAG order study
+            predictions.csv        every test point of every dataset x scheme: split, row
+                                   id, true and predicted label, class probabilities
             figures/*.png          grid maps, error against kernel evaluations, CD diagram,
                                    DAG orders (:mod:`multisvm_cli.report.figures`)
             report.html            all of it in one self-contained page
@@ -27,8 +29,8 @@ Layout under the results root (``Settings.out``, default ``results/``)::
                                    (``multisvm report`` refuses an edited config.yaml)
             run.log                what happened, one line each (start, warnings, end)
 
-grid.csv, table.csv, table.md, results.json and run.json are written, and read back, by
-:mod:`multisvm_cli.report.run_folder` alone. Every file is written atomically
+grid.csv, table.csv, table.md, results.json, predictions.csv and run.json are written, and
+read back, by :mod:`multisvm_cli.report.run_folder` alone. Every file is written atomically
 (:mod:`multisvm_cli.base.storage`); run.json says ``running``
 while the run goes on and ``done``, ``failed`` or ``interrupted`` at the end (``done`` only
 once report.html is in place; SIGTERM ends a run as ``interrupted``, as Ctrl-C does:

@@ -98,6 +98,8 @@ WINE_ROWS = ("14.23,1.71,2.43,15.6,127,2.8,3.06,0.28,2.29,5.64,1.04,3.92,1065", 
              "12.86,1.35,2.32,18,122,1.51,1.25,0.21,0.94,4.1,0.76,1.29,630",
              "14.13,4.1,2.74,24.5,96,2.05,0.76,0.56,1.35,9.2,0.61,1.6,560")
 NEW_WINES = "\n".join([WINE_COLUMNS, *WINE_ROWS]) + "\n"
+LABELLED_WINES = "\n".join([WINE_COLUMNS + ",class", *(  # the same rows with their classes
+    f"{row},{label}" for row, label in zip(WINE_ROWS, (0, 1, 1, 2, 2)))]) + "\n"
 NO_PROLINE = "\n".join(line.rsplit(",", 1)[0] for line in NEW_WINES.splitlines()) + "\n"
 
 TEXTS = """\
@@ -136,7 +138,8 @@ class Output(NamedTuple):
     (None: all); ``speed``: quick (checked by the tests), medium (seconds: run by default) or
     long (run only when named; its block carries its date, commit and machine); ``files``: files
     written into the folder first (text, or a path under the mirror to copy); ``fails``: the
-    command is expected to exit non-zero, and its stderr is shown; ``program``: a script of the
+    command is expected to exit non-zero, and its stderr is shown; ``stderr``: its stderr is
+    shown though it succeeds (what it writes there is the output); ``program``: a script of the
     checkout (a benchmark) run with ``args`` instead of multisvm."""
 
     args: tuple
@@ -144,6 +147,7 @@ class Output(NamedTuple):
     speed: str = "quick"
     files: dict = {}  # never changed
     fails: bool = False
+    stderr: bool = False
     program: str | None = None  # a script of the checkout run instead of multisvm
 
 
@@ -165,6 +169,9 @@ OUTPUTS = {  # in the order they are run, in one folder: train before evaluate
                       files={"new-wines.csv": NEW_WINES}),
     "predict-columns": Output(("predict", "models/wine-dag", "no-proline.csv"),
                               files={"no-proline.csv": NO_PROLINE}, fails=True),
+    "predict-scored": Output(("predict", "models/wine-dag", "labelled-wines.csv", "--confusion",
+                              "-o", "predictions.csv"),
+                             files={"labelled-wines.csv": LABELLED_WINES}, stderr=True),
     "train-text": Output(("train", "texts.yaml", "--scheme", "ovr", "-o", "models/texts-ovr"),
                          files=TEXT_FILES),
     "predict-text": Output(("predict", "models/texts-ovr", "new-texts"), files=NEW_TEXTS),
@@ -247,7 +254,7 @@ def run_output(name, folder) -> str:
                           env=env, capture_output=True, text=True, check=False)
     if (done.returncode != 0) != spec.fails:
         raise SystemExit(f"{shown_command(name)} exited with {done.returncode}:\n{done.stderr}")
-    text = done.stderr if spec.fails else done.stdout
+    text = done.stderr if spec.fails or spec.stderr else done.stdout
     lines = text.rstrip("\n").splitlines()
     lines = lines[-spec.tail:] if spec.tail else lines
     text = "\n".join(line.rstrip() for line in lines)

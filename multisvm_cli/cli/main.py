@@ -212,15 +212,17 @@ def train(config_path, scheme, dataset, output, force, n_jobs, seed, backend, sc
 
 @cli.command()
 @click.argument("model_dir", type=click.Path(file_okay=False))
-@click.option("--dataset", default=None, help="Dataset to evaluate on [the model's own].")
+@click.option("--dataset", default=None, metavar="NAME|FILE",
+              help="Dataset to evaluate on: a registry name, or a labelled csv, svmlight or npz "
+                   "file with the model's columns [the model's own].")
 @click.option("--part", default=None,
               help="Part of the dataset: test, train, validation or all [test where the model's "
                    "split held rows out; all, with a warning, after a k-fold or all split].")
 @click.option("--confusion", is_flag=True, help="Also print the confusion matrix.")
 @_data_options
 def evaluate(model_dir, dataset, part, confusion, mirror, data_home):
-    """Load a saved model, predict a dataset part and print error, kernel evaluations,
-    evaluation time, size (and the confusion matrix).
+    """Load a saved model, predict a dataset part (or every point of a labelled FILE) and
+    print error, kernel evaluations, evaluation time, size (and the confusion matrix).
 
     Example: multisvm evaluate models/wine-dag --confusion
     """
@@ -257,11 +259,19 @@ def _local_format(ctx, param, value):
 @click.option("--zero-based/--one-based", "zero_based", default=None,
               help="Whether an svmlight FILE's indices start at 0 or 1 [as the model's "
                    "training file's; else 1].")
+@click.option("--label", metavar="NAME|INDEX", default=None,
+              help="A csv FILE's label column, by header name or 0-based index [the model's "
+                   "training label column; else the last, where FILE has one more column "
+                   "than the model's features].")
+@click.option("--confusion", is_flag=True,
+              help="Also print the confusion matrix against FILE's labels on stderr.")
 @click.option("--force", is_flag=True, help="Replace an existing output file.")
-def predict(model_dir, file, output, proba, fmt, zero_based, force):
+def predict(model_dir, file, output, proba, fmt, zero_based, label, confusion, force):
     """Predict each point of FILE (csv, svmlight or npz, with the model's feature columns and
     optionally its label column) with the saved MODEL, scaled as the model's training data was;
-    print a csv of row (0-based), predicted label (and p_<class> columns with --proba). A
+    print a csv of row (0-based), predicted label (and p_<class> columns with --proba). Where
+    FILE has labels (a csv label column, svmlight labels, an npz y), print on stderr the
+    accuracy against them: accuracy = P% (right/n), error = E%, n = N. A
     model trained on documents predicts a FOLDER of documents instead (one file each, or one
     subfolder per class: then the error rate is printed too), featurized with its saved
     vocabulary; each row is a document's relative path.
@@ -269,15 +279,20 @@ def predict(model_dir, file, output, proba, fmt, zero_based, force):
     Example: multisvm predict models/wine-dag new-wines.csv -o predictions.csv
     """
     from ..experiment import predict as predict_file
+    from ..report.table import confusion_text
 
-    found = predict_file(model_dir, file, output, proba, force, fmt, zero_based)
+    label = int(label) if label is not None and label.lstrip("-").isdigit() else label
+    found = predict_file(model_dir, file, output, proba, force, fmt, zero_based, label,
+                         need_labels=confusion)
     if output is None:
         click.echo(found.csv_text(), nl=False)
     else:
         click.echo(f"{len(found.labels)} predictions of {found.file} written to {output}",
                    err=True)
     if found.truth is not None:
-        click.echo(found.error_text(), err=True)
+        click.echo(found.score_text(), err=True)
+    if confusion:
+        click.echo(confusion_text(found.classes, found.confusion()), err=True)
 
 
 @cli.command()

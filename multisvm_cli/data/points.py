@@ -1,7 +1,8 @@
 """A user's file of points to predict (``multisvm predict``): its feature columns, read by its
 format's module (a local format of the registry :mod:`.formats`: its ``read_points``) and
 checked against the columns a model was trained on (:class:`Columns`). Labels in the file are
-not needed, and are ignored where present.
+not needed; where present (a csv file's label column, an svmlight line's label, an npz file's
+``y``) they are read too, so that the predictions can be scored against them.
 
 The format is ``fmt``, else told from the extension (:func:`.formats.infer_format`); each
 format's module docstring says what a file of it holds (a csv file: :func:`csv_points`). A
@@ -24,24 +25,27 @@ import numpy as np
 from . import delimited, formats
 from .errors import DatasetError
 from .local.bounds import MEMORY_MB
-from .local.csv_file import checked_numbers, csv_table, label_column
+from .local.csv_file import checked_numbers, csv_labels, csv_table, label_column
 
 
 @dataclass(frozen=True)
 class Columns:
     """The feature columns a model takes: how many, their names (None: not known), the label
-    column of the csv it was trained on (a name or an index; None: the last) and whether its
-    svmlight file was zero-based."""
+    column of the csv it was trained on (a name or an index; None: the last), whether its
+    svmlight file was zero-based, and whether that label column was named by the user
+    (``multisvm predict --label``: then a csv file without it is refused)."""
 
     n_features: int
     names: tuple | None = None
     label: str | int | None = None
     zero_based: bool = False
+    label_given: bool = False
 
 
 def read_points(path, columns: Columns, fmt=None, memory_mb=MEMORY_MB):
-    """The points of the file ``path`` as a float64 matrix of ``columns.n_features`` columns
-    (dense, or scipy CSR for a sparse format: svmlight), in the file's order (see the module docstring);
+    """(X, y) of the file ``path``: its points as a float64 matrix of ``columns.n_features``
+    columns (dense, or scipy CSR for a sparse format: svmlight), in the file's order, and their
+    labels (int64 or str; None when the file holds none; see the module docstring);
     DatasetError (one line) for a missing, unreadable or malformed file, a folder, or columns
     that are not the model's."""
     path = Path(path)
@@ -77,9 +81,10 @@ def _either(items):
 
 
 def csv_points(path, columns):
-    """The feature columns of a csv file to predict: a file of ``n_features`` columns is all
-    features; one of ``n_features + 1`` columns also holds a label column, which is dropped:
-    the model's training csv's label column (its name or index), else the last. A header row
+    """(X, y) of a csv file to predict: a file of ``n_features`` columns is all features (y
+    None; refused when ``columns.label_given``); one of ``n_features + 1`` columns also holds a
+    label column (y): ``columns.label`` (a name or index: the model's training csv's, or the
+    user's), else the last. A header row
     is told as for local data (a non-number above a number, and no number above one); the
     field count is checked on the first row before any value is parsed. When the file has a
     header, its feature columns' names must be the model's (``Columns.names``: a local
@@ -88,16 +93,19 @@ def csv_points(path, columns):
     n = columns.n_features
     _check_width(path, n)  # on the first row, before any value is parsed
     rows, lines, names, first_line = csv_table(path)
-    width = len(rows[0])
-    if width == n:
-        features = list(range(width))
-    else:  # with its label column
-        label = -1 if columns.label is None else columns.label
-        dropped = label_column(path, names, width, label, first_line)
-        features = [j for j in range(width) if j != dropped]
+    width, y = len(rows[0]), None
+    if width == n and columns.label_given:
+        raise DatasetError(f"{path}:{first_line}: no label column {columns.label!r}: the file "
+                           f"has only the model's {n} feature columns; drop --label")
+    label = -1 if columns.label is None else columns.label
+    dropped = label_column(path, names, width, label, first_line) if width > n else None
+    features = [j for j in range(width) if j != dropped]
     if names is not None and columns.names is not None:
         _check_names(path, first_line, [names[j] for j in features], columns.names)
-    return checked_numbers(path, np.array(rows, dtype=str), lines, features, names)
+    table = np.array(rows, dtype=str)
+    if dropped is not None:
+        y = csv_labels(path, table[:, dropped], lines)
+    return checked_numbers(path, table, lines, features, names), y
 
 
 def _check_width(path, n):

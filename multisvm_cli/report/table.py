@@ -214,7 +214,7 @@ def evaluation_text(meta, dataset, part, y_true, y_pred, seconds, kernel_evaluat
                     n_parameters, classes, confusion=None) -> str:
     """What ``multisvm evaluate`` prints: error, kernel evaluations, time, size (+ confusion)."""
     y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
-    errors = int(np.sum(y_true != y_pred))
+    errors = int(np.sum(y_true.astype(str) != y_pred.astype(str)))  # a file's labels: by name
     scheme = label(meta.get("scheme"))
     lines = [
         f"model: {scheme}, {meta.get('kernel')}, C={meta.get('params', {}).get('C', 0):g} "
@@ -226,11 +226,18 @@ def evaluation_text(meta, dataset, part, y_true, y_pred, seconds, kernel_evaluat
         f"classifier size: {n_parameters / 1000:.1f}K parameters",
     ]
     if confusion is not None:
-        names = [str(c) for c in classes]
-        body = [[name, *row] for name, row in zip(names, np.asarray(confusion).tolist())]
-        lines += ["", "confusion matrix (rows: true class, columns: predicted class):",
-                  tabulate(body, headers=["", *names], tablefmt="simple")]
+        lines += ["", confusion_text(classes, confusion)]
     return "\n".join(lines)
+
+
+def confusion_text(classes, confusion) -> str:
+    """A confusion matrix as ``evaluate --confusion`` and ``predict --confusion`` print it: a
+    title line, then one row per true class and one column per predicted class, named as the
+    model knows its ``classes``."""
+    names = [str(c) for c in classes]
+    body = [[name, *row] for name, row in zip(names, np.asarray(confusion).tolist())]
+    return "\n".join(["confusion matrix (rows: true class, columns: predicted class):",
+                      tabulate(body, headers=["", *names], tablefmt="simple")])
 
 
 def dag_orders_text(studies) -> str:

@@ -26,8 +26,8 @@ A local format (a config's local dataset ``format:``, ``multisvm predict --forma
   :class:`..local.files.LocalSpec`'s files (``files``: part -> path, each checked to exist and
   bounded in bytes): X float64 or scipy CSR, y int64 or str, the line of the first point (for
   messages) and the feature columns' names (None: not known);
-- ``read_points(path, columns, memory_mb)``: the points of a file to predict, as
-  :func:`..points.read_points` describes;
+- ``read_points(path, columns, memory_mb) -> (X, y or None)``: the points of a file to predict
+  and their labels where the file holds them, as :func:`..points.read_points` describes;
 
 and may define ``OPTIONS`` (the LocalSpec fields it reads, each with the value recorded when
 the config does not give it), ``SPARSE = True`` (it loads as scipy CSR) and ``ORDER`` (where it

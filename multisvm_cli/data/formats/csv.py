@@ -11,7 +11,7 @@ names. Read by
 A file's dense size is stated before it is read and refused above ``memory_mb``.
 
 A file to predict (:func:`..points.csv_points`) has the model's feature columns, and may have
-its label column too (dropped).
+its label column too (read as the points' labels).
 """
 
 from ..local.bounds import check_dense_size, csv_shape
@@ -32,6 +32,6 @@ def read_local(spec, files):
 
 
 def read_points(path, columns, memory_mb):
-    """The feature columns of a csv file to predict (:func:`..points.csv_points`)."""
+    """(X, y or None) of a csv file to predict (:func:`..points.csv_points`)."""
     check_dense_size(path, csv_shape(path), memory_mb)
     return csv_points(path, columns)

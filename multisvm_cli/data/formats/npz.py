@@ -2,7 +2,7 @@
 ``y`` (1-d, whole numbers or names), read with ``allow_pickle=False`` (object arrays are
 refused, never unpickled). Its dense size (from ``X.npy``'s header) is stated before it is read
 and refused above ``memory_mb``; a problem is one line ``FILE: row N ...``. A file to predict
-needs only ``X``, with the model's feature columns.
+needs only ``X``, with the model's feature columns (its ``y``, when there, labels the points).
 """
 
 import zipfile
@@ -27,15 +27,15 @@ def read_local(spec, files):
 
 
 def read_points(path, columns, memory_mb):
-    """``X`` of an npz file to predict (``y`` may be there, and is ignored)."""
+    """(X, y or None) of an npz file to predict (``y`` may be there)."""
     check_dense_size(path, npz_shape(path), memory_mb)
-    X = read_npz(path, need_y=False)[0]
+    X, y = read_npz(path, need_y=False)[:2]
     if X.shape[0] == 0:
         raise DatasetError(f"{path}: X has no rows; nothing to predict")
     if X.shape[1] != columns.n_features:
         raise DatasetError(f"{path}: X has {X.shape[1]} columns, but the model takes "
                            f"{columns.n_features} features; give X of the model's features")
-    return X
+    return X, y
 
 
 def read_npz(path, need_y=True):

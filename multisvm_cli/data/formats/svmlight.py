@@ -7,7 +7,8 @@ A card's part has the card's ``n_features`` columns: it stacks its files, then k
 many features as the highest index in any of a dataset's files, bounded by what the data holds
 (:func:`..local.bounds.check_feature_count`); its labels are whole numbers. A file to predict has
 at most the model's feature columns (an index past them is refused), one-based unless the
-model's training file was zero-based; each line's label is read and ignored.
+model's training file was zero-based; each line's label is read (a whole number), to score
+the predictions against.
 """
 
 import numpy as np
@@ -57,9 +58,11 @@ def read_local(spec, files):
 
 
 def read_points(path, columns, memory_mb):
-    """The CSR points of a file to predict, of the model's ``columns.n_features`` columns
-    (``memory_mb`` is for dense files: a sparse one is not made dense)."""
-    return parsers.read_svmlight([path], columns.n_features, columns.zero_based)[0][0]
+    """(CSR X, y) of a file to predict, of the model's ``columns.n_features`` columns
+    (``memory_mb`` is for dense files: a sparse one is not made dense); DatasetError
+    ``FILE:LINE:`` for a label that is not a whole number."""
+    X, labels = parsers.read_svmlight([path], columns.n_features, columns.zero_based)[0]
+    return X, whole_labels(labels, lambda row: f"{path}:{_data_line(path, row)}")
 
 
 def _data_line(path, row):

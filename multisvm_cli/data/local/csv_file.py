@@ -42,7 +42,7 @@ def read_csv_named(path, label=None, header=None):
         return (*quick, data_lines[0], feature_names)
     cells = delimited.read(path, text=True).to_numpy(dtype=str)[1 if header else 0:]
     X = checked_numbers(path, cells, data_lines, features, names)
-    y = _csv_labels(path, np.asarray(cells[:, column].tolist(), dtype=str), data_lines)
+    y = csv_labels(path, np.asarray(cells[:, column].tolist(), dtype=str), data_lines)
     return X, y, data_lines[0], feature_names
 
 
@@ -85,7 +85,7 @@ def _from_numbers(path, header, features, column, lines):
         return X, whole_labels(labels.to_numpy(dtype=np.float64), lambda i: f"{path}:{lines[i]}")
     if not all(isinstance(value, str) for value in labels):
         return None
-    return X, _csv_labels(path, labels.str.strip().to_numpy(dtype=str), lines)
+    return X, csv_labels(path, labels.str.strip().to_numpy(dtype=str), lines)
 
 
 def _kind(column):
@@ -180,7 +180,7 @@ def _column_name(j, names):
     return f"column {j} ({names[j]!r})" if names else f"column {j}"
 
 
-def _csv_labels(path, labels, lines):
+def csv_labels(path, labels, lines):
     """Whole-number labels as int64, else the names as a unicode array."""
     empty = np.flatnonzero(labels == "")
     if empty.size:

@@ -7,7 +7,9 @@ part: :mod:`.trained_model`) and predicted, so each point gets exactly the input
 own test points got.  The predictions are a csv table (:meth:`Predictions.csv_text`): ``row``
 (the point's 0-based position among the file's data rows), ``label`` (the predicted class) and,
 with ``proba``, one column ``p_<class>`` per class where the scheme gives class probabilities
-(``predict_proba``).
+(``predict_proba``). Where the file labels its points (a csv file's label column: the model's
+training label column, or ``label``; an svmlight line's label; an npz file's ``y``), the
+predictions are scored against them (:meth:`Predictions.score_text`, :meth:`Predictions.confusion`).
 
 A model trained on documents (it keeps its fitted text pipeline, ``data.TextPipeline``)
 predicts a folder of documents instead: one file per document at its top level, or one
@@ -15,7 +17,7 @@ subfolder per class. Each document is read as the training documents were (the s
 encoding), featurized with the saved settings, vocabulary and idf (a word the training
 documents lacked is no feature; a document without a known word is a row of zeros, which the
 model predicts as it predicts any point), scaled and predicted; its ``row`` is its path
-relative to the folder. With class subfolders, :meth:`Predictions.error_text` also gives the
+relative to the folder. With class subfolders, :meth:`Predictions.score_text` also gives the
 error rate against them. A folder given to a model of feature vectors, or a file given to a
 text model, is refused with one line.
 """
@@ -46,8 +48,9 @@ CHUNK_ROWS = 4096  # points scaled and predicted at once
 class Predictions:
     """What :func:`predict` made: the predicted ``labels`` of the file's points in its order,
     the model's ``classes``, with ``proba`` the class probabilities (points x classes), and for
-    a folder of documents each one's relative path (``rows``; None: rows 0, 1, ...) and, with
-    class subfolders, its class (``truth``)."""
+    a folder of documents each one's relative path (``rows``; None: rows 0, 1, ...) and the
+    points' true classes where the file or folder gives them (``truth``: a file's labels, or
+    the documents' class subfolders; None: not given)."""
 
     model: Path
     file: Path
@@ -69,33 +72,60 @@ class Predictions:
             writer.writerow([row, label, *shares])
         return stream.getvalue()
 
-    def error_text(self) -> str | None:
-        """The error rate against the documents' class folders (None without them): wrong
-        predictions over documents, naming how many are in a class the model does not know."""
+    def _tally(self):
+        """(wrong predictions, points, points whose true class the model does not know: each
+        one wrong), classes compared by name (a file's labels 1, 2 are the classes 1, 2)."""
+        truth = np.asarray(self.truth).astype(str)
+        wrong = int(np.sum(np.asarray(self.labels).astype(str) != truth))
+        unknown = int(np.sum(~np.isin(truth, np.asarray(self.classes).astype(str))))
+        return wrong, len(truth), unknown
+
+    def score_text(self) -> str | None:
+        """The score against the points' true classes (None without them), naming how many
+        points are in a class the model does not know (each counted wrong). A file's labels:
+        in the manner of LIBSVM's svm-predict, ``accuracy = 86.67% (260/300), error = 13.33%,
+        n = 300``; documents' class folders: their error rate over the documents."""
         if self.truth is None:
             return None
-        labels = np.asarray(self.labels).astype(str)
-        wrong, n = int(np.sum(labels != self.truth)), len(self.truth)
-        unknown = int(np.sum(~np.isin(self.truth, np.asarray(self.classes).astype(str))))
-        note = (f"; {unknown} in class folders the model was not trained on, counted wrong"
+        wrong, n, unknown = self._tally()
+        if self.rows is not None:  # a folder of documents
+            note = (f"; {unknown} in class folders the model was not trained on, counted wrong"
+                    if unknown else "")
+            return (f"error rate against the class folders: {100 * wrong / n:.2f}% ({wrong} of "
+                    f"{n} documents{note})")
+        note = (f"; {unknown} rows have labels the model was not trained on, counted as errors"
                 if unknown else "")
-        return (f"error rate against the class folders: {100 * wrong / n:.2f}% ({wrong} of {n}"
-                f" documents{note})")
+        return (f"accuracy = {100 * (n - wrong) / n:.2f}% ({n - wrong}/{n}), "
+                f"error = {100 * wrong / n:.2f}%, n = {n}{note}")
+
+    def confusion(self) -> np.ndarray:
+        """The confusion matrix over the model's classes (rows: true class, columns: predicted
+        class, in ``classes``' order); points of a class the model does not know are in no
+        row. The points must carry labels (``predict(..., need_labels=True)`` checks)."""
+        from sklearn.metrics import confusion_matrix
+
+        names = np.asarray(self.classes).astype(str)
+        return confusion_matrix(np.asarray(self.truth).astype(str),
+                                np.asarray(self.labels).astype(str), labels=names)
 
 
 def predict(model_dir, file, output=None, proba=False, force=False, fmt=None,
-            zero_based=None) -> Predictions:
+            zero_based=None, label=None, need_labels=False) -> Predictions:
     """Predict every point of ``file`` (format ``fmt``, else from its extension) with the saved
     model in ``model_dir``; with ``output``, write :meth:`Predictions.csv_text` there atomically.
     ``zero_based``: whether an svmlight file's indices start at 0 (None: as the model's
-    training file's, else at 1).
+    training file's, else at 1); ``label``: a csv file's label column (a name or a 0-based
+    index; None: the model's training csv's, else the last column where the file has one more
+    column than the model's features); ``need_labels``: refuse a file without labels (for
+    ``--confusion``).
 
     Refused with a one-line error, before anything is written: an existing ``output`` without
     ``force``, one that is not a regular file, or one inside the model folder
     (:func:`check_output`, first), a folder that is not a saved model, ``proba`` for a scheme without
     class probabilities, a file that is missing or malformed or whose columns are not the
     model's; a folder of documents for a model of feature vectors (:func:`..data.read_points`),
-    and for a text model anything but a folder of documents (:func:`_documents`).
+    and for a text model anything but a folder of documents (:func:`_documents`); a ``label``
+    the csv file does not have, or ``label`` for a file that is not csv.
     """
     if output is not None:
         check_output(output, model_dir, force)
@@ -105,14 +135,19 @@ def predict(model_dir, file, output=None, proba=False, force=False, fmt=None,
         raise MultisvmError(_no_probabilities(model_dir, scheme))
     from ... import data
 
-    rows = truth = None
+    rows = None
     if model.text is not None:
+        if label is not None:
+            raise MultisvmError(f"--label is for a csv file; {model_dir} predicts a folder of "
+                                f"documents, labelled by its class subfolders: drop --label")
         rows, X, truth = _documents(model, model_dir, file, fmt, zero_based)
     else:
-        columns = model_columns(model, model_dir)
-        if zero_based is not None:
-            columns = replace(columns, zero_based=zero_based)
-        X = data.read_points(file, columns, fmt)
+        X, truth = data.read_points(file, _file_columns(model, model_dir, file, fmt,
+                                                        zero_based, label), fmt)
+    if need_labels and truth is None:
+        raise MultisvmError(f"{file}: no labels to compare the predictions with (a csv label "
+                            f"column, svmlight labels, an npz y or class subfolders); drop "
+                            f"--confusion")
     labels, shares = [], []
     for block in _scaled_blocks(X, model.scaler):
         labels.append(estimator.predict(block))
@@ -175,10 +210,30 @@ def _scaled_blocks(X, scaler, rows=None):
     values are densified at once."""
     rows = rows or CHUNK_ROWS
     for start in range(0, X.shape[0], rows):
-        block = X[start:start + rows]
-        if sp.issparse(block) and scaler.method in CENTERING:
-            block = block.toarray()
-        yield scaler.transform(block)
+        yield scaler.transform(scalable(X[start:start + rows], scaler))
+
+
+def scalable(X, scaler):
+    """``X`` as ``scaler`` takes it: a sparse matrix made dense where the scaler centers (a
+    model trained on dense data: centering refuses sparse input), else ``X`` itself."""
+    return X.toarray() if sp.issparse(X) and scaler.method in CENTERING else X
+
+
+def _file_columns(model, model_dir, file, fmt, zero_based, label):
+    """The model's :class:`~multisvm_cli.data.points.Columns`, with the svmlight base
+    ``zero_based`` and the csv label column ``label`` where given; MultisvmError (one line) for
+    ``label`` with a file that is not csv."""
+    from ...data import formats
+
+    columns = model_columns(model, model_dir)
+    if zero_based is not None:
+        columns = replace(columns, zero_based=zero_based)
+    if label is None:
+        return columns
+    if (fmt or formats.infer_format(file)) != "csv":
+        raise MultisvmError(f"--label is for a csv file; {file} is not one (an svmlight line "
+                            f"starts with its label, an npz file holds it as y): drop --label")
+    return replace(columns, label=label, label_given=True)
 
 
 def model_columns(model, model_dir):

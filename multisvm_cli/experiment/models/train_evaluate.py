@@ -1,5 +1,5 @@
 """Saved models: ``train`` (select on the config's protocol, fit on the whole training part,
-save) and ``evaluate`` (load, predict a dataset part, measure).
+save) and ``evaluate`` (load, predict a dataset part, or a user's labelled file, measure).
 
 A model folder (written and read by :mod:`.trained_model`) holds the fitted estimator, the
 scaler's state and the metadata ``evaluate`` needs to rebuild exactly the inputs the model was
@@ -134,16 +134,89 @@ def evaluate(model_dir, dataset=None, part=None, confusion=False, mirror=None,
              data_home=None) -> Evaluation:
     """Load a saved model, predict a part of ``dataset`` (default: the model's own, with the
     split it was trained under; part default: :func:`default_part`) and measure error, kernel
-    evaluations, time and size.
+    evaluations, time and size. ``dataset`` may also be the path of a labelled csv, svmlight
+    or npz file (:func:`is_file_dataset`): its every point is predicted (part ``file``), read
+    and checked against the model's columns as ``predict`` reads a file.
 
     Warns when the dataset's raw files differ from those the model was trained on, and when
     the default part is every row (the model was fitted on them: a training error).
     """
     from sklearn.metrics import confusion_matrix
 
+    model = load_trained_model(model_dir)  # every field checked: see trained_model
+    meta = model.metadata
+    if is_file_dataset(dataset):
+        X, y, part = _file_points(model, model_dir, dataset, part)
+        checksums = {}
+    else:
+        X, y, part, checksums = _dataset_points(model, dataset, part, mirror, data_home)
+    name = dataset or meta["dataset"]
+    trained_on = getattr(model.scaler, "n_features_in_", None)
+    if trained_on is not None and X.shape[1] != trained_on:
+        raise ValueError(f"{name} has {X.shape[1]} features, the model was trained on "
+                         f"{trained_on} ({meta['dataset']}); evaluate it on {meta['dataset']} or "
+                         "data with the same features")
+    X = model.scaler.transform(X)
+    watch = Stopwatch()
+    predicted = model.estimator.predict(X)
+    seconds = watch.wall
+    changed = [f for f, digest in checksums.items()
+               if meta["checksums"].get(f, digest) != digest]
+    if name == meta["dataset"] and changed:
+        warnings.warn(f"the {name} files differ from those the model was trained on "
+                      f"({', '.join(changed)}): the model was trained on other data",
+                      UserWarning, stacklevel=2)
+    classes = np.asarray(model.estimator.classes_)
+    matrix = confusion_matrix(y.astype(str), predicted.astype(str),  # a file's labels are
+                              labels=classes.astype(str)) if confusion else None  # by name
+    return Evaluation(meta, name, part, y, predicted, seconds,
+                      model.estimator.kernel_evaluations(X), model.estimator.n_parameters_,
+                      classes, matrix)
+
+
+def is_file_dataset(dataset) -> bool:
+    """Whether ``evaluate --dataset`` names a user's file rather than a registry dataset: not
+    a registry name, and an existing file or a name with a local format's extension
+    (``.csv``, ``.svm``, ``.npz``, ...)."""
+    from ... import data
+    from ...data import formats
+
+    return dataset is not None and dataset not in data.names() and (
+        Path(dataset).is_file() or formats.infer_format(dataset) is not None)
+
+
+def _file_points(model, model_dir, path, part):
+    """(X, y, ``file``) of a user's labelled file, read as ``predict`` reads it
+    (:func:`.predict.model_columns`), with a warning naming labels the model was not trained
+    on (each an error); ValueError (one line) for a text model, ``--part``, or a file without labels."""
+    from ... import data
+    from .predict import model_columns, scalable
+
+    if model.text is not None:
+        raise ValueError(f"--dataset {path}: a file of feature vectors, but {model_dir} was "
+                         f"trained on documents: evaluate it on a text dataset")
+    if part is not None:
+        raise ValueError(f"--part {part}: a file is evaluated whole; drop --part")
+    X, y = data.read_points(path, model_columns(model, model_dir))
+    X = scalable(X, model.scaler)  # an svmlight file, for a model trained on dense data
+    if y is None:
+        raise ValueError(f"--dataset {path}: no labels (a csv label column, svmlight labels or"
+                         f" an npz y) to score the predictions against; add them, or use "
+                         f"multisvm predict")
+    unseen = ~np.isin(y.astype(str), np.asarray(model.estimator.classes_).astype(str))
+    if unseen.any():
+        warnings.warn(f"{int(unseen.sum())} rows of {path} have labels the model was not "
+                      f"trained on ({', '.join(sorted(set(y[unseen].astype(str))))[:200]}); "
+                      f"each is counted as an error", UserWarning, stacklevel=3)
+    return X, y, "file"
+
+
+def _dataset_points(model, dataset, part, mirror, data_home):
+    """(X, y, part, raw files' checksums) of a registry dataset's part (default: the model's
+    own dataset, with the split it was trained under; part: :func:`default_part`); documents
+    featurized as the model's training documents were."""
     from ... import data
 
-    model = load_trained_model(model_dir)  # every field checked: see trained_model
     meta = model.metadata
     name = dataset or meta["dataset"]
     split = meta["split"] if name == meta["dataset"] else {"method": "standard"}
@@ -166,23 +239,4 @@ def evaluate(model_dir, dataset=None, part=None, confusion=False, mirror=None,
     X, y = part_arrays(loaded, split, part)
     if model.text is not None:  # documents featurized as the training documents were
         X = model.text.transform(X)
-    trained_on = getattr(model.scaler, "n_features_in_", None)
-    if trained_on is not None and X.shape[1] != trained_on:
-        raise ValueError(f"{name} has {X.shape[1]} features, the model was trained on "
-                         f"{trained_on} ({meta['dataset']}); evaluate it on {meta['dataset']} or "
-                         "data with the same features")
-    X = model.scaler.transform(X)
-    watch = Stopwatch()
-    predicted = model.estimator.predict(X)
-    seconds = watch.wall
-    changed = [f for f, digest in loaded.checksums.items()
-               if meta["checksums"].get(f, digest) != digest]
-    if name == meta["dataset"] and changed:
-        warnings.warn(f"the {name} files differ from those the model was trained on "
-                      f"({', '.join(changed)}): the model was trained on other data",
-                      UserWarning, stacklevel=2)
-    classes = np.asarray(model.estimator.classes_)
-    matrix = confusion_matrix(y, predicted, labels=classes) if confusion else None
-    return Evaluation(meta, name, part, y, predicted, seconds,
-                      model.estimator.kernel_evaluations(X), model.estimator.n_parameters_,
-                      classes, matrix)
+    return X, y, part, loaded.checksums

@@ -34,7 +34,7 @@ def read_local(spec, files):
 
 
 def read_points(path, columns, memory_mb):
-    return _read(path)[0]
+    return _read(path)
 
 
 def _read(path):
@@ -92,8 +92,9 @@ def test_a_format_module_in_the_registry_folder_is_a_local_format(toy_format, tm
     assert loaded.parts["all"][1].tolist() == [0, 1, 2, 3, 4]
     assert loaded.card.classes == (0, 1, 2, 3, 4) and loaded.card.n_features == 64
     assert loaded.provenance["format"] == "tab" and spec.entry()["format"] == "tab"
-    np.testing.assert_array_equal(data.read_points(tmp_path / "points.tab", data.Columns(64)),
-                                  X[:5])
+    points, labels = data.read_points(tmp_path / "points.tab", data.Columns(64))
+    np.testing.assert_array_equal(points, X[:5])
+    assert labels.tolist() == [0, 1, 2, 3, 4]
 
 
 def test_a_run_on_the_toy_format_gives_the_table_of_the_same_points_as_csv(toy_format,

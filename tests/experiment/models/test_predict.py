@@ -14,9 +14,7 @@ from sklearn.datasets import dump_svmlight_file, load_iris, load_wine
 from model_files import edit_json  # rewrites the manifest: the checks behind it must refuse
 from multisvm_cli.experiment.models.metadata import load_trained_model
 from helpers import refused
-
-IRIS_NAMES = ["sepal_length", "sepal_width", "petal_length", "petal_width"]
-SPECIES = np.array(["setosa", "versicolor", "virginica"])
+from .saved_models import IRIS_NAMES, SPECIES, expected_labels, train_local_iris
 
 
 @pytest.fixture
@@ -27,12 +25,6 @@ def wine_model(tmp_path, run_multisvm, data_home):
                                    "-o", model, "--out", tmp_path / "results", "-q")
     assert code == 0, err
     return model
-
-
-def expected_labels(model, X):
-    """The model's own estimator on ``X`` scaled by its own saved scaler."""
-    loaded = load_trained_model(model)
-    return loaded.estimator.predict(loaded.scaler.transform(X))
 
 
 def predictions(text):
@@ -142,16 +134,8 @@ def test_refusals_write_nothing(wine_model, tmp_path, run_multisvm):
 def test_header_names_are_checked_against_the_models(tmp_path, run_multisvm, write_config):
     """A model trained on a local csv with a header keeps its feature names: a file with the
     same names (with or without the label column) is predicted, one with other names refused."""
-    X, y = load_iris(return_X_y=True)
-    table = np.column_stack([SPECIES[y], X.astype(str)])
-    np.savetxt(tmp_path / "iris.csv", table, delimiter=",", fmt="%s",
-               header=",".join(["species", *IRIS_NAMES]), comments="")
-    config = write_config(dataset=[{"name": "irises", "path": "iris.csv", "label": "species"}],
-                          schemes=["dag"])
-    model = tmp_path / "model"
-    code, _, err = run_multisvm("train", config, "--scheme", "dag", "-o", model, "--out",
-                                tmp_path / "results", "-q")
-    assert code == 0, err
+    X = load_iris(return_X_y=True)[0]
+    model = train_local_iris(tmp_path, run_multisvm, write_config)
     assert load_trained_model(model).metadata["local"]["columns"] == IRIS_NAMES
     expected = [str(v) for v in expected_labels(model, X)]
     assert set(expected) == set(SPECIES)

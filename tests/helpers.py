@@ -48,6 +48,20 @@ def run_process(*args, timeout=600, **options) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=timeout, **options)
 
 
+def real_run(home, name, config_text):
+    """One real ``reproduce-table`` run of ``config_text`` (written as ``home/<name>.yaml``,
+    its data home and results root under ``home``): (run folder, CliResult, config path)."""
+    import pytest
+
+    config = home / f"{name}.yaml"
+    config.write_text(config_text)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MULTISVM_DATA_HOME", str(home / "data-home"))
+        result = run_cli("reproduce-table", config, "--out", home / "out", "--quiet")
+    assert result.code == 0, result.err
+    return next((home / "out" / name).glob("2*")), result, config
+
+
 def counts(y) -> dict:
     """{label: rows} of the labels ``y``."""
     return dict(collections.Counter(y.tolist()))

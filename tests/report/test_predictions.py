@@ -19,7 +19,7 @@ from multisvm_cli.cli.main import main
 from multisvm_cli.experiment import load_config
 from multisvm_cli.experiment.splits import scaled_folds
 from multisvm_cli.report.html import OLD_FOLDER_NOTE
-from helpers import run_cli
+from helpers import real_run, run_cli
 
 CONFIG = """\
 name: points
@@ -41,13 +41,8 @@ SKLEARN = {"ovr": lambda svc: OneVsRestClassifier(svc), "maxwins": lambda svc: s
 def run(tmp_path_factory):
     """(run folder, config path, results root, data home) of one real run of CONFIG."""
     home = tmp_path_factory.mktemp("points")
-    config = home / "points.yaml"
-    config.write_text(CONFIG)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MULTISVM_DATA_HOME", str(home / "data-home"))
-        result = run_cli("reproduce-table", config, "--out", home / "out", "--quiet")
-    assert result.code == 0, result.err
-    return next((home / "out" / "points").glob("2*")), config, home
+    folder, _, config = real_run(home, "points", CONFIG)
+    return folder, config, home
 
 
 def results_of(folder) -> dict:

@@ -22,7 +22,7 @@ from multisvm_cli.experiment.plans import repeat_plan
 from multisvm_cli.experiment.protocol import random_orders
 from multisvm_cli.experiment.splits import scaled_folds
 from multisvm_cli.experiment import load_config
-from helpers import run_cli
+from helpers import real_run, run_cli
 
 CONFIG = """\
 name: spread
@@ -50,14 +50,8 @@ SIZES = {"grid-iris-gaussian.png": (435, 1311), "grid-wine-gaussian.png": (435, 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     """(run folder, printed report, config path) of one real run of CONFIG."""
-    home = tmp_path_factory.mktemp("run")
-    config = home / "spread.yaml"
-    config.write_text(CONFIG)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MULTISVM_DATA_HOME", str(home / "data-home"))
-        result = run_cli("reproduce-table", config, "--out", home / "out", "--quiet")
-    assert result.code == 0, result.err
-    return next((home / "out" / "spread").glob("2*")), result.out, config
+    folder, result, config = real_run(tmp_path_factory.mktemp("run"), "spread", CONFIG)
+    return folder, result.out, config
 
 
 def saved(folder):

@@ -105,22 +105,31 @@ def _settings(n_jobs, backend, scheduler, out, quiet, mirror, data_home, force=F
                     argv=None if args is None else (root.info_name, *args), **figures)
 
 
+def _report_options(command):
+    """--format, --wide, --force, --progress, the figure and the run options: those of the
+    commands that run a config and print its report (reproduce-table, compare)."""
+    options = [
+        click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
+                     show_default=True, help="How the report is printed."),
+        click.option("--wide", is_flag=True,
+                     help="Every column in the terminal table (by default it fits 120 columns; "
+                          "table.csv, table.md and report.html have them all)."),
+        click.option("--force", is_flag=True, help="Redo grid points already in the resume cache."),
+        click.option("--progress", type=click.Choice(["bar", "lines", "none"]), default=None,
+                     help="How progress shows [a bar on a terminal; else one line at most every "
+                          "30 s with points done and the ETA]."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return _run_options(_figure_options(command))
+
+
 @cli.command("reproduce-table")
 @click.argument("configs", nargs=-1, required=True, metavar="CONFIG...")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
-              help="How the report is printed.")
-@click.option("--wide", is_flag=True,
-              help="Every column in the terminal table (by default it fits 120 columns; "
-                   "table.csv, table.md and report.html have them all).")
-@click.option("--force", is_flag=True, help="Redo grid points already in the resume cache.")
 @click.option("--dataset", "dataset_names", multiple=True, metavar="NAME",
               help="Run only this dataset of the config (repeatable); its grid points share "
                    "the resume cache with the full run.")
-@click.option("--progress", type=click.Choice(["bar", "lines", "none"]), default=None,
-              help="How progress shows [a bar on a terminal; else one line at most every 30 s "
-                   "with points done and the ETA].")
-@_figure_options
-@_run_options
+@_report_options
 def reproduce_table(configs, fmt, wide, force, dataset_names, progress, figure_format, dpi,
                     no_figures, n_jobs, seed, backend, scheduler, out, quiet, mirror, data_home):
     """Select, train and test every scheme of each CONFIG; print the Table-1 report.
@@ -137,19 +146,23 @@ def reproduce_table(configs, fmt, wide, force, dataset_names, progress, figure_f
 
     Example: multisvm reproduce-table quickstart --n-jobs 2
     """
-    from ..experiment import load_config, reproduce
-    from ..report.hsu_lin import HSU_LIN, tables_text
-    from ..report.run_folder import read_results
-    from ..report.verdict import across_datasets_text
-    from ..report.sweep import sweep_table
-    from ..report.table import dag_orders_text, render
+    from ..experiment import load_config
 
     loaded = [load_config(path, seed) for path in configs]
     if dataset_names:  # every name checked before any run starts
         loaded = [config.only(dataset_names) for config in loaded]
-    settings = _settings(n_jobs, backend, scheduler, out, quiet, mirror, data_home, force,
-                         figure_format=figure_format, dpi=dpi, figures=not no_figures,
-                         progress=progress or "auto")
+    _run_and_print(loaded, fmt, wide, _settings(
+        n_jobs, backend, scheduler, out, quiet, mirror, data_home, force,
+        figure_format=figure_format, dpi=dpi, figures=not no_figures,
+        progress=progress or "auto"))
+
+
+def _run_and_print(loaded, fmt, wide, settings, answer=False):
+    """Run each config of ``loaded`` and print its report as ``fmt`` (``answer``: with the
+    Answer after a table or markdown report)."""
+    from ..experiment import reproduce
+    from ..report.table import render
+
     rows = []
     for config in loaded:
         run = reproduce(config, settings)
@@ -158,23 +171,81 @@ def reproduce_table(configs, fmt, wide, force, dataset_names, progress, figure_f
                      for row in run.rows]
             click.echo(f"results: {run.folder}", err=True)
         else:
-            click.echo(render(run.rows, fmt, config.reference.get("source"),
-                              config.compare_to, wide=wide, width=_width()).rstrip("\n"))
-            if config.layout == HSU_LIN:  # Hsu & Lin's Tables II and III, from results.json
-                click.echo("\n" + tables_text(read_results(run.folder)["results"], fmt,
-                                               width=_width()))
-            if run.ranking:
-                click.echo("\n" + _wrap(across_datasets_text(run.ranking)))
-            if run.dag_orders:
-                click.echo("\n" + _wrap(dag_orders_text(run.dag_orders)))
-            if run.sweep:
-                click.echo("\n" + sweep_table(run.sweep, fmt).rstrip("\n"))
-            click.echo(f"results: {run.folder}")
-            click.echo(f"report: {run.folder / 'report.html'}")
+            _print_report(config, run, fmt, wide, answer)
     if fmt in ("csv", "json"):
         if len(loaded) == 1:
             rows = [{k: v for k, v in row.items() if k != "config"} for row in rows]
         click.echo(render(rows, fmt).rstrip("\n"))
+
+
+def _print_report(config, run, fmt, wide, answer):
+    """One run's table or markdown report, its other studies, (the Answer) and its folder."""
+    from ..report.hsu_lin import HSU_LIN, tables_text
+    from ..report.run_folder import read_results
+    from ..report.summary import answer_text
+    from ..report.verdict import across_datasets_text
+    from ..report.sweep import sweep_table
+    from ..report.table import dag_orders_text, render
+
+    click.echo(render(run.rows, fmt, config.reference.get("source"),
+                      config.compare_to, wide=wide, width=_width()).rstrip("\n"))
+    if config.layout == HSU_LIN:  # Hsu & Lin's Tables II and III, from results.json
+        click.echo("\n" + tables_text(read_results(run.folder)["results"], fmt,
+                                       width=_width()))
+    if run.ranking:
+        click.echo("\n" + _wrap(across_datasets_text(run.ranking)))
+    if run.dag_orders:
+        click.echo("\n" + _wrap(dag_orders_text(run.dag_orders)))
+    if run.sweep:
+        click.echo("\n" + sweep_table(run.sweep, fmt).rstrip("\n"))
+    if answer:
+        click.echo("\nAnswer:\n" + _wrap(answer_text(read_results(run.folder), run.rows)))
+    click.echo(f"results: {run.folder}")
+    click.echo(f"report: {run.folder / 'report.html'}")
+
+
+@cli.command()
+@click.argument("data", metavar="DATA", type=click.Path(exists=True))
+@click.argument("test", metavar="[TEST]", required=False, type=click.Path(exists=True))
+@click.option("--schemes", default=None, metavar="A,B,...",
+              help=f"The schemes to compare, comma-separated [ovr, maxwins, dag, ecoc, cs, ww, "
+                   f"nb]: {SCHEME_HELP}.")
+@click.option("--label", metavar="NAME|INDEX", default=None,
+              help="A csv DATA's label column, by header name or 0-based index [the last].")
+@click.option("--kernel", type=click.Choice(["gaussian", "linear", "polynomial"]),
+              default="gaussian", show_default=True,
+              help="The kernel: gaussian over the gamma grid, polynomial of degree 2 and 3, or "
+                   "linear.")
+@click.option("--full", is_flag=True,
+              help="Hsu & Lin's whole grid (15 x 15 for gaussian) instead of 3 x 3 of it.")
+@_report_options
+def compare(data, test, schemes, label, kernel, full, fmt, wide, force, progress,
+            figure_format, dpi, no_figures, n_jobs, seed, backend, scheduler, out, quiet,
+            mirror, data_home):
+    """Compare multiclass schemes on a csv, svmlight or npz file DATA (or a folder of
+    documents, one subfolder per class) without a config: print the table and the Answer.
+
+    The config it runs (results/compare-<name>/<timestamp>/config.original.yaml; give it to
+    reproduce-table to run it again) holds: each local file's own scaling; Hsu & Lin's grid,
+    gamma 2^4, 2^-3, 2^-10 and C 2^12, 2^5, 2^-2 (every exponent of 2^4..2^-10 and
+    2^12..2^-2 with --full); kernel and C chosen on a 70/30 split of each training part;
+    5-fold cross-validation, or the TEST file when given.
+
+    Example: multisvm compare data/mine.csv --label target -j 2
+    """
+    import tempfile
+
+    from ..experiment.compare import compare_config
+
+    label = int(label) if label is not None and label.lstrip("-").isdigit() else label
+    names = [name.strip() for name in schemes.split(",")] if schemes else None
+    with tempfile.TemporaryDirectory(prefix="multisvm-compare-") as folder:
+        config = compare_config(folder, data, test, seed, schemes=names, label=label,
+                                kernel=kernel, full=full)
+    _run_and_print([config], fmt, wide, _settings(
+        n_jobs, backend, scheduler, out, quiet, mirror, data_home, force,
+        figure_format=figure_format, dpi=dpi, figures=not no_figures,
+        progress=progress or "auto"), answer=True)
 
 
 @cli.command()

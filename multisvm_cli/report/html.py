@@ -38,7 +38,7 @@ from .paired import RESAMPLED
 from .per_class import per_class
 from .run_folder import (read_config_text, read_meta, read_predictions, read_results,
                          read_sweep, read_table)
-from .summary import answer, best_schemes, log_loss_text
+from .summary import answer, best_schemes, log_loss_text, tests_text
 from .sweep import sweep_table
 from .table import BOUNDED_NOTE, dag_orders_text, footnote
 from .verdict import PAIR_HEADER, across_datasets_text, ranking_with_verdict, verdict_rows
@@ -159,8 +159,8 @@ def answer_html(results, rows) -> str:
                     + ", ".join(map(label, found["untested"]))) if found["untested"] else ""
         body.append(f"<tr><td class=\"text\">{_esc(dataset)}</td><td class=\"text\"><b>"
                     f"{_esc(label(best))}</b> {found['error_pct']:.2f}%{_esc(where + tied)}</td>"
-                    f"<td class=\"text\">{_esc(_listed(same) + untested)}</td>"
-                    f"<td class=\"text\">{_esc(_listed(found['worse']))}</td></tr>")
+                    f"<td class=\"text\">{_esc(tests_text(same) + untested)}</td>"
+                    f"<td class=\"text\">{_esc(tests_text(found['worse']))}</td></tr>")
     alpha = next((f["alpha"] for f in found_all), 0.05)
     head = ("<tr><th class=\"text\">dataset</th><th class=\"text\">best: lowest test error"
             f"</th><th class=\"text\">not significantly different from the best at alpha = "
@@ -176,10 +176,6 @@ def answer_html(results, rows) -> str:
             "single test split, the fold spread (error +- t SD / sqrt(J)) over J splits.")
     return (f"<table class=\"answer\">\n{head}\n" + "\n".join(body) + "\n</table>\n"
             f"<p class=\"note\">{_esc(note)}</p>")
-
-
-def _listed(tests) -> str:
-    return ", ".join(f"{label(s)} ({p:.2g}, {test})" for s, p, test in tests) or "none"
 
 
 def figures_html(figures: Path, kinds) -> list[str]:

@@ -108,6 +108,31 @@ def log_loss_text(lowest) -> str:
     return f"lowest log-loss: {' = '.join(map(label, schemes))} {value:.4f}"
 
 
+def tests_text(tests) -> str:
+    """Paired tests ``[(scheme, p, test)]`` as "Max Wins (0.5, mcnemar), NB (0.01, exact)", or
+    "none"."""
+    return ", ".join(f"{label(s)} ({p:.2g}, {test})" for s, p, test in tests) or "none"
+
+
+def answer_text(saved: dict, rows) -> str:
+    """:func:`answer` as plain lines, one per dataset: "iris: best Max Wins 4.00% (tied: ...);
+    not significantly different at alpha = 0.05: ...; significantly worse: ..."."""
+    lines = []
+    for found in answer(saved, rows):
+        best = f"{found['dataset']}: best {label(found['best'])} {found['error_pct']:.2f}%"
+        if found["tied"]:
+            best += f" (tied: {', '.join(map(label, found['tied']))})"
+        if "log_loss" in found:
+            best += f"; {log_loss_text(found['log_loss'])}"
+        same = [test for test in found["same"] if test[0] not in found["tied"]]
+        untested = (f"; not tested: {', '.join(map(label, found['untested']))}"
+                    if found["untested"] else "")
+        lines.append(f"{best}; not significantly different at alpha = {found['alpha']:g}: "
+                     f"{tests_text(same)}; significantly worse: {tests_text(found['worse'])}"
+                     f"{untested}")
+    return "\n".join(lines)
+
+
 def _tests(dataset, best, versus, compare_to, rows) -> dict:
     """{scheme: (p, test)} against ``best``: the saved tests, else the rows' tests against
     ``compare_to`` when it is the best."""

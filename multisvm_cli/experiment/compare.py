@@ -1,0 +1,93 @@
+"""``multisvm compare``'s config: the whole comparison on a user's file, written as a config.
+
+:func:`compare_config_text` builds the YAML text of a config from a data file (csv, svmlight or
+npz, or a folder of documents with one subfolder per class) and the few choices ``compare``
+takes; :func:`compare_config` writes it to a file and loads it with :func:`load_config`, so the
+comparison is checked and run exactly as that config would be (a bad file is refused by the
+config's checks before any run folder exists), and the run folder keeps it.
+
+Defaults: the schemes of :data:`DEFAULT_SCHEMES`; a local file's own scaling (standard for
+dense data, maxabs for sparse: no paper scaled it); Hsu & Lin's (2002) RBF grid, gamma
+2^4 .. 2^-10 and C 2^12 .. 2^-2, every :data:`COARSE_STEP`-th exponent (3 x 3 points) unless
+``full`` (15 x 15); 5-fold cross-validation with each fold's kernel and C chosen on a 70/30
+split of its training part (nested), or, with a test file, chosen on a 70/30 split of the
+training file and tested once on the test file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+DEFAULT_SCHEMES = ("ovr", "maxwins", "dag", "ecoc", "cs", "ww", "nb")
+KERNELS = ("gaussian", "linear", "polynomial")
+GAMMA = (4, -10)     # Hsu & Lin's gamma exponents, 2^4 .. 2^-10
+C_EXPONENTS = (12, -2)  # and C's, 2^12 .. 2^-2
+COARSE_STEP = 7      # every 7th exponent: both ends and the middle
+FOLDS = 5
+
+
+def compare_config_text(data, test=None, schemes=None, label=None, kernel="gaussian",
+                        full=False) -> str:
+    """The YAML text of the config ``multisvm compare DATA [TEST]`` runs: ``data`` (and
+    ``test``) as absolute paths, ``schemes`` (registry names; default :data:`DEFAULT_SCHEMES`),
+    a csv's ``label`` column (name or index), ``kernel`` (one of :data:`KERNELS`) over the
+    coarse grid, or Hsu & Lin's whole grid with ``full``. A folder of documents is read as
+    text (tf-idf features, liblinear, a linear kernel)."""
+    data_path = Path(data).resolve()
+    entry = {"name": _name(data_path), "path": str(data_path)}
+    if test is not None:
+        entry["test_path"] = str(Path(test).resolve())
+    if label is not None:
+        entry["label"] = label
+    step = -1 if full else -COARSE_STEP
+    config = {"name": f"compare-{entry['name']}", "dataset": [entry]}
+    if data_path.is_dir():
+        entry["kind"] = "text"
+        config["features"] = {"vectorizer": "tfidf"}
+        config["solver"] = "liblinear"
+        kernel = "linear"
+    config["split"] = ({"method": "standard"} if test is not None
+                       else {"method": "kfold", "k": FOLDS, "seed": 0})
+    config["validation"] = {"method": "holdout", "train_fraction": 0.7, "seed": 0}
+    config["estimate"] = "nested"
+    config["kernels"] = [_kernel(kernel, step)]
+    config["C"] = {"base": 2, "from": C_EXPONENTS[0], "to": C_EXPONENTS[1], "step": step}
+    config["schemes"] = list(schemes or DEFAULT_SCHEMES)
+    config["seed"] = 0
+    head = (f"# written by multisvm compare {data}{'' if test is None else ' ' + str(test)}"
+            f"{' --full' if full else ''}\n")
+    return head + yaml.safe_dump(config, sort_keys=False, default_flow_style=None, width=100)
+
+
+def compare_config(folder, data, test=None, seed=None, **choices):
+    """:func:`compare_config_text`'s config written to ``folder``/<name>.yaml and loaded (a
+    :class:`.Config`; ``seed``: the CLI's ``--seed``; raises :class:`.ConfigError` with one
+    line per problem)."""
+    from .config import load_config
+
+    text = compare_config_text(data, test, **choices)
+    path = Path(folder) / f"{yaml.safe_load(text)['name']}.yaml"
+    path.write_text(text)
+    return load_config(path, seed)
+
+
+def _kernel(kernel, step) -> dict:
+    """The kernels row of ``kernel``: Gaussian over Hsu & Lin's gamma exponents (every
+    ``-step``-th), polynomial of degree 2 and 3, or linear."""
+    if kernel == "gaussian":
+        return {"type": "gaussian", "gamma": {"base": 2, "from": GAMMA[0], "to": GAMMA[1],
+                                              "step": step}}
+    if kernel == "polynomial":
+        return {"type": "polynomial", "degree": [2, 3]}
+    return {"type": "linear"}
+
+
+def _name(path: Path) -> str:
+    """The dataset's name: the file's (or folder's) stem, ``-data`` added when that is a
+    registry dataset's name (a local file may not take one)."""
+    from .. import data
+
+    stem = path.stem if path.is_file() else path.name
+    return f"{stem}-data" if stem in data.names() else stem

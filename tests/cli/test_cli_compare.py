@@ -1,0 +1,108 @@
+"""``multisvm compare DATA [TEST]``: the comparison on a user's file without a config, the
+config it writes (run again by ``reproduce-table``: the same table), its overrides, and the
+bad files it refuses with one line and no run folder."""
+
+import csv
+
+import numpy as np
+import pytest
+import yaml
+from sklearn.datasets import dump_svmlight_file, load_iris
+
+from helpers import refused, run_cli, without_times
+
+
+@pytest.fixture
+def iris_csv(tmp_path):
+    """Iris written as a csv with a header, the label column 'target' last."""
+    frame = load_iris(as_frame=True).frame
+    path = tmp_path / "iris.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+def _table(folder) -> list:
+    with open(folder / "table.csv", newline="") as f:
+        return without_times(list(csv.DictReader(f)))
+
+
+def _run_folder(out, name):
+    folders = sorted((out / name).glob("2*"))
+    assert len(folders) == 1, folders
+    return folders[0]
+
+
+def test_compare_equals_reproduce_table_on_the_config_it_wrote(iris_csv, tmp_path, data_home):
+    out = tmp_path / "out"
+    result = run_cli("compare", iris_csv, "--label", "target", "--schemes", "ovr,maxwins,nb",
+                     "--out", out, "--quiet", "--no-figures")
+    assert result.code == 0, result.err
+    run = _run_folder(out, "compare-iris-data")  # 'iris' is a registry name: -data added
+    written = yaml.safe_load((run / "config.original.yaml").read_text())
+    assert written["schemes"] == ["ovr", "maxwins", "nb"]
+    assert written["dataset"] == [{"name": "iris-data", "path": str(iris_csv),
+                                   "label": "target"}]
+    assert written["split"] == {"method": "kfold", "k": 5, "seed": 0}
+    resolved = yaml.safe_load((run / "config.yaml").read_text())["dataset"][0]
+    assert resolved["scaling"] == "standard"  # a local dense file's own scaling
+    assert [k["gamma"] for k in resolved["kernels"]] == [2.0 ** 4, 2.0 ** -3, 2.0 ** -10]
+    assert resolved["kernels"][0]["C"] == [2.0 ** 12, 2.0 ** 5, 2.0 ** -2]
+    table = _table(run)
+    assert [row["scheme"] for row in table] == ["ovr", "maxwins", "nb"]
+    assert {row["n_test"] for row in table} == {"150"}  # 5 folds: every point tested once
+    best = min(table, key=lambda row: float(row["error_pct"]))
+    answer = result.out.split("\nAnswer:\n")[1].splitlines()[0]
+    label = {"ovr": "1-v-r", "maxwins": "Max Wins", "nb": "NB"}[best["scheme"]]
+    assert answer.startswith(f"iris-data: best {label} {float(best['error_pct']):.2f}%")
+    for config in ("config.yaml", "config.original.yaml"):
+        again = run_cli("reproduce-table", run / config, "--out", tmp_path / config,
+                        "--quiet", "--no-figures", "--force")
+        assert again.code == 0, again.err
+        assert _table(_run_folder(tmp_path / config, "compare-iris-data")) == table
+        assert again.out.split("\nresults:")[0] in result.out  # the same printed table
+
+
+def test_compare_overrides_and_test_file(tmp_path, data_home):
+    X, y = load_iris(return_X_y=True)
+    order = np.random.default_rng(0).permutation(len(y))
+    train, test = order[:100], order[100:]
+    dump_svmlight_file(X[train], y[train], str(tmp_path / "flowers.svm"), zero_based=False)
+    dump_svmlight_file(X[test], y[test], str(tmp_path / "flowers.t.svm"), zero_based=False)
+    out = tmp_path / "out"
+    result = run_cli("compare", tmp_path / "flowers.svm", tmp_path / "flowers.t.svm",
+                     "--schemes", "maxwins,NB", "--kernel", "linear", "--full", "-j", "1",
+                     "--out", out, "--quiet", "--no-figures", "--format", "csv")
+    assert result.code == 0, result.err
+    rows = list(csv.DictReader(result.out.splitlines()))
+    assert [row["scheme"] for row in rows] == ["maxwins", "nb"]
+    assert {row["n_test"] for row in rows} == {"50"}  # the test file's points
+    run = _run_folder(out, "compare-flowers")
+    written = yaml.safe_load((run / "config.original.yaml").read_text())
+    assert written["kernels"] == [{"type": "linear"}]
+    assert written["C"] == {"base": 2, "from": 12, "to": -2, "step": -1}  # --full
+    assert written["split"] == {"method": "standard"}
+    assert written["dataset"][0]["test_path"] == str(tmp_path / "flowers.t.svm")
+    resolved = yaml.safe_load((run / "config.yaml").read_text())["dataset"][0]
+    assert resolved["kernels"][0]["C"] == [2.0 ** e for e in range(12, -3, -1)]
+    assert resolved["scaling"] == "maxabs"  # svmlight is sparse: maxabs
+
+
+def _bad_files(tmp_path):
+    (tmp_path / "empty.csv").write_text("")
+    (tmp_path / "one.csv").write_text("a,b,y\n1,2,0\n3,4,0\n5,6,0\n")
+    (tmp_path / "train.csv").write_text("a,b,y\n1,2,0\n3,4,1\n5,6,0\n7,8,1\n")
+    (tmp_path / "wide.csv").write_text("a,b,c,y\n1,2,3,0\n4,5,6,1\n")
+
+
+@pytest.mark.parametrize("args, fragments", [
+    (["empty.csv"], ["empty.csv", "empty file"]),
+    (["one.csv"], ["one.csv", "one class"]),
+    (["train.csv", "--label", "nope"], ["no label column 'nope'"]),
+    (["train.csv", "wide.csv"], ["wide.csv", "3 feature columns", "has 2"]),
+])
+def test_compare_refuses_bad_files_before_any_run_folder(tmp_path, data_home, args, fragments):
+    _bad_files(tmp_path)
+    out = tmp_path / "out"
+    given = [tmp_path / a if a.endswith(".csv") else a for a in args]
+    refused(run_cli("compare", *given, "--out", out, "--quiet"), *fragments)
+    assert not out.exists()

@@ -15,6 +15,7 @@ from .. import __version__
 from .datasets import cards_option, datasets
 from ..base.errors import MultisvmError, one_line
 from ..estimators.registry import scheme_names_help
+from ..experiment.compare import KERNELS
 
 EXIT_USER_ERROR = 2
 FORMATS = ("table", "markdown", "csv", "json")
@@ -212,10 +213,10 @@ def _print_report(config, run, fmt, wide, answer):
                    f"nb]: {SCHEME_HELP}.")
 @click.option("--label", metavar="NAME|INDEX", default=None,
               help="A csv DATA's label column, by header name or 0-based index [the last].")
-@click.option("--kernel", type=click.Choice(["gaussian", "linear", "polynomial"]),
-              default="gaussian", show_default=True,
+@click.option("--kernel", type=click.Choice(KERNELS),
+              default=None,
               help="The kernel: gaussian over the gamma grid, polynomial of degree 2 and 3, or "
-                   "linear.")
+                   "linear [gaussian; linear for a folder of documents].")
 @click.option("--full", is_flag=True,
               help="Hsu & Lin's whole grid (15 x 15 for gaussian) instead of 3 x 3 of it.")
 @_report_options

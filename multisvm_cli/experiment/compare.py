@@ -11,7 +11,8 @@ dense data, maxabs for sparse: no paper scaled it); Hsu & Lin's (2002) RBF grid,
 2^4 .. 2^-10 and C 2^12 .. 2^-2, every :data:`COARSE_STEP`-th exponent (3 x 3 points) unless
 ``full`` (15 x 15); 5-fold cross-validation with each fold's kernel and C chosen on a 70/30
 split of its training part (nested), or, with a test file, chosen on a 70/30 split of the
-training file and tested once on the test file.
+training file and tested once on the test file. A folder of documents gets tf-idf features
+and a linear kernel.
 """
 
 from __future__ import annotations
@@ -28,13 +29,13 @@ COARSE_STEP = 7      # every 7th exponent: both ends and the middle
 FOLDS = 5
 
 
-def compare_config_text(data, test=None, schemes=None, label=None, kernel="gaussian",
+def compare_config_text(data, test=None, schemes=None, label=None, kernel=None,
                         full=False) -> str:
     """The YAML text of the config ``multisvm compare DATA [TEST]`` runs: ``data`` (and
     ``test``) as absolute paths, ``schemes`` (registry names; default :data:`DEFAULT_SCHEMES`),
-    a csv's ``label`` column (name or index), ``kernel`` (one of :data:`KERNELS`) over the
-    coarse grid, or Hsu & Lin's whole grid with ``full``. A folder of documents is read as
-    text (tf-idf features, liblinear, a linear kernel)."""
+    a csv's ``label`` column (name or index), ``kernel`` (one of :data:`KERNELS`; default
+    gaussian, linear for a folder of documents, read as text with tf-idf features) over the
+    coarse grid, or Hsu & Lin's whole grid with ``full``."""
     data_path = Path(data).resolve()
     entry = {"name": _name(data_path), "path": str(data_path)}
     if test is not None:
@@ -46,8 +47,7 @@ def compare_config_text(data, test=None, schemes=None, label=None, kernel="gauss
     if data_path.is_dir():
         entry["kind"] = "text"
         config["features"] = {"vectorizer": "tfidf"}
-        config["solver"] = "liblinear"
-        kernel = "linear"
+    kernel = kernel or ("linear" if data_path.is_dir() else "gaussian")
     config["split"] = ({"method": "standard"} if test is not None
                        else {"method": "kfold", "k": FOLDS, "seed": 0})
     config["validation"] = {"method": "holdout", "train_fraction": 0.7, "seed": 0}

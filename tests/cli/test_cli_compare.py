@@ -9,7 +9,7 @@ import pytest
 import yaml
 from sklearn.datasets import dump_svmlight_file, load_iris
 
-from helpers import refused, run_cli, without_times
+from helpers import refused, run_cli, without_times, write_files
 
 
 @pytest.fixture
@@ -106,3 +106,22 @@ def test_compare_refuses_bad_files_before_any_run_folder(tmp_path, data_home, ar
     given = [tmp_path / a if a.endswith(".csv") else a for a in args]
     refused(run_cli("compare", *given, "--out", out, "--quiet"), *fragments)
     assert not out.exists()
+
+
+def test_compare_on_a_folder_of_documents(tmp_path, data_home):
+    words = {"sport": b"ball goal team match ", "food": b"bread cheese wine pasta "}
+    files = {f"{c}/{i}.txt": text * (1 + i % 3) + b"the end" for c, text in words.items()
+             for i in range(10)}
+    folder = write_files(tmp_path / "texts", files)
+    out = tmp_path / "out"
+    result = run_cli("compare", folder, "--schemes", "ovr,nb", "--out", out, "--quiet",
+                     "--no-figures", "--format", "csv")
+    assert result.code == 0, result.err
+    rows = list(csv.DictReader(result.out.splitlines()))
+    assert [(r["scheme"], r["n_test"], float(r["error_pct"])) for r in rows] == [
+        ("ovr", "20", 0.0), ("nb", "20", 0.0)]  # two vocabularies apart: no error
+    written = yaml.safe_load((_run_folder(out, "compare-texts") / "config.original.yaml")
+                             .read_text())
+    assert written["dataset"][0]["kind"] == "text"
+    assert written["features"] == {"vectorizer": "tfidf"}
+    assert written["kernels"] == [{"type": "linear"}]

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from multisvm_cli.report.summary import answer, best_schemes, log_loss_text, versus_best
+from multisvm_cli.report.summary import (answer, answer_text, best_schemes, log_loss_text,
+                                         versus_best)
 
 
 def result(scheme, wrong, dataset="letter", n=100):
@@ -66,3 +67,13 @@ def test_a_run_with_probabilities_names_the_lowest_log_loss_ties_joined():
     assert iris["best"] == "ovr" and iris["log_loss"] == (["maxwins", "dag"], 0.1871)
     assert log_loss_text(iris["log_loss"]) == "lowest log-loss: Max Wins = DAGSVM 0.1871"
     assert "log_loss" not in wine  # no probabilities on wine: the answer as before
+
+
+def test_the_answer_as_text_one_line_per_dataset():
+    # as the first test: b 0.25 exact (not different), c chi2 23.04 (worse); d ties a
+    results = [result("c", 30), result("b", 8), result("a", 5), result("maxwins", 5)]
+    results[-1]["correct"] = results[2]["correct"].copy()
+    saved = {"versus_best": versus_best(results, rows_of(results))}
+    assert answer_text(saved, rows_of(results)) == (
+        "letter: best a 5.00% (tied: Max Wins); not significantly different at alpha = 0.05: "
+        f"b (0.25, exact); significantly worse: c ({stats.chi2.sf(23.04, 1):.2g}, chi2)")

@@ -15,7 +15,7 @@ from .. import __version__
 from .datasets import cards_option, datasets
 from ..base.errors import MultisvmError, one_line
 from ..estimators.registry import scheme_names_help
-from ..experiment.compare import KERNELS
+from ..experiment.compare import DEFAULT_SCHEMES, KERNELS
 
 EXIT_USER_ERROR = 2
 FORMATS = ("table", "markdown", "csv", "json")
@@ -209,8 +209,8 @@ def _print_report(config, run, fmt, wide, answer):
 @click.argument("data", metavar="DATA", type=click.Path(exists=True))
 @click.argument("test", metavar="[TEST]", required=False, type=click.Path(exists=True))
 @click.option("--schemes", default=None, metavar="A,B,...",
-              help=f"The schemes to compare, comma-separated [ovr, maxwins, dag, ecoc, cs, ww, "
-                   f"nb]: {SCHEME_HELP}.")
+              help=f"The schemes to compare, comma-separated [{','.join(DEFAULT_SCHEMES)}]: "
+                   f"{SCHEME_HELP}.")
 @click.option("--label", metavar="NAME|INDEX", default=None,
               help="A csv DATA's label column, by header name or 0-based index [the last].")
 @click.option("--kernel", type=click.Choice(KERNELS),

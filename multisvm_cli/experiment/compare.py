@@ -17,6 +17,7 @@ and a linear kernel.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
@@ -64,13 +65,19 @@ def compare_config_text(data, test=None, schemes=None, label=None, kernel=None,
 def compare_config(folder, data, test=None, seed=None, **choices):
     """:func:`compare_config_text`'s config written to ``folder``/<name>.yaml and loaded (a
     :class:`.Config`; ``seed``: the CLI's ``--seed``; raises :class:`.ConfigError` with one
-    line per problem)."""
+    line per problem, a problem of the generated text named ``compare: <key>``)."""
     from .config import load_config
+
+    from .config import ConfigError
 
     text = compare_config_text(data, test, **choices)
     path = Path(folder) / f"{yaml.safe_load(text)['name']}.yaml"
     path.write_text(text)
-    return load_config(path, seed)
+    try:
+        return load_config(path, seed)
+    except ConfigError as error:  # the temporary file's name and line mean nothing to the user
+        where = re.compile(rf"^{re.escape(str(path))}:\d+: ")
+        raise ConfigError.several(where.sub("compare: ", line) for line in error.lines) from None
 
 
 def _kernel(kernel, step) -> dict:

@@ -99,6 +99,8 @@ def _bad_files(tmp_path):
     (["one.csv"], ["one.csv", "one class"]),
     (["train.csv", "--label", "nope"], ["no label column 'nope'"]),
     (["train.csv", "wide.csv"], ["wide.csv", "3 feature columns", "has 2"]),
+    (["train.csv", "--schemes", "ovr,foo"], ["error: compare: schemes[1]: 'foo' is not a valid "
+                                             "scheme; allowed: ovr, maxwins"]),
 ])
 def test_compare_refuses_bad_files_before_any_run_folder(tmp_path, data_home, args, fragments):
     _bad_files(tmp_path)

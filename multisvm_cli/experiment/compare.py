@@ -74,10 +74,12 @@ def compare_config(folder, data, test=None, seed=None, **choices):
     path = Path(folder) / f"{yaml.safe_load(text)['name']}.yaml"
     path.write_text(text)
     try:
-        return load_config(path, seed)
+        config = load_config(path, seed)
     except ConfigError as error:  # the temporary file's name and line mean nothing to the user
         where = re.compile(rf"^{re.escape(str(path))}:\d+: ")
         raise ConfigError.several(where.sub("compare: ", line) for line in error.lines) from None
+    config.path = Path(text.splitlines()[0].removeprefix("# written by "))  # run.json, config.yaml
+    return config
 
 
 def _kernel(kernel, step) -> dict:

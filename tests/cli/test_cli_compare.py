@@ -43,6 +43,8 @@ def test_compare_equals_reproduce_table_on_the_config_it_wrote(iris_csv, tmp_pat
     assert written["dataset"] == [{"name": "iris-data", "path": str(iris_csv),
                                    "label": "target"}]
     assert written["split"] == {"method": "kfold", "k": 5, "seed": 0}
+    assert (run / "config.yaml").read_text().startswith(
+        f"# compare-iris-data: resolved from multisvm compare {iris_csv} (")
     resolved = yaml.safe_load((run / "config.yaml").read_text())["dataset"][0]
     assert resolved["scaling"] == "standard"  # a local dense file's own scaling
     assert [k["gamma"] for k in resolved["kernels"]] == [2.0 ** 4, 2.0 ** -3, 2.0 ** -10]

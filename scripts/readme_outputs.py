@@ -177,7 +177,9 @@ OUTPUTS = {  # in the order they are run, in one folder: train before evaluate
     "predict-text": Output(("predict", "models/texts-ovr", "new-texts"), files=NEW_TEXTS),
     "datasets-list": Output(("datasets", "list")),
     "datasets-info": Output(("datasets", "info", "dna")),
+    "install-size": Output(("install",), program="scripts/measure.py"),
     "quickstart": Output(("reproduce-table", "quickstart"), speed="medium"),
+    "quickstart-time": Output(("quickstart",), speed="medium", program="scripts/measure.py"),
     "report": Output(("report", "results/quickstart", "--figure-format", "svg"),
                      speed="medium"),
     "repeats": Output(("reproduce-table", "repeats.yaml", "--no-figures"), speed="medium",
@@ -209,6 +211,7 @@ MASKS = [  # what changes from run to run: times, run folders, long outputs' sta
     (re.compile(r"\d{8}-\d{6}(-\d+)?"), "<timestamp>"),
     (re.compile(r"\d+\.\d+ s\b"), "<t> s"),
     (re.compile(r"\(\d+\.\d+ us/point\)"), "(<t> us/point)"),
+    (re.compile(r"the \d+ packages it needs: \d+ MB"), "the <n> packages it needs: <size> MB"),
 ]
 
 

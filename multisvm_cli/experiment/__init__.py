@@ -13,7 +13,7 @@ prints); a Python user or a benchmark calls them the same way:
 """
 
 from ..base.lazy import module_getattr
-from .shipped import config_path, describe, shipped_configs
+from .shipped import config_path, describe, measured_time, shipped_configs
 
 # imported on first use: ``multisvm configs`` reads the shipped configs' list only
 __getattr__ = module_getattr(__name__, {
@@ -36,5 +36,6 @@ def load_config(path, seed=None):
 
 
 __all__ = ["BACKENDS", "Config", "ConfigError", "Evaluation", "GridPoint", "Predictions", "Run",
-           "Settings", "Trained", "config_path", "describe", "evaluate", "load_config", "predict",
-           "rebuild_report", "reproduce", "shipped_configs", "summary", "train", "validate", "workers"]
+           "Settings", "Trained", "config_path", "describe", "evaluate", "load_config",
+           "measured_time", "predict", "rebuild_report", "reproduce", "shipped_configs", "summary",
+           "train", "validate", "workers"]

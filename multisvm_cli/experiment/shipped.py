@@ -73,3 +73,21 @@ def describe(path) -> str:
     paragraph = " ".join(words)
     end = SENTENCE_END.search(paragraph)
     return paragraph[:end.end()] if end else paragraph
+
+
+def measured_time(path) -> str:
+    """How long a config's last measured run took, from its ``measured`` key ("1 min 20 s", with
+    "(N cores)" after it unless it ran on 2; checked when the config loads), or "-" when it has
+    none: never a guess."""
+    import yaml
+
+    data = yaml.safe_load(read_text(path, MAX_CONFIG_BYTES, ConfigError, "config file"))
+    measured = data.get("measured") if isinstance(data, dict) else None
+    if not isinstance(measured, dict) or "seconds" not in measured:
+        return "-"
+    seconds = int(measured["seconds"] + 0.5)  # half up: 24.5 s shows as 25 s
+    hours, minutes, rest = seconds // 3600, seconds // 60 % 60, seconds % 60
+    shown = (f"{hours} h {minutes} min" if hours else
+             f"{minutes} min {rest} s" if minutes else f"{rest} s")
+    cores = measured.get("cores", 2)
+    return shown if cores == 2 else f"{shown} ({cores} cores)"

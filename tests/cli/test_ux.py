@@ -91,7 +91,10 @@ def test_configs_listing_ends_descriptions_at_a_sentence_and_fits(run_multisvm, 
     result = run_multisvm("configs")
     assert result.code == 0 and max(len(line) for line in result.out.splitlines()) <= 100
     text = " ".join(result.out.split())
-    assert "Quickstart: every scheme on three small datasets" in text
+    assert "Quickstart: seven schemes on three small" in text
+    times = dict(re.findall(r"^(\S+)\s.*?  +(-|\d[\w ]* s)$", result.out, flags=re.M))
+    assert times["quickstart"] == "10 s" and times["decompositions"] == "1 min 20 s"
+    assert times["platt1999-letter"] == "-"  # never measured: no guess
     assert "(no download, no network)." in text and "Under a minute" not in text
     names = re.findall(r"^(\S+)\s", result.out, flags=re.M)[2:]
     assert names == sorted(p.stem for p in (REPO / "configs").glob("*.yaml"))

@@ -24,6 +24,8 @@ def test_masks_hide_times_and_timestamps_only():
     assert readme_outputs.mask(text) == ("evaluation time: <t> s (<t> us/point)\n"
                                          "results: results/q/<timestamp>")
     assert readme_outputs.mask("error rate: 2.63% (1 errors)") == "error rate: 2.63% (1 errors)"
+    size = "multisvm and the 27 packages it needs: 685 MB on disk"
+    assert readme_outputs.mask(size) == "multisvm and the <n> packages it needs: <size> MB on disk"
     stamped = "*Run on 2026-11-22 at commit 5e4e85d, on 2 cores.*\n\n```\n$ multisvm x\n```\n"
     assert readme_outputs.mask(stamped) == "```\n$ multisvm x\n```\n"
 

@@ -19,8 +19,8 @@ from ...report.hsu_lin import TABLE_1
 from .checks import MAX_GRID_POINTS, check_flag, check_number, check_seed, show
 from .datasets import NAME_PATTERN, _dataset_names
 from .own import own_options
-from .sections import (_compare_to, _dag_orders, _default_compare_to, _layout, _reference,
-                       _repeats, _rope, _scheme_options, _schemes)
+from .sections import (_compare_to, _dag_orders, _default_compare_to, _layout, _measured,
+                       _reference, _repeats, _rope, _scheme_options, _schemes)
 from .sweep import _sweep
 
 
@@ -198,6 +198,10 @@ KEYS = {
                   "rate and chosen (C, gamma), and Table III, training and testing time and "
                   "#SVs, after it in the terminal, table.md and report.html).",
                   default=TABLE_1, check=_layout),
+    "measured": Key("none",
+                    "The config's last real run, for `multisvm configs`: {seconds: wall time, "
+                    "cores: N, date: YYYY-MM-DD, page: the page that records it}; the run never "
+                    "reads it.", check=_measured),
 }
 TOP_KEYS = tuple(KEYS)
 DATASET_KEYS = ("name", *(name for name, key in KEYS.items() if key.cascades))

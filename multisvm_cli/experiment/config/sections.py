@@ -3,6 +3,8 @@ compare_to, repeats, DAG order studies and the paper's reference numbers."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from ...estimators.registry import (ALIASES, ORDER_STUDY, OWN, REFERENCE, REGISTRY, SCHEME_NAMES,
@@ -14,6 +16,7 @@ from .checks import (SEED_RANGE, check_choice, check_folds, check_list, check_ma
                      check_number, check_seed, joined, show)
 
 ESTIMATES = ("nested", "cv-best")
+MEASURED = ("seconds", "cores", "date", "page")  # a config's last measured run
 SPLIT_FORMS = {"standard": {}, "holdout": {"test_fraction": 0.25}, "kfold": {"k": 10}}
 VALIDATION_FORMS = {"holdout": {"train_fraction": 0.7}, "given": {}, "kfold": {"k": 10}}
 REFERENCE_FIELDS = ("kernel", "sigma", "degree", "C", "error", "kernel_evaluations",
@@ -285,3 +288,21 @@ def _estimate(doc, value, path, split):
                        f"{{method: kfold, k: K}}, not {split['method']}")
     return tuple(e for e in ESTIMATES if e in chosen)
 
+
+
+def _measured(doc, value, path):
+    """``measured``: the config's last real run, {seconds: its wall time, cores: the machine's
+    cores, date: YYYY-MM-DD, page: the documentation page that records it}, all four written;
+    ``multisvm configs`` shows it, the run itself never reads it."""
+    check_mapping(doc, value, path, MEASURED)
+    for key in MEASURED:
+        if key not in value:
+            doc.fail(path, f"missing key {key!r}; measured needs {joined(MEASURED)}")
+    check_number(doc, value["seconds"], path + ("seconds",), positive=True)
+    check_number(doc, value["cores"], path + ("cores",), positive=True, integer=True)
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(value["date"])):
+        doc.fail(path + ("date",), f"expected a date YYYY-MM-DD, got {show(value['date'])}")
+    if not isinstance(value["page"], str) or not value["page"]:
+        doc.fail(path + ("page",), f"expected the page that records the run, got "
+                                   f"{show(value['page'])}")
+    return dict(value, date=str(value["date"]))

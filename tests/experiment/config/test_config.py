@@ -4,6 +4,7 @@ naming the file, the line, the key and the allowed values, with exit code 2 from
 
 import numpy as np
 import pytest
+import yaml
 from configs import config_text, write
 
 from multisvm_cli.cli.main import main
@@ -48,6 +49,24 @@ def test_dataset_overrides_and_kernel_C(tmp_path):
     assert usps.grid == (GridPoint(kernel="linear", C=5.0),)
     assert GridPoint(kernel="linear", C=5.0).kernel_label() == "linear"
     assert iris.grid[4].kernel_label() == "polynomial d=2 homogeneous"
+
+
+def test_measured_time_comes_from_the_key_and_its_page_records_the_run(tmp_path):
+    from multisvm_cli.experiment import measured_time
+
+    shown = {}
+    for path in sorted((REPO / "configs").glob("*.yaml")):
+        measured = load_config(path).original_text.count("\nmeasured:")
+        shown[path.stem] = measured_time(path)
+        assert (shown[path.stem] == "-") == (measured == 0), path.stem
+        if measured:  # the page it cites names the config
+            page = yaml.safe_load(path.read_text())["measured"]["page"]
+            assert path.stem in (REPO / page).read_text(), path.stem
+    assert shown["decompositions-letter"] == "6 min 7 s"  # 367 s
+    assert shown["godbole-20ng"] == "25 s" and shown["ramanan-rbf"] == "-"
+    hours = write(tmp_path, VALID + "measured: {seconds: 7300, cores: 16, date: 2026-11-26, "
+                                    "page: docs/x.md}\n")
+    assert load_config(hours).name and measured_time(hours) == "2 h 1 min (16 cores)"
 
 
 def test_shipped_configs_are_valid():
@@ -130,6 +149,11 @@ MALFORMED = {
     "name not folder-safe": (("name: small", "name: ../up"), "name: expected a folder-safe name", 1),
     "top level is a list": ((VALID, "- iris\n- wine\n"), "(top level): expected a mapping", 1),
     "YAML syntax error": (("C: [1, 10]", "C: [1, 10"), "YAML syntax error", 8),
+    "measured without its page": (("name: small", "name: small\nmeasured: {seconds: 8, cores: 2, "
+                                   "date: 2026-11-26}"), "measured: missing key 'page'", 2),
+    "measured date not a date": (("name: small", "name: small\nmeasured: {seconds: 8, cores: 2, "
+                                  "date: yesterday, page: docs/x.md}"),
+                                 "measured.date: expected a date YYYY-MM-DD, got 'yesterday'", 2),
 }
 
 

@@ -175,6 +175,8 @@ OUTPUTS = {  # in the order they are run, in one folder: train before evaluate
     "train-text": Output(("train", "texts.yaml", "--scheme", "ovr", "-o", "models/texts-ovr"),
                          files=TEXT_FILES),
     "predict-text": Output(("predict", "models/texts-ovr", "new-texts"), files=NEW_TEXTS),
+    "compare": Output(("compare", "wine.csv", "--label", "0", "--no-figures"), speed="medium",
+                      files={"wine.csv": "mirror:wine/wine.data"}),
     "datasets-list": Output(("datasets", "list")),
     "datasets-info": Output(("datasets", "info", "dna")),
     "install-size": Output(("install",), program="scripts/measure.py"),

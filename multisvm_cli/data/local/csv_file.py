@@ -18,15 +18,9 @@ def read_csv_named(path, label=None, header=None):
     follow the same rules). pandas' numbers are used as they are when every feature is a
     finite number in bounds; otherwise the cells are read as text and checked one by one, to
     name the first bad one."""
-    head = delimited.first_rows(path, 2)
-    if not head:
-        raise DatasetError(f"{path}: empty file (no rows)")
-    header = _looks_like_header(head) if header is None else header
-    lines = delimited.Lines(path)
+    head, header, lines = _opened(path, header)
     names, first_line, width = (head[0] if header else None), lines[0], len(head[0])
     data_lines = _After(lines, 1) if header else lines
-    if header and len(head) < 2:
-        raise _header_only(path, first_line)
     try:
         if width < 2:
             raise DatasetError(f"{path}:{data_lines[0]}: one column only; need features and a "
@@ -50,6 +44,15 @@ def csv_table(path, header=None):
     """(cells as text, their line numbers, the header's names or None, the first line) of a
     csv file read by :func:`.delimited.read` (every row as wide as the first, at least one data
     row); ``header`` None: told from the first two rows (see the module docstring)."""
+    head, header, lines = _opened(path, header)
+    cells = delimited.read(path, text=True).to_numpy(dtype=str)[1 if header else 0:]
+    return cells, _After(lines, 1) if header else lines, head[0] if header else None, lines[0]
+
+
+def _opened(path, header):
+    """(the first two rows, whether the first is a header, the rows' line numbers) of a csv
+    file: ``header`` None is told from the first two rows (see the module docstring).
+    DatasetError for an empty file, or a header row with no data row under it."""
     head = delimited.first_rows(path, 2)
     if not head:
         raise DatasetError(f"{path}: empty file (no rows)")
@@ -57,8 +60,7 @@ def csv_table(path, header=None):
     lines = delimited.Lines(path)
     if header and len(head) < 2:
         raise _header_only(path, lines[0])
-    cells = delimited.read(path, text=True).to_numpy(dtype=str)[1 if header else 0:]
-    return cells, _After(lines, 1) if header else lines, head[0] if header else None, lines[0]
+    return head, header, lines
 
 
 def _from_numbers(path, header, features, column, lines):

@@ -78,7 +78,7 @@ def standardized(loader, n=None):
 
 def refused(result, *fragments):
     """The command (a ``CliResult``) was refused: exit code 2, nothing on stdout, one ``error:``
-    line holding every fragment, no traceback."""
+    line holding every fragment, no traceback; that line."""
     assert result.code == 2, result
     assert result.out == ""
     lines = result.err.strip().splitlines()
@@ -86,6 +86,7 @@ def refused(result, *fragments):
     assert "Traceback" not in result.err
     for fragment in fragments:
         assert fragment in lines[0], lines[0]
+    return lines[0]
 
 
 def write_files(root, files):

@@ -13,20 +13,9 @@ import pytest
 from sklearn.datasets import load_iris
 
 from configs import config_text
-from helpers import REPO
+from helpers import REPO, refused
 
 LINEAR = [{"type": "linear"}]
-
-
-def refused(result, *fragments):
-    """Exit code 2, one ``error:`` line holding every fragment, no traceback."""
-    assert result.code == 2, result
-    lines = result.err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.err
-    assert "Traceback" not in result.err
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
-    return lines[0]
 
 
 @pytest.fixture

@@ -41,13 +41,24 @@ GAMMA, C = 2.0**2, 2.0**4
 SMALL_SETS, HARD_C, HARD_GAMMA = ("vowel", "vehicle", "glass"), 2.0**11, 2.0**-10
 
 
-def letter_rows(n_rows):
-    """(X_train, y_train, X_test, y_test): Letter's first ``n_rows`` training rows and its test
-    part, scaled to [-1, 1] with the training rows' min / max."""
-    parts = data.load("letter").parts
+def scaled_rows(name, n_rows=None):
+    """(X_train, y_train, X_test, y_test): the first ``n_rows`` (None: all) rows of a set's
+    training part and its test part, scaled to [-1, 1] with the training rows' min / max (Hsu &
+    Lin's scaling)."""
+    parts = {part: (dense(X), y) for part, (X, y) in data.load(name).parts.items()}
     X, y = parts["train"]
     scaler = MinMaxScaler((-1, 1)).fit(X[:n_rows])
     return scaler.transform(X[:n_rows]), y[:n_rows], scaler.transform(parts["test"][0]), parts["test"][1]
+
+
+def dense(X):
+    """``X`` as a dense array (sets stored as svmlight, e.g. dna, load as CSR)."""
+    return X.toarray() if hasattr(X, "toarray") else X
+
+
+def letter_rows(n_rows):
+    """:func:`scaled_rows` of Letter's first ``n_rows`` training rows."""
+    return scaled_rows("letter", n_rows)
 
 
 def measure(scheme, n_rows):

@@ -245,6 +245,16 @@ class Kernel:
             gaussian_exp(part)
         return products
 
+    def block_bytes(self, n_rows, n_columns):
+        """The most bytes :meth:`block` holds at once for an (n_rows, n_columns) block: the
+        block, and for the Gaussian two temporaries of one element-wise row slice (the rows'
+        summed squared norms and their product with gamma)."""
+        size = n_rows * n_columns * BYTES_PER_VALUE
+        if self.name != "gaussian":
+            return size
+        step = rows_per_chunk(n_columns, memory_mb=ELEMENTWISE_SLICE_MB)
+        return size + 2 * min(n_rows, step) * n_columns * BYTES_PER_VALUE
+
     def gram(self, X, n_threads=1):
         """K(X, X) for training: a C-contiguous float64 (n, n) matrix, exactly symmetric.
         ``X`` may be scipy-sparse: its tiles are then sparse products, X itself stays sparse.

@@ -18,7 +18,8 @@ vector); ``n_parameters_`` = the non-zero entries of the pooled rows + the non-z
 coefficients (+ k biases for a formulation with a bias; linear kernel: the non-zero weights
 (+ k)); ``n_support_vectors_`` = the pool size; ``smo_iterations_`` = the solver's steps (one
 example's sub-problem each); ``max_train_memory_`` = the kernel cache (or Gram matrix) + the
-dual variables and their gradient + the training data as stored.
+dual variables and their gradient + the training data as stored + the most that a Newton
+step's temporaries held (its kernel blocks and KKT matrices, :class:`.newton.Peak`).
 """
 
 import os

@@ -34,6 +34,8 @@ the objective's exact change is negative (:func:`_objective_change`), so it neve
 objective; the solver's own steps go on from it, and its stopping rule is unchanged.
 """
 
+from dataclasses import dataclass
+
 import numpy as np
 from scipy.linalg.lapack import dpotrf, dpotrs
 
@@ -44,11 +46,26 @@ RIDGE = 1e-10  # eps, relative to the largest Q_ii
 MIN_STEP = 1e-12  # a shorter step than this (relative to the full one) is not taken
 
 
-def newton_step(kind, C, shift, y, beta, G, active, rows):
+@dataclass
+class Peak:
+    """The most bytes the Newton steps' temporaries held at once (``nbytes``), over the steps
+    that built them: their kernel blocks and the KKT system's matrices (the solver adds it to
+    the training memory, :func:`.solver.solve_memory`)."""
+
+    nbytes: int = 0
+
+    def hold(self, nbytes):
+        """Note that ``nbytes`` were held at once."""
+        self.nbytes = max(self.nbytes, int(nbytes))
+
+
+def newton_step(kind, C, shift, y, beta, G, active, rows, peak=None):
     """One step on the free variables of the ``active`` examples (see the module docstring),
     beta and G (both (k, l)) updated in place; ``rows`` is the solver's
     :class:`.solver.KernelRows` (kernel blocks are computed from X, so the step is the
-    same whether the Gram matrix is cached or not).  Returns whether it moved."""
+    same whether the Gram matrix is cached or not).  Returns whether it moved.  ``peak``
+    (a :class:`Peak`, when given) is raised to the bytes this step's temporaries held at once."""
+    peak = Peak() if peak is None else peak
     lower, upper = boxes(kind, C, y, beta.shape[0], active)
     values = beta[:, active]
     free = (values > lower) & (values < upper)
@@ -58,13 +75,18 @@ def newton_step(kind, C, shift, y, beta, G, active, rows):
     if n_free == 0 or n_free > MAX_FREE:
         return False
     examples = np.flatnonzero(movable)
-    Q = rows.block(active[examples], active[examples]) + shift
+    Q = rows.block(active[examples], active[examples])
+    Q += shift
     classes, positions = np.nonzero(free[:, examples])  # variable v: class, row in examples
     g = G[classes, active[examples][positions]]
     try:
-        direction, curve = _direction(Q, g, classes, positions, len(examples))
+        direction, curve, system_bytes = _direction(Q, g, classes, positions, len(examples))
     except np.linalg.LinAlgError:
         return False
+    held = lower.nbytes + upper.nbytes + values.nbytes + free.nbytes  # all along
+    peak.hold(held + rows.block_bytes(len(examples), len(examples)))
+    held += Q.nbytes
+    peak.hold(held + system_bytes)
     slope = float(g @ direction)
     if not slope < 0.0:
         return False
@@ -87,7 +109,12 @@ def newton_step(kind, C, shift, y, beta, G, active, rows):
     if not _objective_change(change, G[:, columns], Q) < 0.0:  # rounding beat the direction
         beta[:, columns] = before
         return False
-    G[:, active] += change @ (rows.block(columns, active) + shift)
+    block = rows.block(columns, active)
+    block += shift
+    # while the block is built; then with it, the product and G's columns, (k, active) each
+    peak.hold(held + max(rows.block_bytes(len(columns), len(active)),
+                         block.nbytes + 2 * values.nbytes))
+    G[:, active] += change @ block
     return True
 
 
@@ -113,8 +140,10 @@ def _solver(M):
 
 
 def _direction(Q, g, classes, positions, n_rows):
-    """The KKT system's solution D and D'(H)D (see the module docstring), class by class: H is
-    block-diagonal, one block M_m over the rows where class m is free, so the systems are
+    """The KKT system's solution D, D'(H)D (see the module docstring) and the bytes its
+    matrices held at once: S and every class's M_m and M_m^-1, with the larger of the last
+    solve's temporary (S's Cholesky factor) and a class's (identity, factor).  Class by class:
+    H is block-diagonal, one block M_m over the rows where class m is free, so the systems are
     blocks of a few dozen instead of one system of every free variable and row."""
     ridge = RIDGE * max(1.0, float(np.max(np.diag(Q))))
     S, rhs, blocks = np.zeros((n_rows, n_rows)), np.zeros(n_rows), []
@@ -126,13 +155,15 @@ def _direction(Q, g, classes, positions, n_rows):
         S[np.ix_(at, at)] += inverse
         rhs[at] -= inverse @ g[members]
         blocks.append((members, at, M, inverse))
+    largest_class = max(inverse.nbytes for _, _, _, inverse in blocks)
+    kept = S.nbytes + sum(M.nbytes + inverse.nbytes for _, _, M, inverse in blocks)
     multipliers = _solver(S)(rhs)
     direction, curve = np.empty(len(g)), 0.0
     for members, at, M, inverse in blocks:
         step = -inverse @ (g[members] + multipliers[at])
         direction[members] = step
         curve += float(step @ (M @ step))
-    return direction, curve
+    return direction, curve, kept + max(S.nbytes, 2 * largest_class)
 
 
 def _balance(beta, columns, moved, low, high, classes, positions):

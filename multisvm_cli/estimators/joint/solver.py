@@ -76,10 +76,12 @@ class JointSolution:
 class NewtonPauses:
     """When the compiled steps pause for a Newton step: ``at`` that many steps in all, then
     ``gap`` steps later (NEWTON_EVERY; after a step that could not move, twice the last gap, up
-    to NEWTON_BACKOFF times NEWTON_EVERY)."""
+    to NEWTON_BACKOFF times NEWTON_EVERY); ``peak``: the most bytes their temporaries held
+    (:class:`.newton.Peak`)."""
 
     gap: int
     at: int
+    peak: object
 
     def after(self, moved, steps):
         """Schedule the next pause after a Newton step (``moved``: whether it moved) at ``steps``."""
@@ -136,6 +138,13 @@ class KernelRows:
         norms = self.norms
         return self._checked(rows, self.X[columns], None if norms is None else norms[columns])
 
+    def block_bytes(self, n_rows, n_columns):
+        """The most bytes :meth:`block` holds at once for an (n_rows, n_columns) block: the
+        kernel's (``Kernel.block_bytes``), the block's finite mask (1 byte a value) and the
+        rows of X it gathers (their share of :func:`data_bytes`)."""
+        gathered = data_bytes(self.X) * (n_rows + n_columns) // self.X.shape[0]
+        return self.kernel.block_bytes(n_rows, n_columns) + n_rows * n_columns + gathered
+
     def _checked(self, rows, columns, column_norms):
         """K(X[rows], ``columns``) given the columns' rows and norms; ValueError if a kernel
         value overflows."""
@@ -187,10 +196,11 @@ def reconstruct(G, beta, y, margin, shift, rows, examples, memory_mb):
         G[:, chunk] += coef @ (block + shift)
 
 
-def solve_memory(rows, beta, X):
-    """Bytes the solve holds: the kernel cache (or Gram matrix), the dual variables and their
-    gradient (2 l k float64) and the training data as stored (:func:`data_bytes`)."""
-    return rows.nbytes + 2 * int(beta.nbytes) + data_bytes(X)
+def solve_memory(rows, beta, X, newton_bytes=0):
+    """Bytes the solve holds at its peak: the kernel cache (or Gram matrix), the dual variables
+    and their gradient (2 l k float64), the training data as stored (:func:`data_bytes`) and
+    ``newton_bytes``, the most that a Newton step's temporaries held (:class:`.newton.Peak`)."""
+    return rows.nbytes + 2 * int(beta.nbytes) + data_bytes(X) + int(newton_bytes)
 
 
 def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True):
@@ -205,7 +215,7 @@ def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True):
     is rebuilt (:func:`reconstruct`) and the solve goes on over all examples until they all
     meet ``tol``.
     """
-    from . import loops  # numba loads here, not at import
+    from . import loops, newton  # numba loads here, not at import
 
     kind, margin, shift = FORMULATIONS[formulation]
     n = X.shape[0]
@@ -216,7 +226,7 @@ def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True):
     dual = Dual(np.zeros((n_classes, n)), initial_gradient(y, n_classes, margin), np.empty(n),
                 np.empty(n), np.zeros(n, np.bool_), np.arange(n, dtype=np.int64))
     loops.init_trackers(problem, dual)
-    progress, pauses = new_progress(n), NewtonPauses(NEWTON_EVERY, NEWTON_EVERY)
+    progress, pauses = new_progress(n), NewtonPauses(NEWTON_EVERY, NEWTON_EVERY, newton.Peak())
     bound = iteration_bound(settings.max_iter, n)
     while True:
         status = run_active(problem, rows, dual, progress, bound, pauses)
@@ -228,7 +238,7 @@ def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True):
         dual.active[:], progress[0]["n_active"] = np.arange(n), n
         rows.flush()
     solution = JointSolution(np.ascontiguousarray(dual.beta.T), int(progress[0]["steps"]), status,
-                             solve_memory(rows, dual.beta, X))
+                             solve_memory(rows, dual.beta, X, pauses.peak.nbytes))
     warn_unless_converged(solution, bound, float(progress[0]["worst"]), problem.tol)
     return solution
 
@@ -251,7 +261,8 @@ def run_active(problem, rows, dual, progress, bound, pauses):
             return status
         with single_threaded_blas():  # a small system: a second thread would only wait
             moved = newton.newton_step(problem.kind, problem.C, problem.shift, problem.y,
-                                       dual.beta, dual.G, dual.active[:state["n_active"]], rows)
+                                       dual.beta, dual.G, dual.active[:state["n_active"]], rows,
+                                       pauses.peak)
         if moved:
             loops.init_trackers(problem, dual)
         pauses.after(moved, state["steps"])

@@ -14,7 +14,7 @@ the fit and of each phase (CPU: the process's, every thread of it).
 
 The solver's own BLAS settings apply inside (:mod:`multisvm_cli.estimators.joint.solver`), so
 after a change this measures the chosen threading, not the limit set here, for the phases it
-pins.  Usage: python benchmarks/joint_threads.py [--large] [--blas 1 2]
+pins.  Usage: python benchmarks/joint_threads.py [--large] [--blas 1 2] [--at-once 1 2]
 """
 
 import argparse
@@ -81,13 +81,15 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--large", action="store_true", help="also Letter's first 15,000 rows")
     parser.add_argument("--blas", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--at-once", type=int, nargs="+", default=[1, 2], choices=[1, 2],
+                        help="fits run alone (1), side by side (2)")
     parser.add_argument("--cases", nargs="+", default=None, choices=[*CASES, *LARGE])
     args = parser.parse_args()
     cases = args.cases or [*CASES, *(LARGE if args.large else {})]
     names = ["fit"] + [label for label, _, _ in PHASES]
     print("case\tblas\tfits_at_once\t" + "\t".join(f"{n}_wall\t{n}_cpu" for n in names))
     for case in cases:
-        for side_by_side in (False, True):
+        for side_by_side in (at_once == 2 for at_once in args.at_once):
             for blas in args.blas:
                 for phases in run(case, blas, side_by_side):
                     print(f"{case}\t{blas}\t{2 if side_by_side else 1}\t" + "\t".join(

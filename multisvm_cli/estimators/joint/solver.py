@@ -20,6 +20,15 @@ sparse or dense X).  (Computing the rows of the next most violating examples wit
 time, was measured 5x slower on Letter's 15,000 rows: the working example moves around so much
 that most of them were evicted unread.)
 
+BLAS threads: the whole solve runs BLAS on one thread (:func:`solve_dual`).  Its products are
+small (a kernel row is a matrix-vector product; the Gram matrix comes in 256 x 256 tiles; the
+reconstruction's products have k rows), and a second thread mostly spins.  Measured 2026-11-26
+(``benchmarks/joint_threads.py``, 2 cores under a load of 12-16; docs/results/speed.md has
+the table): with two BLAS threads, one C&S fit on satimage took 1.12 CPU s instead of 0.83,
+Letter's 5,000 rows 5.3 instead of 3.6 (the Gram matrix 1.9 instead of 0.5), and two fits side
+by side 2.0-2.3 and 6.2-6.4 CPU s each instead of 0.65-0.82 and 3.5-3.6, with no wall time won;
+on Letter's 15,000 rows (cached rows) the rows cost the same CPU either way (6.0 and 6.3 s).
+
 Stopping: every example's violation <= ``tol`` (libsvm's 1e-3 by default); or the step bound
 (``_solvers.iteration_bound``: max(10^7, 100 l) for "libsvm"), where the fit warns with the
 binary fits' ConvergenceWarning ("Solver terminated early"); or a stall, a step that changes no
@@ -214,7 +223,15 @@ def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True):
     aside (:func:`.loops.shrink`); when the rest converge (or stall), the set-aside examples' G
     is rebuilt (:func:`reconstruct`) and the solve goes on over all examples until they all
     meet ``tol``.
+
+    BLAS runs on one thread in every phase (see the module docstring's measurement).
     """
+    with single_threaded_blas():
+        return _solve_dual(X, y_index, n_classes, formulation, settings, shrinking)
+
+
+def _solve_dual(X, y_index, n_classes, formulation, settings, shrinking):
+    """:func:`solve_dual`'s work, with BLAS already limited."""
     from . import loops, newton  # numba loads here, not at import
 
     kind, margin, shift = FORMULATIONS[formulation]
@@ -259,10 +276,9 @@ def run_active(problem, rows, dual, progress, bound, pauses):
             continue
         if status != BOUND or not (bound < 0 or state["steps"] < bound):
             return status
-        with single_threaded_blas():  # a small system: a second thread would only wait
-            moved = newton.newton_step(problem.kind, problem.C, problem.shift, problem.y,
-                                       dual.beta, dual.G, dual.active[:state["n_active"]], rows,
-                                       pauses.peak)
+        moved = newton.newton_step(problem.kind, problem.C, problem.shift, problem.y,
+                                   dual.beta, dual.G, dual.active[:state["n_active"]], rows,
+                                   pauses.peak)
         if moved:
             loops.init_trackers(problem, dual)
         pauses.after(moved, state["steps"])

@@ -1,4 +1,5 @@
-"""The all-together solver's accounting: the Newton step's temporaries in the training memory."""
+"""The all-together solver's resources: BLAS threads, and the Newton step's temporaries in the
+training memory."""
 
 import tracemalloc
 import warnings
@@ -6,6 +7,7 @@ import warnings
 import numpy as np
 import pytest
 from sklearn.exceptions import ConvergenceWarning
+from threadpoolctl import threadpool_info, threadpool_limits
 
 from multisvm_cli.estimators.joint.solver import FORMULATIONS, KernelRows, solve_dual
 from multisvm_cli.estimators.kernels import Kernel
@@ -61,3 +63,37 @@ def test_training_memory_adds_the_newton_peak(monkeypatch):
     assert peaks and peaks[0].nbytes > 150 * 150 * 8  # a step held at least its Q block
     gram, dual = 150 * 150 * 8, 2 * 150 * 4 * 8
     assert model.max_train_memory_ == gram + dual + X.nbytes + peaks[0].nbytes
+
+
+def test_every_phase_runs_blas_on_one_thread(monkeypatch):
+    """Under a caller's two BLAS threads, the Gram matrix, kernel rows, reconstruction and
+    Newton steps of a solve all see one (solver's docstring: two only spent CPU), and the
+    caller's setting is back afterwards."""
+    from multisvm_cli.estimators import kernels
+    from multisvm_cli.estimators.joint import newton as _joint_newton, solver as _joint_solver
+
+    seen, solves = [], []
+
+    def recording(owner, name):
+        original = getattr(owner, name)
+        blas = lambda: max(pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas")
+        def wrapper(*args):  # threadpool_info is slow: once per phase and solve
+            if (name, len(solves)) not in {(phase, solve) for phase, solve, _ in seen}:
+                seen.append((name, len(solves), blas()))
+            return original(*args)
+
+        monkeypatch.setattr(owner, name, wrapper)
+
+    for owner, name in ((kernels.Kernel, "gram"), (_joint_solver.KernelRows, "fetch"),
+                        (_joint_solver, "reconstruct"), (_joint_newton, "newton_step")):
+        recording(owner, name)
+    X, y = tiny_problem(1500, 4, seed=2)
+    with threadpool_limits(limits=2, user_api="blas"):
+        for cache_size in (200.0, 2.0):  # the Gram matrix, then cached rows
+            solve_dual(X, y, 4, "cs", settings(Kernel.from_params("gaussian", gamma=2.0), 10.0,
+                                               1e-3, cache_size=cache_size))
+            solves.append(cache_size)
+        after = max(pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas")
+    assert {name for name, _, _ in seen} == {"gram", "fetch", "reconstruct", "newton_step"}
+    assert {threads for _, _, threads in seen} == {1}
+    assert after == 2

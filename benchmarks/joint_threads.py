@@ -33,7 +33,7 @@ from multisvm_cli.estimators.joint import newton, solver
 
 SCHEMES = {"cs": CrammerSingerSVC, "ww": WestonWatkinsSVC}
 CASES = {"satimage-cs": ("satimage", "cs", 1.0), "satimage-ww": ("satimage", "ww", 1.0),
-         "letter5000-cs": (5000, "cs", 4.0)}
+         "letter5000-cs": (5000, "cs", 4.0), "letter5000-ww": (5000, "ww", 4.0)}
 LARGE = {"letter15000-cs": (15000, "cs", 4.0)}
 C = 16.0
 PHASES = (("gram", kernels.Kernel, "gram"), ("rows", solver.KernelRows, "fetch"),

@@ -36,8 +36,13 @@ from .._primal import PrimalMachines, load_machines
 FLOAT, INT = np.dtype(np.float64), np.dtype(np.int64)
 # One joint solve costs about this many rows^2 kernel products per class beyond the first:
 # on Letter (gamma 4, C 16) C&S took 8-9x Max Wins' CPU time at 5,000 and 15,000 rows, where
-# point_cost's Max Wins figure puts (k - 1) rows^2 at 5x and 11x; W&W took about twice C&S.
-JOINT_COST = {"cs": 1.0, "ww": 2.0}
+# point_cost's Max Wins figure puts (k - 1) rows^2 at 5x and 11x.  W&W / C&S, CPU seconds of
+# one fit on one BLAS thread (benchmarks/joint_references.py and joint_threads.py, 2026-11-26,
+# docs/results/speed.md): Letter's 5,000 rows 1.20, 1.31 and 1.21 (4.46 / 3.72 s, 4.64 / 3.53,
+# 4.52 / 3.74: 26% more steps), its 15,000 rows 1.19 (25.5 / 21.4 s); satimage (gamma 1,
+# C 16) 0.67 to 1.03 (0.60 / 0.90 s to 0.96 / 0.93).  Letter's 1.2 is taken: the large sets
+# decide a study's time.
+JOINT_COST = {"cs": 1.0, "ww": 1.2}
 
 
 class JointSVM(MulticlassSVM):

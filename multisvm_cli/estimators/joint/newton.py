@@ -75,17 +75,17 @@ def newton_step(kind, C, shift, y, beta, G, active, rows, peak=None):
     if n_free == 0 or n_free > MAX_FREE:
         return False
     examples = np.flatnonzero(movable)
+    held = lower.nbytes + upper.nbytes + values.nbytes + free.nbytes  # all along
+    peak.hold(held + rows.block_bytes(len(examples), len(examples)))
     Q = rows.block(active[examples], active[examples])
     Q += shift
+    held += Q.nbytes
     classes, positions = np.nonzero(free[:, examples])  # variable v: class, row in examples
     g = G[classes, active[examples][positions]]
     try:
         direction, curve, system_bytes = _direction(Q, g, classes, positions, len(examples))
     except np.linalg.LinAlgError:
         return False
-    held = lower.nbytes + upper.nbytes + values.nbytes + free.nbytes  # all along
-    peak.hold(held + rows.block_bytes(len(examples), len(examples)))
-    held += Q.nbytes
     peak.hold(held + system_bytes)
     slope = float(g @ direction)
     if not slope < 0.0:

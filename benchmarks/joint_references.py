@@ -52,11 +52,6 @@ SETS = {"satimage": ("satimage", None, 1.0, 16.0), "letter5000": ("letter", 5000
         "letter15000": ("letter", 15000, 4.0, 16.0), "dna-linear": ("dna", None, None, 1.0)}
 
 
-def satimage_rows():
-    """:func:`all_together.scaled_rows` of satimage's whole training part."""
-    return scaled_rows("satimage")
-
-
 class Problem:
     """One set's scaled rows, its class indices and its svmlight files in ``folder``."""
 

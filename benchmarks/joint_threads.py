@@ -24,18 +24,17 @@ from collections import defaultdict
 
 from threadpoolctl import threadpool_limits
 
-from all_together import letter_rows
-from joint_references import satimage_rows
+from all_together import scaled_rows
+from joint_references import SETS
 from multisvm_cli.estimators.cs import CrammerSingerSVC
 from multisvm_cli.estimators.ww import WestonWatkinsSVC
 from multisvm_cli.estimators import kernels
 from multisvm_cli.estimators.joint import newton, solver
 
 SCHEMES = {"cs": CrammerSingerSVC, "ww": WestonWatkinsSVC}
-CASES = {"satimage-cs": ("satimage", "cs", 1.0), "satimage-ww": ("satimage", "ww", 1.0),
-         "letter5000-cs": (5000, "cs", 4.0), "letter5000-ww": (5000, "ww", 4.0)}
-LARGE = {"letter15000-cs": (15000, "cs", 4.0)}
-C = 16.0
+# case -> (joint_references' set, scheme)
+CASES = {f"{name}-{scheme}": (name, scheme) for name in ("satimage", "letter5000") for scheme in SCHEMES}
+LARGE = {"letter15000-cs": ("letter15000", "cs")}
 PHASES = (("gram", kernels.Kernel, "gram"), ("rows", solver.KernelRows, "fetch"),
           ("reconstruct", solver, "reconstruct"), ("newton", newton, "newton_step"))
 
@@ -57,8 +56,9 @@ def timed(owner, name, totals):
 
 def fit_case(case, blas):
     """One fit of ``case`` with BLAS limited to ``blas`` threads: phase -> [wall, cpu]."""
-    source, scheme, gamma = {**CASES, **LARGE}[case]
-    X, y = satimage_rows()[:2] if source == "satimage" else letter_rows(source)[:2]
+    name, scheme = {**CASES, **LARGE}[case]
+    dataset, n_rows, gamma, C = SETS[name]
+    X, y = scaled_rows(dataset, n_rows)[:2]
     totals = defaultdict(lambda: [0.0, 0.0])
     for label, owner, name in PHASES:
         timed(owner, name, totals)

@@ -103,7 +103,8 @@ def test_resolved_chains_drops_what_lies_below_a_missing_point(group, dropped):
     class Fold:
         index = 0
 
-    jobs = [PointJob(Fold, GridPoint("gaussian", C, sigma=1.0), group) for C in (1.0, 4.0, 16.0, 64.0)]
+    jobs = [PointJob(Fold, GridPoint("gaussian", C, sigma=1.0), group)
+            for C in (1.0, 4.0, 16.0, 64.0)]
     looked_up = [(job, None if job.point.C == 16.0 else {"x": 1}) for job in jobs]
     resolved = resolved_chains(looked_up)
     missing = {job.point.C for job, stored in resolved if stored is None}

@@ -20,6 +20,8 @@ and declares, as class attributes, what the rest of the package reads before or 
   ``_check_option_classes`` and ``_check_option_sweep``, and :mod:`..persist` reads the values
   of options a model saved before they existed lacks from ``_saved_defaults``;
 - ``_shares_gram``: whether its fits at one kernel read one Gram matrix K(X, X) shared across C;
+- ``_warm_starts``: whether a fit given a reuse store starts from the store's solve at a smaller
+  C (the all-together schemes): its grid results then depend on the C values before it;
 - ``_solvers``: the ``solver`` values it takes (a joint machine has its own solver: libsvm only);
 - ``_point_cost(n_rows, n_classes)``: the expected cost of one fit, for the ETA;
 - ``_array_schema(params, n_classes, n_features, shapes)``: the arrays a saved model holds
@@ -316,6 +318,7 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
 
     _option_constraints = SHARED  # the options a config may set: name -> options.Option
     _shares_gram = False  # whether fits at one kernel read one Gram matrix shared across C
+    _warm_starts = False  # whether a fit with a reuse store starts from a smaller C's solve
     _solvers = ("libsvm", "liblinear")  # the values its ``solver`` may take
     _fitted_keys = ()  # scheme-specific keys of a saved model's "fitted" record
     _selection_free = ()  # options that change no prediction: left out of model-selection fits
@@ -395,7 +398,9 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         ``reuse``: optionally a :class:`.reuse.MachineReuse` store shared by fits on this same X
         and kernel at ascending C (one kernel task of the grid): a binary SVM it holds that
         solves a problem at this C (trained at a C' <= C with no support vector at the bound,
-        or at C itself) stands in for training it, at no SMO iterations.
+        or at C itself) stands in for training it, at no SMO iterations.  The all-together
+        schemes instead start their solve from the store's last solve of the same problem
+        (warm starts along C, :mod:`.joint.machine`).
         """
         self._check_scheme_params()
         settings = self._settings()

@@ -20,6 +20,15 @@ A problem's key is exact: the content of the training X (digested once per estim
 :meth:`MachineReuse.bind`), the problem's rows and positive mask, the kernel's parameters and
 libsvm's tolerance and the solver; not C.  It holds at most two machines a problem: the one of
 the smallest C with no bounded support vector, and the latest one.
+
+The all-together machines (:mod:`.joint`) solve one problem over all classes, which no
+machine of a smaller C solves; instead each of their solves starts from the last one of the
+same problem (warm starts along C, :func:`.joint.solver.solve_dual`'s ``path``).  The same
+store holds those too, one :class:`PathSlot` a problem (:meth:`MachineReuse.path`), keyed by
+the training X's content, the class indices, the formulation, the kernel, tol, cache_size and
+max_iter; not C.  A warm-started solve reaches the cold one's optimum within tol, so its
+numbers depend on which C values came before it: the protocol's resume cache says so
+(``experiment.protocol.cache.point_key``'s ``chain``).
 """
 
 import threading
@@ -71,6 +80,7 @@ class MachineReuse:
     def __init__(self):
         self._lock = threading.Lock()
         self._entries = {}  # key -> {"free": (C, fit) | None, "last": (C, fit)}
+        self._paths = {}  # all-together problem key -> PathSlot
         self.n_reused = 0
 
     def __len__(self):
@@ -110,6 +120,12 @@ class MachineReuse:
             self.n_reused += found is not None
             return found
 
+    def path(self, key):
+        """The :class:`PathSlot` of the all-together problem ``key`` (a new, empty one the first
+        time)."""
+        with self._lock:
+            return self._paths.setdefault(key, PathSlot())
+
     def store(self, key, C, fit):
         """Record ``fit``, trained at ``C`` for problem ``key``."""
         with self._lock:
@@ -118,6 +134,17 @@ class MachineReuse:
             free = entry["free"]
             if not has_bounded_sv(fit.dual_coef, C) and (free is None or C < free[0]):
                 entry["free"] = (C, fit)
+
+
+class PathSlot:
+    """The last solve of one all-together problem along C: ``previous`` (a
+    :class:`.joint.solver.PathPoint`, or None before the first), replaced by ``keep``."""
+
+    def __init__(self):
+        self.previous = None
+
+    def keep(self, point):
+        self.previous = point
 
 
 class ReuseScope:
@@ -129,6 +156,14 @@ class ReuseScope:
     def key(self, rows, positive, settings):
         return MachineReuse.key(self.data, rows, positive, settings.kernel, settings.tol,
                                 settings.solver)
+
+    def path(self, y_index, formulation, settings):
+        """The :class:`PathSlot` of the all-together ``formulation`` on this X with class
+        indices ``y_index`` under ``settings`` (its kernel, tol, cache_size and max_iter)."""
+        key = (self.data, digest(np.asarray(y_index, dtype=np.int64)), formulation,
+               settings.kernel, float(settings.tol), float(settings.cache_size),
+               str(settings.max_iter))
+        return self.store.path(key)
 
     def covers_all(self, problems, settings):
         """Whether every (rows, positive) problem has a reusable machine at ``settings.C``."""

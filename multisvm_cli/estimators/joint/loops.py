@@ -154,6 +154,18 @@ def place(problem, beta, j, new, d):
 
 
 @njit(cache=True, nogil=True)
+def seed_rows(problem, beta, ratio):
+    """Every example's row scaled by ``ratio`` and placed into the box at ``problem.C``
+    (:func:`place`): the warm start of a C path (:func:`.solver.seed`)."""
+    k = beta.shape[0]
+    new, d = np.empty(k), np.empty(k)
+    for j in range(beta.shape[1]):
+        for m in range(k):
+            new[m] = beta[m, j] * ratio
+        place(problem, beta, j, new, d)
+
+
+@njit(cache=True, nogil=True)
 def select(problem, dual, n_active):
     """(the active example of largest violation, lowest index on ties; its violation).  A stale
     example's trackers (which only bound its violation from above) are rebuilt only when that

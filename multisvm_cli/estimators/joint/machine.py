@@ -20,6 +20,12 @@ coefficients (+ k biases for a formulation with a bias; linear kernel: the non-z
 example's sub-problem each); ``max_train_memory_`` = the kernel cache (or Gram matrix) + the
 dual variables and their gradient + the training data as stored + the most that a Newton
 step's temporaries held (its kernel blocks and KKT matrices, :class:`.newton.Peak`).
+
+Warm starts: a fit given a ``reuse`` store (the grid's, one per validation split, at ascending
+C) starts from the store's last solve of the same problem at another C and reads its kernel
+rows (:class:`.reuse.PathSlot`, :func:`.solver.solve_dual`'s ``path``); it reaches the cold
+fit's optimum within tol.  Without a store (final fits, ``reuse_across_C: false``) every fit
+starts at beta = 0.
 """
 
 import os
@@ -56,6 +62,7 @@ class JointSVM(MulticlassSVM):
     _formulation = None
     _bias = False
     _shares_gram = False  # the protocol's shared Gram matrix is not worth it (one solve per C)
+    _warm_starts = True  # with a reuse store, each solve starts from the last (module docstring)
     _solvers = ("libsvm",)  # its own joint solver; 'libsvm' names the default (no liblinear)
 
     @staticmethod
@@ -97,7 +104,9 @@ class JointSVM(MulticlassSVM):
     def _fit(self, X, y_index, settings):
         started = time.process_time()
         n_classes = len(self.classes_)
-        solution = solve_dual(X, y_index, n_classes, self._formulation, settings)
+        path = None if settings.reuse is None else \
+            settings.reuse.path(y_index, self._formulation, settings)
+        solution = solve_dual(X, y_index, n_classes, self._formulation, settings, path=path)
         beta = solution.beta
         if not np.isfinite(beta).all():
             raise ValueError(f"{type(self).__name__}: the solver's result is not finite "

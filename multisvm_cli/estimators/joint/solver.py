@@ -178,11 +178,72 @@ class KernelRows:
             self.rows[slot, active] = block[0]
         self.owner[slot], self.slot_of[wanted], self.stamp[slot] = wanted, slot, step
 
+    def carried_over(self):
+        """These rows, readied for the next solve of a C path (:class:`PathPoint`): the cached
+        rows stay (a solve that ended shrunk flushed them), their read stamps reset to 0, so
+        that the next solve's steps, counted from 0, evict them least recently read first."""
+        self.stamp[self.owner >= 0] = 0
+        return self
+
     def flush(self):
         """Forget every cached row (after unshrinking: their inactive columns are stale)."""
         if not self.full:
             self.slot_of[:], self.owner[:], self.stamp[:] = -1, -1, -1
         self._columns = (self.X.shape[0], self.X, self.norms)
+
+
+@dataclass
+class PathPoint:
+    """What one solve of a C path hands the next (:func:`solve_dual`'s ``path``): its ``C``, its
+    dual variables ``beta`` (k, l) and its kernel ``rows`` (:class:`KernelRows`).
+
+    Why the next solve may read them: a path's solves are the same problem at another C (the
+    caller's promise; :class:`..reuse.MachineReuse` keys them by the training rows' content,
+    the class indices, the formulation, the kernel, tol, cache_size and max_iter).  Q = K +
+    shift and the linear term e do not depend on C, so the kernel rows (or the Gram matrix)
+    are the same numbers, and are kept rather than recomputed (:meth:`KernelRows.carried_over`);
+    only the box does (:mod:`.box`), which :func:`seed` accounts for.  Nothing else is kept:
+    the gradient is rebuilt, the trackers, shrinking and the step count start afresh."""
+
+    C: float
+    beta: np.ndarray
+    rows: "KernelRows"
+    curvature: float  # beta' Q beta
+    linear: float  # e' beta
+
+    @classmethod
+    def of(cls, C, dual, margin, y, rows):
+        """The point a solve at ``C`` ended at (``dual``'s beta and G, margin e_im)."""
+        linear = -margin * float(np.sum(dual.beta[y, np.arange(len(y))]))  # e' beta, sum 0 rows
+        return cls(C, dual.beta, rows, float(np.sum(dual.beta * dual.G)) - linear, linear)
+
+    def best_multiple(self, C):
+        """The t in [0, C / self.C] of least dual objective t^2 a / 2 + t b at t beta (a, b: the
+        ``curvature`` and ``linear`` terms): every such t beta is feasible at C (:func:`seed`)."""
+        ratio = C / self.C
+        if not self.curvature > 0.0:
+            return ratio
+        return min(ratio, max(0.0, -self.linear / self.curvature))
+
+
+def seed(problem, dual, previous, terms, rows, memory_mb):
+    """Start ``dual`` from the ``previous`` point of a path (alpha seeding, DeCoste & Wagstaff
+    2000): beta = previous beta x C / C', then G = Q beta + e rebuilt over all examples
+    (:func:`reconstruct`; ``terms``: the formulation's (margin, shift)).
+
+    The scaled beta is feasible at C (:mod:`.box`): each row's sum stays 0 (it is linear), and
+    every finite bound is 0 or +-C (C&S: beta_im <= C delta(m, y_i); W&W: -C <= beta_im <= 0
+    for m != y_i, beta_iy free), so the box at C is C / C' times the box at C', and so is the
+    row.  Each scaled row is placed by :func:`.loops.seed_rows`: an entry at a bound of C'
+    lands exactly on C's, and the rounding of the row's sum goes to its least bounded entry,
+    as after any step.  The solve then goes on as a cold one would from that point, with the
+    same stopping rule: it reaches the same optimum within ``tol``."""
+    from . import loops
+
+    dual.beta[:] = previous.beta
+    loops.seed_rows(problem, dual.beta, previous.best_multiple(problem.C))
+    everyone = np.arange(dual.beta.shape[1])
+    reconstruct(dual.G, dual.beta, problem.y, *terms, rows, everyone, memory_mb)
 
 
 def initial_gradient(y_index, n_classes, margin):
@@ -212,11 +273,16 @@ def solve_memory(rows, beta, X, newton_bytes=0):
     return rows.nbytes + 2 * int(beta.nbytes) + data_bytes(X) + int(newton_bytes)
 
 
-def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True):
+def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True, path=None):
     """Solve the ``formulation`` ('cs' or 'ww') dual on training rows ``X`` with class indices
     ``y_index``: a :class:`JointSolution`.  ``settings``: the fit's ``TrainSettings`` (kernel,
     C, tol, cache_size, memory_mb, max_iter, gram, n_jobs).  Warns (ConvergenceWarning) when
     the step bound or a stall ended it (:func:`warn_unless_converged`).
+
+    ``path``: None (a cold start at beta = 0), or a slot of a C path (``path.previous``: the
+    :class:`PathPoint` of the same problem at another C, or None; ``path.keep(point)``: what
+    this solve hands the next).  A solve with a previous point starts from it (:func:`seed`)
+    and reads the previous solve's kernel rows; each solve of a path hands on its own.
 
     Shrinking (libsvm's heuristic, per example; ``shrinking``): every min(l, 1000) steps the
     examples at a bound that are further from violating than the largest violation are set
@@ -237,11 +303,15 @@ def _solve_dual(X, y_index, n_classes, formulation, settings, shrinking):
     kind, margin, shift = FORMULATIONS[formulation]
     n = X.shape[0]
     y = np.ascontiguousarray(y_index, dtype=np.int64)
-    rows = KernelRows(X, settings.kernel, settings.cache_size, settings.gram, settings.n_jobs)
+    previous = None if path is None else path.previous
+    rows = KernelRows(X, settings.kernel, settings.cache_size, settings.gram, settings.n_jobs) \
+        if previous is None else previous.rows.carried_over()
     problem = Problem(kind, float(settings.C), shift, float(settings.tol),
                       min(n, SHRINK_EVERY) if shrinking else 0, y, rows.diag)
     dual = Dual(np.zeros((n_classes, n)), initial_gradient(y, n_classes, margin), np.empty(n),
                 np.empty(n), np.zeros(n, np.bool_), np.arange(n, dtype=np.int64))
+    if previous is not None:
+        seed(problem, dual, previous, (margin, shift), rows, settings.memory_mb)
     loops.init_trackers(problem, dual)
     progress, pauses = new_progress(n), NewtonPauses(NEWTON_EVERY, NEWTON_EVERY, newton.Peak())
     bound = iteration_bound(settings.max_iter, n)
@@ -254,6 +324,10 @@ def _solve_dual(X, y_index, n_classes, formulation, settings, shrinking):
         loops.init_trackers(problem, dual)
         dual.active[:], progress[0]["n_active"] = np.arange(n), n
         rows.flush()
+    if progress[0]["n_active"] < n:  # ended shrunk (the step bound): rows with stale columns
+        rows.flush()
+    if path is not None:
+        path.keep(PathPoint.of(problem.C, dual, margin, y, rows))
     solution = JointSolution(np.ascontiguousarray(dual.beta.T), int(progress[0]["steps"]), status,
                              solve_memory(rows, dual.beta, X, pauses.peak.nbytes))
     warn_unless_converged(solution, bound, float(progress[0]["worst"]), problem.tol)

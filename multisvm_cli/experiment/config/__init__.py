@@ -51,7 +51,8 @@ Format (defaults in brackets)::
                                     #   (see :mod:`.sweep`: classes, train_fraction or one
                                     #   scheme option as a list)
     reuse_across_C: true            # [true] reuse a grid machine with no support vector at the
-                                    #   bound for every larger C (exact; false: refit, for timings)
+                                    #   bound for every larger C (exact), warm-start cs and ww
+                                    #   from the last smaller C (false: refit, for timings)
     solver: libsvm                  # [libsvm] or liblinear (linear kernels only; it also
                                     #   regularizes the bias); per dataset too; a scheme's
                                     #   scheme_options solver wins

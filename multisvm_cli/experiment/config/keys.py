@@ -172,7 +172,9 @@ KEYS = {
                     cascades=True),
     "reuse_across_C": Key(None,
                           "Reuse a grid machine with no support vector at the bound for every "
-                          "larger C (exact); false refits every point (for timings).",
+                          "larger C (exact), and start each all-together (cs, ww) solve from "
+                          "the last smaller C's (the same optimum within tol); false refits "
+                          "every point from zero (for timings).",
                           default=True, check=check_flag),
     "features": Key("tfidf, lowercase, no stop words, l2 rows",
                     "Text datasets only: how documents become a sparse matrix (vectorizer, "

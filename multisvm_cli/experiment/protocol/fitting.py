@@ -5,7 +5,9 @@ Max Wins, DAGSVM and ADAG share their pairwise machines (the readers' ``from_tra
 config says ``reuse_across_C: false``, the points are fitted in ascending C with one
 :class:`~multisvm_cli.estimators.reuse.MachineReuse` store per validation split, so a binary
 SVM with no support vector at the bound is reused for every larger C instead of refitted (the
-same machine: the KKT conditions hold unchanged). Final fits never get a store.
+same machine: the KKT conditions hold unchanged); the all-together schemes' solves start from
+the store's last solve of the same problem instead (warm starts along C, equal to a cold solve
+within tol; see :mod:`...estimators.reuse`). Final fits never get a store.
 """
 
 from __future__ import annotations

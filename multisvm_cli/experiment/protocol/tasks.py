@@ -59,28 +59,36 @@ def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache,
     ``estimate``, and ``cached`` telling whether it came from the resume cache). Points missing
     from the cache are scored in :class:`GridTask` s (:func:`same_kernel_tasks`) through one
     ``joblib.Parallel`` for all estimates, and cached as soon as each task finishes. ``reuse``:
-    reuse machines across C inside each task (see :mod:`.fitting`).
+    reuse machines across C inside each task (see :mod:`.fitting`); a warm-started scheme's
+    points are keyed by their chain (:func:`warm_chain`) and solved again below a missing one
+    (:func:`resolved_chains`).
     """
     with named_warnings(dataset.name):
         splits = {(e, fold.index): validation_splits(fold, estimate_plan(plan, e).validation)
                   for e in estimates for fold in folds}
     sizes = {key: sum(len(part[3]) for part in parts) for key, parts in splits.items()}
-    rows, todo = [], []
+    looked_up = []  # (PointJob, its schemes' stored results, or None when one is missing)
     for estimate in estimates:
         scored = estimate_plan(plan, estimate)
         for fold in folds:
             expected = sizes[estimate, fold.index]
             for point, group in grid_tasks(plan, schemes, options):
-                keys = {s: point_key(dataset, scored, fold, point, s, options, seed, reuse)
-                        for s in group}
+                chain = warm_chain(plan.grid, point) if reuse and warm_starts(group) else None
+                keys = {s: point_key(dataset, scored, fold, point, s, options, seed, reuse,
+                                     chain) for s in group}
                 stored = {s: cache.get(k, expected, registry.get(s).figures)
                           for s, k in keys.items()}
-                if all(v is not None for v in stored.values()):
-                    rows.extend(_grid_row(dataset.name, fold, point, s, stored[s], True,
-                                          estimate) for s in group)
-                    _advance(progress, len(group))
-                else:
-                    todo.append(PointJob(fold, point, group, keys, estimate))
+                complete = all(v is not None for v in stored.values())
+                looked_up.append((PointJob(fold, point, group, keys, estimate),
+                                  stored if complete else None))
+    rows, todo = [], []
+    for job, stored in resolved_chains(looked_up):
+        if stored is None:
+            todo.append(job)
+            continue
+        rows.extend(_grid_row(dataset.name, job.fold, job.point, s, stored[s], True,
+                              job.estimate) for s in job.group)
+        _advance(progress, len(job.group))
     if todo:
         rows += _run_tasks(dataset, same_kernel_tasks(todo), splits, options, seed, cache,
                            n_jobs, progress, reuse)
@@ -117,13 +125,53 @@ def grid_tasks(plan, schemes, options=None):
             for group in scheme_groups(schemes, options) if i == 0 or not kernel_free(group[0])]
 
 
+def warm_starts(group) -> bool:
+    """Whether the group's fits start from a smaller C's solve given a reuse store (its
+    trainer's ``_warm_starts``: the all-together schemes)."""
+    return registry.estimator(group[0])._warm_starts
+
+
+def kernel_of(point) -> tuple:
+    """The point's parameters other than C, as (name, value) pairs."""
+    return tuple((key, value) for key, value in point.params().items() if key != "C")
+
+
+def warm_chain(grid, point) -> tuple:
+    """The C values of the ``grid`` points of ``point``'s kernel below its C, ascending: the
+    solves a warm-started fit at ``point`` follows (a :class:`GridTask` solves its points in
+    ascending C, each from the last)."""
+    kernel = kernel_of(point)
+    return tuple(sorted({other.C for other in grid
+                         if kernel_of(other) == kernel and other.C < point.C}))
+
+
+def task_key(job) -> tuple:
+    """The :class:`GridTask` a :class:`PointJob` belongs to: its estimate, fold, scheme group
+    and kernel."""
+    return job.estimate, job.fold.index, job.group, kernel_of(job.point)
+
+
+def resolved_chains(looked_up) -> list:
+    """``looked_up`` ((PointJob, stored results or None) pairs) with the stored results of a
+    warm-started point dropped wherever a point of larger C of its task is missing: that
+    point's solve starts from the solves below it, which the cache does not hold, so they are
+    solved again along the very same chain (the same numbers as in one uninterrupted run)."""
+    last_missing = {}
+    for job, stored in looked_up:
+        if stored is None and warm_starts(job.group):
+            key = task_key(job)
+            last_missing[key] = max(last_missing.get(key, -float("inf")), job.point.C)
+    return [(job, None if warm_starts(job.group)
+             and job.point.C < last_missing.get(task_key(job), -float("inf")) else stored)
+            for job, stored in looked_up]
+
+
 def same_kernel_tasks(todo) -> list:
     """``todo``'s :class:`PointJob` s grouped into :class:`GridTask` s of one estimate, one
     fold, one scheme group and one kernel (points differing only in C), in grid order."""
     tasks = {}
     for job in todo:
-        kernel = tuple((key, value) for key, value in job.point.params().items() if key != "C")
-        tasks.setdefault((job.estimate, job.fold.index, job.group, kernel), []).append(job)
+        tasks.setdefault(task_key(job), []).append(job)
     return [GridTask(jobs[0].estimate, jobs[0].fold, jobs[0].group, tuple(jobs))
             for jobs in tasks.values()]
 

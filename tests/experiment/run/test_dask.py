@@ -12,11 +12,13 @@ from helpers import REPO, without_times
 distributed = pytest.importorskip("distributed", reason="dask is an optional extra (multisvm[dask])")
 
 
-def small_quickstart(tmp_path):
-    """The quickstart on iris and wine with its schemes and a slightly smaller grid."""
+def small_quickstart(tmp_path, **overrides):
+    """The quickstart on iris and wine with its schemes and a slightly smaller grid (or
+    ``overrides``)."""
     config = yaml.safe_load((REPO / "configs" / "quickstart.yaml").read_text())
     config["dataset"] = ["iris", "wine"]
     config["C"] = [1, 100]
+    config.update(overrides)
     path = tmp_path / "quickstart.yaml"
     path.write_text(yaml.safe_dump(config))
     return path
@@ -30,9 +32,14 @@ def report(capsys, *args):
     return without_times(json.loads(captured.out))
 
 
+ALL_TOGETHER = {"schemes": ["cs", "ww", "ovr"], "C": [1, 4, 16, 64], "scheme_options": {}}
+
+
 @pytest.mark.slow
-def test_dask_cluster_gives_the_local_table(tmp_path, capsys, data_home):
-    config = small_quickstart(tmp_path)
+@pytest.mark.parametrize("overrides", [{}, ALL_TOGETHER],
+                         ids=["quickstart", "warm-started-all-together"])
+def test_dask_cluster_gives_the_local_table(tmp_path, capsys, data_home, overrides):
+    config = small_quickstart(tmp_path, **overrides)
     local = report(capsys, str(config), "--out", str(tmp_path / "local"))
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   host="127.0.0.1", dashboard_address=None) as cluster:

@@ -1,0 +1,136 @@
+"""Warm starts along C (issue #38): a solve that starts from the previous C's solution reaches
+the cold solve's optimum within the tolerance's bound, meets the KKT conditions, and predicts
+alike but for ties; the reuse store hands the path on only within one problem."""
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_wine
+
+from multisvm_cli import data
+from multisvm_cli.estimators.cs import CrammerSingerSVC
+from multisvm_cli.estimators.joint.solver import FORMULATIONS, solve_dual
+from multisvm_cli.estimators.kernels import Kernel
+from multisvm_cli.estimators.reuse import MachineReuse, PathSlot
+from multisvm_cli.estimators.ww import WestonWatkinsSVC
+
+from .test_all_together import box, dual_objective, dual_terms, kkt_violations, scaled, settings
+
+PATH = [2.0**e for e in range(-2, 9)]  # 2^-2 .. 2^8
+TOL = 1e-3
+
+
+@pytest.fixture(scope="module")
+def real_sets(mirror):
+    """name -> (X scaled to [-1, 1], class indices): glass and vowel's training part."""
+    sets = {}
+    for name, part in (("glass", "all"), ("vowel", "train")):
+        X, labels = data.load(name, mirror=mirror).parts[part]
+        sets[name] = scaled(X), np.unique(labels, return_inverse=True)[1]
+    return sets
+
+
+def scores(form, beta, Q):
+    """Every training row's k scores: Q beta (Q = K + shift carries W&W's bias)."""
+    return Q @ beta
+
+
+def objective_bound(beta, other, violation):
+    """How far apart two tol-accurate solutions' objectives may be: by convexity, f(b) - f(b')
+    <= G(b)'(b - b') <= (largest violation of b) / 2 x ||b - b'||_1 (each row's move has sum 0,
+    its positive part leaves entries that may decrease, its negative part enters entries that
+    may increase), and symmetrically."""
+    return violation / 2 * np.abs(beta - other).sum()
+
+
+@pytest.mark.parametrize("form", ["cs", "ww"])
+@pytest.mark.parametrize("name, gamma", [("glass", 1.0), ("vowel", 1.0), ("vowel", 2.0**-4)])
+def test_every_point_of_a_path_reaches_the_cold_optimum(form, name, gamma, real_sets, data_home):
+    X, y = real_sets[name]
+    n_classes, kernel = y.max() + 1, Kernel.from_params("gaussian", gamma=gamma)
+    Q, E = dual_terms(form, X, y, kernel, n_classes)
+    slot, steps = PathSlot(), {"cold": 0, "warm": 0}
+    for C in PATH:
+        cold = solve_dual(X, y, n_classes, form, settings(kernel, C, TOL))
+        warm = solve_dual(X, y, n_classes, form, settings(kernel, C, TOL), path=slot)
+        assert cold.converged and warm.converged
+        assert slot.previous.C == C and slot.previous.beta.T.tolist() == warm.beta.tolist()
+        steps["cold"] += cold.n_iter
+        steps["warm"] += warm.n_iter
+        lower, upper = box(form, y, n_classes, C)
+        assert np.all(warm.beta >= lower) and np.all(warm.beta <= upper)  # exactly in the box
+        assert np.abs(warm.beta.sum(axis=1)).max() < 1e-9 * C
+        violations = [kkt_violations(form, s.beta, Q, E, y, C).max() for s in (warm, cold)]
+        assert max(violations) <= TOL * (1 + 1e-6)
+        gap = dual_objective(warm.beta, Q, E) - dual_objective(cold.beta, Q, E)
+        assert abs(gap) <= objective_bound(warm.beta, cold.beta, max(violations)) + 1e-9 * C
+        assert_predictions_agree(scores(form, warm.beta, Q), scores(form, cold.beta, Q))
+    assert steps["warm"] < steps["cold"], steps
+
+
+def assert_predictions_agree(warm, cold):
+    """The predicted classes are equal, but for rows where the cold solution's two classes
+    tie within tol (their scores differ by less than tol: the solutions differ by up to the
+    tolerance, so a near tie may go either way)."""
+    mine, theirs = warm.argmax(axis=1), cold.argmax(axis=1)
+    rows = np.flatnonzero(mine != theirs)
+    assert np.all(np.abs(cold[rows, theirs[rows]] - cold[rows, mine[rows]]) <= TOL), rows
+    assert len(rows) <= 0.02 * len(mine)
+
+
+@pytest.mark.parametrize("form", ["cs", "ww"])
+def test_any_c_ratio_either_way_and_a_small_cache(form, real_sets):
+    """C values that are not powers of two (an entry at the bound lands exactly on the new
+    one), a smaller C after a larger (the seed shrinks), and a kernel cache of a few rows
+    (the kept rows are read again, their stamps reset)."""
+    X, y = real_sets["glass"]
+    n_classes, kernel = y.max() + 1, Kernel.from_params("gaussian", gamma=2.0)
+    Q, E = dual_terms(form, X, y, kernel, n_classes)
+    slot = PathSlot()
+    for C in (0.3, 1.1, 3.7, 11.0, 2.5):
+        cold = solve_dual(X, y, n_classes, form, settings(kernel, C, TOL))
+        warm = solve_dual(X, y, n_classes, form, settings(kernel, C, TOL, cache_size=0.01),
+                          path=slot)
+        assert not slot.previous.rows.full
+        lower, upper = box(form, y, n_classes, C)
+        assert np.all(warm.beta >= lower) and np.all(warm.beta <= upper)
+        assert np.any(warm.beta == (C if form == "cs" else -C))  # entries exactly at the bound
+        violation = kkt_violations(form, warm.beta, Q, E, y, C).max()
+        assert violation <= TOL * (1 + 1e-6)
+        gap = dual_objective(warm.beta, Q, E) - dual_objective(cold.beta, Q, E)
+        assert abs(gap) <= objective_bound(warm.beta, cold.beta, TOL) + 1e-9 * C
+
+
+def test_the_seed_is_the_best_feasible_multiple():
+    """At large C the solution stops moving: the seed is then the previous solution itself
+    (t = 1), which is already optimal, and the solve takes no step (scaling it by C / C' would
+    not be); at small C it is the scaled one."""
+    X, labels = load_wine(return_X_y=True)
+    X, y = scaled(X), np.unique(labels, return_inverse=True)[1]
+    kernel, slot = Kernel.from_params("gaussian", gamma=0.5), PathSlot()
+    solve_dual(X, y, 3, "cs", settings(kernel, 64.0, TOL), path=slot)
+    assert slot.previous.best_multiple(128.0) == pytest.approx(1.0, abs=1e-3)
+    assert solve_dual(X, y, 3, "cs", settings(kernel, 128.0, TOL), path=slot).n_iter == 0
+    solve_dual(X, y, 3, "cs", settings(kernel, 2.0**-6, TOL), path=PathSlot())
+    small = PathSlot()
+    solve_dual(X, y, 3, "cs", settings(kernel, 2.0**-6, TOL), path=small)
+    assert small.previous.best_multiple(2.0**-5) == 2.0  # every variable at its bound: scale
+
+
+@pytest.mark.parametrize("scheme", [CrammerSingerSVC, WestonWatkinsSVC])
+def test_the_store_warm_starts_one_problem_only(scheme):
+    X, labels = load_wine(return_X_y=True)
+    X = scaled(X)
+    store = MachineReuse()
+    first = scheme(C=1.0, gamma=0.5).fit(X, labels, reuse=store)
+    cold = scheme(C=4.0, gamma=0.5).fit(X, labels)
+    warm = scheme(C=4.0, gamma=0.5).fit(X, labels, reuse=store)
+    assert first.smo_iterations_ > 0 and warm.smo_iterations_ < cold.smo_iterations_
+    assert np.mean(warm.predict(X) != cold.predict(X)) <= 0.02
+    # another kernel, other labels or other rows are other problems: cold starts
+    for changed in (dict(gamma=0.25), dict(y=labels[::-1]), dict(X=X[::-1])):
+        params = {"C": 4.0, "gamma": changed.get("gamma", 0.5)}
+        fitted = scheme(**params).fit(changed.get("X", X), changed.get("y", labels), reuse=store)
+        alone = scheme(**params).fit(changed.get("X", X), changed.get("y", labels))
+        assert fitted.smo_iterations_ == alone.smo_iterations_
+    assert len(store._paths) == 4 and len(store) == 0
+    assert FORMULATIONS[scheme._formulation]  # both schemes are all-together ones

@@ -25,6 +25,7 @@ import os
 import time
 
 import numpy as np
+from sklearn.utils import check_random_state
 
 from .._base import MulticlassSVM
 from .._binary import BinaryFit
@@ -37,6 +38,16 @@ FLOAT, INT = np.dtype(np.float64), np.dtype(np.int64)
 # on Letter (gamma 4, C 16) C&S took 8-9x Max Wins' CPU time at 5,000 and 15,000 rows, where
 # point_cost's Max Wins figure puts (k - 1) rows^2 at 5x and 11x; W&W took about twice C&S.
 JOINT_COST = {"cs": 1.0, "ww": 2.0}
+
+
+def row_order_seed(random_state):
+    """The seed of the primal path's row order: ``random_state`` itself (an int), a draw
+    from it (a RandomState), or 0 for None (deterministic, as liblinear's unseeded rand())."""
+    if random_state is None:
+        return 0
+    if isinstance(random_state, (int, np.integer)):
+        return int(random_state) % 2**32
+    return int(check_random_state(random_state).randint(2**31))
 
 
 class JointSVM(MulticlassSVM):
@@ -91,7 +102,13 @@ class JointSVM(MulticlassSVM):
     def _fit(self, X, y_index, settings):
         started = time.process_time()
         n_classes = len(self.classes_)
-        solution = solve_dual(X, y_index, n_classes, self._formulation, settings)
+        if settings.kernel.name == "linear":  # the primal path: numba loads here, not at import
+            from .linear import solve_primal
+
+            solution = solve_primal(X, y_index, n_classes, self._formulation, settings,
+                                    row_order_seed(self.random_state))
+        else:
+            solution = solve_dual(X, y_index, n_classes, self._formulation, settings)
         beta = solution.beta
         if not np.isfinite(beta).all():
             raise ValueError(f"{type(self).__name__}: the solver's result is not finite "

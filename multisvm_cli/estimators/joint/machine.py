@@ -3,8 +3,10 @@
 Crammer & Singer (:mod:`.cs`) and Weston & Watkins (:mod:`.ww`) train all k class scores
 f_m(x) = sum_i beta_im (k(x_i, x) + s) in one optimisation problem (Hsu & Lin 2002, sections
 II.C and II.D), solved in the dual by :mod:`.solver` (s = 1 for a formulation with Hsu &
-Lin's regularized bias, else 0).  Prediction: the class of highest score, ties to the lowest
-class index; ``decision_function`` returns the k scores (for two classes, f_1 - f_0).
+Lin's regularized bias, else 0); with the linear kernel, the same dual is solved in the primal
+weights instead, by :mod:`.linear` (liblinear's sequential dual method).  Prediction: the class
+of highest score, ties to the lowest class index; ``decision_function`` returns the k scores
+(for two classes, f_1 - f_0).
 
 The machine is kept as a support-vector pool (:class:`._machines.Machines`, k "machines" = the
 k score functions, bias b_m = sum_i beta_im or 0): the training rows with a non-zero dual row,
@@ -18,7 +20,8 @@ vector); ``n_parameters_`` = the non-zero entries of the pooled rows + the non-z
 coefficients (+ k biases for a formulation with a bias; linear kernel: the non-zero weights
 (+ k)); ``n_support_vectors_`` = the pool size; ``smo_iterations_`` = the solver's steps (one
 example's sub-problem each); ``max_train_memory_`` = the kernel cache (or Gram matrix) + the
-dual variables and their gradient + the training data as stored.
+dual variables and their gradient + the training data as stored (linear kernel: :mod:`.linear`'s
+figure, the dual variables, each row's class order, the weights and the rows as CSR).
 """
 
 import os

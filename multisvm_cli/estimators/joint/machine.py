@@ -3,8 +3,10 @@
 Crammer & Singer (:mod:`.cs`) and Weston & Watkins (:mod:`.ww`) train all k class scores
 f_m(x) = sum_i beta_im (k(x_i, x) + s) in one optimisation problem (Hsu & Lin 2002, sections
 II.C and II.D), solved in the dual by :mod:`.solver` (s = 1 for a formulation with Hsu &
-Lin's regularized bias, else 0).  Prediction: the class of highest score, ties to the lowest
-class index; ``decision_function`` returns the k scores (for two classes, f_1 - f_0).
+Lin's regularized bias, else 0); with the linear kernel, the same dual is solved in the primal
+weights instead, by :mod:`.linear` (liblinear's sequential dual method).  Prediction: the class
+of highest score, ties to the lowest class index; ``decision_function`` returns the k scores
+(for two classes, f_1 - f_0).
 
 The machine is kept as a support-vector pool (:class:`._machines.Machines`, k "machines" = the
 k score functions, bias b_m = sum_i beta_im or 0): the training rows with a non-zero dual row,
@@ -19,7 +21,8 @@ coefficients (+ k biases for a formulation with a bias; linear kernel: the non-z
 (+ k)); ``n_support_vectors_`` = the pool size; ``smo_iterations_`` = the solver's steps (one
 example's sub-problem each); ``max_train_memory_`` = the kernel cache (or Gram matrix) + the
 dual variables and their gradient + the training data as stored + the most that a Newton
-step's temporaries held (its kernel blocks and KKT matrices, :class:`.newton.Peak`).
+step's temporaries held (its kernel blocks and KKT matrices, :class:`.newton.Peak`); linear kernel: :mod:`.linear`'s
+figure, the dual variables, each row's class order, the weights and the rows as CSR.
 
 Warm starts: a fit given a ``reuse`` store (the grid's, one per validation split, at ascending
 C) starts from the store's last solve of the same problem at another C and reads its kernel
@@ -32,6 +35,7 @@ import os
 import time
 
 import numpy as np
+from sklearn.utils import check_random_state
 
 from .._base import MulticlassSVM
 from .._binary import BinaryFit
@@ -49,6 +53,16 @@ FLOAT, INT = np.dtype(np.float64), np.dtype(np.int64)
 # C 16) 0.67 to 1.03 (0.60 / 0.90 s to 0.96 / 0.93).  Letter's 1.2 is taken: the large sets
 # decide a study's time.
 JOINT_COST = {"cs": 1.0, "ww": 1.2}
+
+
+def row_order_seed(random_state):
+    """The seed of the primal path's row order: ``random_state`` itself (an int), a draw
+    from it (a RandomState), or 0 for None (deterministic, as liblinear's unseeded rand())."""
+    if random_state is None:
+        return 0
+    if isinstance(random_state, (int, np.integer)):
+        return int(random_state) % 2**32
+    return int(check_random_state(random_state).randint(2**31))
 
 
 class JointSVM(MulticlassSVM):
@@ -104,9 +118,15 @@ class JointSVM(MulticlassSVM):
     def _fit(self, X, y_index, settings):
         started = time.process_time()
         n_classes = len(self.classes_)
-        path = None if settings.reuse is None else \
-            settings.reuse.path(y_index, self._formulation, settings)
-        solution = solve_dual(X, y_index, n_classes, self._formulation, settings, path=path)
+        if settings.kernel.name == "linear":  # the primal path: numba loads here, not at import
+            from .linear import solve_primal
+
+            solution = solve_primal(X, y_index, n_classes, self._formulation, settings,
+                                    row_order_seed(self.random_state))
+        else:
+            path = None if settings.reuse is None else \
+                settings.reuse.path(y_index, self._formulation, settings)
+            solution = solve_dual(X, y_index, n_classes, self._formulation, settings, path=path)
         beta = solution.beta
         if not np.isfinite(beta).all():
             raise ValueError(f"{type(self).__name__}: the solver's result is not finite "

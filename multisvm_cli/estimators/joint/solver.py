@@ -293,10 +293,10 @@ def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True, pat
     BLAS runs on one thread in every phase (see the module docstring's measurement).
     """
     with single_threaded_blas():
-        return _solve_dual(X, y_index, n_classes, formulation, settings, shrinking)
+        return _solve_dual(X, y_index, n_classes, formulation, settings, shrinking, path)
 
 
-def _solve_dual(X, y_index, n_classes, formulation, settings, shrinking):
+def _solve_dual(X, y_index, n_classes, formulation, settings, shrinking, path):
     """:func:`solve_dual`'s work, with BLAS already limited."""
     from . import loops, newton  # numba loads here, not at import
 

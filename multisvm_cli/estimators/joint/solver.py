@@ -213,7 +213,8 @@ class PathPoint:
 
     @classmethod
     def of(cls, C, dual, margin, y, rows):
-        """The point a solve at ``C`` ended at (``dual``'s beta and G, margin e_im)."""
+        """The point a solve at ``C`` ended at (``dual``'s beta and G, margin e_im; the terms
+        come from the solve's last G, and only the choice of t depends on them)."""
         linear = -margin * float(np.sum(dual.beta[y, np.arange(len(y))]))  # e' beta, sum 0 rows
         return cls(C, dual.beta, rows, float(np.sum(dual.beta * dual.G)) - linear, linear)
 
@@ -227,17 +228,20 @@ class PathPoint:
 
 
 def seed(problem, dual, previous, terms, rows, memory_mb):
-    """Start ``dual`` from the ``previous`` point of a path (alpha seeding, DeCoste & Wagstaff
-    2000): beta = previous beta x C / C', then G = Q beta + e rebuilt over all examples
-    (:func:`reconstruct`; ``terms``: the formulation's (margin, shift)).
+    """Start ``dual`` from the ``previous`` point of a path: beta = t x previous beta, t in
+    [0, C / C'] of least dual objective (:meth:`PathPoint.best_multiple`), then G = Q beta + e
+    rebuilt over all examples (:func:`reconstruct`; ``terms``: the formulation's (margin,
+    shift)).  t = C / C' is alpha seeding (DeCoste & Wagstaff 2000): the entries at a bound
+    land on the new bound, as most do at small C; t = 1 keeps a solution that no longer moves
+    with C, as at large C.
 
-    The scaled beta is feasible at C (:mod:`.box`): each row's sum stays 0 (it is linear), and
-    every finite bound is 0 or +-C (C&S: beta_im <= C delta(m, y_i); W&W: -C <= beta_im <= 0
-    for m != y_i, beta_iy free), so the box at C is C / C' times the box at C', and so is the
-    row.  Each scaled row is placed by :func:`.loops.seed_rows`: an entry at a bound of C'
-    lands exactly on C's, and the rounding of the row's sum goes to its least bounded entry,
-    as after any step.  The solve then goes on as a cold one would from that point, with the
-    same stopping rule: it reaches the same optimum within ``tol``."""
+    Every such t beta is feasible at C (:mod:`.box`): each row's sum stays 0 (it is linear),
+    and every finite bound is 0 or +-C (C&S: beta_im <= C delta(m, y_i); W&W: -C <= beta_im
+    <= 0 for m != y_i, beta_iy free), so the box at C contains t times the box at C' for
+    0 <= t <= C / C'.  Each scaled row is placed by :func:`.loops.seed_rows`: an entry within
+    rounding of a bound lands exactly on it, and the rounding of the row's sum goes to its
+    least bounded entry, as after any step.  The solve then goes on as a cold one would from
+    that point, with the same stopping rule: it reaches the same optimum within ``tol``."""
     from . import loops
 
     dual.beta[:] = previous.beta

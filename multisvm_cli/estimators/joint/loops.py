@@ -346,6 +346,21 @@ def changed_classes(d, d2, changed):
 
 
 @njit(cache=True, nogil=True)
+def halt(bound, steps, cache, i, state):
+    """Whether the step ``steps`` on example i can be taken now: CONVERGED (it can; i's cached
+    kernel row is stamped with the step, for eviction), BOUND (``steps`` has reached ``bound``;
+    -1: no bound) or NEED_ROW (i's kernel row is not in ``cache``: ``state.need_row``, a
+    :data:`.state.PROGRESS` record, names it)."""
+    if bound >= 0 and steps >= bound:
+        return BOUND
+    if cache.slot_of[i] < 0:
+        state.need_row = i
+        return NEED_ROW
+    cache.stamp[cache.slot_of[i]] = steps
+    return CONVERGED
+
+
+@njit(cache=True, nogil=True)
 def run(problem, cache, dual, progress, bound):
     """Decomposition steps (module docstring) until the active examples meet the KKT conditions
     within ``problem.tol`` (CONVERGED), ``bound`` steps were taken in all (BOUND; -1: no bound),
@@ -366,13 +381,9 @@ def run(problem, cache, dual, progress, bound):
         i, worst = select(problem, dual, n_active)
     status, alone_ok = CONVERGED, True
     while worst > problem.tol:
-        if bound >= 0 and steps >= bound:
-            status = BOUND
+        status = halt(bound, steps, cache, i, state)
+        if status != CONVERGED:
             break
-        if slot_of[i] < 0:
-            status, state.need_row = NEED_ROW, i
-            break
-        cache.stamp[slot_of[i]] = steps
         q = rows[slot_of[i]]
         classes = extremes(problem.kind, problem.C, problem.y[i], beta[:, i], G[:, i])
         A = row_step(problem, dual, i, q, s)

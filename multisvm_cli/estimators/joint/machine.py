@@ -52,7 +52,9 @@ FLOAT, INT = np.dtype(np.float64), np.dtype(np.int64)
 # 4.52 / 3.74: 26% more steps), its 15,000 rows 1.19 (25.5 / 21.4 s); satimage (gamma 1,
 # C 16) 0.67 to 1.03 (0.60 / 0.90 s to 0.96 / 0.93).  Letter's 1.2 is taken: the large sets
 # decide a study's time.
-JOINT_COST = {"cs": 1.0, "ww": 1.2}
+# LLW / C&S, CPU on one BLAS thread (2026-11-26, loaded machine): 0.9 to 150 over glass, vehicle,
+# segment, vowel and Letter's first 2,000 rows at C 1 and 16; 8 is their geometric mean.
+JOINT_COST = {"cs": 1.0, "ww": 1.2, "llw": 8.0}
 
 
 def row_order_seed(random_state):
@@ -115,18 +117,23 @@ class JointSVM(MulticlassSVM):
             raise ValueError(f"{type(self).__name__} trains with its own all-together solver; "
                              f"solver {self.solver!r} does not apply (leave solver at 'libsvm')")
 
-    def _fit(self, X, y_index, settings):
-        started = time.process_time()
-        n_classes = len(self.classes_)
+    def _solve(self, X, y_index, n_classes, settings):
+        """The dual's :class:`.solver.JointSolution`: with the linear kernel, solved in the
+        primal weights (:mod:`.linear`); otherwise the kernel dual, started from the reuse
+        store's last solve of the same problem when the fit has a store (warm starts)."""
         if settings.kernel.name == "linear":  # the primal path: numba loads here, not at import
             from .linear import solve_primal
 
-            solution = solve_primal(X, y_index, n_classes, self._formulation, settings,
-                                    row_order_seed(self.random_state))
-        else:
-            path = None if settings.reuse is None else \
-                settings.reuse.path(y_index, self._formulation, settings)
-            solution = solve_dual(X, y_index, n_classes, self._formulation, settings, path=path)
+            return solve_primal(X, y_index, n_classes, self._formulation, settings,
+                                row_order_seed(self.random_state))
+        path = None if settings.reuse is None else \
+            settings.reuse.path(y_index, self._formulation, settings)
+        return solve_dual(X, y_index, n_classes, self._formulation, settings, path=path)
+
+    def _fit(self, X, y_index, settings):
+        started = time.process_time()
+        n_classes = len(self.classes_)
+        solution = self._solve(X, y_index, n_classes, settings)
         beta = solution.beta
         if not np.isfinite(beta).all():
             raise ValueError(f"{type(self).__name__}: the solver's result is not finite "

@@ -16,6 +16,7 @@ from collections import namedtuple
 import numpy as np
 
 CS, WW = 0, 1  # Problem.kind: Crammer & Singer's formulation, Weston & Watkins'
+LLW = 2  # Lee, Lin & Wahba's (its own loops: .absolute_loops)
 
 # Why loops.run returned: a kernel row is missing (PROGRESS.need_row names it), every active
 # example meets the KKT conditions within tol, the step bound was reached, or the working
@@ -23,7 +24,7 @@ CS, WW = 0, 1  # Problem.kind: Crammer & Singer's formulation, Weston & Watkins'
 NEED_ROW, CONVERGED, BOUND, STALLED = 0, 1, 2, 3
 
 Problem = namedtuple("Problem", "kind C shift tol shrink_every y diag")
-Problem.__doc__ = """The dual of formulation ``kind`` (CS or WW) at ``C``, Q = K + ``shift``;
+Problem.__doc__ = """The dual of formulation ``kind`` (CS, WW or LLW) at ``C``, Q = K + ``shift``;
 the stopping tolerance ``tol``; a shrinking pass every ``shrink_every`` steps (0: never); the
 examples' class indices ``y`` (l,) and K_jj ``diag`` (l,)."""
 

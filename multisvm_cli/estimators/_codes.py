@@ -4,9 +4,10 @@ A code is a (k classes x L columns) matrix of -1, 0, +1 (Dietterich & Bakiri 199
 Schapire & Singer 2000): column b is one binary problem, its +1 classes against its -1 classes,
 the rows of classes marked 0 left out.  A valid code has in every column at least one +1 and
 one -1 (else there is no problem to train), no two columns that are the same problem (equal,
-or equal up to sign: the opposite column's machine is the same SVM with f negated), and in
-every row at least one non-zero entry (else the class is never seen); and, against the data's
-classes, one row per class and no two rows equal (else their classes are never told apart).
+or equal up to sign: the opposite column's machine is the same SVM with f negated; only the
+papers' draw below allows opposite columns), and in every row at least one non-zero entry
+(else the class is never seen); and, against the data's classes, one row per class and no two
+rows equal (else their classes are never told apart).
 
 The named codes, for k classes:
 
@@ -31,8 +32,8 @@ The named codes, for k classes:
   this constraint were thrown out immediately upon generation"); of N_DRAWS codes, those with
   a repeated column (equal: the papers' rule; two opposite columns, the same SVM negated, are
   allowed here only, as the papers allow them: dense codes of 6 classes could not be drawn
-  otherwise) or an all-zero row are discarded, and the one with the
-  largest minimum row distance (the papers' rho) is kept, the first on ties.  Where the column
+  otherwise) or an all-zero row are discarded, and the one with the largest minimum row
+  distance (the papers' rho) is kept, the first on ties.  Where the column
   count reaches the number of distinct problems (dense k <= 5, sparse k <= 4) no draw can
   succeed; the code is then every distinct problem once (the complete code, or all sparse
   columns), in :func:`all_columns`' order.

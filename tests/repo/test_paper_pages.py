@@ -122,3 +122,18 @@ def test_a_tiny_rifkin_klautau_run_compares_each_method_with_ova(tmp_path, run_m
     low, high = den["vs_ova"]["bootstrap"]
     assert low <= den["vs_ova"]["diff"] / 100 + 1e-9 and high >= den["vs_ova"]["diff"] / 100 - 1e-9
     assert den["C"] == 4 and den["log2_gamma"] == -2
+
+
+def test_both_studies_configs_validate_with_their_codes():
+    from multisvm_cli.experiment import load_config
+
+    allwein = load_config(REPO / "configs" / "allwein-2000.yaml")
+    assert len(allwein.sweep["values"]) == 10 and allwein.sweep["option"] == "code+decoding"
+    assert allwein.scheme_options["ecoc"]["code_size"] == "allwein"
+    tuned = load_config(REPO / "configs" / "rifkin-klautau-2004.yaml")
+    assert tuned.sweep["values"] == ["dense", "sparse", "exhaustive"]
+    assert tuned.grid_size() == 5 * 6 * 3 * 2  # gamma x C x schemes x datasets
+    letter = load_config(REPO / "configs" / "rifkin-klautau-2004-letter.yaml")
+    assert letter.sweep["values"] == ["dense", "sparse"]  # 26 classes: no complete code
+    point = load_config(REPO / "configs" / "rifkin-klautau-2004-paper-point.yaml")
+    assert len(point.schemes) == 5 and point.compare_to == "own:RK OVA"

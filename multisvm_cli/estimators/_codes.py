@@ -4,9 +4,10 @@ A code is a (k classes x L columns) matrix of -1, 0, +1 (Dietterich & Bakiri 199
 Schapire & Singer 2000): column b is one binary problem, its +1 classes against its -1 classes,
 the rows of classes marked 0 left out.  A valid code has in every column at least one +1 and
 one -1 (else there is no problem to train), no two columns that are the same problem (equal,
-or equal up to sign: the opposite column's machine is the same SVM with f negated), and in
-every row at least one non-zero entry (else the class is never seen); and, against the data's
-classes, one row per class and no two rows equal (else their classes are never told apart).
+or equal up to sign: the opposite column's machine is the same SVM with f negated; only the
+papers' draw below allows opposite columns), and in every row at least one non-zero entry
+(else the class is never seen); and, against the data's classes, one row per class and no two
+rows equal (else their classes are never told apart).
 
 The named codes, for k classes:
 
@@ -22,10 +23,25 @@ The named codes, for k classes:
   with the largest minimum distance between rows is kept, the distance between rows u and v
   being sum_b (1 - u_b v_b) / 2 (Allwein et al.'s generalised Hamming distance).  When there are
   few distinct problems (at most ENUMERATE_LIMIT), each draw takes L distinct columns of the
-  enumerated set; otherwise columns are drawn at random and invalid matrices discarded.
+  enumerated set; otherwise columns are drawn at random and invalid matrices discarded;
+- ``dense`` / ``sparse`` with ``code_size: allwein``: the papers' own draw (Allwein, Schapire &
+  Singer 2000, section 6, p. 136; as Rifkin & Klautau 2004 replicated it, p. 119 and their note
+  10): ceil(10 log2 k) columns (dense) or ceil(15 log2 k) (sparse), every entry drawn
+  independently (+1 / -1 with 1/2 each; sparse: 0 with 1/2, +1 / -1 with 1/4 each), a column
+  lacking a +1 or a -1 redrawn at once (Rifkin & Klautau's note 10: "columns not satisfying
+  this constraint were thrown out immediately upon generation"); of N_DRAWS codes, those with
+  a repeated column (equal: the papers' rule; two opposite columns, the same SVM negated, are
+  allowed here only, as the papers allow them: dense codes of 6 classes could not be drawn
+  otherwise) or an all-zero row are discarded, and the one with the largest minimum row
+  distance (the papers' rho) is kept, the first on ties.  Where the column
+  count reaches the number of distinct problems (dense k <= 5, sparse k <= 4) no draw can
+  succeed; the code is then every distinct problem once (the complete code, or all sparse
+  columns), in :func:`all_columns`' order.
 """
 
+import math
 from functools import lru_cache
+from numbers import Real
 
 import numpy as np
 
@@ -34,6 +50,19 @@ MAX_EXHAUSTIVE_CLASSES = 12  # 2047 columns
 N_DRAWS = 10_000  # Allwein et al.'s random matrices
 DRAW_BATCH = 500
 ENUMERATE_LIMIT = 4096
+ALLWEIN = "allwein"  # code_size: the papers' column count and draw
+ALLWEIN_COLUMNS = {False: 10, True: 15}  # ceil(F log2 k) columns: dense F = 10, sparse F = 15
+
+
+def check_code_size(name, value):
+    """ValueError (one line) unless ``value`` is a number > 0 (columns = int(k x value)) or
+    ``allwein`` (the papers' count and draw, see the module docstring)."""
+    if value == ALLWEIN:
+        return
+    if isinstance(value, bool) or not isinstance(value, Real) or not (0 < value < math.inf):
+        raise ValueError(f"{name} must be a number > 0 (columns = int(classes x {name})) or "
+                         f"{ALLWEIN!r} (Allwein et al.'s ceil(10 log2 k) dense, ceil(15 log2 k) "
+                         f"sparse columns), got {value!r}")
 
 
 def check_code(name, value):
@@ -63,14 +92,15 @@ def code_array(name, value):
     return matrix
 
 
-def check_matrix(name, matrix):
+def check_matrix(name, matrix, opposites=False):
     """ValueError (one line, 1-based positions) unless every column has a +1 and a -1, no two
-    columns are equal or opposite, and every row has a non-zero entry."""
+    columns are equal or opposite (equal only with ``opposites``: the papers' draw, ``code_size:
+    allwein``), and every row has a non-zero entry."""
     for b in range(matrix.shape[1]):
         if not ((matrix[:, b] > 0).any() and (matrix[:, b] < 0).any()):
             raise ValueError(f"{name} column {b + 1} is constant: every column needs a +1 and a "
                              f"-1 class (a binary problem)")
-    canonical = canonical_columns(matrix)
+    canonical = matrix if opposites else canonical_columns(matrix)
     _, first, counts = np.unique(canonical, axis=1, return_index=True, return_counts=True)
     if (counts > 1).any():
         b = int(first[np.flatnonzero(counts > 1)[0]])
@@ -135,6 +165,8 @@ def code_matrix(code, n_classes, code_size, seed):
         return ovo_code(n_classes)
     if code == "exhaustive":
         return exhaustive_code(n_classes)
+    if code_size == ALLWEIN:
+        return allwein_code(n_classes, code == "sparse", int(seed)).copy()
     return random_code(n_classes, max(1, int(n_classes * code_size)), code == "sparse",
                        int(seed)).copy()
 
@@ -185,25 +217,61 @@ def random_code(k, n_columns, sparse, seed):
     n_columns = min(n_columns, n_distinct_problems(k, sparse))
     rng = np.random.default_rng(seed)
     pool = all_columns(k, sparse) if n_distinct_problems(k, sparse) <= ENUMERATE_LIMIT else None
+    return _best_of(lambda: _draw(rng, pool, k, n_columns, sparse), sparse, n_columns, k,
+                    "lower code_size", opposites=False)
+
+
+@lru_cache(maxsize=64)
+def allwein_code(k, sparse, seed):
+    """The papers' own random code (``code_size: allwein``, see the module docstring), cached
+    (read-only)."""
+    n_columns = allwein_columns(k, sparse)
+    if n_columns == n_distinct_problems(k, sparse):
+        code = all_columns(k, sparse)
+        code.setflags(write=False)
+        return code
+    rng = np.random.default_rng(seed)
+    return _best_of(lambda: _draw_entries(rng, k, n_columns, sparse), sparse, n_columns, k,
+                    "use code_size: a number", opposites=True)
+
+
+def allwein_columns(k, sparse):
+    """ceil(10 log2 k) (dense) or ceil(15 log2 k) (sparse) columns, at most the number of
+    distinct problems."""
+    wanted = math.ceil(ALLWEIN_COLUMNS[sparse] * math.log2(k))
+    return min(wanted, n_distinct_problems(k, sparse))
+
+
+def _best_of(draw_batch, sparse, n_columns, k, advice, opposites):
+    """Of N_DRAWS candidate codes (``draw_batch()`` gives DRAW_BATCH of them), the valid one
+    (:func:`_valid`) with the largest minimum row distance (the first on ties); ValueError when
+    none is valid."""
     best, best_distance = None, -1.0
     for _ in range(N_DRAWS // DRAW_BATCH):
-        draws = _draw(rng, pool, k, n_columns, sparse)
-        valid = _valid(draws)
+        draws = draw_batch()
+        valid = _valid(draws, opposites)
         if not valid.any():
             continue
         draws = draws[valid]
-        rows = draws.astype(np.float32)
-        distance = (n_columns - rows @ rows.transpose(0, 2, 1)) / 2
-        distance[:, np.arange(k), np.arange(k)] = np.inf
-        smallest = distance.min(axis=(1, 2))
+        smallest = min_row_distances(draws)
         pick = int(np.argmax(smallest))
         if smallest[pick] > best_distance:
             best, best_distance = draws[pick], float(smallest[pick])
     if best is None:
         raise ValueError(f"no valid {'sparse' if sparse else 'dense'} code of {n_columns} columns "
-                         f"for {k} classes in {N_DRAWS} draws; lower code_size")
+                         f"for {k} classes in {N_DRAWS} draws; {advice}")
     best.setflags(write=False)
     return best
+
+
+def min_row_distances(codes):
+    """Each code's (batch, k, L) smallest distance between two rows, sum_b (1 - u_b v_b) / 2
+    (Allwein et al.'s rho)."""
+    rows = codes.astype(np.float32)
+    distance = (codes.shape[2] - rows @ rows.transpose(0, 2, 1)) / 2
+    k = codes.shape[1]
+    distance[:, np.arange(k), np.arange(k)] = np.inf
+    return distance.min(axis=(1, 2))
 
 
 def _draw(rng, pool, k, n_columns, sparse):
@@ -217,12 +285,27 @@ def _draw(rng, pool, k, n_columns, sparse):
     return rng.choice(np.array([-1, 1], dtype=np.int8), size=(DRAW_BATCH, k, n_columns))
 
 
-def _valid(draws):
-    """Which candidate codes are valid (see the module docstring)."""
+def _draw_entries(rng, k, n_columns, sparse):
+    """DRAW_BATCH candidate codes (batch, k, n_columns) of independent entries (dense: +1 / -1
+    with 1/2 each; sparse: 0 with 1/2, +1 / -1 with 1/4 each), each column lacking a +1 or a
+    -1 redrawn until it has both."""
+    values = np.array([-1, 0, 0, 1] if sparse else [-1, 1], dtype=np.int8)
+    draws = values[rng.integers(len(values), size=(DRAW_BATCH, n_columns, k))]
+    bad = ~((draws > 0).any(axis=2) & (draws < 0).any(axis=2))
+    while bad.any():
+        draws[bad] = values[rng.integers(len(values), size=(int(bad.sum()), k))]
+        bad = ~((draws > 0).any(axis=2) & (draws < 0).any(axis=2))
+    return draws.transpose(0, 2, 1)
+
+
+def _valid(draws, opposites=False):
+    """Which candidate codes are valid (see the module docstring); ``opposites``: two opposite
+    columns are allowed (the papers' rule: no identical columns)."""
     has_both = ((draws > 0).any(axis=1) & (draws < 0).any(axis=1)).all(axis=1)
     rows_used = (draws != 0).any(axis=2).all(axis=1)
     columns = draws.astype(np.float32)
-    dots = np.abs(columns.transpose(0, 2, 1) @ columns)  # (batch, L, L)
+    dots = columns.transpose(0, 2, 1) @ columns  # (batch, L, L)
+    dots = dots if opposites else np.abs(dots)
     nonzeros = (draws != 0).sum(axis=1).astype(np.float32)  # (batch, L)
     same = (dots == nonzeros[:, :, None]) & (dots == nonzeros[:, None, :])
     n_columns = draws.shape[2]

@@ -9,12 +9,12 @@ from joblib import delayed
 
 from ._base import FIXED_ROWS, MulticlassSVM, copy_fitted
 from ._binary import fit_binary, run_parallel, shared_gram
-from ._codes import (CODE_NAMES, check_code, check_code_classes, check_matrix, code_matrix,
-                     fixed_code, n_distinct_problems)
+from ._codes import (ALLWEIN, CODE_NAMES, check_code, check_code_classes, check_code_size,
+                     check_matrix, code_matrix, fixed_code, n_distinct_problems)
 from ._pairwise import fit_pairwise, pairwise_problems
 from ._primal import build_machines, load_machines
 from ._probability import ProbabilityMixin, code_coupling
-from .options import PROBABILITY, Option, check_choice, check_positive, check_seed
+from .options import PROBABILITY, Option, check_choice, check_seed
 from ._schema import FLOAT, INT, machine_arrays
 from .maxwins import MaxWinsSVC
 from .ovr import OneVsRestSVC
@@ -27,7 +27,8 @@ class ECOCSVC(ProbabilityMixin, MulticlassSVM):
 
     ``code``: ``ovr``, ``ovo``, ``dense``, ``sparse``, ``exhaustive`` or an explicit matrix of
     -1, 0, +1 with one row per class (sorted label order); ``code_size`` (dense and sparse:
-    int(k x code_size) columns, as scikit-learn's OutputCodeClassifier) and ``code_seed`` (their
+    int(k x code_size) columns, as scikit-learn's OutputCodeClassifier, or ``allwein``: the
+    papers' ceil(10 log2 k) / ceil(15 log2 k) columns and draw) and ``code_seed`` (their
     draw); see :mod:`._codes` for the codes and what makes one valid.  The code used is
     ``code_`` (k, L).
 
@@ -80,7 +81,9 @@ class ECOCSVC(ProbabilityMixin, MulticlassSVM):
         **MulticlassSVM._option_constraints,
         "code": Option(check_code, " | ".join(CODE_NAMES) + ", or a matrix of -1/0/+1 (a row a "
                        "class)", fits=check_code_classes, sweeps=fixed_code),
-        "code_size": Option(check_positive, "a number > 0 (columns = int(classes x code_size))"),
+        "code_size": Option(check_code_size, "a number > 0 (columns = int(classes x code_size)) "
+                            "or allwein (ceil(10 log2 k) dense, ceil(15 log2 k) sparse columns, "
+                            "drawn as Allwein et al. 2000)"),
         "code_seed": Option(check_seed, "an integer >= 0"),
         "decoding": Option(partial(check_choice, choices=DECODINGS), " | ".join(DECODINGS)),
         "probability": PROBABILITY,
@@ -198,7 +201,7 @@ class ECOCSVC(ProbabilityMixin, MulticlassSVM):
         code = np.asarray(arrays["code"])
         if not np.isin(code, (-1, 0, 1)).all():
             raise ValueError("code must hold -1, 0 and +1 only")
-        check_matrix("code", code.astype(np.int8))
+        check_matrix("code", code.astype(np.int8), opposites=self.code_size == ALLWEIN)
         if not isinstance(self.code, str) or self.code in ("ovr", "ovo", "exhaustive"):
             expected = code_matrix(self.code, len(self.classes_), self.code_size, self.code_seed)
             if not np.array_equal(code, expected):

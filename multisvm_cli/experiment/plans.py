@@ -29,7 +29,7 @@ import numpy as np
 from sklearn.model_selection import train_test_split
 
 from ..base.errors import MultisvmError
-from .config.sweep import TEST_FRACTION, sweep_name
+from .config.sweep import TEST_FRACTION, swept_options, sweep_name
 from .splits import pooled
 
 
@@ -78,7 +78,7 @@ def derive(config, plan, dataset, value, repeat):
         planned = replace(planned, split={"method": "standard"})
     else:
         options = {**options, sweep["scheme"]: {**options.get(sweep["scheme"], {}),
-                                                sweep["option"]: value}}
+                                                **swept_options(sweep, value)}}
         derived = dataset
     name = f"{plan.name} {sweep_name(sweep)}={_text(value)}"
     if config.repeats > 1:
@@ -145,4 +145,7 @@ def fraction_parts(dataset, fraction, seed):
 
 
 def _text(value) -> str:
+    """A swept value in a derived dataset's name (a several-option value: ``ovr+hamming``)."""
+    if isinstance(value, tuple):
+        return "+".join(map(_text, value))
     return "natural" if value is None else f"{value:g}" if isinstance(value, float) else str(value)

@@ -35,6 +35,7 @@ import scipy.sparse as sp
 from ...base.errors import MultisvmError, one_line
 from ...base.thread_warnings import caught
 from ..splits import named_warnings, outer_index_folds, pooled, validation_index_splits
+from .sweep import swept_options
 
 # libsvm multiplies and sums kernel values (its gradients, the decision values): past
 # sqrt(float64 max) = 1.3e154 those overflow, so a kernel value may reach at most 1e150.
@@ -209,8 +210,8 @@ def _multinomial_schemes(config):
     found = [(s, "scheme_options") for s, o in config.scheme_options.items()
              if o.get("nb") == "multinomial"]
     sweep = config.sweep
-    if sweep and sweep["kind"] == "option" and sweep["option"] == "nb" \
-            and "multinomial" in sweep["values"]:
+    if sweep and sweep["kind"] == "option" and any(
+            swept_options(sweep, value).get("nb") == "multinomial" for value in sweep["values"]):
         found.append((sweep["scheme"], "sweep"))
     return [(s, w) for s, w in found if s in config.schemes]
 
@@ -258,8 +259,9 @@ def _check_option_classes(config, plan, dataset):
               for name, value in given.items()]
     sweep = config.sweep
     if sweep is not None and sweep["kind"] == "option":
-        checks += [(sweep["scheme"], sweep["option"], value, plan.where["sweep"],
-                    f"{sweep['option']} {value}") for value in sweep["values"]]
+        checks += [(sweep["scheme"], option, one, plan.where["sweep"], f"{option} {one}")
+                   for value in sweep["values"]
+                   for option, one in swept_options(sweep, value).items()]
     checks = [check for check in checks if check[0] in REGISTRY]  # not a user's classifier row
     classes = np.unique(np.concatenate([y for _, y in dataset.parts.values()])) if checks else None
     for scheme, name, value, where, named in checks:

@@ -7,13 +7,20 @@ Exactly one of (Godbole et al. 2002's figures and Table 2)::
     sweep: {train_fraction: [0.1, 0.3, 0.5, 0.7]} # a stratified fraction of all rows trains,
                                                   #   a stratified 30% tests (the split is replaced)
     sweep: {scheme_options: {graph: {threshold: [0.01, 0.05, 0.1]}}}  # one option of one scheme
+    sweep: {scheme_options: {ecoc: {code: [ovr, ovo], decoding: [hamming, loss]}}}
+                                                  # several: every combination, the first
+                                                  #   option's values outermost
 
 The validated sweep is a dict: ``{"kind": "classes", "values": [...], "order": "random"}``,
 ``{"kind": "train_fraction", "values": [...]}`` or ``{"kind": "option", "scheme": ...,
-"option": ..., "values": [...]}`` (each value checked as that option is).
+"option": ..., "values": [...]}`` (each value checked as that option is); with several options,
+``option`` is their names joined by ``+`` (``code+decoding``), ``options`` the names and each
+value a tuple of one value per option (:func:`swept_options` maps a value to its options).
 """
 
 from __future__ import annotations
+
+import itertools
 
 from .checks import check_choice, check_list, check_mapping, check_number, show
 
@@ -49,24 +56,44 @@ def _sweep(doc, value, path, schemes):
 
 
 def _option_sweep(doc, value, path, schemes):
-    """``scheme_options: {scheme: {option: [values]}}``: one scheme, one option, each value
-    checked by the ``scheme_options`` rules."""
-    from .sections import _scheme_options
-
+    """``scheme_options: {scheme: {option: [values], ...}}``: one scheme, one or more options,
+    each value checked by the ``scheme_options`` rules; several options sweep every
+    combination."""
     if not isinstance(value, dict) or len(value) != 1:
         doc.fail(path, f"expected one scheme with one option list, got {show(value)}")
     (scheme, options), = value.items()
-    if not isinstance(options, dict) or len(options) != 1:
-        doc.fail(path + (scheme,), f"expected one option with a list of values, got "
-                                   f"{show(options)}")
-    (option, values), = options.items()
+    if not isinstance(options, dict) or not options:
+        doc.fail(path + (scheme,), f"expected one or more options, each with a list of values, "
+                                   f"got {show(options)}")
+    checked = {option: _option_values(doc, scheme, option, values, path, schemes)
+               for option, values in options.items()}
+    name = next(iter(checked.values()))[0]
+    lists = {option: values for option, (_, values) in checked.items()}
+    if len(lists) == 1:
+        (option, values), = lists.items()
+        return {"kind": "option", "scheme": name, "option": option, "values": values}
+    return {"kind": "option", "scheme": name, "option": "+".join(lists),
+            "options": tuple(lists), "values": list(itertools.product(*lists.values()))}
+
+
+def _option_values(doc, scheme, option, values, path, schemes):
+    """(the scheme's registry name, the checked values) of one swept option's list."""
+    from .sections import _scheme_options
+
     where = path + (scheme, option)
     if not isinstance(values, list) or len(values) < 2:
         doc.fail(where, f"expected a list of 2 or more values, got {show(values)}")
     checked = [_scheme_options(doc, {scheme: {option: v}}, path, schemes) for v in values]
     (name,) = checked[0]
-    return {"kind": "option", "scheme": name, "option": option,
-            "values": [c[name][option] for c in checked]}
+    return name, [c[name][option] for c in checked]
+
+
+def swept_options(sweep, value) -> dict:
+    """The scheme options an option sweep's ``value`` sets: ``{option: value}``, or one entry
+    per option of a several-option sweep."""
+    if "options" in sweep:
+        return dict(zip(sweep["options"], value))
+    return {sweep["option"]: value}
 
 
 def sweep_document(sweep) -> dict:
@@ -75,6 +102,10 @@ def sweep_document(sweep) -> dict:
         return {"classes": list(sweep["values"]), "order": sweep["order"]}
     if sweep["kind"] == "train_fraction":
         return {"train_fraction": list(sweep["values"])}
+    if "options" in sweep:
+        lists = {name: list(dict.fromkeys(value[i] for value in sweep["values"]))
+                 for i, name in enumerate(sweep["options"])}
+        return {"scheme_options": {sweep["scheme"]: lists}}
     values = ["natural" if v is None else v for v in sweep["values"]]
     return {"scheme_options": {sweep["scheme"]: {sweep["option"]: values}}}
 

@@ -107,6 +107,23 @@ def test_an_option_sweep_replaces_the_option(write_config, tmp_path, capsys):
     assert (run.folder / "figures" / "sweep-iris.png").is_file()
 
 
+def test_several_options_sweep_every_combination(write_config, tmp_path):
+    """ecoc's code x decoding: each combination a run; the ovr code decoded by loss is 1-v-r's
+    argmax and the ovo code decoded by Hamming distance is Max Wins' vote, so those rows'
+    errors are the plain schemes' in the same run."""
+    sweep = {"scheme_options": {"ecoc": {"code": ["ovr", "ovo"], "decoding": ["hamming", "loss"]}}}
+    run, rows = _run(write_config, tmp_path, schemes=["ovr", "maxwins", "ecoc"], sweep=sweep)
+    ecoc = {r["value"]: r["error_pct"] for r in rows if r["scheme"] == "ecoc"}
+    assert list(ecoc) == ["[ovr, hamming]", "[ovr, loss]", "[ovo, hamming]", "[ovo, loss]"]
+    assert {r["sweep"] for r in rows} == {"ecoc.code+decoding"}
+    plain = {(r["value"], r["scheme"]): r["error_pct"] for r in rows}
+    assert ecoc["[ovr, loss]"] == plain[("[ovr, loss]", "ovr")]
+    assert ecoc["[ovo, hamming]"] == plain[("[ovo, hamming]", "maxwins")]
+    config = load_config(run.folder / "config.yaml")
+    assert config.sweep["values"] == [("ovr", "hamming"), ("ovr", "loss"), ("ovo", "hamming"),
+                                      ("ovo", "loss")]
+
+
 @pytest.mark.parametrize("sweep, message", [
     ({"classes": [2], "train_fraction": [0.5]}, "exactly one of"),
     ({"classes": [1]}, "must be > 1"),
@@ -115,6 +132,8 @@ def test_an_option_sweep_replaces_the_option(write_config, tmp_path, capsys):
     ({"train_fraction": [0.5], "order": "largest"}, "classes sweep only"),
     ({"scheme_options": {"graph": {"threshold": [0.1, "x"]}}}, "threshold"),
     ({"scheme_options": {"udt": {"threshold": [0.1, 0.2]}}}, "not in schemes"),
+    ({"scheme_options": {"graph": {"threshold": [0.1, 0.2], "nb": "gaussian"}}}, "2 or more"),
+    ({"scheme_options": {"graph": {}}}, "one or more options"),
 ])
 def test_a_bad_sweep_section_is_refused_with_its_line(write_config, sweep, message):
     path = write_config(schemes=["ovr", "graph"], sweep=sweep)

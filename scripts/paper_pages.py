@@ -1,0 +1,315 @@
+"""The results pages of Allwein et al. (2000) and Rifkin & Klautau (2004): our runs beside the
+papers' numbers, every paper number read from its data file (typed once, with its table and
+page), never typed on the page.
+
+Two steps:
+
+- ``python scripts/paper_pages.py --collect STUDY RUN_FOLDER...`` reads finished run folders
+  (results.json, sweep.csv, predictions.csv, run.json) and writes what the page shows of them
+  to ``docs/results/data/<STUDY>-runs.yaml``: each run's config, date, commit, machine and wall
+  time, each cell's test error and chosen (C, gamma), and for Rifkin & Klautau every scheme
+  against one-vs-all by :func:`multisvm_cli.report.bootstrap.compare_predictions`;
+- ``python scripts/paper_pages.py`` rewrites the generated blocks of the pages
+  (``<!-- paper: NAME -->`` ... ``<!-- /paper -->``, NAME in :data:`BLOCKS`) from the data files;
+  ``--check`` only compares and exits 1 when a page is not current.
+
+STUDY: ``allwein-2000`` or ``rifkin-klautau-2004``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import re
+import sys
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+DATA = REPO / "docs" / "results" / "data"
+STUDIES = ("allwein-2000", "rifkin-klautau-2004")
+PAGES = {"allwein-2000": REPO / "docs" / "results" / "allwein.md",
+         "rifkin-klautau-2004": REPO / "docs" / "results" / "rifkin-klautau.md"}
+PAPER_POINT = REPO / "configs" / "rifkin-klautau-2004-paper-point.yaml"
+# the runs of allwein-2000: the shipped config, and pendigits without the complete code (the
+# shipped config with that code left out of its sweep; see the page)
+ALLWEIN_RUNS = ("allwein-2000", "allwein-2000-pendigits-part")
+# the runs of the tuned protocol: the shipped configs, and satimage on part of the grid (the
+# shipped config with its grid cut to gamma 2^-2, 2^-3 and C 2, 4, 16; see the page)
+TUNED = ("rifkin-klautau-2004", "rifkin-klautau-2004-satimage-part", "rifkin-klautau-2004-letter")
+CODE_NAMES = {"ovr": "one-vs-all", "exhaustive": "complete", "ovo": "all-pairs",
+              "dense": "dense", "sparse": "sparse"}
+METHODS = ("OVA", "AVA", "DEN", "SPA", "COM")
+ECOC_METHOD = {"ovr": "OVA", "ovo": "AVA", "dense": "DEN", "sparse": "SPA", "exhaustive": "COM"}
+BLOCK = re.compile(r"(<!-- paper: (?P<name>[\w-]+) -->\n).*?(<!-- /paper -->)", re.S)
+
+
+def read_yaml(path):
+    return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+
+
+# --- collecting a run ----------------------------------------------------------------------
+
+def run_facts(folder) -> dict:
+    """A run folder's config, datasets, date, commit, machine and wall time (run.json), and the
+    training CPU seconds of its selection fits (grid.csv) and final fits (results.json)."""
+    folder = Path(folder)
+    run = json.loads((folder / "run.json").read_text())
+    cpu = run.get("cpu") or {}
+    with open(folder / "grid.csv", newline="") as f:
+        selection = sum(float(row["fit_cpu"] or 0) for row in csv.DictReader(f))
+    results = json.loads((folder / "results.json").read_text())["results"]
+    final = sum(float(r.get("cpu_time") or 0) for r in results)
+    return {"config": Path(run["config"]).stem,
+            "datasets": (run.get("datasets") or {}).get("selected"),
+            "date": run["started"][:10], "commit": run["git_commit"][:7],
+            "dirty": bool(run.get("git_dirty")),
+            "machine": f"{cpu.get('model', '?')}, {cpu.get('logical_cores', '?')} cores",
+            "wall_seconds": round(float(run["wall_seconds"]), 1),
+            "training_cpu_seconds": round(selection + final, 1)}
+
+
+def swept(dataset_name) -> tuple[str, str | None]:
+    """(base dataset, swept value) of a derived dataset name (``glass ecoc.code=dense``)."""
+    base, _, rest = dataset_name.partition(" ")
+    return base, (rest.partition("=")[2] or None)
+
+
+def chosen(result) -> dict:
+    """The chosen C and gamma: one point, or over folds the mean C and the mean log2 gamma."""
+    points = result.get("selected") or [result.get("params") or {}]
+    cs = [p["C"] for p in points if "C" in p]
+    gammas = [p["gamma"] for p in points if p.get("gamma")]
+    out = {}
+    if cs:
+        out["C"] = round(sum(cs) / len(cs), 3)
+    if gammas:
+        out["log2_gamma"] = round(sum(math.log2(g) for g in gammas) / len(gammas), 2)
+    return out
+
+
+def allwein_cells(folder) -> dict:
+    """{dataset: {decoding: {code: error %}}} from a run's sweep.csv."""
+    cells = {}
+    with open(Path(folder) / "sweep.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            code, decoding = row["value"].strip("[]").split(", ")
+            cells.setdefault(row["dataset"], {}).setdefault(decoding, {})[code] = \
+                round(float(row["error_pct"]), 2)
+    return cells
+
+
+def rk_method(scheme, value) -> str:
+    """Rifkin & Klautau's name of a result: a paper-point row ``own:RK DEN``, or ovr, maxwins
+    and ecoc at the swept code."""
+    if scheme.startswith("own:RK "):
+        return scheme[len("own:RK "):]
+    return {"ovr": "OVA", "maxwins": "AVA"}.get(scheme) or ECOC_METHOD[value]
+
+
+def predictions(folder) -> dict:
+    """{(dataset name, scheme): (true, predicted) in (fold, row) order} of predictions.csv."""
+    table = {}
+    with open(Path(folder) / "predictions.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            key = (row["dataset"], row["scheme"])
+            table.setdefault(key, []).append((int(row["fold"]), int(row["row"]), row["true"],
+                                              row["predicted"]))
+    return {key: ([r[2] for r in sorted(rows)], [r[3] for r in sorted(rows)])
+            for key, rows in table.items()}
+
+
+def rk_cells(folder) -> dict:
+    """{dataset: {method: {error, C, log2_gamma, against OVA: comparison}}} of one run."""
+    from multisvm_cli.report.bootstrap import compare_predictions
+
+    results = json.loads((Path(folder) / "results.json").read_text())["results"]
+    points = predictions(folder)
+    found = {}
+    for result in results:
+        base, value = swept(result["dataset"])
+        method = rk_method(result["scheme"], value)
+        if method in found.get(base, {}):
+            continue  # ovr and maxwins run beside every swept code: the first run's
+        ova = next(r for r in results if r["dataset"] == result["dataset"]
+                   and rk_method(r["scheme"], value) == "OVA")
+        y, mine = points[(result["dataset"], result["scheme"])]
+        _, theirs = points[(ova["dataset"], ova["scheme"])]
+        row = compare_predictions(y, mine, theirs)
+        found.setdefault(base, {})[method] = {
+            "error": round(row["error_a"], 2), **chosen(result),
+            "vs_ova": {"ova": round(row["error_b"], 2), "diff": round(row["diff"], 2),
+                       "agree": round(row["agree"], 3),
+                       "bootstrap": [round(v, 4) for v in row["bootstrap"]],
+                       "p_value": round(row["p_value"], 4)}}
+    return found
+
+
+def collect(study, folders) -> dict:
+    """The data file of ``study``'s runs (see the module docstring)."""
+    cells_of = allwein_cells if study == "allwein-2000" else rk_cells
+    runs, cells = [], {}
+    for folder in folders:
+        facts = run_facts(folder)
+        runs.append(facts)
+        for dataset, values in cells_of(folder).items():
+            cells.setdefault(facts["config"], {})[dataset] = values
+    return {"runs": runs, "cells": cells}
+
+
+# --- the pages' blocks ---------------------------------------------------------------------
+
+def _number(value, digits=2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _interval(pair) -> str:
+    return "-" if pair is None else f"[{pair[0]:.4g}, {pair[1]:.4g}]"
+
+
+def _table(header, rows) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return lines + ["| " + " | ".join(map(str, row)) + " |" for row in rows]
+
+
+def _duration(seconds) -> str:
+    minutes, rest = divmod(int(round(seconds)), 60)
+    return f"{minutes} min {rest} s" if minutes else f"{rest} s"
+
+
+def runs_block(measured) -> list[str]:
+    """One line per run: config, datasets, date, commit, machine, wall time."""
+    lines = []
+    for run in measured["runs"]:
+        datasets = f" ({', '.join(run['datasets'])})" if run.get("datasets") else ""
+        dirty = " plus uncommitted changes" if run["dirty"] else ""
+        lines.append(f"- `{run['config']}`{datasets}: run on {run['date']} at commit "
+                     f"{run['commit']}{dirty}, {run['machine']}, wall time "
+                     f"{_duration(run['wall_seconds'])}, training CPU "
+                     f"{_duration(run['training_cpu_seconds'])} (selection and final fits).")
+    return lines
+
+
+def allwein_block(paper, measured) -> list[str]:
+    """Table 3 beside ours: one table per decoding, each code's ours and the paper's."""
+    ours = {}
+    for config in ALLWEIN_RUNS:
+        ours.update(measured["cells"].get(config, {}))
+    where = f"Table {paper['table']}, p. {paper['page']}"
+    header = ["dataset"] + [f"{CODE_NAMES[c]} {who}" for c in paper["codes"]
+                            for who in ("ours", "paper")]
+    lines = []
+    for decoding, rows in paper["errors"].items():
+        body = []
+        for dataset, theirs in rows.items():
+            mine = ours.get(dataset, {}).get(decoding, {})
+            body.append([dataset] + [cell for code, value in zip(paper["codes"], theirs)
+                                     for cell in (_number(mine.get(code)), f"{value:.1f}")])
+        lines += [f"{decoding.capitalize()} decoding, test error (%); paper: {paper['paper']}, "
+                  f"{where}:", ""]
+        lines += _table(header, body) + [""]
+    return lines[:-1]
+
+
+def paper_point(method) -> dict:
+    """The C and gamma of ``method``'s row in the paper-point config (Tables 16-17)."""
+    for row in read_yaml(PAPER_POINT)["schemes"]:
+        if row["label"] == f"RK {method}":
+            return {"C": row["options"]["C"], "log2_gamma": math.log2(row["options"]["gamma"])}
+    raise KeyError(method)
+
+
+def _point(cell) -> str:
+    if not cell or "C" not in cell:
+        return "-"
+    return f"{cell['C']:g}, 2^{cell['log2_gamma']:g}"
+
+
+def rk_block(paper, measured, configs, with_paper_point=False) -> list[str]:
+    """Tables 6-9 beside ours, one table per method against OVA: our runs of ``configs``."""
+    ours = {}
+    for config in configs:
+        ours.update(measured["cells"].get(config, {}))
+    lines = []
+    for method, table in paper["tables"].items():
+        where = f"Table {table['table']}, p. {table['page']}"
+        header = ["dataset", method, "OVA", "DIFF", "AGREE", "BOOTSTRAP", "McNemar p",
+                  "C, gamma (ours)", f"{method} paper", "OVA paper", "DIFF paper",
+                  "AGREE paper", "BOOTSTRAP paper"]
+        if with_paper_point:
+            header[7] = "C, gamma (Tables 16-17, p. 137)"
+        body = []
+        for dataset, theirs in table["rows"].items():
+            cell = ours.get(dataset, {}).get(method)
+            if with_paper_point and cell is None:
+                continue
+            versus = (cell or {}).get("vs_ova", {})
+            point = _point(paper_point(method) if with_paper_point else cell)
+            body.append([dataset, _number((cell or {}).get("error")), _number(versus.get("ova")),
+                         _number(versus.get("diff")), _number(versus.get("agree"), 3),
+                         _interval(versus.get("bootstrap")), _number(versus.get("p_value"), 3),
+                         point, f"{theirs[0]:.2f}", f"{theirs[1]:.2f}", f"{theirs[2]:.2f}",
+                         f"{theirs[3]:.3f}", _interval(theirs[4])])
+        lines += [f"{method} against OVA (paper: {paper['paper']}, {where}):", ""]
+        lines += _table(header, body) + [""]
+    return lines[:-1]
+
+
+def blocks() -> dict:
+    """Each generated block's lines, by name."""
+    out = {}
+    for study in STUDIES:
+        paper = read_yaml(DATA / f"{study}.yaml")
+        runs = DATA / f"{study}-runs.yaml"
+        measured = read_yaml(runs) if runs.is_file() else {"runs": [], "cells": {}}
+        out[f"{study}-runs"] = runs_block(measured)
+        if study == "allwein-2000":
+            out["allwein-2000-table3"] = allwein_block(paper, measured)
+        else:
+            out["rifkin-klautau-2004-tuned"] = rk_block(paper, measured, TUNED)
+            out["rifkin-klautau-2004-paper-point"] = rk_block(
+                paper, measured, ("rifkin-klautau-2004-paper-point",), with_paper_point=True)
+    return out
+
+
+def render(text, generated) -> str:
+    """``text`` with every ``<!-- paper: NAME -->`` block's body replaced by ``generated``'s."""
+    def body(match):
+        lines = generated[match["name"]]
+        return match.group(1) + "\n".join(lines) + ("\n" if lines else "") + match.group(3)
+    return BLOCK.sub(body, text)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--collect", nargs="+", metavar=("STUDY", "RUN_FOLDER"))
+    parser.add_argument("--check", action="store_true", help="compare only; exit 1 if stale")
+    args = parser.parse_args(argv)
+    if args.collect:
+        study, *folders = args.collect
+        if study not in STUDIES or not folders:
+            parser.error(f"--collect takes a study ({', '.join(STUDIES)}) and run folders")
+        (DATA / f"{study}-runs.yaml").write_text(
+            yaml.safe_dump(collect(study, folders), sort_keys=False, width=100))
+    generated, stale = blocks(), []
+    for page in PAGES.values():
+        text = page.read_text(encoding="utf-8")
+        new = render(text, generated)
+        if new != text:
+            stale.append(page.name)
+            if not args.check:
+                page.write_text(new, encoding="utf-8")
+    if args.check and stale:
+        print(f"not current: {', '.join(stale)}; run python scripts/paper_pages.py")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

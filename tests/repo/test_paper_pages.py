@@ -1,0 +1,139 @@
+"""The Allwein and Rifkin & Klautau results pages (issue 39): every paper number on the page comes
+from its data file, at its place; the pages are current; tiny end-to-end runs of both studies'
+shipped configs through the CLI are collected into the pages' cells."""
+
+import copy
+import csv
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.helpers import REPO
+
+spec = importlib.util.spec_from_file_location("paper_pages", REPO / "scripts" / "paper_pages.py")
+paper_pages = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(paper_pages)
+
+EMPTY = {"runs": [], "cells": {}}
+
+
+def _rows(lines, dataset):
+    """The cells of every markdown table row of ``dataset`` in ``lines``."""
+    return [[c.strip() for c in line.strip("|").split("|")] for line in lines
+            if line.startswith(f"| {dataset} |")]
+
+
+def test_every_allwein_number_is_in_its_cell():
+    paper = paper_pages.read_yaml(paper_pages.DATA / "allwein-2000.yaml")
+    lines = paper_pages.allwein_block(paper, EMPTY)
+    assert "Allwein, Schapire & Singer, JMLR 1 (2000), Table 3, p. 136:" in lines[0]
+    for n, (decoding, rows) in enumerate(paper["errors"].items()):
+        for dataset, values in rows.items():
+            row = _rows(lines, dataset)[n]
+            assert row[2::2] == [f"{v:.1f}" for v in values], (decoding, dataset)
+            assert row[1::2] == ["-"] * 5  # nothing measured: no number of ours
+    # a changed number in the data file moves to the page
+    changed = copy.deepcopy(paper)
+    changed["errors"]["loss"]["glass"][2] = 99.9
+    assert _rows(paper_pages.allwein_block(changed, EMPTY), "glass")[1][6] == "99.9"
+
+
+def test_every_rifkin_klautau_number_is_in_its_cell():
+    paper = paper_pages.read_yaml(paper_pages.DATA / "rifkin-klautau-2004.yaml")
+    lines = paper_pages.rk_block(paper, EMPTY, ())
+    titles = [line for line in lines if line.endswith("):")]
+    assert [t.split(" (")[0] for t in titles] == [f"{m} against OVA" for m in paper["tables"]]
+    for method, table in paper["tables"].items():
+        alone = paper_pages.rk_block({**paper, "tables": {method: table}}, EMPTY, ())
+        assert f"Table {table['table']}, p. {table['page']}" in alone[0]
+        for dataset, values in table["rows"].items():
+            (row,) = _rows(alone, dataset)
+            low, high = values[4]
+            assert row[8:] == [f"{values[0]:.2f}", f"{values[1]:.2f}", f"{values[2]:.2f}",
+                               f"{values[3]:.3f}", f"[{low:.4g}, {high:.4g}]"], (method, dataset)
+            assert row[1:8] == ["-"] * 7
+
+
+def test_the_paper_point_column_is_the_configs():
+    assert paper_pages.paper_point("SPA") == {"C": 16, "log2_gamma": -3.0}
+    assert paper_pages.paper_point("DEN") == {"C": 2, "log2_gamma": -2.0}
+
+
+def test_the_pages_are_current():
+    assert paper_pages.main(["--check"]) == 0
+
+
+def _tiny(tmp_path, name, **changes):
+    """The shipped config ``name`` on glass alone, with ``changes``, written to tmp_path."""
+    config = yaml.safe_load((REPO / "configs" / f"{name}.yaml").read_text())
+    config.update(dataset=[{"name": "glass", "split": {"method": "kfold", "k": 3, "seed": 0}}],
+                  **changes)
+    config.pop("measured", None)
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(config))
+    return path
+
+
+def _folder(out):
+    """The run folder a reproduce-table printed."""
+    return Path(re.search(r"results: (\S+)", out).group(1))
+
+
+@pytest.mark.usefixtures("mirror", "no_network")
+def test_a_tiny_allwein_run_fills_the_cells(tmp_path, run_multisvm):
+    sweep = {"scheme_options": {"ecoc": {"code": ["ovr", "sparse"],
+                                         "decoding": ["hamming", "loss"]}}}
+    path = _tiny(tmp_path, "allwein-2000", sweep=sweep)
+    result = run_multisvm("reproduce-table", str(path), "--out", str(tmp_path / "out"))
+    assert result.code == 0, result.err
+    folder = _folder(result.out)
+    measured = paper_pages.collect("allwein-2000", [folder])
+    cells = measured["cells"]["allwein-2000"]["glass"]
+    rows = list(csv.DictReader(open(folder / "sweep.csv", newline="")))
+    assert cells["loss"]["sparse"] == round(float(rows[3]["error_pct"]), 2)
+    assert set(cells) == {"hamming", "loss"} and set(cells["hamming"]) == {"ovr", "sparse"}
+    assert measured["runs"][0]["config"] == "allwein-2000"
+    lines = paper_pages.allwein_block(paper_pages.read_yaml(paper_pages.DATA / "allwein-2000.yaml"),
+                                      measured)
+    assert _rows(lines, "glass")[1][9] == f"{cells['loss']['sparse']:.2f}"
+
+
+@pytest.mark.usefixtures("mirror", "no_network")
+def test_a_tiny_rifkin_klautau_run_compares_each_method_with_ova(tmp_path, run_multisvm):
+    path = _tiny(tmp_path, "rifkin-klautau-2004", C=[4], validation={"method": "kfold", "k": 3},
+                 kernels=[{"type": "gaussian", "gamma": [0.25]}],
+                 sweep={"scheme_options": {"ecoc": {"code": ["dense", "exhaustive"]}}})
+    result = run_multisvm("reproduce-table", str(path), "--out", str(tmp_path / "out"))
+    assert result.code == 0, result.err
+    folder = _folder(result.out)
+    cells = paper_pages.collect("rifkin-klautau-2004", [folder])["cells"]
+    glass = cells["rifkin-klautau-2004"]["glass"]
+    assert set(glass) == {"OVA", "AVA", "DEN", "COM"}
+    results = json.loads((folder / "results.json").read_text())["results"]
+    ova = next(r for r in results if r["scheme"] == "ovr")
+    assert glass["OVA"]["error"] == round(100 * ova["n_errors"] / ova["n_test"], 2)
+    assert glass["OVA"]["vs_ova"]["diff"] == 0 and glass["OVA"]["vs_ova"]["agree"] == 1
+    den = glass["DEN"]
+    assert den["vs_ova"]["diff"] == pytest.approx(den["error"] - glass["OVA"]["error"], abs=0.02)
+    low, high = den["vs_ova"]["bootstrap"]
+    assert low <= den["vs_ova"]["diff"] / 100 + 1e-9 and high >= den["vs_ova"]["diff"] / 100 - 1e-9
+    assert den["C"] == 4 and den["log2_gamma"] == -2
+
+
+def test_both_studies_configs_validate_with_their_codes():
+    from multisvm_cli.experiment import load_config
+
+    allwein = load_config(REPO / "configs" / "allwein-2000.yaml")
+    assert len(allwein.sweep["values"]) == 10 and allwein.sweep["option"] == "code+decoding"
+    assert allwein.scheme_options["ecoc"]["code_size"] == "allwein"
+    tuned = load_config(REPO / "configs" / "rifkin-klautau-2004.yaml")
+    assert tuned.sweep["values"] == ["dense", "sparse", "exhaustive"]
+    assert tuned.grid_size() == 5 * 6 * 3 * 2  # gamma x C x schemes x datasets
+    letter = load_config(REPO / "configs" / "rifkin-klautau-2004-letter.yaml")
+    assert letter.sweep["values"] == ["dense", "sparse"]  # 26 classes: no complete code
+    point = load_config(REPO / "configs" / "rifkin-klautau-2004-paper-point.yaml")
+    assert len(point.schemes) == 5 and point.compare_to == "own:RK OVA"

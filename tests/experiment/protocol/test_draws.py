@@ -136,3 +136,17 @@ def test_a_draws_run_is_the_same_at_any_j_and_resumes_from_its_cache(drawn, run_
         # 3 draws x 4 grid points x 2 schemes: the second run reads all from the cache
         assert len(grid) == 24
         assert {row["cached"] for row in grid} == {"True" if attempt == 2 else "False"}
+
+
+def test_the_paired_test_of_draws_is_mcnemar_for_one_draw_and_corrected_t_for_several():
+    from multisvm_cli.report.paired import paired_test
+
+    def result(errors, draws):
+        splits = [{"error_pct": e, "n_test": 45, "n_train": 60} for e in errors]
+        return {"draws": draws, "repeats": 1, "splits": splits,
+                "correct": np.array([True] * 40 + [False] * 5)}
+
+    one = paired_test(result([11.1], 1), {**result([4.4], 1), "correct": np.ones(45, bool)})
+    assert one["test"] == "exact" and one["n10"] == 0 and one["n01"] == 5
+    several = paired_test(result([11.1, 6.7], 2), result([4.4, 2.2], 2))
+    assert several["test"] == "corrected-t" and several["df"] == 1

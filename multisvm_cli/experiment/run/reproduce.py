@@ -214,7 +214,7 @@ def progress_segments(config, datasets) -> list:
     segments = []
     for plan in config.datasets:
         labels = [y for _, y in datasets[plan.name].parts.values()]
-        n_rows = sum(len(y) for y in labels)
+        n_rows = plan.split.get("n_train", sum(len(y) for y in labels))  # a draw's training rows
         n_classes = len(np.unique(np.concatenate(labels))) if labels else 2
         points = config.repeats * len(plan.estimate) * outer_folds(plan.split) * sum(
             len(group) for _, group in grid_tasks(plan, config.schemes))

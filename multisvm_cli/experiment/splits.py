@@ -246,18 +246,20 @@ def part_arrays(dataset, split, part):
     """Rows of one part of ``dataset`` under ``split``: test, train, validation or all.
 
     For a holdout split the test and train parts are the held-out and remaining rows (the same
-    seeded stratified split as in training); ``all`` is every row.
+    seeded stratified split as in training), for a draws split its first draw's (the rows
+    ``train`` fits a model on); ``all`` is every row.
     """
     if part == "all":
         return pooled(dataset)
+    drawn = split["method"] in ("holdout", "draws")
     if split["method"] == "standard" or part == "validation":
         if part not in dataset.parts:
-            made = {"train", "test"} if split["method"] == "holdout" else set()
+            made = {"train", "test"} if drawn else set()
             known = ", ".join(sorted(set(dataset.parts) | made | {"all"}))
             raise ValueError(f"{dataset.name} has no {part} part (under the model's "
                              f"{split['method']} split it has: {known}); choose one with --part")
         return dataset.parts[part]
-    if split["method"] == "holdout" and part in ("train", "test"):
+    if drawn and part in ("train", "test"):
         X, y = pooled(dataset)
         train, test = outer_index_folds(y, split)[0]
         rows = test if part == "test" else train

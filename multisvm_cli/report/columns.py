@@ -132,8 +132,7 @@ COLUMNS = (
            unit="percentage points", fmt=".2f", number=True, note_at=(1, 2)),
     Column("draws", "draws", "draws: the random train/test draws of a draws split; its error % "
            "is then their mean test error (each draw tests n_test points) and its SD theirs",
-           narrow="draws", unit="draws", fmt=".0f", number=True, check=COUNT, when="draws",
-           copied=True),
+           narrow="draws", unit="draws", fmt=".0f", number=True, check=COUNT, when="draws"),
     Column("n_test", "n_test", "the test points the error is counted on", narrow="n_test",
            unit="points", fmt=".0f", check=COUNT),
     Column("kernel_evaluations", "kernel evals", "kernel evals: per test point",

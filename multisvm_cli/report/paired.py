@@ -83,7 +83,7 @@ def paired_test(result, base) -> dict:
     test on the pooled predictions for a single repeat (and a single draw), else (several
     repeats, or several random draws: a point may be tested in more than one) the corrected
     resampled t-test on the per-split errors (the splits in the same order for both)."""
-    if result.get("repeats", 1) <= 1 and result.get("draws", 1) <= 1:
+    if result.get("repeats", 1) <= 1 and (result.get("draws") or 1) <= 1:
         return mcnemar(result["correct"], base["correct"])
     splits, others = result["splits"], base["splits"]
     ratio = float(np.mean([s["n_test"] / s["n_train"] for s in splits]))

@@ -119,7 +119,8 @@ def fit_selected(config, plan, scheme, cache: PointCache, n_jobs=1, progress=Non
                  data_home=None, quiet=False, fit_jobs=None):
     """Select ``scheme``'s grid point on ``plan`` and fit it on the whole training part.
 
-    The training part is the first outer fold's (all rows for a k-fold split); a dataset's own
+    The training part is the first outer fold's (a draws split's first draw; all rows for a
+    k-fold split); a dataset's own
     test part is not needed (covertype trains from its partial copy). Returns (fitted
     estimator, fitted scaler, selected grid row, dataset, fitted vocabulary: (terms, idf) of
     a text dataset's training documents, else None).

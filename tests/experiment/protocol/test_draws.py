@@ -150,3 +150,19 @@ def test_the_paired_test_of_draws_is_mcnemar_for_one_draw_and_corrected_t_for_se
     assert one["test"] == "exact" and one["n10"] == 0 and one["n01"] == 5
     several = paired_test(result([11.1, 6.7], 2), result([4.4, 2.2], 2))
     assert several["test"] == "corrected-t" and several["df"] == 1
+
+
+def test_a_model_trained_on_a_draws_config_is_the_first_draws(drawn, run_multisvm, monkeypatch):
+    """``train`` fits the first draw's training rows; ``evaluate`` then measures its test rows,
+    by default, and finds the run's first draw's test error."""
+    folder, _, config = drawn
+    monkeypatch.setenv("MULTISVM_DATA_HOME", str(config.parent / "data-home"))
+    model = config.parent / "models" / "maxwins"
+    code, _, err = run_multisvm("train", config, "--scheme", "maxwins", "-o", model)
+    assert code == 0, err
+    code, out, err = run_multisvm("evaluate", model)
+    assert code == 0, err
+    first = json.loads((folder / "results.json").read_text())["results"][0]["splits"][0]
+    assert f"error rate: {first['error_pct']:.2f}% ({first['n_errors']} errors)" in out
+    code, out, err = run_multisvm("evaluate", model, "--part", "train")
+    assert code == 0 and "error rate:" in out, err

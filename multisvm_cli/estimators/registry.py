@@ -80,6 +80,9 @@ REGISTRY = {scheme.name: scheme for scheme in (
            reference=True, order_study=True),
     Scheme("adag", "ADAG", f"{_HERE}.adag:ADAGSVC",
            "Kijsirikul & Ussivakul's adaptive DAG over the pairwise SVMs", trained_with="maxwins"),
+    Scheme("coupling", "Coupling", f"{_HERE}.coupling:PairwiseCouplingSVC",
+           "Wu, Lin & Weng's pairwise coupling: the most probable class of the pairwise SVMs' "
+           "coupled sigmoids", aliases=("pairwisecoupling", "pwc")),
     Scheme("ecoc", "ECOC", f"{_HERE}.ecoc:ECOCSVC",
            "error-correcting output codes: one SVM per code column", aliases=("outputcode",),
            reads=(("code", "ovo", "maxwins"), ("code", "ovr", "ovr"))),

@@ -1,8 +1,10 @@
 """Outer folds and validation splits, as in Platt, Cristianini, Shawe-Taylor (1999), section 5.
 
 An outer fold is the dataset's own train/test split (``standard``), a seeded stratified holdout
-test part (``holdout``), or one of k stratified folds (``kfold``); the scaler is fitted on each
-fold's training part only. Inside a fold, a grid point is scored on the validation split: the
+test part (``holdout``), one of k stratified folds (``kfold``), or one of N random draws of
+``n_train`` training and ``n_test`` test rows from the pooled rows (``draws``: Wu, Lin & Weng
+2004's protocol, stratified and seeded per draw); the scaler is fitted on each fold's training
+part only. Inside a fold, a grid point is scored on the validation split: the
 seeded stratified 70/30 ``holdout`` of the training part, the dataset's own validation part
 (``given``), or k folds of the training part (``kfold``).
 
@@ -64,13 +66,32 @@ def pooled(dataset):
 
 
 def outer_index_folds(y, split):
-    """The (train indices, test indices) pairs of a holdout or k-fold split of ``y``."""
+    """The (train indices, test indices) pairs of a holdout, k-fold or draws split of ``y``."""
     if split["method"] == "holdout":
         train, test = train_test_split(np.arange(len(y)), test_size=split["test_fraction"],
                                        stratify=y, random_state=split["seed"])
         return [(np.sort(train), np.sort(test))]
+    if split["method"] == "draws":
+        return [drawn_rows(y, split, draw) for draw in range(split["draws"])]
     folds = StratifiedKFold(n_splits=split["k"], shuffle=True, random_state=split["seed"])
     return list(folds.split(np.zeros(len(y)), y))
+
+
+def draw_seed(seed, draw) -> int:
+    """The seed of draw ``draw`` of a draws split seeded ``seed``: numpy's SeedSequence of
+    (seed, draw), so draws differ from each other and from every other seed's (repeat r's
+    seed + r never replays a draw of repeat 0)."""
+    return int(np.random.SeedSequence([seed, draw]).generate_state(1)[0])
+
+
+def drawn_rows(y, split, draw):
+    """(train rows, test rows) of one draw: ``n_train`` and ``n_test`` disjoint rows of ``y``,
+    both stratified (scikit-learn's StratifiedShuffleSplit through train_test_split), seeded
+    by :func:`draw_seed`; sorted."""
+    train, test = train_test_split(np.arange(len(y)), train_size=split["n_train"],
+                                   test_size=split["n_test"], stratify=y,
+                                   random_state=draw_seed(split["seed"], draw))
+    return np.sort(train), np.sort(test)
 
 
 def test_row_ids(dataset, split) -> list:
@@ -225,18 +246,20 @@ def part_arrays(dataset, split, part):
     """Rows of one part of ``dataset`` under ``split``: test, train, validation or all.
 
     For a holdout split the test and train parts are the held-out and remaining rows (the same
-    seeded stratified split as in training); ``all`` is every row.
+    seeded stratified split as in training), for a draws split its first draw's (the rows
+    ``train`` fits a model on); ``all`` is every row.
     """
     if part == "all":
         return pooled(dataset)
+    drawn = split["method"] in ("holdout", "draws")
     if split["method"] == "standard" or part == "validation":
         if part not in dataset.parts:
-            made = {"train", "test"} if split["method"] == "holdout" else set()
+            made = {"train", "test"} if drawn else set()
             known = ", ".join(sorted(set(dataset.parts) | made | {"all"}))
             raise ValueError(f"{dataset.name} has no {part} part (under the model's "
                              f"{split['method']} split it has: {known}); choose one with --part")
         return dataset.parts[part]
-    if split["method"] == "holdout" and part in ("train", "test"):
+    if drawn and part in ("train", "test"):
         X, y = pooled(dataset)
         train, test = outer_index_folds(y, split)[0]
         rows = test if part == "test" else train

@@ -130,6 +130,9 @@ COLUMNS = (
     Column("error_sd", "error SD %", "error SD %: sample standard deviation of the test error "
            "over folds x repeats (blank for a single split)", narrow="SD %",
            unit="percentage points", fmt=".2f", number=True, note_at=(1, 2)),
+    Column("draws", "draws", "draws: the random train/test draws of a draws split; its error % "
+           "is then their mean test error (each draw tests n_test points) and its SD theirs",
+           narrow="draws", unit="draws", fmt=".0f", number=True, check=COUNT, when="draws"),
     Column("n_test", "n_test", "the test points the error is counted on", narrow="n_test",
            unit="points", fmt=".0f", check=COUNT),
     Column("kernel_evaluations", "kernel evals", "kernel evals: per test point",

@@ -4,7 +4,8 @@ Which one a row gets depends on how often a test point is tested:
 
 - one repeat (a single test part, or k folds in which every point is tested exactly once, by
   the model of its fold): McNemar's test on the pooled predictions (:func:`mcnemar`);
-- several repeats: a point is tested once per repeat, so the pooled predictions are not
+- several repeats, or a draws split (random draws whose test parts overlap): a point is
+  tested once per repeat (or in several draws), so the pooled predictions are not
   independent and McNemar's test would be far too liberal. Nadeau and Bengio's (2003)
   corrected resampled t-test on the J = folds x repeats paired split errors is used instead
   (:func:`corrected_resampled_ttest`; Bouckaert and Frank 2004 recommend it for repeated
@@ -79,9 +80,10 @@ def corrected_resampled_ttest(errors_a, errors_b, test_train_ratio) -> dict:
 
 def paired_test(result, base) -> dict:
     """The test of ``result`` against ``base`` (two protocol results of one dataset): McNemar's
-    test on the pooled predictions for a single repeat, else the corrected resampled t-test on
-    the per-split errors (the splits in the same order for both)."""
-    if result.get("repeats", 1) <= 1:
+    test on the pooled predictions for a single repeat (and a single draw), else (several
+    repeats, or several random draws: a point may be tested in more than one) the corrected
+    resampled t-test on the per-split errors (the splits in the same order for both)."""
+    if result.get("repeats", 1) <= 1 and (result.get("draws") or 1) <= 1:
         return mcnemar(result["correct"], base["correct"])
     splits, others = result["splits"], base["splits"]
     ratio = float(np.mean([s["n_test"] / s["n_train"] for s in splits]))

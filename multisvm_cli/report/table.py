@@ -77,6 +77,7 @@ def _our_numbers(result) -> dict:
         **_cv_best_numbers(result),
         **({"primal": True} if result.get("primal") else {}),  # linear machines' figures
         **({"bounded": True} if result.get("bounded") else {}),  # a fit stopped at max_iter
+        **({"draws": result["draws"]} if result.get("draws") else {}),  # a draws split's
     }
 
 

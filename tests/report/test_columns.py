@@ -28,7 +28,7 @@ def _results(**extra):
                   kernel_evaluations=12.5, cpu_time=0.25, smo_iterations=40.0, size=2500.0,
                   selection_time=1.5, evaluation_time=0.01, error_sd=1.25, ties=2.0,
                   max_train_memory_mb=0.5, level1_accuracy=0.75, level2_accuracy=0.5,
-                  log_loss=0.3, brier=0.2, estimate="nested", bounded=True,
+                  log_loss=0.3, brier=0.2, estimate="nested", bounded=True, draws=1,
                   cv_best={"kernel": "linear", "C": 2.0, "error_pct": 12.5, "ties": 1})
     return [{**common, "scheme": "dag", "n_errors": 1, "correct": [True, True, True, False],
              **extra},
@@ -71,7 +71,7 @@ def test_every_declared_column_reaches_every_output():
             assert columns.note(column) in out["footnote"], column.key
         assert column.note and column.key == column.key.strip()
     keys = [c.key for c in columns.COLUMNS]
-    assert len(keys) == len(set(keys)) == 37
+    assert len(keys) == len(set(keys)) == 38
 
 
 def test_the_run_folder_reference_section_is_generated_from_the_declaration():
@@ -142,7 +142,7 @@ def test_declared_columns_are_well_formed():
 
 
 def test_the_narrow_table_shows_log_loss_and_brier_only_in_a_run_with_probabilities():
-    results = _results(cv_best=None)
+    results = _results(cv_best=None, draws=None)  # no draws split: no draws column
     results[1].update(log_loss=0.41234, brier=0.25)
     narrow = table.render(table.table_rows(results), "table", wide=False).splitlines()
     assert narrow[0].split()[-2:] == ["log-loss", "Brier"]

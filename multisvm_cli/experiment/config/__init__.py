@@ -23,6 +23,8 @@ Format (defaults in brackets)::
     split: standard                 # [standard] the dataset's own train/test parts, or
                                     #   {test_fraction: 0.25, seed: 0}  stratified holdout test part
                                     #   {method: kfold, k: 10, seed: 0}  k-fold: every point tested once
+                                    #   {method: draws, draws: 20, n_train: 300, n_test: 500, seed: 0}
+                                    #     random stratified draws (Wu, Lin & Weng 2004)
     validation: {method: holdout, train_fraction: 0.7, seed: 0}   # [this] or {method: given}
                                     #   (the dataset's validation part) or {method: kfold, k: 10}
     estimate: nested                # [nested] nested | cv-best | [nested, cv-best] (see below)

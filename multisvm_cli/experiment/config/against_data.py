@@ -3,7 +3,9 @@
 ``file:line: key: message`` before a run folder exists:
 
 - the split and the validation method fit the data (every training part holds every class twice
-  over, k no larger than a class, a test part that is not empty), and libsvm can fit the
+  over, k no larger than a class, a test part that is not empty; a draws split's n_train +
+  n_test within the dataset's rows, and every class of a draw's training part at least the
+  validation's k folds), and libsvm can fit the
   polynomial kernels on the data's scale (:func:`check_plan`; it runs the protocol's own
   splitting code, :mod:`..splits`, on the labels alone);
 - text ``features``: ``min_df`` and ``max_df`` that keep no term on the number of training
@@ -146,6 +148,8 @@ def _training_labels(plan, dataset):
     if plan.split["method"] == "standard":
         return [dataset.parts["train"][1]]
     _, y = pooled(dataset)
+    if plan.split["method"] == "draws":
+        _check_draw_sizes(plan, len(y))
     try:
         with named_warnings(dataset.name):
             folds = outer_index_folds(y, plan.split)
@@ -154,7 +158,33 @@ def _training_labels(plan, dataset):
     for _, test_rows in folds:
         if len(test_rows) == 0:
             raise plan.where["split"].error(f"{plan.name}: a test part is empty")
+    if plan.split["method"] == "draws":
+        for draw, (train_rows, _) in enumerate(folds):
+            _check_draw_classes(plan, y[train_rows], draw)
     return [y[train_rows] for train_rows, _ in folds]
+
+
+def _check_draw_sizes(plan, n_rows):
+    """ConfigError at ``split`` when a draw asks for more rows than the dataset has."""
+    n_train, n_test = plan.split["n_train"], plan.split["n_test"]
+    if n_train + n_test > n_rows:
+        raise plan.where["split"].error(
+            f"{plan.name}: n_train + n_test = {n_train:,} + {n_test:,} = {n_train + n_test:,} "
+            f"is more than the dataset's {n_rows:,} rows; lower n_train or n_test")
+
+
+def _check_draw_classes(plan, labels, draw):
+    """ConfigError at ``split`` when a class of a draw's training part has fewer rows than
+    the selection's k folds (a k-fold validation could not hold it in every fold)."""
+    k = plan.validation.get("k") if plan.validation["method"] == "kfold" else None
+    if k is None:
+        return
+    classes, counts = np.unique(labels, return_counts=True)
+    if counts.min() < k:
+        fewest = classes[np.argmin(counts)].item()
+        raise plan.where["split"].error(
+            f"{plan.name}: draw {draw}'s training part has {counts.min()} rows of class "
+            f"{fewest!r}, fewer than the validation's {k} folds; raise n_train or lower k")
 
 
 def _check_classes(plan, key, labels, what):
@@ -175,6 +205,8 @@ def _training_sizes(plan, dataset):
     split = plan.split
     if split["method"] == "standard":
         n_train = len(dataset.parts["train"][1])
+    elif split["method"] == "draws":
+        n_train = split["n_train"]
     else:
         share = {"holdout": 1 - split.get("test_fraction", 0),
                  "kfold": 1 - 1 / split.get("k", 1)}.get(split["method"], 1.0)

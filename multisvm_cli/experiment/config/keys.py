@@ -119,7 +119,9 @@ KEYS = {
                    "(maxabs if sparse).", cascades=True),
     "split": Key(None,
                  "standard (the dataset's own parts), {test_fraction: F, seed: S} (a stratified "
-                 "test part) or {method: kfold, k: K, seed: S} (every point tested once).",
+                 "test part), {method: kfold, k: K, seed: S} (every point tested once) or "
+                 "{method: draws, draws: N, n_train: A, n_test: B, seed: S} (N random "
+                 "stratified draws of A training and B test rows; the mean and SD over draws).",
                  default="standard", cascades=True),
     "validation": Key("{method: holdout, train_fraction: 0.7}",
                       "How each grid point is scored: holdout (a stratified split of the "

@@ -14,6 +14,7 @@ from .own import as_row
 from .document import ConfigError
 from .features import features_dict
 from .checks import did_you_mean
+from .sections import outer_folds
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -120,7 +121,7 @@ class Config:
         """How many fits ``plan`` takes: outer folds x validation splits x (grid points of
         each scheme family, once for kernel-free ones) for selection, and outer folds x
         families for the final fits (Max Wins and DAGSVM count once: they share their fits)."""
-        folds = plan.split.get("k", 1)
+        folds = outer_folds(plan.split)
         splits = plan.validation.get("k", 1)
         families = self.families()
         points = sum(1 if kernel_free(f[0]) else len(plan.grid) for f in families)

@@ -17,11 +17,13 @@ from .checks import (SEED_RANGE, check_choice, check_folds, check_list, check_ma
 
 ESTIMATES = ("nested", "cv-best")
 MEASURED = ("seconds", "cores", "date", "page")  # a config's last measured run
-SPLIT_FORMS = {"standard": {}, "holdout": {"test_fraction": 0.25}, "kfold": {"k": 10}}
+SPLIT_FORMS = {"standard": {}, "holdout": {"test_fraction": 0.25}, "kfold": {"k": 10},
+               "draws": {"draws": 20, "n_train": None, "n_test": None}}  # None: required
 VALIDATION_FORMS = {"holdout": {"train_fraction": 0.7}, "given": {}, "kfold": {"k": 10}}
 REFERENCE_FIELDS = ("kernel", "sigma", "degree", "C", "error", "kernel_evaluations",
                     "cpu_time", "size_k")
 MAX_REPEATS = 1000              # repeats of the whole protocol
+MAX_DRAWS = 10_000              # random train/test draws of a draws split
 MAX_DAG_ORDERS = 100_000        # random class orders of the DAG order study
 ROPE_RANGE = (0.0, 50.0)        # points of test error: the Bayesian signed-rank test's ROPE
 
@@ -30,7 +32,13 @@ def _split(doc, value, path, seed):
     if isinstance(value, dict) and "method" not in value and "test_fraction" in value:
         value = {"method": "holdout", **value}
     return _section(doc, value, path, seed, SPLIT_FORMS, "split method",
-                    "standard, {test_fraction: F, seed: S} or {method: kfold, k: K}")
+                    "standard, {test_fraction: F, seed: S}, {method: kfold, k: K} or "
+                    "{method: draws, draws: N, n_train: A, n_test: B}")
+
+
+def outer_folds(split) -> int:
+    """How many outer folds a checked split makes: k (k-fold), its draws (draws), else one."""
+    return split.get("k", split.get("draws", 1))
 
 
 def _validation(doc, value, path, seed):
@@ -50,12 +58,31 @@ def _section(doc, value, path, seed, forms, what, expected):
     section = {"method": method}
     for key, default in own.items():
         where = path + (key,)
-        given = value.get(key, default)
-        section[key] = (check_folds(doc, given, where) if key == "k"
-                        else check_number(doc, given, where, low=0, high=1))
+        if default is None and key not in value:
+            doc.fail(path, f"a {method} split needs {key}, e.g. {{method: draws, draws: 20, "
+                           f"n_train: 300, n_test: 500}}")
+        section[key] = _own_value(doc, key, value.get(key, default), where)
     if own:
         section["seed"] = check_seed(doc, value.get("seed", seed), path + ("seed",))
     return section
+
+
+def _own_value(doc, key, given, where):
+    """One of a split's or a validation's own values, checked: k (folds), a count of draws
+    (1 to MAX_DRAWS) or of rows (n_train, n_test: >= 1), else a fraction in (0, 1)."""
+    if key == "k":
+        return check_folds(doc, given, where)
+    if key == "draws":
+        count = check_number(doc, given, where, integer=True)
+        if not 1 <= count <= MAX_DRAWS:
+            doc.fail(where, f"draws must be an integer from 1 to {MAX_DRAWS}, got {count}")
+        return count
+    if key in ("n_train", "n_test"):
+        count = check_number(doc, given, where, integer=True)
+        if count < 1:
+            doc.fail(where, f"{key} must be a number of rows >= 1, got {count}")
+        return count
+    return check_number(doc, given, where, low=0, high=1)
 
 
 SCHEME_ALIASES = (*ALIASES, *(scheme.label for scheme in REGISTRY.values()))

@@ -32,9 +32,14 @@ from ..run.provenance import now_iso
 SCALER_PREFIX = "scaler_"  # the scaler's state, under extra.scaler_<key>
 TEXT_PREFIX = "text_"  # a text model's vocabulary and idf, under extra.text_<name>
 # The split and validation sections as the config resolves them: method -> its own keys, each a
-# share in (0, 1) or a number of folds >= 2 (a method with keys also has a seed).  A model trained
-# on every row of a k-fold split records the k-fold split; ``all`` is every row.
-SPLIT_FORMS = {"standard": {}, "all": {}, "holdout": {"test_fraction": "share"}, "kfold": {"k": "folds"}}
+# share in (0, 1), a number of folds >= 2 or a count >= 1 (a draws split's; a method with keys
+# also has a seed).  A model trained on every row of a k-fold split records the k-fold split, one
+# trained on a draws split's first draw records the draws split; ``all`` is every row.
+SPLIT_FORMS = {"standard": {}, "all": {}, "holdout": {"test_fraction": "share"}, "kfold": {"k": "folds"},
+               "draws": {"draws": "count", "n_train": "count", "n_test": "count"}}
+KINDS = {"share": ("a number in (0, 1)", lambda n: is_number(n) and 0 < n < 1),
+         "folds": ("an integer >= 2", lambda n: is_int(n) and n >= 2),
+         "count": ("an integer >= 1", lambda n: is_int(n) and n >= 1)}
 VALIDATION_FORMS = {"holdout": {"train_fraction": "share"}, "given": {}, "kfold": {"k": "folds"}}
 LOCAL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 
@@ -278,10 +283,9 @@ def _section(value, forms, key, where):
                                f"{', '.join(sorted(keys))}")
     for name, kind in own.items():
         number = value[name]
-        ok = (is_number(number) and 0 < number < 1) if kind == "share" else (is_int(number) and number >= 2)
-        if not ok:
-            raise ModelFormatError(f"{where}: {key}.{name} must be "
-                                   f"{'a number in (0, 1)' if kind == 'share' else 'an integer >= 2'}, "
+        expected, holds = KINDS[kind]
+        if not holds(number):
+            raise ModelFormatError(f"{where}: {key}.{name} must be {expected}, "
                                    f"got {short(number)}")
     if own and not (is_int(value["seed"]) and value["seed"] >= 0):
         raise ModelFormatError(f"{where}: {key}.seed must be an integer >= 0, got {short(value['seed'])}")

@@ -125,9 +125,9 @@ def _other_kind(name, text_data, trained_on) -> str:
 
 def default_part(split) -> str:
     """The part ``evaluate`` measures when none is named: ``test`` where the model's split
-    holds rows out (a standard or holdout split), else ``all`` (k-fold and ``all`` splits fit
-    the saved model on every row, so no row was held out)."""
-    return "test" if split["method"] in ("standard", "holdout") else "all"
+    holds rows out (a standard or holdout split, a draws split's first draw), else ``all``
+    (k-fold and ``all`` splits fit the saved model on every row, so no row was held out)."""
+    return "test" if split["method"] in ("standard", "holdout", "draws") else "all"
 
 
 def evaluate(model_dir, dataset=None, part=None, confusion=False, mirror=None,

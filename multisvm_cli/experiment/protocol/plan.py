@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from ...base.storage import PointCache
 from ...estimators.own import UserClassifierError
+from ..config.sections import outer_folds
 from ..plans import load_plan_data, parts_needed, repeat_plan
 from ..splits import scaled_folds
 from .final import fold_tests
@@ -40,7 +41,7 @@ def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, f
     """
     repeats = config.repeats
     loaded = [(plan, datasets[plan.name]) for plan in config.datasets]
-    total = repeats * sum(len(plan.estimate) * plan.split.get("k", 1)
+    total = repeats * sum(len(plan.estimate) * outer_folds(plan.split)
                           * sum(len(group) for _, group in grid_tasks(plan, config.schemes))
                           for plan in config.datasets)
     bar = progress(total) if progress else None
@@ -72,7 +73,7 @@ def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, f
                                              _of_estimate(rows_of_plan, estimate))
                                        for s in config.schemes]
                             for estimate in plan.estimate}
-            results += [{**result, **text_features(stats)}
+            results += [{**result, **text_features(stats), **draw_count(plan, repeats)}
                         for result in combine_estimates(per_estimate)]
             grid_rows += rows_of_plan
     except (NonFiniteFit, UserClassifierError) as exc:
@@ -97,6 +98,14 @@ def plan_options(config, plan) -> dict:
         options.setdefault(scheme, {})["solver"] = solver
     return options
 
+def draw_count(plan, repeats) -> dict:
+    """A draws split's results.json ``draws``: the random train/test draws its error (their
+    mean: every draw tests n_test points) and error_sd are over (draws x repeats); {} for
+    any other split."""
+    if plan.split["method"] != "draws":
+        return {}
+    return {"draws": plan.split["draws"] * repeats}
+
 def text_features(stats) -> dict:
     """A text dataset's results.json ``features``: the vocabulary size and the mean non-zeros
     per training document, averaged over the outer folds (and repeats); {} for numeric data."""
@@ -110,7 +119,8 @@ def fit_selected(config, plan, scheme, cache: PointCache, n_jobs=1, progress=Non
                  data_home=None, quiet=False, fit_jobs=None):
     """Select ``scheme``'s grid point on ``plan`` and fit it on the whole training part.
 
-    The training part is the first outer fold's (all rows for a k-fold split); a dataset's own
+    The training part is the first outer fold's (a draws split's first draw; all rows for a
+    k-fold split); a dataset's own
     test part is not needed (covertype trains from its partial copy). Returns (fitted
     estimator, fitted scaler, selected grid row, dataset, fitted vocabulary: (terms, idf) of
     a text dataset's training documents, else None).

@@ -221,15 +221,16 @@ def outside_cells(results) -> list[tuple]:
 def outside_lines(results, config) -> list[str]:
     """One line per cell outside the paper's range, with the reason written for it in the
     run's ``config`` (:func:`outside_line`)."""
-    return [outside_line(*cell, config) for cell in outside_cells(results)]
+    return [outside_line(dataset, scheme, rate, paper_range.side(dataset, rate), config)
+            for dataset, scheme, rate in outside_cells(results)]
 
 
-def outside_line(dataset, scheme, rate, config) -> str:
-    """A rate outside the paper's range as one line: where, by how much, and the reason written
+def outside_line(dataset, scheme, rate, where, config) -> str:
+    """A rate ``where`` (below, above) the paper's range as one line, with the reason written
     for it in the paper file (or where to write one)."""
     why = paper_range.reason(config, dataset, scheme) or (
         f"No reason is written for it ({paper_range.PAPER_FILE.name}, config {config}).")
-    return (f"{dataset}, {label(scheme)}: {rate:.2f} is {paper_range.side(dataset, rate)} "
+    return (f"{dataset}, {label(scheme)}: {rate:.2f} is {where} "
             f"{paper_range.range_text(dataset)}. {why}")
 
 

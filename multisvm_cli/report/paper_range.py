@@ -55,16 +55,17 @@ def range_text(dataset) -> str:
     return "" if found is None else f"{found['worst']}-{found['best']}"
 
 
-def side(dataset, rate) -> str | None:
+def side(dataset, rate, rounding=0.0) -> str | None:
     """``below`` or ``above`` when the rate (%) is outside the dataset's printed range (each end
     widened by half a unit of its last printed decimal), else None (inside, no range, or no
-    rate)."""
+    rate). ``rounding``: the rate is itself rounded by up to this much (0.005 for a rate shown
+    to 2 decimals), so it is outside only when every value it rounds from is."""
     found = paper_range(dataset)
     if found is None or rate is None:
         return None
-    if rate < float(found["worst"] - _half_unit(found["worst"])):
+    if rate + rounding < float(found["worst"] - _half_unit(found["worst"])):
         return BELOW
-    if rate > float(found["best"] + _half_unit(found["best"])):
+    if rate - rounding > float(found["best"] + _half_unit(found["best"])):
         return ABOVE
     return None
 

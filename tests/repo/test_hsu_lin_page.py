@@ -58,7 +58,7 @@ def written_reasons(dataset, scheme):
 
 def test_every_table_ii_carries_the_paper_range_and_a_reason_for_each_cell_outside():
     found = tables_ii(PAGE.read_text())
-    assert len(found) >= 4  # quick, full grid, part and part-rest
+    assert len(found) >= 5  # quick, full grid, part, part-rest and the study
     for header, rows, after in found:
         assert header[-1] == "paper range" and set(header[2:-1]) <= set(LABELS)
         listed = [line[2:] for line in after.split("\n") if line.startswith("- ")]

@@ -192,7 +192,7 @@ def _print_report(config, run, fmt, wide, answer):
                       config.compare_to, wide=wide, width=_width()).rstrip("\n"))
     if config.layout == HSU_LIN:  # Hsu & Lin's Tables II and III, from results.json
         click.echo("\n" + tables_text(read_results(run.folder)["results"], fmt,
-                                       width=_width()))
+                                       width=_width(), config=config.name))
     if run.ranking:
         click.echo("\n" + _wrap(across_datasets_text(run.ranking)))
     if run.dag_orders:

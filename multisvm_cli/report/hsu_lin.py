@@ -17,8 +17,11 @@ IEEE Transactions on Neural Networks 13(2), 2002, section IV:
   binary machines share it).
 
 A config asks for them with ``layout: hsu-lin`` (:data:`LAYOUTS`); the run keeps the layout in
-results.json, so ``multisvm report`` redraws them. The tables hold our numbers only: no
-number of the paper is shown (none was checked against it here).
+results.json, so ``multisvm report`` redraws them. Table II's last column is the paper's
+range on that set (:mod:`.paper_range`: the worst and best of their five methods as Rifkin &
+Klautau quote them, JMLR 5, 2004, Table 3); a rate of ours outside it is marked ``[below]`` or
+``[above]`` and listed after the tables with the reason written for it (:func:`outside_lines`).
+Table III has no paper column: the source quotes no times or support vectors.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from tabulate import tabulate
 
 from ..estimators.registry import label, shared_group
 from ..base.numeric import is_number
+from . import paper_range
 
 TABLE_1 = "table-1"
 HSU_LIN = "hsu-lin"
@@ -39,6 +43,7 @@ COSTS = (("cpu_time", "training time (s)"), ("evaluation_time", "testing time (s
          ("n_support_vectors", "#SVs"))
 TITLE_II = "Hsu & Lin (2002) Table II: rate (%) and the chosen (C, gamma)"
 TITLE_III = "Hsu & Lin (2002) Table III: training time, testing time and #SVs"
+OUTSIDE_TITLE = "Table II: rates outside the paper range, and why"
 NOTE = (
     "Table II: rate = 100 - error %; 'k-fold CV' rows: the best k-fold cross-validation rate "
     "over the grid (cv-best: the point is chosen and reported on the same folds, optimistic by "
@@ -47,7 +52,9 @@ NOTE = (
     "training part, as they report their large sets ('nested k-fold': pooled over the outer "
     "folds, each choosing its own point; the cell shows the most frequent one). (C, gamma): "
     "gamma of exp(-gamma |x - x'|^2), powers of 2 written 2^k. The best rate of each dataset "
-    "is in bold (table.md and report.html).\n"
+    "is in bold (table.md and report.html). paper range: the worst and best rate of Hsu & "
+    f"Lin's five methods on that set, as {paper_range.citation()} quotes their Table II; a "
+    "rate outside it is marked [below] or [above] and listed after the tables with why.\n"
     "Table III: training time = CPU seconds of the final fit at the chosen point; testing time "
     "= wall seconds to predict the test part; #SVs = the model's unique support vectors (each "
     "counted once however many binary SVMs share it). k-fold rows: the mean fit and #SVs over "
@@ -178,16 +185,53 @@ def best_schemes(row) -> set:
 
 
 def table_ii(results, mark=None) -> tuple[list, list]:
-    """Table II as (header, rows of texts); ``mark(text)`` marks each dataset's best rate."""
+    """Table II as (header, rows of texts); ``mark(text)`` marks each dataset's best rate; a
+    rate outside the paper's range gets `` [below]`` or `` [above]``; the last column is that
+    range when the paper quotes any of the datasets (:mod:`.paper_range`)."""
     schemes = schemes_of(results)
+    rows = accuracy_rows(results)
+    ranged = any(paper_range.paper_range(row["dataset"]) for row in rows)
     body = []
-    for row in accuracy_rows(results):
+    for row in rows:
         best = best_schemes(row)
-        cells = [rate_text(row["cells"][s]) for s in schemes]
-        body.append([row["dataset"], row["protocol"],
-                     *[mark(text) if mark and text and s in best else text
-                       for s, text in zip(schemes, cells)]])
-    return ["dataset", "rate", *map(label, schemes)], body
+        cells = [_marked(row, s, mark if s in best else None) for s in schemes]
+        body.append([row["dataset"], row["protocol"], *cells]
+                    + ([paper_range.range_text(row["dataset"])] if ranged else []))
+    return ["dataset", "rate", *map(label, schemes)] + (["paper range"] if ranged else []), body
+
+
+def _marked(row, scheme, mark) -> str:
+    """A Table II cell's text with its side of the paper's range, through ``mark`` (given for
+    the best rate)."""
+    cell = row["cells"][scheme]
+    text = rate_text(cell)
+    where = paper_range.side(row["dataset"], cell and cell["accuracy"])
+    text += f" [{where}]" if where else ""
+    return mark(text) if mark and text else text
+
+
+def outside_cells(results) -> list[tuple]:
+    """Table II's cells outside the paper's range (:func:`.paper_range.side`), as (dataset,
+    scheme, rate %) in table order."""
+    return [(row["dataset"], scheme, cell["accuracy"]) for row in accuracy_rows(results)
+            for scheme, cell in row["cells"].items()
+            if paper_range.side(row["dataset"], cell and cell["accuracy"])]
+
+
+def outside_lines(results, config) -> list[str]:
+    """One line per cell outside the paper's range, with the reason written for it in the
+    run's ``config`` (:func:`outside_line`)."""
+    return [outside_line(dataset, scheme, rate, paper_range.side(dataset, rate), config)
+            for dataset, scheme, rate in outside_cells(results)]
+
+
+def outside_line(dataset, scheme, rate, where, config) -> str:
+    """A rate ``where`` (below, above) the paper's range as one line, with the reason written
+    for it in the paper file (or where to write one)."""
+    why = paper_range.reason(config, dataset, scheme) or (
+        f"No reason is written for it ({paper_range.PAPER_FILE.name}, config {config}).")
+    return (f"{dataset}, {label(scheme)}: {rate:.2f} is {where} "
+            f"{paper_range.range_text(dataset)}. {why}")
 
 
 def table_iii(results) -> tuple[list, list]:
@@ -203,10 +247,11 @@ def table_iii(results) -> tuple[list, list]:
     return ["", "dataset", *map(label, schemes)], body
 
 
-def tables_text(results, fmt="table", width=None) -> str:
-    """Both tables as text (``fmt``: ``table``, aligned, or ``markdown``), titled, with the
-    note that says what each number is (``width``: its lines wrap there; None: one line per
-    paragraph)."""
+def tables_text(results, fmt="table", width=None, config=None) -> str:
+    """Both tables as text (``fmt``: ``table``, aligned, or ``markdown``), titled; after Table
+    II its cells outside the paper's range and why (``config``: the run's config, whose reasons
+    are read); last the note that says what each number is (``width``: its lines wrap there;
+    None: one line per paragraph)."""
     markdown = fmt == "markdown"
     parts = []
     for title, (header, body) in ((TITLE_II, table_ii(results, _bold if markdown else None)),
@@ -214,13 +259,19 @@ def tables_text(results, fmt="table", width=None) -> str:
         parts += [f"### {title}" if markdown else title,
                   tabulate(body, headers=header, tablefmt="github" if markdown else "simple",
                            disable_numparse=True)]
+        outside = outside_lines(results, config) if title == TITLE_II else []
+        if outside:
+            parts += [f"### {OUTSIDE_TITLE}" if markdown else OUTSIDE_TITLE, "\n".join(
+                ("- " if markdown else "") + (textwrap.fill(line, width) if width else line)
+                for line in outside)]
     note = [textwrap.fill(line, width) if width else line for line in NOTE.split("\n")]
     return "\n\n".join(parts + ["\n\n".join(note) if markdown else "\n".join(note)])
 
 
 def tables_html(document) -> list[str]:
     """report.html's section of both tables (every text escaped, each dataset's best rate in
-    bold) when the results.json ``document`` asks for them (:func:`wants_tables`), else []."""
+    bold), Table II's cells outside the paper's range listed after it, when the results.json
+    ``document`` asks for them (:func:`wants_tables`), else []."""
     if not wants_tables(document):
         return []
     results = document["results"]
@@ -232,6 +283,10 @@ def tables_html(document) -> list[str]:
                                         for cell in row) + "</tr>\n" for row in body)
         parts.append(f"<h3>{_esc(title)}</h3>\n<div class=\"scroll\"><table>\n<tr>{head}</tr>\n"
                      f"{rows}</table></div>")
+        outside = outside_lines(results, document.get("config")) if title == TITLE_II else []
+        if outside:
+            parts.append(f"<h3>{_esc(OUTSIDE_TITLE)}</h3>\n<ul>"
+                         + "".join(f"<li>{_esc(line)}</li>" for line in outside) + "</ul>")
     parts += [f"<p class=\"note\">{_esc(line)}</p>" for line in NOTE.split("\n")]
     return parts
 

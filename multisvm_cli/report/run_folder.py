@@ -79,7 +79,7 @@ def write_tables(folder, name, results, grid_rows, rows, checksums, *, compare_t
               for r in results]
     markdown = render(rows, "markdown", source, compare_to)
     if layout == HSU_LIN:
-        markdown += "\n\n" + tables_text(public, "markdown")
+        markdown += "\n\n" + tables_text(public, "markdown", config=name)
     atomic_write(folder / "table.md", markdown + "\n")
     saved = {"config": name, "checksums": checksums, "compare_to": compare_to,
              "repeats": repeats, "layout": layout, "results": public, "table": rows}

@@ -1,6 +1,6 @@
-"""Hsu & Lin (2002) data: the satimage, shuttle and letter-hsu-lin cards, the Unix compress
-(.Z) reader that shuttle's canonical training file needs, and refusal of content that does not
-match a card (issue 34, "Data" and "Bad input")."""
+"""Hsu & Lin (2002) data: the satimage, shuttle, letter-hsu-lin and vowel-hsu-lin cards, the
+Unix compress (.Z) reader that shuttle's canonical training file needs, and refusal of content
+that does not match a card (issue 34, "Data" and "Bad input"; issue 39: vowel's 528 rows)."""
 
 import hashlib
 import random
@@ -79,6 +79,26 @@ def test_letter_hsu_lin_is_the_first_15000_rows_and_letter_is_unchanged(mirror, 
     assert (counts(y)["A"], counts(yt)["A"], counts(y)["Z"], counts(yt)["Z"]) == \
         (583, 206, 540, 194)
     assert hsu.checksums == platt.checksums
+
+
+def test_vowel_hsu_lin_is_the_528_training_rows_and_vowel_is_unchanged(mirror, data_home):
+    """vowel-hsu-lin is vowel's training part alone (Hsu & Lin's Table I: 528 rows), one part
+    for k-fold; vowel keeps its 528 / 462 split (990 rows pooled); both sources agree."""
+    hsu = data.load("vowel-hsu-lin", progress=False)
+    vowel = data.load("vowel", progress=False)
+    assert (hsu.card.split, hsu.card.parts) == ("none", {"all": 528})
+    assert vowel.card.parts == {"train": 528, "test": 462}
+    X, y = hsu.parts["all"]
+    assert X.shape == (528, 10) and counts(y) == {label: 48 for label in range(11)}
+    assert (y[0], X[0].tolist()) == (0, [-3.639, 0.418, -0.67, 1.779, -0.168, 1.627, -0.388,
+                                         0.529, -0.874, -0.814])
+    assert (y[-1], X[-1, :3].tolist()) == (10, [-4.261, 1.827, -0.482])
+    np.testing.assert_array_equal(X, vowel.parts["train"][0])
+    assert hsu.checksums == vowel.checksums == {
+        "vowel-context.data": "1e5c40bdd0b6705c75586eb23f5d9c3078e9588f48bc5c2c98da219fe83fff29"}
+    esl = data.load("vowel-hsu-lin", source="esl", progress=False)
+    np.testing.assert_array_equal(esl.parts["all"][0], X)
+    assert esl.parts["all"][1].tolist() == y.tolist()
 
 
 # ---- the .Z reader ---------------------------------------------------------------------------
@@ -311,7 +331,7 @@ def test_a_mirror_file_with_other_content_is_refused_and_never_used(
 
 # ---- the shipped configs ---------------------------------------------------------------------
 
-SMALL = ["iris", "wine", "glass", "vowel", "vehicle", "segment"]
+SMALL = ["iris", "wine", "glass", "vowel-hsu-lin", "vehicle", "segment"]  # vowel: its 528 rows
 LARGE = ["dna", "satimage", "letter-hsu-lin", "shuttle"]
 
 

@@ -6,9 +6,13 @@ import math
 import re
 
 import pytest
+import yaml
 
-from multisvm_cli.report.hsu_lin import (TITLE_II, TITLE_III, gamma_of, point_text,
-                                         power_of_two, rate_cell)
+from multisvm_cli.report.hsu_lin import (OUTSIDE_TITLE, TITLE_II, TITLE_III, gamma_of,
+                                         point_text, power_of_two, rate_cell)
+from helpers import REPO
+
+PAPER = yaml.safe_load((REPO / "multisvm_cli" / "report" / "hsu_lin_paper.yaml").read_text())
 
 LABELS = {"ovr": "1-v-r", "maxwins": "Max Wins", "dag": "DAGSVM"}
 KFOLD = {"method": "kfold", "k": 5, "seed": 0}
@@ -57,6 +61,23 @@ def expected_rate(result) -> tuple[str, dict]:
     return f"{100 - 100 * source['n_errors'] / source['n_test']:.2f}", source["params"]
 
 
+def printed_range(dataset) -> str:
+    """The paper's range of a dataset as the file prints it, worst-best; "" without one."""
+    entry = PAPER["ranges"].get(dataset)
+    return f"{entry['worst']}-{entry['best']}" if entry else ""
+
+
+def paper_side(dataset, result) -> str:
+    """"below" / "above" when a result's rate is outside the file's printed range, each end
+    widened by half a unit of its last printed decimal; "" inside or without a range."""
+    entry = PAPER["ranges"].get(dataset)
+    source = result.get("cv_best") or result
+    rate = 100 - 100 * source["n_errors"] / source["n_test"]
+    low, high = (float(entry[end]) + sign * 0.5 * 10.0 ** -len(entry[end].split(".")[1])
+                 for end, sign in (("worst", -1), ("best", 1)))
+    return "below" if rate < low else "above" if rate > high else ""
+
+
 def power(value) -> str:
     exponent = math.log2(value)
     assert exponent == int(exponent)
@@ -98,16 +119,26 @@ def test_tables_ii_and_iii_show_the_runs_numbers(hsu_lin_run, run_multisvm):
 def check_table_ii(out, results):
     """Per dataset its protocol, per method "rate (C, gamma)" with C and gamma as 2^k."""
     header, rows = table_block(out, TITLE_II)
-    assert header == ["dataset", "rate", "1-v-r", "Max Wins", "DAGSVM"]
+    assert header == ["dataset", "rate", "1-v-r", "Max Wins", "DAGSVM", "paper range"]
     starts = column_starts(out, TITLE_II)
     protocols = {"iris": "5-fold CV", "glass": "5-fold CV", "wine": "test set"}
     assert [split_cells(r, starts)[0] for r in rows] == ["iris", "glass", "wine"]
+    outside = " ".join(out[out.index(OUTSIDE_TITLE):out.index(TITLE_III)].split())
+    marked = 0
     for line in rows:
-        dataset, protocol, *cells = split_cells(line, starts)
-        assert protocol == protocols[dataset]
+        dataset, protocol, *cells, paper = split_cells(line, starts)
+        assert protocol == protocols[dataset] and paper == printed_range(dataset) != ""
         for scheme, cell in zip(LABELS, cells):
             rate, params = expected_rate(results[(dataset, scheme)])
-            assert cell == f"{rate} ({power(params['C'])}, {power(params['gamma'])})"
+            side = paper_side(dataset, results[(dataset, scheme)])
+            assert cell == (f"{rate} ({power(params['C'])}, {power(params['gamma'])})"
+                            + (f" [{side}]" if side else ""))
+            # each cell outside the range is listed after the tables; none is written for "hl"
+            listed = f"{dataset}, {LABELS[scheme]}: {rate} is {side} {paper}."
+            assert (listed in outside) == bool(side)
+            marked += bool(side)
+    assert marked and outside.count("No reason is written for it (hsu_lin_paper.yaml, "
+                                    "config hl).") == marked
     # iris carries both estimates: Table II shows the cv-best rate, not the nested one
     iris = results[("iris", "ovr")]
     assert f"{100 - iris['cv_best']['error_pct']:.2f}" in split_cells(rows[0], starts)[2]
@@ -206,6 +237,38 @@ def test_a_damaged_result_leaves_its_cells_blank():
         {"dataset": "iris", "scheme": "dag", "params": {"kernel": "gaussian", "C": 2.0,
                                                         "gamma": 0.5}, "n_test": 50}]}
     page = "\n".join(tables_html(document))
-    assert "<b>96.00</b></td>" in page  # 100 - 100 * 2 / 50, the best; no point to show
+    # 100 - 100 * 2 / 50, the best, below iris's printed range; no point to show
+    assert "<b>96.00 [below]</b></td>" in page and printed_range("iris") in page
+    assert "<li>iris, 1-v-r: 96.00 is below" in page
     assert "(2^1, 2^-1)" not in page  # the dag result has no error count: no rate
     assert tables_html({**document, "layout": "table-1"}) == []
+
+
+def test_cells_outside_the_paper_range_carry_the_reason_written_for_them(monkeypatch):
+    """A reason is read per config, dataset and method ("all": every method of the dataset);
+    a cell inside the range, a dataset the paper does not quote (vowel's 990 rows) and
+    another config get none."""
+    from multisvm_cli.report import hsu_lin, paper_range
+
+    written = {**PAPER, "reasons": {"study": {"vehicle": {"ww": "W&W's reason."},
+                                              "glass": {"all": "Glass's reason."}}}}
+    monkeypatch.setattr(paper_range, "paper", lambda: written)
+
+    def result(dataset, scheme, errors, n_test):
+        return {"dataset": dataset, "scheme": scheme, "n_errors": errors, "n_test": n_test,
+                "params": {"kernel": "gaussian", "C": 1.0, "gamma": 1.0}}
+
+    results = [result("vehicle", "ww", 120, 846),     # 85.82: below 86.052
+               result("vehicle", "cs", 118, 846),     # 86.05 (728 / 846 = 86.052): inside
+               result("glass", "ww", 50, 214),        # 76.64: above 73.832
+               result("vowel", "ww", 400, 990),       # no range for the 990-row vowel
+               result("satimage", "ww", 175, 2000)]   # 91.25: inside a printed 91.3
+    assert hsu_lin.outside_lines(results, "study") == [
+        f"vehicle, W&W: 85.82 is below {printed_range('vehicle')}. W&W's reason.",
+        f"glass, W&W: 76.64 is above {printed_range('glass')}. Glass's reason."]
+    assert hsu_lin.outside_lines(results, "other")[0].endswith(
+        "No reason is written for it (hsu_lin_paper.yaml, config other).")
+    header, body = hsu_lin.table_ii(results)
+    assert header[-1] == "paper range" and [row[-1] for row in body] == [
+        printed_range("vehicle"), printed_range("glass"), "", printed_range("satimage")]
+    assert body[0][2:4] == ["85.82 (2^0, 2^0) [below]", "86.05 (2^0, 2^0)"]

@@ -64,7 +64,7 @@ from .steps import solve_cs, solve_ww
 
 INF = np.inf
 MOVE_TOL = 1e-12  # a row whose violation is at most this takes no step (liblinear's 1e-12)
-# The per-row helpers allocate nothing, so they compile without numba's reference counting
+# The per-row helpers that allocate nothing compile without numba's reference counting
 # (``_nrt=False``): with it, every array handed to them (a dozen a row) cost an atomic
 # increment and decrement, measured at a third of the solve's time on dna.
 LEAF = {"cache": True, "nogil": True, "_nrt": False}
@@ -132,16 +132,21 @@ def shrink_row(i, kind, C, g, beta, order, n_active, own, low):
 
 
 @njit(**LEAF)
-def sub_problem(kind, C, A, g, old, nu, scratch, n_active, own):
-    """The row's sub-problem over its first ``n_active`` classes (gradient ``g``, values
-    ``old``), solved exactly into ``nu`` by :mod:`.steps` (whole arrays when every class is
-    active: a slice is a new array view, which costs reference counting)."""
+def solve_row_cs(C, A, g, old, nu, scratch, n_active, own):
+    """C&S's sub-problem over the row's first ``n_active`` classes (gradient ``g``, values
+    ``old``), solved exactly into ``nu`` (:func:`.steps.solve_cs`; whole arrays when every
+    class is active, as a slice is a new array view)."""
     if n_active < len(g):
         g, old, nu, scratch = g[:n_active], old[:n_active], nu[:n_active], scratch[:n_active]
-    if kind == CS:
-        solve_cs(A, g, old, own, C, nu, scratch)
-    else:
-        solve_ww(A, g, old, own, C, nu, scratch)
+    solve_cs(A, g, old, own, C, nu, scratch)
+
+
+@njit(cache=True, nogil=True)  # solve_ww allocates its breakpoints: reference counting needed
+def solve_row_ww(C, A, g, old, nu, scratch, n_active, own):
+    """W&W's sub-problem, as :func:`solve_row_cs` (:func:`.steps.solve_ww`)."""
+    if n_active < len(g):
+        g, old, nu, scratch = g[:n_active], old[:n_active], nu[:n_active], scratch[:n_active]
+    solve_ww(A, g, old, own, C, nu, scratch)
 
 
 @njit(**LEAF)
@@ -190,7 +195,10 @@ def one_pass(problem, rows, sq, beta, W, bias, state, steps, bound):
                 return worst, steps, True
             for a in range(count):
                 old[a] = beta[i, order[i, a]]
-            sub_problem(kind, C, sq[i], g, old, nu, scratch, count, own[i])
+            if kind == CS:
+                solve_row_cs(C, sq[i], g, old, nu, scratch, count, own[i])
+            else:
+                solve_row_ww(C, sq[i], g, old, nu, scratch, count, own[i])
             apply_step(i, indptr, indices, data, W, bias, shift, beta, order, count, old, nu)
             steps += 1
         s += 1

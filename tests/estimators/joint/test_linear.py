@@ -2,6 +2,9 @@
 (joint/linear.py): liblinear's optimum and predictions on dna and on newsgroups tf-idf, the
 kernel dual's optimum, dense and sparse alike, determinism, the step bound, the figures."""
 
+import os
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -157,3 +160,18 @@ def test_linear_figures(form):
     assert model.max_train_memory_ == 2 * 90 * 3 * 8 + (3 + 1) * 3 * 8 + rows
     assert model.kernel_evaluations(X) == 3
     assert 0 < model.n_support_vectors_ == model.machines_.pool.n_pool <= 90
+
+
+@pytest.mark.slow
+def test_a_fresh_process_compiles_the_primal_path_for_both_schemes(tmp_path):
+    """Compiled from nothing (an empty numba cache), with no kernel fit before it: W&W's
+    sub-problem allocates, so the code that calls it must keep reference counting."""
+    code = ("import numpy as np; from multisvm_cli.estimators.ww import WestonWatkinsSVC; "
+            "from multisvm_cli.estimators.cs import CrammerSingerSVC; "
+            "X = np.random.default_rng(0).normal(size=(50, 3)); y = np.arange(50) % 3; "
+            "print(WestonWatkinsSVC(kernel='linear').fit(X, y).smo_iterations_ > 0, "
+            "CrammerSingerSVC(kernel='linear').fit(X, y).smo_iterations_ > 0)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.split() == ["True", "True"]

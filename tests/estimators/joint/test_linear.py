@@ -137,6 +137,20 @@ def test_the_step_bound_warns_and_a_normal_fit_does_not(form):
         SCHEMES[form](C=1.0, kernel="linear").fit(X, y)
 
 
+@pytest.mark.parametrize("form", ["cs", "ww"])
+def test_a_tol_below_rounding_stalls_at_the_optimum(form):
+    """No row can move (every violation at most 1e-12) while one is above tol: stalled, warned,
+    at the optimum to rounding."""
+    from multisvm_cli.estimators.joint.state import STALLED
+
+    X, y = tiny_problem(40, 3, seed=27)
+    Q, E = dual_terms(form, X, y, LINEAR, 3)
+    with pytest.warns(ConvergenceWarning, match="Solver stalled"):
+        stalled = solve_primal(X, y, 3, form, settings(LINEAR, 1.0, 1e-300), 0)
+    assert stalled.status == STALLED
+    assert kkt_violations(form, stalled.beta, Q, E, y, 1.0).max() < 1e-9
+
+
 def test_an_empty_row_moves_no_weight():
     """A row x = 0 (A = 0 under C&S) is skipped: its dual row stays 0, the rest is the optimum
     of the problem without it."""

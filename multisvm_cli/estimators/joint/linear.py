@@ -30,7 +30,8 @@ k dot products with the kept weights (x_i's non-zeros only); its k-variable sub-
     A_i = ||x_i||^2 (+ 1 for W&W's bias feature),
 
 is solved exactly (:func:`.steps.solve_cs`, :func:`.steps.solve_ww`), and the change
-d = nu - beta_i. is added: w_m += d_m x_i (b_m += d_m).  One such sub-problem is one step
+d = nu - beta_i. is added: w_m += d_m x_i (b_m += d_m).  W is kept (d, k), a feature's k
+weights together, as liblinear keeps it.  One such sub-problem is one step
 (``smo_iterations_``).  A row with x_i = 0 under C&S (A_i = 0) is skipped, as liblinear does:
 it moves no weight (its dual row then stays 0, the primal optimum is unchanged).
 
@@ -38,14 +39,20 @@ Shrinking and stopping (liblinear's rule): a row's violation is max G over its c
 may decrease - min G over those that may increase (the kernel solver's).  During a pass, a
 wrong class at its upper bound 0 whose G is below that minimum is set aside for the row (its
 gradient is not computed); a row left with its own class only is set aside for the pass loop.
-After a pass whose largest violation is below eps_shrink (first max(10 tol, 1)), everything
-returns: if that pass was over all rows and classes and its largest violation is below ``tol``,
-the solve has converged; else eps_shrink halves (not below tol).  ``tol`` is our tolerance on
-the KKT violation (default 1e-3, tighter than liblinear's eps 0.1 and LinearSVC's 1e-4 alike):
-the same stopping quantity as the kernel solver's, so the same ``tol`` means the same thing on
-both paths.  Unlike liblinear, the row's own class is never set aside (it is free or at C in
-C&S, free in W&W), so the sub-problem over the remaining classes keeps sum 0 and the box of
-:func:`.steps.solve_cs` / :func:`.steps.solve_ww`.
+Unlike liblinear, the row's own class stays (free, or at C in C&S), so the sub-problem over the
+remaining classes keeps sum 0 and the box of :func:`.steps.solve_cs` / :func:`.steps.solve_ww`;
+where liblinear would set the own class aside (C&S: at C, G below that minimum) and one wrong
+class is left (then fixed at -C), the row is set aside instead.  After a pass whose largest
+violation is below eps_shrink (first max(10 tol, 1)), everything returns: if that pass was over
+all rows and classes and its largest violation is below ``tol``, the solve has converged; else
+eps_shrink halves (not below tol).  As in liblinear, this bounds each row's violation when the
+last pass visited it (the rows moved after it may have moved it a little since).  A pass over
+all rows whose steps move nothing, with a violation above ``tol`` (below what float64 moves),
+ends the solve as stalled; the step bound (``max_iter``, as the kernel solver's) as bounded.
+
+``tol`` is our tolerance (default 1e-3), not liblinear's eps (0.1 in liblinear, LinearSVC's
+``tol`` 1e-4): it is the stopping quantity of both (the largest violation of a row), and with
+our own ``tol`` one value means the same on both paths of a fit, kernel or linear.
 
 X, dense or CSR, is read as CSR rows (a dense X is copied to CSR, its zeros dropped: both give
 the same arithmetic).  Memory (``max_train_memory_``): the dual variables (l k), the weights
@@ -64,7 +71,7 @@ from .steps import solve_cs, solve_ww
 
 INF = np.inf
 MOVE_TOL = 1e-12  # a row whose violation is at most this takes no step (liblinear's 1e-12)
-# The per-row helpers allocate nothing, so they compile without numba's reference counting
+# The per-row helpers that allocate nothing compile without numba's reference counting
 # (``_nrt=False``): with it, every array handed to them (a dozen a row) cost an atomic
 # increment and decrement, measured at a third of the solve's time on dna.
 LEAF = {"cache": True, "nogil": True, "_nrt": False}
@@ -132,22 +139,28 @@ def shrink_row(i, kind, C, g, beta, order, n_active, own, low):
 
 
 @njit(**LEAF)
-def sub_problem(kind, C, A, g, old, nu, scratch, n_active, own):
-    """The row's sub-problem over its first ``n_active`` classes (gradient ``g``, values
-    ``old``), solved exactly into ``nu`` by :mod:`.steps` (whole arrays when every class is
-    active: a slice is a new array view, which costs reference counting)."""
+def solve_row_cs(C, A, g, old, nu, scratch, n_active, own):
+    """C&S's sub-problem over the row's first ``n_active`` classes (gradient ``g``, values
+    ``old``), solved exactly into ``nu`` (:func:`.steps.solve_cs`; whole arrays when every
+    class is active, as a slice is a new array view)."""
     if n_active < len(g):
         g, old, nu, scratch = g[:n_active], old[:n_active], nu[:n_active], scratch[:n_active]
-    if kind == CS:
-        solve_cs(A, g, old, own, C, nu, scratch)
-    else:
-        solve_ww(A, g, old, own, C, nu, scratch)
+    solve_cs(A, g, old, own, C, nu, scratch)
+
+
+@njit(cache=True, nogil=True)  # solve_ww allocates its breakpoints: reference counting needed
+def solve_row_ww(C, A, g, old, nu, scratch, n_active, own):
+    """W&W's sub-problem, as :func:`solve_row_cs` (:func:`.steps.solve_ww`)."""
+    if n_active < len(g):
+        g, old, nu, scratch = g[:n_active], old[:n_active], nu[:n_active], scratch[:n_active]
+    solve_ww(A, g, old, own, C, nu, scratch)
 
 
 @njit(**LEAF)
 def apply_step(i, indptr, indices, data, W, bias, shift, beta, order, n_active, old, nu):
     """Move row i from ``old`` to ``nu`` (over its first ``n_active`` classes), and W and b
-    with it: w_m += d_m x_i, b_m += shift d_m."""
+    with it: w_m += d_m x_i, b_m += shift d_m.  Whether anything moved."""
+    moved = False
     for a in range(n_active):
         step = nu[a] - old[a]
         if step != 0.0:
@@ -156,19 +169,22 @@ def apply_step(i, indptr, indices, data, W, bias, shift, beta, order, n_active, 
             for p in range(indptr[i], indptr[i + 1]):
                 W[indices[p], m] += step * data[p]
             bias[m] += shift * step
+            moved = True
+    return moved
 
 
 @njit(cache=True, nogil=True)
 def one_pass(problem, rows, sq, beta, W, bias, state, steps, bound):
     """One pass over the active rows (``state``: order, n_active, own, the row order, the
     active row count in a one-element array, the work arrays): (largest violation, steps taken
-    in all, whether the step ``bound`` ended it).  The tuples are unpacked here, once a pass:
-    each array taken out of one inside the loop would cost reference counting every row."""
+    in all, whether a step of this pass moved anything, whether the step ``bound`` ended it).
+    The tuples are unpacked here, once a pass: each array taken out of one inside the loop
+    would cost reference counting every row."""
     kind, C, shift, margin, shrinking = problem
     indptr, indices, data = rows
     order, n_active, own, rows_order, n_rows, work = state
     g, old, nu, scratch = work[0], work[1], work[2], work[3]
-    worst, s = -INF, 0
+    worst, s, moved = -INF, 0, False
     while s < n_rows[0]:
         i = rows_order[s]
         if sq[i] <= 0.0:
@@ -187,14 +203,18 @@ def one_pass(problem, rows, sq, beta, W, bias, state, steps, bound):
         worst = max(worst, high - low)
         if high - low > MOVE_TOL:
             if 0 <= bound <= steps:
-                return worst, steps, True
+                return worst, steps, moved, True
             for a in range(count):
                 old[a] = beta[i, order[i, a]]
-            sub_problem(kind, C, sq[i], g, old, nu, scratch, count, own[i])
-            apply_step(i, indptr, indices, data, W, bias, shift, beta, order, count, old, nu)
+            if kind == CS:
+                solve_row_cs(C, sq[i], g, old, nu, scratch, count, own[i])
+            else:
+                solve_row_ww(C, sq[i], g, old, nu, scratch, count, own[i])
+            moved |= apply_step(i, indptr, indices, data, W, bias, shift, beta, order, count,
+                                old, nu)
             steps += 1
         s += 1
-    return worst, steps, False
+    return worst, steps, moved, False
 
 
 @njit(cache=True, nogil=True)
@@ -215,14 +235,13 @@ def solve(problem, tol, bound, seed, rows, y, sq, beta, W, bias):
         for s in range(n_rows[0]):  # a new random order (liblinear's swaps)
             j = s + np.random.randint(n_rows[0] - s)
             rows_order[s], rows_order[j] = rows_order[j], rows_order[s]
-        before = steps
-        worst, steps, ended = one_pass(problem, rows, sq, beta, W, bias, state, steps, bound)
+        worst, steps, moved, ended = one_pass(problem, rows, sq, beta, W, bias, state, steps, bound)
         passes += 1
         if ended:
             return BOUND, steps, passes, worst
-        if steps == before and worst >= tol and from_all:
+        if not moved and worst >= tol and from_all:
             return STALLED, steps, passes, worst  # below what a step can move
-        if worst < eps_shrink:
+        if worst < eps_shrink or not moved:  # (a shrunk pass that moved nothing: unshrink)
             if worst < tol and from_all:
                 return CONVERGED, steps, passes, worst
             n_rows[0], eps_shrink, from_all = n, max(eps_shrink / 2.0, tol), True

@@ -2,6 +2,9 @@
 (joint/linear.py): liblinear's optimum and predictions on dna and on newsgroups tf-idf, the
 kernel dual's optimum, dense and sparse alike, determinism, the step bound, the figures."""
 
+import os
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -134,6 +137,20 @@ def test_the_step_bound_warns_and_a_normal_fit_does_not(form):
         SCHEMES[form](C=1.0, kernel="linear").fit(X, y)
 
 
+@pytest.mark.parametrize("form", ["cs", "ww"])
+def test_a_tol_below_rounding_stalls_at_the_optimum(form):
+    """No row can move (every violation at most 1e-12) while one is above tol: stalled, warned,
+    at the optimum to rounding."""
+    from multisvm_cli.estimators.joint.state import STALLED
+
+    X, y = tiny_problem(40, 3, seed=27)
+    Q, E = dual_terms(form, X, y, LINEAR, 3)
+    with pytest.warns(ConvergenceWarning, match="Solver stalled"):
+        stalled = solve_primal(X, y, 3, form, settings(LINEAR, 1.0, 1e-300), 0)
+    assert stalled.status == STALLED
+    assert kkt_violations(form, stalled.beta, Q, E, y, 1.0).max() < 1e-9
+
+
 def test_an_empty_row_moves_no_weight():
     """A row x = 0 (A = 0 under C&S) is skipped: its dual row stays 0, the rest is the optimum
     of the problem without it."""
@@ -157,3 +174,18 @@ def test_linear_figures(form):
     assert model.max_train_memory_ == 2 * 90 * 3 * 8 + (3 + 1) * 3 * 8 + rows
     assert model.kernel_evaluations(X) == 3
     assert 0 < model.n_support_vectors_ == model.machines_.pool.n_pool <= 90
+
+
+@pytest.mark.slow
+def test_a_fresh_process_compiles_the_primal_path_for_both_schemes(tmp_path):
+    """Compiled from nothing (an empty numba cache), with no kernel fit before it: W&W's
+    sub-problem allocates, so the code that calls it must keep reference counting."""
+    code = ("import numpy as np; from multisvm_cli.estimators.ww import WestonWatkinsSVC; "
+            "from multisvm_cli.estimators.cs import CrammerSingerSVC; "
+            "X = np.random.default_rng(0).normal(size=(50, 3)); y = np.arange(50) % 3; "
+            "print(WestonWatkinsSVC(kernel='linear').fit(X, y).smo_iterations_ > 0, "
+            "CrammerSingerSVC(kernel='linear').fit(X, y).smo_iterations_ > 0)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.split() == ["True", "True"]

@@ -184,11 +184,12 @@ def footnote(compare_to=REFERENCE, reference_source=None, compared=True, resampl
                      "liblinear's iterations (it runs no SMO).")
     against = label(compare_to)
     if compared and resampled:
-        lines.append(f"Test vs {against} with repeats: corrected-t = corrected resampled "
-                     "t-test (Nadeau & Bengio 2003) on the paired test errors of the J = folds "
-                     "x repeats splits, t = mean(d) / sqrt((1/J + n_test/n_train) var(d)) with "
-                     "J - 1 df; McNemar's test would be unsound here, as each point is tested "
-                     "once per repeat and those tests are not independent.")
+        lines.append(f"Test vs {against} over repeats or random draws: corrected-t = "
+                     "corrected resampled t-test (Nadeau & Bengio 2003) on the paired test "
+                     "errors of the J splits (folds x repeats, or draws), t = mean(d) / "
+                     "sqrt((1/J + n_test/n_train) var(d)) with J - 1 df; McNemar's test would "
+                     "be unsound here, as a point is tested once per repeat (or in several "
+                     "draws) and those tests are not independent.")
     elif compared:
         lines.append(f"McNemar (Dietterich 1998) vs {against} on the test points (with k "
                      "folds, pooled over the folds: each point is tested once, by its fold's "

@@ -70,7 +70,8 @@ def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, f
                         tests[estimate][scheme] += found[scheme]
                 rows_of_plan += rows
             per_estimate = {estimate: [_pool(plan.name, s, tests[estimate][s],
-                                             _of_estimate(rows_of_plan, estimate))
+                                             _of_estimate(rows_of_plan, estimate),
+                                             drawn=plan.split["method"] == "draws")
                                        for s in config.schemes]
                             for estimate in plan.estimate}
             results += [{**result, **text_features(stats), **draw_count(plan, repeats)}

@@ -11,14 +11,16 @@ from ...estimators.registry import kernel_free
 from ...report.columns import error_pct
 
 
-def _pool(dataset, scheme, tests, rows):
-    """One Table-1 row for a scheme from its per-split tests (outer folds x repeats)."""
+def _pool(dataset, scheme, tests, rows, drawn=False):
+    """One Table-1 row for a scheme from its per-split tests (outer folds x repeats, or the
+    random draws of a ``drawn`` split, which its kernel cell's "(n/N draws)" counts)."""
     counts = Counter(t["point"] for t in tests)
     point, n_folds = counts.most_common(1)[0]
     kernel = point.kernel_label() if not kernel_free(scheme) else "-"
     repeats = len({t.get("repeat", 0) for t in tests})
     if len(tests) > 1 and n_folds < len(tests):
-        kernel += f" ({n_folds}/{len(tests)} {'splits' if repeats > 1 else 'folds'})"
+        unit = "draws" if drawn else "splits" if repeats > 1 else "folds"
+        kernel += f" ({n_folds}/{len(tests)} {unit})"
     correct = np.concatenate([t["correct"] for t in tests])
     n_test = np.array([len(t["correct"]) for t in tests], dtype=float)
     mine = [r for r in rows if r["scheme"] == scheme]

@@ -110,8 +110,13 @@ def test_a_draws_run_reports_the_mean_and_sd_of_its_draws(drawn):
         assert float(row["error_pct"]) == pytest.approx(mean(errors), abs=1e-9)
         assert float(row["error_sd"]) == pytest.approx(stdev(errors), abs=1e-9)
         assert row["draws"] == "3" and row["n_test"] == "135"
+        chosen = [json.dumps(split, sort_keys=True) for split in result["selected"]]
+        most = max(chosen.count(one) for one in chosen)
+        suffix = f" ({most}/3 draws)" if most < 3 else ""
+        assert row["kernel"].endswith(suffix) and "folds" not in row["kernel"], row["kernel"]
     # draws' test parts overlap: the paired test is the corrected resampled t-test
     assert rows[1]["mcnemar_test"] == "corrected-t"
+    assert "over repeats or random draws: corrected-t" in (folder / "table.md").read_text()
     assert ">draws</th>" in (folder / "report.html").read_text()
 
 

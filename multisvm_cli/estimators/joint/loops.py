@@ -25,6 +25,16 @@ moves at once (the pair's only if it gains).  The feasible set is a product of t
 row sets, so the KKT conditions above, row by row, are the whole problem's: any step that
 keeps every row in its set may be taken, and the stopping rule is unchanged.
 
+W&W's steps do two things more (Weston & Watkins' rows move about 10 of Letter's 26 classes
+a step, most of them by little, and the step's cost is one pass over the active examples for
+each class moved): the working example's row move is thinned to the classes it moves by more
+than THIN x its largest move (:func:`thin`), and the partner, after the pair move, takes its
+own row step over the classes either row moved (:func:`partner_row`), which adds no class to
+the step's update.  Measured on Letter's 5,000 rows (gamma 4, C 16): 20,918 steps instead of
+21,854 and 36% fewer class passes (6.2 instead of 9.7 x 10^8 active examples x classes); the
+partner's step alone cut the steps to 19,123 but not the passes (8.3 x 10^8), thinning alone
+the passes to 7.5 x 10^8.
+
 Why pairs: a row alone can hardly move along the directions that keep the class sums, when the
 kernel is close to a constant (a small Gaussian gamma) or its classes' scores are tied; pairs
 move along them, as libsvm's SMO pairs do.  Letter's 5,000 rows took 2x (C&S) to 3x (W&W)
@@ -45,9 +55,10 @@ from numba import njit
 
 from .box import can_decrease, can_increase, lower, upper
 from .state import BOUND, CONVERGED, CS, NEED_ROW, STALLED, WW
-from .steps import gain, solve_box, solve_cs, solve_ww
+from .steps import gain, solve_box, solve_cs, solve_row_over, solve_ww
 
 TAU = 1e-12  # the least curvature Q_ii a sub-problem is solved with (libsvm's TAU)
+THIN = 0.35  # W&W's row step keeps the classes whose move is above THIN x its largest
 INF = np.inf
 
 
@@ -270,24 +281,27 @@ def pair_step(kind, C, yi, yj, A2, bi, bj, gi, gj, v, work):
     return gain(A2, c, v)
 
 
-Scratch = namedtuple("Scratch", "nu d d2 v gi gj bj v0 work changed")
+Scratch = namedtuple("Scratch", "nu d d2 v gi gj bj v0 work changed moving")
 Scratch.__doc__ = """A step's working rows, k entries each: ``nu`` (i's new row), ``d`` and ``d2``
-(the moves of i and its partner), ``v`` and ``v0`` (pair moves), ``gi``, ``gj`` (gradients after
-i's step), ``bj`` (the partner's row), ``work`` (6, 2k) and ``changed`` (class indices)."""
+(the moves of i and its partner), ``v`` and ``v0`` (pair moves; W&W: v0 also a row's move),
+``gi``, ``gj`` (gradients after i's step), ``bj`` (the partner's row), ``work`` (6, 2k),
+``changed`` (class indices) and ``moving`` (W&W: the classes a sub-problem may move)."""
 
 
 @njit(cache=True, nogil=True)
 def scratch(k):
     """Empty :class:`Scratch` rows for k classes."""
     return Scratch(np.empty(k), np.empty(k), np.empty(k), np.empty(k), np.empty(k), np.empty(k),
-                   np.empty(k), np.empty(k), np.empty((6, 2 * k)), np.empty(k, np.int64))
+                   np.empty(k), np.empty(k), np.empty((6, 2 * k)), np.empty(k, np.int64),
+                   np.empty(k, np.bool_))
 
 
 @njit(cache=True, nogil=True)
-def row_step(problem, dual, i, q, s):
-    """Example i's own sub-problem (:func:`solve_cs` / :func:`solve_ww`) from its kernel row
-    ``q``: its new row into ``s.nu``, the move into ``s.d``, its gradient after it into ``s.gi``;
-    returns the curvature A = Q_ii."""
+def row_step(problem, dual, i, q, classes, s):
+    """Example i's own sub-problem (:func:`solve_cs` / :func:`solve_ww`; W&W's then thinned,
+    :func:`thin`) from its kernel row ``q``: its new row into ``s.nu``, the move into ``s.d``,
+    its gradient after it into ``s.gi``; returns the curvature A = Q_ii.  ``classes``: i's most
+    violating pair (:func:`extremes`)."""
     kind, C, shift, yi, beta, G = problem.kind, problem.C, problem.shift, problem.y[i], dual.beta, dual.G
     A = max(q[i] + shift, TAU)
     if kind == CS:
@@ -296,8 +310,42 @@ def row_step(problem, dual, i, q, s):
         solve_ww(A, G[:, i], beta[:, i], yi, C, s.nu, s.work[0, :len(s.nu)])
     for m in range(len(s.nu)):
         s.d[m] = s.nu[m] - beta[m, i]
+    if kind == WW:
+        thin(problem, dual, i, A, classes, s)
+    for m in range(len(s.nu)):
         s.gi[m] = G[m, i] + (q[i] + shift) * s.d[m]
     return A
+
+
+@njit(cache=True, nogil=True)
+def thin(problem, dual, i, A, classes, s):
+    """W&W: i's exact row move ``s.d`` re-solved over the classes that it moves by more than
+    THIN x its largest move, and i's most violating pair ``classes`` (:func:`.steps.
+    solve_row_over`); the rest stay.  ``s.nu`` and ``s.d`` are updated; nothing changes when it
+    already moves no other class, or moves by rounding only (below :func:`place`'s snap
+    distance 1e-12 max(1, C): the exact step is kept, so that a solve whose tol is below
+    rounding ends as stalled rather than moving by rounding forever).
+
+    Why: the step's cost is the gradient's update, one pass over the active examples for each
+    class that moved, and on Letter a W&W row moves about 10 of its 26 classes, most of them
+    by little.  The thinned step still descends (the pair's direction alone does, by the
+    violation), and the stopping rule is unchanged (module docstring's measurement)."""
+    beta, k = dual.beta, len(s.nu)
+    largest = 0.0
+    for m in range(k):
+        largest = max(largest, abs(s.d[m]))
+    dropped = False
+    if largest <= 1e-12 * max(1.0, problem.C):  # a move of rounding's size: kept exact (a stall)
+        return
+    for m in range(k):
+        s.moving[m] = abs(s.d[m]) > THIN * largest or m == classes[0] or m == classes[1]
+        dropped |= s.d[m] != 0.0 and not s.moving[m]
+    if not dropped:
+        return
+    solve_row_over(WW, problem.C, problem.y[i], A, dual.G[:, i], beta[:, i], s.moving, s.d,
+                   s.work[1:])
+    for m in range(k):
+        s.nu[m] = beta[m, i] + s.d[m]
 
 
 @njit(cache=True, nogil=True)
@@ -325,13 +373,35 @@ def pair_move(problem, dual, n_active, i, q, A, classes, alone_ok, s):
 
 
 @njit(cache=True, nogil=True)
-def take_pair(problem, beta, j, s):
-    """The pair move ``s.v``: added to i's new row ``s.nu``, taken from partner j's row, which
-    is placed (its change into ``s.d2``)."""
+def take_pair(problem, dual, i, j, q, s):
+    """The pair move ``s.v``: added to i's new row ``s.nu``, taken from partner j's row; W&W's
+    partner then also takes its own step (:func:`partner_row`); j's row is placed (its change
+    into ``s.d2``).  ``q``: i's kernel row."""
     for m in range(len(s.v)):
         s.nu[m] += s.v[m]
         s.bj[m] -= s.v[m]
-    place(problem, beta, j, s.bj, s.d2)
+    if problem.kind == WW:
+        partner_row(problem, dual, i, j, q, s)
+    place(problem, dual.beta, j, s.bj, s.d2)
+
+
+@njit(cache=True, nogil=True)
+def partner_row(problem, dual, i, j, q, s):
+    """W&W: partner j's own sub-problem after the pair move (its new row ``s.bj``, i's
+    ``s.nu``, both not yet placed), over the classes that either row moved
+    (:func:`.steps.solve_row_over`), so that the step's gradient update covers no more of them;
+    ``s.bj`` is updated.  It descends: the sub-problem is solved exactly from j's row after the
+    pair move, which it may keep (module docstring's measurement)."""
+    shift, beta, G, k = problem.shift, dual.beta, dual.G, len(s.nu)
+    Ajj = problem.diag[j] + shift
+    for m in range(k):
+        di, dj = s.nu[m] - beta[m, i], s.bj[m] - beta[m, j]
+        s.moving[m] = di != 0.0 or dj != 0.0
+        s.gj[m] = G[m, j] + (q[j] + shift) * di + Ajj * dj
+    solve_row_over(WW, problem.C, problem.y[j], max(Ajj, TAU), s.gj, s.bj, s.moving, s.v0,
+                   s.work[1:])
+    for m in range(k):
+        s.bj[m] += s.v0[m]
 
 
 @njit(cache=True, nogil=True)
@@ -386,7 +456,7 @@ def run(problem, cache, dual, progress, bound):
             break
         q = rows[slot_of[i]]
         classes = extremes(problem.kind, problem.C, problem.y[i], beta[:, i], G[:, i])
-        A = row_step(problem, dual, i, q, s)
+        A = row_step(problem, dual, i, q, classes, s)
         j, after, took_alone = pair_move(problem, dual, n_active, i, q, A, classes, alone_ok, s)
         q2 = q
         if j >= 0 and after > 0.0:
@@ -395,7 +465,7 @@ def run(problem, cache, dual, progress, bound):
                 break
             cache.stamp[slot_of[j]] = steps
             q2 = rows[slot_of[j]]
-            take_pair(problem, beta, j, s)
+            take_pair(problem, dual, i, j, q, s)
         else:
             j = i
             s.d2[:] = 0.0

@@ -47,14 +47,14 @@ FLOAT, INT = np.dtype(np.float64), np.dtype(np.int64)
 # One joint solve costs about this many rows^2 kernel products per class beyond the first:
 # on Letter (gamma 4, C 16) C&S took 8-9x Max Wins' CPU time at 5,000 and 15,000 rows, where
 # point_cost's Max Wins figure puts (k - 1) rows^2 at 5x and 11x.  W&W / C&S, CPU seconds of
-# one fit on one BLAS thread (benchmarks/joint_references.py and joint_threads.py, 2026-11-26,
-# docs/results/speed.md): Letter's 5,000 rows 1.20, 1.31 and 1.21 (4.46 / 3.72 s, 4.64 / 3.53,
-# 4.52 / 3.74: 26% more steps), its 15,000 rows 1.19 (25.5 / 21.4 s); satimage (gamma 1,
-# C 16) 0.67 to 1.03 (0.60 / 0.90 s to 0.96 / 0.93).  Letter's 1.2 is taken: the large sets
-# decide a study's time.
+# one fit on one BLAS thread (benchmarks/joint_references.py, 2026-11-26, docs/results/speed.md),
+# since W&W's thinned row step and partner's row step (.loops): Letter's 5,000 rows 0.88, 0.89
+# and 0.99 (3.30 / 3.75 s, 3.45 / 3.86, 3.49 / 3.53), its 15,000 rows 1.03 (21.4 / 20.7 s);
+# satimage (gamma 1, C 16) 0.49 to 1.37 (0.41 / 0.84 s to 0.70 / 0.51).  Letter's 1.0 is
+# taken: the large sets decide a study's time.  (Before those steps: 1.2.)
 # LLW / C&S, CPU on one BLAS thread (2026-11-26, loaded machine): 0.9 to 150 over glass, vehicle,
 # segment, vowel and Letter's first 2,000 rows at C 1 and 16; 8 is their geometric mean.
-JOINT_COST = {"cs": 1.0, "ww": 1.2, "llw": 8.0}
+JOINT_COST = {"cs": 1.0, "ww": 1.0, "llw": 8.0}
 
 
 def row_order_seed(random_state):

@@ -7,7 +7,9 @@ its KKT conditions make v a clipped shift theta - c / A of one scalar theta:
 - :func:`solve_cs`: one example's row in Crammer & Singer's box (their fixed-point algorithm,
   2001, section 6);
 - :func:`solve_ww`: one example's row in Weston & Watkins' box;
-- :func:`solve_box`: any box (the pair steps of :mod:`.loops`).
+- :func:`solve_box`: any box (the pair steps of :mod:`.loops`);
+- :func:`solve_row_over`: one example's row over some of its classes, the others kept (W&W's
+  thinned row step and its partner's row step, :mod:`.loops`).
 
 The boxes are :mod:`.box`'s (U_m = :func:`.box.upper`, L_m = :func:`.box.lower`).
 """
@@ -169,6 +171,22 @@ def solve_box(A, c, lo, hi, v, z, points):
             widest, room = m, inside
     if widest >= 0:
         v[widest] -= rest
+
+
+@njit(cache=True, nogil=True)
+def solve_row_over(kind, C, y, A, g, b, moving, v, work):
+    """One example's sub-problem over the classes where ``moving`` is True, the others kept,
+    solved exactly into its move ``v``: min_v 1/2 A ||v||^2 + g'v  s.t.  sum_m v_m = 0, b + v in
+    the row's box (class y its own) on the moving classes, v_m = 0 on the others
+    (:func:`solve_box`), where b is the row and g its gradient.  Returns the gain.  ``work``:
+    scratch, at least 4 rows of 2k."""
+    k = len(b)
+    lo, hi = work[0, :k], work[1, :k]
+    for m in range(k):
+        lo[m] = lower(kind, m == y, C) - b[m] if moving[m] else 0.0
+        hi[m] = upper(kind, m == y, C) - b[m] if moving[m] else 0.0
+    solve_box(A, g, lo, hi, v, work[2, :k], work[3])
+    return gain(A, g, v)
 
 
 @njit(cache=True, nogil=True)

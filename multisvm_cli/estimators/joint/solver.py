@@ -259,15 +259,22 @@ def initial_gradient(y_index, n_classes, margin):
 
 def reconstruct(G, beta, y, margin, shift, rows, examples, memory_mb):
     """G of ``examples`` (shrunk: not updated since) from scratch: e + sum over the examples
-    with a non-zero dual row of beta (K + shift), the kernel values in bounded blocks."""
+    with a non-zero dual row of beta (K + shift).  With the Gram matrix stored, its rows are
+    read in place (:func:`.rebuild.add_support_rows`: no kernel value is computed or copied);
+    otherwise the kernel values are computed in blocks of at most ``memory_mb``."""
     support = np.flatnonzero(np.any(beta != 0.0, axis=0))
     G[:, examples] = margin
     G[y[examples], examples] = 0.0
+    if rows.full:
+        from .rebuild import add_support_rows  # numba loads here, not at import
+
+        add_support_rows(G, beta, support, rows.rows, np.asarray(examples, np.int64), float(shift))
+        return
     coef = beta[:, support]
     for part in row_slices(len(examples), rows_per_chunk(len(support), memory_mb)):
-        chunk = examples[part]
-        block = rows.rows[np.ix_(support, chunk)] if rows.full else rows.block(support, chunk)
-        G[:, chunk] += coef @ (block + shift)
+        block = rows.block(support, examples[part])
+        block += shift
+        G[:, examples[part]] += coef @ block
 
 
 def solve_memory(rows, beta, X, newton_bytes=0):

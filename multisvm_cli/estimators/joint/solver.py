@@ -119,7 +119,7 @@ class KernelRows:
         if gram is None and gram_fits(n, cache_mb):
             gram = kernel.gram(X, resolve_n_jobs(n_jobs))
         self.full = gram is not None
-        self.diag = self._diagonal()
+        self.diag = np.diagonal(gram).copy() if self.full else self._diagonal()
         if self.full:
             self.rows, self.slot_of = gram, np.arange(n, dtype=np.int64)
             self.owner, self.stamp = self.slot_of.copy(), np.zeros(n, np.int64)
@@ -130,7 +130,8 @@ class KernelRows:
         self.owner, self.stamp = np.full(capacity, -1, np.int64), np.full(capacity, -1, np.int64)
 
     def _diagonal(self):
-        """K(x_j, x_j) of every training row, from square blocks of ``GRAM_TILE`` rows."""
+        """K(x_j, x_j) of every training row, from square blocks of ``GRAM_TILE`` rows (the
+        blocks on the Gram matrix's diagonal: with K(X, X) stored, its diagonal is read)."""
         n = self.X.shape[0]
         diag = np.empty(n)
         for start in range(0, n, GRAM_TILE):

@@ -13,8 +13,9 @@ when a solve starts, so importing the estimators does not load numba), on the na
 step on the free variables (:mod:`.newton`).
 
 Kernel rows: when K(X, X) fits in ``cache_size`` MB (or the fit was given it), it is computed
-once (``Kernel.gram``) and every row is read from it; otherwise rows live in a cache of
-``cache_size`` MB, the least recently read row evicted first, as libsvm's.  A step that needs a
+once (``Kernel.gram``, into ordinary pages: :func:`plain_pages`) and every row is read from
+it; otherwise rows live in a cache of ``cache_size`` MB, the least recently read row evicted
+first, as libsvm's.  A step that needs a
 row the cache lacks returns to Python, which computes it as a BLAS product (``Kernel.block``,
 sparse or dense X).  (Computing the rows of the next most violating examples with it, 64 at a
 time, was measured 5x slower on Letter's 15,000 rows: the working example moves around so much
@@ -38,6 +39,7 @@ stalled" (:data:`STALL_MESSAGE`).  Fits are deterministic: no randomness, ties g
 index.
 """
 
+import mmap
 import warnings
 from dataclasses import dataclass
 
@@ -106,6 +108,26 @@ def data_bytes(X):
     return int(X.nbytes)
 
 
+def plain_pages(n_rows, n_columns):
+    """An (n_rows, n_columns) float64 array of zeros, mapped in the operating system's ordinary
+    pages and, on Linux, faulted in at once (``MAP_POPULATE``).
+
+    Why not ``np.empty``: NumPy asks Linux for transparent huge pages for any array of 4 MB or
+    more, and on the shared virtual machine of docs/results/speed.md a huge page new to the
+    process costs several ms of system time to fault in.  Satimage's 157 MB Gram matrix, page
+    faults alone (system + user CPU, 2026-11-26): 0.12-0.32 s in huge pages in a fresh process,
+    0.01 s where the process had just freed them; 0.08 s in ordinary pages faulted one at a
+    time; 0.05 s populated at once, every time.  Where Linux gives huge pages to every mapping
+    (its ``always`` setting), this one gets them too."""
+    values = n_rows * n_columns
+    size = max(1, values * BYTES_PER_VALUE)
+    if hasattr(mmap, "MAP_POPULATE"):
+        pages = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | mmap.MAP_POPULATE)
+    else:
+        pages = mmap.mmap(-1, size)
+    return np.frombuffer(pages, np.float64, values).reshape(n_rows, n_columns)
+
+
 class KernelRows:
     """Rows K(x_i, X) of the training rows: all of K(X, X) (``full``), or an LRU cache of
     ``capacity`` rows (``rows[slot]`` holds row ``owner[slot]``; ``slot_of[i]`` is row i's slot
@@ -117,7 +139,7 @@ class KernelRows:
         self.norms = squared_norms(X) if kernel.name == "gaussian" else None
         self._columns = (n, X, self.norms)  # (active count, their rows, their norms)
         if gram is None and gram_fits(n, cache_mb):
-            gram = kernel.gram(X, resolve_n_jobs(n_jobs))
+            gram = kernel.gram(X, resolve_n_jobs(n_jobs), plain_pages(n, n))
         self.full = gram is not None
         self.diag = np.diagonal(gram).copy() if self.full else self._diagonal()
         if self.full:

@@ -1,13 +1,30 @@
-"""The gradient's reconstruction after unshrinking (:func:`solver.reconstruct`): read in place
-from the stored Gram matrix (:mod:`.rebuild`) or computed in blocks from X, it is Q beta + e."""
+"""The joint solver's stored Gram matrix (in ordinary pages, :func:`solver.plain_pages`) and the
+gradient's reconstruction after unshrinking (:func:`solver.reconstruct`): read in place from
+that matrix (:mod:`.rebuild`) or computed in blocks from X, it is Q beta + e."""
 
 import numpy as np
 import pytest
 
 from multisvm_cli.estimators.joint import rebuild
-from multisvm_cli.estimators.joint.solver import FORMULATIONS, KernelRows, reconstruct, solve_dual
+from multisvm_cli.estimators.joint.solver import (FORMULATIONS, KernelRows, plain_pages,
+                                                  reconstruct, solve_dual)
 from multisvm_cli.estimators.kernels import Kernel
 from tests.estimators.joint.test_all_together import dual_terms, settings, tiny_problem
+
+
+@pytest.mark.parametrize("kernel", [Kernel.from_params("gaussian", gamma=0.5),
+                                    Kernel.from_params("polynomial", degree=2)])
+def test_the_stored_gram_matrix_is_kernel_gram_bit_for_bit(kernel):
+    """KernelRows' Gram matrix, filled into ordinary pages, holds exactly Kernel.gram's values
+    in a writable C-contiguous float64 array, and its diagonal is the cached rows' one."""
+    X, _ = tiny_problem(700, 4, seed=4)  # 700 > 256: several bands of tiles
+    rows = KernelRows(X, kernel, 200.0)
+    assert rows.full and rows.rows.dtype == np.float64 and rows.rows.flags.c_contiguous
+    assert rows.rows.flags.writeable and rows.nbytes == 700 * 700 * 8
+    np.testing.assert_array_equal(rows.rows, kernel.gram(X))
+    np.testing.assert_array_equal(rows.diag, KernelRows(X, kernel, 0.5).diag)
+    zeros = plain_pages(3, 5)
+    assert zeros.shape == (3, 5) and not zeros.any()
 
 
 def some_dual(n_rows, n_classes, rng):

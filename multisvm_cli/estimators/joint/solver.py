@@ -115,9 +115,9 @@ def plain_pages(n_rows, n_columns):
     Why not ``np.empty``: NumPy asks Linux for transparent huge pages for any array of 4 MB or
     more, and on the shared virtual machine of docs/results/speed.md a huge page new to the
     process costs several ms of system time to fault in.  Satimage's 157 MB Gram matrix, page
-    faults alone (system + user CPU, 2026-11-26): 0.12-0.32 s in huge pages in a fresh process,
-    0.01 s where the process had just freed them; 0.08 s in ordinary pages faulted one at a
-    time; 0.05 s populated at once, every time.  Where Linux gives huge pages to every mapping
+    faults alone (system + user CPU, 2026-11-26): in huge pages 0.32, 0.12 and 0.015 s for
+    three allocations in turn in a fresh process, 0.01 s once it reused the ones it freed; 0.08
+    s in ordinary pages faulted one at a time; 0.05 s populated at once, every time.  Where Linux gives huge pages to every mapping
     (its ``always`` setting), this one gets them too."""
     values = n_rows * n_columns
     size = max(1, values * BYTES_PER_VALUE)

@@ -121,9 +121,10 @@ def plain_pages(n_rows, n_columns):
     (its ``always`` setting), this one gets them too."""
     values = n_rows * n_columns
     size = max(1, values * BYTES_PER_VALUE)
-    if hasattr(mmap, "MAP_POPULATE"):
-        pages = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | mmap.MAP_POPULATE)
-    else:
+    if hasattr(mmap, "MAP_PRIVATE"):  # POSIX: private (a forked child copies on write)
+        flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | getattr(mmap, "MAP_POPULATE", 0)
+        pages = mmap.mmap(-1, size, flags=flags)
+    else:  # Windows: an anonymous map is private to the process
         pages = mmap.mmap(-1, size)
     return np.frombuffer(pages, np.float64, values).reshape(n_rows, n_columns)
 

@@ -255,8 +255,9 @@ class Kernel:
         step = rows_per_chunk(n_columns, memory_mb=ELEMENTWISE_SLICE_MB)
         return size + 2 * min(n_rows, step) * n_columns * BYTES_PER_VALUE
 
-    def gram(self, X, n_threads=1):
-        """K(X, X) for training: a C-contiguous float64 (n, n) matrix, exactly symmetric.
+    def gram(self, X, n_threads=1, out=None):
+        """K(X, X) for training: a C-contiguous float64 (n, n) matrix, exactly symmetric (into
+        ``out`` when given: such an (n, n) array, its values overwritten).
         ``X`` may be scipy-sparse: its tiles are then sparse products, X itself stays sparse.
 
         Only the GRAM_TILE-sized tiles on and above the diagonal are computed, each as one
@@ -266,7 +267,7 @@ class Kernel:
         polynomial degrees).
         """
         X = as_float_rows(X)
-        gram = np.empty((X.shape[0], X.shape[0]))
+        gram = np.empty((X.shape[0], X.shape[0])) if out is None else out
         norms = squared_norms(X) if self.name == "gaussian" else None
         fill = partial(self._fill_gram_band, X, norms, gram)
         bands = range(0, X.shape[0], GRAM_TILE)

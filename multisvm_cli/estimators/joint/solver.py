@@ -13,8 +13,9 @@ when a solve starts, so importing the estimators does not load numba), on the na
 step on the free variables (:mod:`.newton`).
 
 Kernel rows: when K(X, X) fits in ``cache_size`` MB (or the fit was given it), it is computed
-once (``Kernel.gram``) and every row is read from it; otherwise rows live in a cache of
-``cache_size`` MB, the least recently read row evicted first, as libsvm's.  A step that needs a
+once (``Kernel.gram``, into ordinary pages: :func:`plain_pages`) and every row is read from
+it; otherwise rows live in a cache of ``cache_size`` MB, the least recently read row evicted
+first, as libsvm's.  A step that needs a
 row the cache lacks returns to Python, which computes it as a BLAS product (``Kernel.block``,
 sparse or dense X).  (Computing the rows of the next most violating examples with it, 64 at a
 time, was measured 5x slower on Letter's 15,000 rows: the working example moves around so much
@@ -38,6 +39,7 @@ stalled" (:data:`STALL_MESSAGE`).  Fits are deterministic: no randomness, ties g
 index.
 """
 
+import mmap
 import warnings
 from dataclasses import dataclass
 
@@ -106,6 +108,27 @@ def data_bytes(X):
     return int(X.nbytes)
 
 
+def plain_pages(n_rows, n_columns):
+    """An (n_rows, n_columns) float64 array of zeros, mapped in the operating system's ordinary
+    pages and, on Linux, faulted in at once (``MAP_POPULATE``).
+
+    Why not ``np.empty``: NumPy asks Linux for transparent huge pages for any array of 4 MB or
+    more, and on the shared virtual machine of docs/results/speed.md a huge page new to the
+    process costs several ms of system time to fault in.  Satimage's 157 MB Gram matrix, page
+    faults alone (system + user CPU, 2026-11-26): in huge pages 0.32, 0.12 and 0.015 s for
+    three allocations in turn in a fresh process, 0.01 s once it reused the ones it freed; 0.08
+    s in ordinary pages faulted one at a time; 0.05 s populated at once, every time.  Where Linux gives huge pages to every mapping
+    (its ``always`` setting), this one gets them too."""
+    values = n_rows * n_columns
+    size = max(1, values * BYTES_PER_VALUE)
+    if hasattr(mmap, "MAP_PRIVATE"):  # POSIX: private (a forked child copies on write)
+        flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | getattr(mmap, "MAP_POPULATE", 0)
+        pages = mmap.mmap(-1, size, flags=flags)
+    else:  # Windows: an anonymous map is private to the process
+        pages = mmap.mmap(-1, size)
+    return np.frombuffer(pages, np.float64, values).reshape(n_rows, n_columns)
+
+
 class KernelRows:
     """Rows K(x_i, X) of the training rows: all of K(X, X) (``full``), or an LRU cache of
     ``capacity`` rows (``rows[slot]`` holds row ``owner[slot]``; ``slot_of[i]`` is row i's slot
@@ -117,9 +140,9 @@ class KernelRows:
         self.norms = squared_norms(X) if kernel.name == "gaussian" else None
         self._columns = (n, X, self.norms)  # (active count, their rows, their norms)
         if gram is None and gram_fits(n, cache_mb):
-            gram = kernel.gram(X, resolve_n_jobs(n_jobs))
+            gram = kernel.gram(X, resolve_n_jobs(n_jobs), plain_pages(n, n))
         self.full = gram is not None
-        self.diag = self._diagonal()
+        self.diag = np.diagonal(gram).copy() if self.full else self._diagonal()
         if self.full:
             self.rows, self.slot_of = gram, np.arange(n, dtype=np.int64)
             self.owner, self.stamp = self.slot_of.copy(), np.zeros(n, np.int64)
@@ -130,7 +153,8 @@ class KernelRows:
         self.owner, self.stamp = np.full(capacity, -1, np.int64), np.full(capacity, -1, np.int64)
 
     def _diagonal(self):
-        """K(x_j, x_j) of every training row, from square blocks of ``GRAM_TILE`` rows."""
+        """K(x_j, x_j) of every training row, from square blocks of ``GRAM_TILE`` rows (the
+        blocks on the Gram matrix's diagonal: with K(X, X) stored, its diagonal is read)."""
         n = self.X.shape[0]
         diag = np.empty(n)
         for start in range(0, n, GRAM_TILE):
@@ -259,15 +283,22 @@ def initial_gradient(y_index, n_classes, margin):
 
 def reconstruct(G, beta, y, margin, shift, rows, examples, memory_mb):
     """G of ``examples`` (shrunk: not updated since) from scratch: e + sum over the examples
-    with a non-zero dual row of beta (K + shift), the kernel values in bounded blocks."""
+    with a non-zero dual row of beta (K + shift).  With the Gram matrix stored, its rows are
+    read in place (:func:`.rebuild.add_support_rows`: no kernel value is computed or copied);
+    otherwise the kernel values are computed in blocks of at most ``memory_mb``."""
     support = np.flatnonzero(np.any(beta != 0.0, axis=0))
     G[:, examples] = margin
     G[y[examples], examples] = 0.0
+    if rows.full:
+        from .rebuild import add_support_rows  # numba loads here, not at import
+
+        add_support_rows(G, beta, support, rows.rows, np.asarray(examples, np.int64), float(shift))
+        return
     coef = beta[:, support]
     for part in row_slices(len(examples), rows_per_chunk(len(support), memory_mb)):
-        chunk = examples[part]
-        block = rows.rows[np.ix_(support, chunk)] if rows.full else rows.block(support, chunk)
-        G[:, chunk] += coef @ (block + shift)
+        block = rows.block(support, examples[part])
+        block += shift
+        G[:, examples[part]] += coef @ block
 
 
 def solve_memory(rows, beta, X, newton_bytes=0):

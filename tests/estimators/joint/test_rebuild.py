@@ -1,0 +1,95 @@
+"""The joint solver's stored Gram matrix (in ordinary pages, :func:`solver.plain_pages`) and the
+gradient's reconstruction after unshrinking (:func:`solver.reconstruct`): read in place from
+that matrix (:mod:`.rebuild`) or computed in blocks from X, it is Q beta + e."""
+
+import numpy as np
+import pytest
+
+from multisvm_cli.estimators.joint import rebuild
+from multisvm_cli.estimators.joint.solver import (FORMULATIONS, KernelRows, plain_pages,
+                                                  reconstruct, solve_dual)
+from multisvm_cli.estimators.kernels import Kernel
+from tests.estimators.joint.test_all_together import dual_terms, settings, tiny_problem
+
+
+@pytest.mark.parametrize("kernel", [Kernel.from_params("gaussian", gamma=0.5),
+                                    Kernel.from_params("polynomial", degree=2)])
+def test_the_stored_gram_matrix_is_kernel_gram_bit_for_bit(kernel):
+    """KernelRows' Gram matrix, filled into ordinary pages, holds exactly Kernel.gram's values
+    in a writable C-contiguous float64 array, and its diagonal is the cached rows' one."""
+    X, _ = tiny_problem(700, 4, seed=4)  # 700 > 256: several bands of tiles
+    rows = KernelRows(X, kernel, 200.0)
+    assert rows.full and rows.rows.dtype == np.float64 and rows.rows.flags.c_contiguous
+    assert rows.rows.flags.writeable and rows.nbytes == 700 * 700 * 8
+    np.testing.assert_array_equal(rows.rows, kernel.gram(X))
+    np.testing.assert_array_equal(rows.diag, KernelRows(X, kernel, 0.5).diag)
+    zeros = plain_pages(3, 5)
+    assert zeros.shape == (3, 5) and not zeros.any()
+
+
+def some_dual(n_rows, n_classes, rng):
+    """A (k, l) beta with zero rows (not support vectors) and zero entries within the others."""
+    beta = rng.normal(size=(n_classes, n_rows))
+    beta[:, rng.random(n_rows) < 0.4] = 0.0
+    beta[rng.random(beta.shape) < 0.3] = 0.0
+    return beta
+
+
+@pytest.mark.parametrize("form", ["cs", "ww"])
+@pytest.mark.parametrize("cache_size", [200.0, 0.02])  # the Gram matrix; a cache of ~8 rows
+def test_reconstruct_equals_the_gradient_from_scratch(form, cache_size):
+    """G of the given examples = Q beta + e from the dense Q; the other examples' G untouched;
+    the same numbers into a G that is the transpose of an (l, k) array (as LLW hands it)."""
+    X, y = tiny_problem(300, 4, seed=5)
+    kernel = Kernel.from_params("gaussian", gamma=0.5)
+    Q, E = dual_terms(form, X, y, kernel, 4)
+    rng = np.random.default_rng(0)
+    beta = some_dual(300, 4, rng)
+    examples = np.flatnonzero(rng.random(300) < 0.5)
+    rows = KernelRows(X, kernel, cache_size)
+    assert rows.full == (cache_size == 200.0)
+    _, margin, shift = FORMULATIONS[form]
+    G = np.full((4, 300), np.nan)
+    reconstruct(G, beta, y, margin, shift, rows, examples, 0.01)  # blocks of a few rows
+    expected = (Q @ beta.T + E).T
+    np.testing.assert_allclose(G[:, examples], expected[:, examples], rtol=0.0, atol=1e-11)
+    assert np.isnan(np.delete(G, examples, axis=1)).all()
+    transposed = np.full((300, 4), np.nan)
+    reconstruct(transposed.T, beta, y, margin, shift, rows, examples, 0.01)
+    np.testing.assert_array_equal(transposed.T, G)
+
+
+def test_add_support_rows_skips_nothing_it_needs():
+    """Every non-zero coefficient of every support row counts once, with the shift; rows
+    outside ``support`` count not at all."""
+    rng = np.random.default_rng(1)
+    gram, beta = rng.normal(size=(50, 50)), some_dual(50, 3, rng)
+    support = np.flatnonzero(np.any(beta != 0.0, axis=0))
+    examples = np.arange(0, 50, 3)
+    G = np.ones((3, 50))
+    rebuild.add_support_rows(G, beta, support, gram, examples, 0.5)
+    expected = 1.0 + beta @ (gram + 0.5)
+    np.testing.assert_allclose(G[:, examples], expected[:, examples], rtol=0.0, atol=1e-12)
+    np.testing.assert_array_equal(np.delete(G, examples, axis=1), 1.0)
+    before = G.copy()
+    rebuild.add_support_rows(G, np.where(np.arange(50) == support[0], 0.0, beta), support[:1],
+                             gram, examples, 0.5)  # a zero row adds nothing
+    np.testing.assert_array_equal(G, before)
+
+
+@pytest.mark.parametrize("form", ["cs", "ww"])
+def test_shrinking_on_the_gram_matrix_takes_the_unshrunk_steps(form, monkeypatch):
+    """A solve that shrinks and rebuilds the set-aside examples' G from the Gram matrix in
+    place takes the same steps to the same beta as the solve that never shrinks (whose G is
+    only ever updated): a wrong rebuilt G would send it elsewhere."""
+    rebuilt = []
+    original = rebuild.add_support_rows
+    monkeypatch.setattr(rebuild, "add_support_rows",
+                        lambda *args: rebuilt.append(len(args[4])) or original(*args))
+    X, y = tiny_problem(600, 4, seed=2)
+    fit = settings(Kernel.from_params("gaussian", gamma=2.0), 10.0, 1e-4)
+    shrunk = solve_dual(X, y, 4, form, fit, shrinking=True)
+    assert rebuilt and min(rebuilt) > 0  # examples were set aside, then rebuilt in place
+    whole = solve_dual(X, y, 4, form, fit, shrinking=False)
+    assert shrunk.converged and shrunk.n_iter == whole.n_iter
+    np.testing.assert_allclose(shrunk.beta, whole.beta, rtol=0.0, atol=1e-10)

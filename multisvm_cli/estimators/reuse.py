@@ -143,6 +143,13 @@ class PathSlot:
     def __init__(self):
         self.previous = None
 
+    def take(self):
+        """``previous``, for a solve that starts from it and changes its arrays: the slot holds
+        None until that solve keeps its own point (a solve that fails leaves the next one a
+        cold start, not a half-changed point)."""
+        point, self.previous = self.previous, None
+        return point
+
     def keep(self, point):
         self.previous = point
 

@@ -25,10 +25,10 @@ step's temporaries held (its kernel blocks and KKT matrices, :class:`.newton.Pea
 figure, the dual variables, each row's class order, the weights and the rows as CSR.
 
 Warm starts: a fit given a ``reuse`` store (the grid's, one per validation split, at ascending
-C) starts from the store's last solve of the same problem at another C and reads its kernel
-rows (:class:`.reuse.PathSlot`, :func:`.solver.solve_dual`'s ``path``); it reaches the cold
-fit's optimum within tol.  Without a store (final fits, ``reuse_across_C: false``) every fit
-starts at beta = 0.
+C) starts from the store's last solve of the same problem at another C (its variables and
+their gradient) and reads its kernel rows (:class:`.reuse.PathSlot`,
+:func:`.solver.solve_dual`'s ``path``); it reaches the cold fit's optimum within tol.  Without
+a store (final fits, ``reuse_across_C: false``) every fit starts at beta = 0.
 """
 
 import os

@@ -219,28 +219,34 @@ class KernelRows:
 @dataclass
 class PathPoint:
     """What one solve of a C path hands the next (:func:`solve_dual`'s ``path``): its ``C``, its
-    dual variables ``beta`` (k, l) and its kernel ``rows`` (:class:`KernelRows`).
+    dual variables ``beta`` (k, l), their gradient ``G`` = Q beta + e (k, l; None when the solve
+    ended shrunk, at the step bound, where the set-aside examples' G is stale) and its kernel
+    ``rows`` (:class:`KernelRows`).
 
     Why the next solve may read them: a path's solves are the same problem at another C (the
     caller's promise; :class:`..reuse.MachineReuse` keys them by the training rows' content,
     the class indices, the formulation, the kernel, tol, cache_size and max_iter).  Q = K +
     shift and the linear term e do not depend on C, so the kernel rows (or the Gram matrix)
     are the same numbers, and are kept rather than recomputed (:meth:`KernelRows.carried_over`);
-    only the box does (:mod:`.box`), which :func:`seed` accounts for.  Nothing else is kept:
-    the gradient is rebuilt, the trackers, shrinking and the step count start afresh."""
+    only the box does (:mod:`.box`), which :func:`seed` accounts for, and G follows beta there.
+    The next solve takes beta and G over (:meth:`..reuse.PathSlot.take`: no copy); the
+    trackers, shrinking and the step count start afresh."""
 
     C: float
     beta: np.ndarray
+    G: "np.ndarray | None"
     rows: "KernelRows"
     curvature: float  # beta' Q beta
     linear: float  # e' beta
 
     @classmethod
-    def of(cls, C, dual, margin, y, rows):
-        """The point a solve at ``C`` ended at (``dual``'s beta and G, margin e_im; the terms
-        come from the solve's last G, and only the choice of t depends on them)."""
+    def of(cls, C, dual, margin, y, rows, complete):
+        """The point a solve at ``C`` ended at (``dual``'s beta and G, margin e_im; ``complete``:
+        whether G is current for every example, else the point carries none).  The terms come
+        from the solve's last G, and only the choice of t depends on them."""
         linear = -margin * float(np.sum(dual.beta[y, np.arange(len(y))]))  # e' beta, sum 0 rows
-        return cls(C, dual.beta, rows, float(np.sum(dual.beta * dual.G)) - linear, linear)
+        return cls(C, dual.beta, dual.G if complete else None, rows,
+                   float(np.sum(dual.beta * dual.G)) - linear, linear)
 
     def best_multiple(self, C):
         """The t in [0, C / self.C] of least dual objective t^2 a / 2 + t b at t beta (a, b: the
@@ -251,10 +257,10 @@ class PathPoint:
         return min(ratio, max(0.0, -self.linear / self.curvature))
 
 
-def seed(problem, dual, previous, terms, rows, memory_mb):
-    """Start ``dual`` from the ``previous`` point of a path: beta = t x previous beta, t in
-    [0, C / C'] of least dual objective (:meth:`PathPoint.best_multiple`), then G = Q beta + e
-    rebuilt over all examples (:func:`reconstruct`; ``terms``: the formulation's (margin,
+def seed(problem, previous, terms, rows, memory_mb):
+    """The start (beta, G) of a solve from the ``previous`` point of a path, whose arrays it
+    takes over: beta = t x previous beta, t in [0, C / C'] of least dual objective
+    (:meth:`PathPoint.best_multiple`), and its gradient (``terms``: the formulation's (margin,
     shift)).  t = C / C' is alpha seeding (DeCoste & Wagstaff 2000): the entries at a bound
     land on the new bound, as most do at small C; t = 1 keeps a solution that no longer moves
     with C, as at large C.
@@ -264,14 +270,29 @@ def seed(problem, dual, previous, terms, rows, memory_mb):
     <= 0 for m != y_i, beta_iy free), so the box at C contains t times the box at C' for
     0 <= t <= C / C'.  Each scaled row is placed by :func:`.loops.seed_rows`: an entry within
     rounding of a bound lands exactly on it, and the rounding of the row's sum goes to its
-    least bounded entry, as after any step.  The solve then goes on as a cold one would from
-    that point, with the same stopping rule: it reaches the same optimum within ``tol``."""
+    least bounded entry, as after any step.
+
+    G is affine in beta, so G(t beta) = Q t beta + e = e + t (G - e): the previous G, scaled,
+    without a kernel value (on Letter's 15,000 rows, rebuilding it computed a kernel block of
+    every support vector against every row).  It is exact but for the rounding that placing
+    moved the entries by (at most 1e-12 max(1, C) an entry, against G's own rounding from
+    thousands of steps).  A point without G (it ended shrunk) has it rebuilt over all examples
+    (:func:`reconstruct`).  The solve then goes on as a cold one would from that point, with the
+    same stopping rule: it reaches the same optimum within ``tol``."""
     from . import loops
 
-    dual.beta[:] = previous.beta
-    loops.seed_rows(problem, dual.beta, previous.best_multiple(problem.C))
-    everyone = np.arange(dual.beta.shape[1])
-    reconstruct(dual.G, dual.beta, problem.y, *terms, rows, everyone, memory_mb)
+    margin, shift = terms
+    beta, t = previous.beta, previous.best_multiple(problem.C)
+    loops.seed_rows(problem, beta, t)
+    e = initial_gradient(problem.y, beta.shape[0], margin)
+    if previous.G is None:
+        reconstruct(e, beta, problem.y, margin, shift, rows, np.arange(beta.shape[1]), memory_mb)
+        return beta, e
+    G = previous.G
+    G -= e
+    G *= t
+    G += e
+    return beta, G
 
 
 def initial_gradient(y_index, n_classes, margin):
@@ -314,10 +335,11 @@ def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True, pat
     C, tol, cache_size, memory_mb, max_iter, gram, n_jobs).  Warns (ConvergenceWarning) when
     the step bound or a stall ended it (:func:`warn_unless_converged`).
 
-    ``path``: None (a cold start at beta = 0), or a slot of a C path (``path.previous``: the
-    :class:`PathPoint` of the same problem at another C, or None; ``path.keep(point)``: what
-    this solve hands the next).  A solve with a previous point starts from it (:func:`seed`)
-    and reads the previous solve's kernel rows; each solve of a path hands on its own.
+    ``path``: None (a cold start at beta = 0), or a slot of a C path (``path.take()``: the
+    :class:`PathPoint` of the same problem at another C, or None, which the slot then no longer
+    holds; ``path.keep(point)``: what this solve hands the next).  A solve with a previous
+    point starts from it (:func:`seed`, which takes its arrays over) and reads the previous
+    solve's kernel rows; each solve of a path hands on its own.
 
     Shrinking (libsvm's heuristic, per example; ``shrinking``): every min(l, 1000) steps the
     examples at a bound that are further from violating than the largest violation are set
@@ -338,15 +360,15 @@ def _solve_dual(X, y_index, n_classes, formulation, settings, shrinking, path):
     kind, margin, shift = FORMULATIONS[formulation]
     n = X.shape[0]
     y = np.ascontiguousarray(y_index, dtype=np.int64)
-    previous = None if path is None else path.previous
+    previous = None if path is None else path.take()
     rows = KernelRows(X, settings.kernel, settings.cache_size, settings.gram, settings.n_jobs) \
         if previous is None else previous.rows.carried_over()
     problem = Problem(kind, float(settings.C), shift, float(settings.tol),
                       min(n, SHRINK_EVERY) if shrinking else 0, y, rows.diag)
-    dual = Dual(np.zeros((n_classes, n)), initial_gradient(y, n_classes, margin), np.empty(n),
-                np.empty(n), np.zeros(n, np.bool_), np.arange(n, dtype=np.int64))
-    if previous is not None:
-        seed(problem, dual, previous, (margin, shift), rows, settings.memory_mb)
+    beta, G = (np.zeros((n_classes, n)), initial_gradient(y, n_classes, margin)) \
+        if previous is None else seed(problem, previous, (margin, shift), rows, settings.memory_mb)
+    dual = Dual(beta, G, np.empty(n), np.empty(n), np.zeros(n, np.bool_),
+                np.arange(n, dtype=np.int64))
     loops.init_trackers(problem, dual)
     progress, pauses = new_progress(n), NewtonPauses(NEWTON_EVERY, NEWTON_EVERY, newton.Peak())
     bound = iteration_bound(settings.max_iter, n)
@@ -362,7 +384,7 @@ def _solve_dual(X, y_index, n_classes, formulation, settings, shrinking, path):
     if progress[0]["n_active"] < n:  # ended shrunk (the step bound): rows with stale columns
         rows.flush()
     if path is not None:
-        path.keep(PathPoint.of(problem.C, dual, margin, y, rows))
+        path.keep(PathPoint.of(problem.C, dual, margin, y, rows, progress[0]["n_active"] == n))
     solution = JointSolution(np.ascontiguousarray(dual.beta.T), int(progress[0]["steps"]), status,
                              solve_memory(rows, dual.beta, X, pauses.peak.nbytes))
     warn_unless_converged(solution, bound, float(progress[0]["worst"]), problem.tol)

@@ -5,10 +5,12 @@ alike but for ties; the reuse store hands the path on only within one problem.""
 import numpy as np
 import pytest
 from sklearn.datasets import load_wine
+from sklearn.exceptions import ConvergenceWarning
 
 from multisvm_cli import data
 from multisvm_cli.estimators.cs import CrammerSingerSVC
-from multisvm_cli.estimators.joint.solver import FORMULATIONS, solve_dual
+from multisvm_cli.estimators.joint.solver import FORMULATIONS, PathPoint, seed, solve_dual
+from multisvm_cli.estimators.joint.state import Problem
 from multisvm_cli.estimators.kernels import Kernel
 from multisvm_cli.estimators.reuse import MachineReuse, PathSlot
 from multisvm_cli.estimators.ww import WestonWatkinsSVC
@@ -134,3 +136,54 @@ def test_the_store_warm_starts_one_problem_only(scheme):
         assert fitted.smo_iterations_ == alone.smo_iterations_
     assert len(store._paths) == 4 and len(store) == 0
     assert FORMULATIONS[scheme._formulation]  # both schemes are all-together ones
+
+
+def copied(point):
+    """A copy of a path point's arrays (:func:`seed` takes the arrays it is handed over)."""
+    G = None if point.G is None else point.G.copy()
+    return PathPoint(point.C, point.beta.copy(), G, point.rows, point.curvature, point.linear)
+
+
+@pytest.mark.parametrize("form", ["cs", "ww"])
+def test_the_carried_gradient_is_the_rebuilt_one(form, real_sets):
+    """The seed's G, carried from the previous solve (e + t (G' - e)), is Q beta + e of the
+    seeded beta, as rebuilt from the kernel, at every C of a path (t < C / C' and t = C / C'
+    both occur); the next solve takes the previous arrays over."""
+    X, y = real_sets["vowel"]
+    n_classes, kernel = y.max() + 1, Kernel.from_params("gaussian", gamma=2.0**-4)
+    Q, E = dual_terms(form, X, y, kernel, n_classes)
+    kind, margin, shift = FORMULATIONS[form]
+    slot, ratios = PathSlot(), set()
+    for C, next_C in zip(PATH, PATH[1:]):
+        solve_dual(X, y, n_classes, form, settings(kernel, C, TOL), path=slot)
+        point = slot.previous
+        problem = Problem(kind, next_C, shift, TOL, 0, y, point.rows.diag)
+        carried_beta, carried = seed(problem, copied(point), (margin, shift), point.rows, 2048.0)
+        without = copied(point)
+        without.G = None
+        rebuilt_beta, rebuilt = seed(problem, without, (margin, shift), point.rows, 2048.0)
+        assert carried_beta.tolist() == rebuilt_beta.tolist()
+        exact = (Q @ carried_beta.T + E).T
+        scale = 1e-10 * next_C  # G's rounding after thousands of steps: about 1e-12 here
+        assert np.abs(rebuilt - exact).max() <= scale
+        assert np.abs(carried - exact).max() <= scale, np.abs(carried - exact).max()
+        ratios.add(point.best_multiple(next_C) == next_C / C)
+        taken = point.beta
+        solve_dual(X, y, n_classes, form, settings(kernel, next_C, TOL), path=slot)
+        assert slot.previous.beta is taken  # taken over, not copied
+    assert ratios == {True, False}
+
+
+def test_a_solve_that_ended_shrunk_hands_on_no_gradient(real_sets):
+    """A solve stopped by the step bound with examples set aside has a stale G there: its
+    point carries none, and the next solve rebuilds it and still reaches the optimum."""
+    X, y = real_sets["vowel"]
+    n_classes, kernel = y.max() + 1, Kernel.from_params("gaussian", gamma=2.0**-4)
+    Q, E = dual_terms("cs", X, y, kernel, n_classes)
+    slot = PathSlot()
+    with pytest.warns(ConvergenceWarning, match="terminated early"):
+        solve_dual(X, y, n_classes, "cs", settings(kernel, 4.0, TOL, max_iter=1500), path=slot)
+    assert slot.previous.G is None
+    warm = solve_dual(X, y, n_classes, "cs", settings(kernel, 8.0, TOL), path=slot)
+    assert warm.converged and slot.previous.G is not None
+    assert kkt_violations("cs", warm.beta, Q, E, y, 8.0).max() <= TOL * (1 + 1e-6)

@@ -407,6 +407,7 @@ def run_active(problem, rows, dual, progress, bound, pauses):
             continue
         if status != BOUND or not (bound < 0 or state["steps"] < bound):
             return status
+        pauses.peak.spent = pauses.gap  # the steps since the last Newton step
         moved = newton.newton_step(problem.kind, problem.C, problem.shift, problem.y,
                                    dual.beta, dual.G, dual.active[:state["n_active"]], rows,
                                    pauses.peak)

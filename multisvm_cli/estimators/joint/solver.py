@@ -6,8 +6,10 @@ row per example. As
 Crammer & Singer (2001, section 6) and Hsu & Lin (2002, section III) do it, each step takes the
 example whose row violates the KKT conditions most and solves the sub-problem of that row alone
 exactly, then a pair step with a second example that keeps every class's sum of beta
-(:func:`.loops.run`); the rest of the state is the gradient G = Q beta + e, updated with the
-two examples' rows of Q. The steps run compiled (:func:`.loops.run`, numba, imported here only
+(:func:`.loops.run`); for Weston & Watkins the row's move is thinned to the classes it moves
+most, and the partner takes its own row step over the classes either row moved
+(:func:`.loops.thin`, :func:`.loops.partner_row`).  The rest of the state is the gradient
+G = Q beta + e, updated with the two examples' rows of Q. The steps run compiled (:func:`.loops.run`, numba, imported here only
 when a solve starts, so importing the estimators does not load numba), on the named state of
 :mod:`.state`; this module feeds them Q rows, and every ``NEWTON_EVERY`` steps takes a Newton
 step on the free variables (:mod:`.newton`).

@@ -9,6 +9,9 @@ Two steps:
   to ``docs/results/data/<STUDY>-runs.yaml``: each run's config, date, commit, machine and wall
   time, each cell's test error and chosen (C, gamma), and for Rifkin & Klautau every scheme
   against one-vs-all by :func:`multisvm_cli.report.bootstrap.compare_predictions`;
+- ``python scripts/paper_pages.py --add STUDY RUN_FOLDER...`` does the same into the data file
+  that is there: a run added replaces the runs and cells already held of its datasets (a
+  later, fuller run of one set, say), the others stay (:func:`add`);
 - ``python scripts/paper_pages.py`` rewrites the generated blocks of the pages
   (``<!-- paper: NAME -->`` ... ``<!-- /paper -->``, NAME in :data:`BLOCKS`) from the data files;
   ``--check`` only compares and exits 1 when a page is not current.
@@ -163,6 +166,19 @@ def collect(study, folders) -> dict:
     return {"runs": runs, "cells": cells}
 
 
+def add(measured, added) -> dict:
+    """``measured`` (a data file's content) with the runs and cells of ``added`` (:func:`collect`
+    of new runs) in place of those it held of the same datasets, under any config."""
+    datasets = {d for run in added["runs"] for d in run["datasets"] or ()}
+    runs = [run for run in measured["runs"] if not datasets & set(run["datasets"] or ())]
+    cells = {config: {d: v for d, v in by_dataset.items() if d not in datasets}
+             for config, by_dataset in measured["cells"].items()}
+    for config, by_dataset in added["cells"].items():
+        cells.setdefault(config, {}).update(by_dataset)
+    return {"runs": runs + added["runs"],
+            "cells": {config: held for config, held in cells.items() if held}}
+
+
 # --- the pages' blocks ---------------------------------------------------------------------
 
 def _number(value, digits=2) -> str:
@@ -289,14 +305,19 @@ def render(text, generated) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--collect", nargs="+", metavar=("STUDY", "RUN_FOLDER"))
+    parser.add_argument("--add", nargs="+", metavar=("STUDY", "RUN_FOLDER"))
     parser.add_argument("--check", action="store_true", help="compare only; exit 1 if stale")
     args = parser.parse_args(argv)
-    if args.collect:
-        study, *folders = args.collect
+    for option, given in (("--collect", args.collect), ("--add", args.add)):
+        if not given:
+            continue
+        study, *folders = given
         if study not in STUDIES or not folders:
-            parser.error(f"--collect takes a study ({', '.join(STUDIES)}) and run folders")
-        (DATA / f"{study}-runs.yaml").write_text(
-            yaml.safe_dump(collect(study, folders), sort_keys=False, width=100))
+            parser.error(f"{option} takes a study ({', '.join(STUDIES)}) and run folders")
+        data, measured = DATA / f"{study}-runs.yaml", collect(study, folders)
+        if option == "--add":
+            measured = add(read_yaml(data), measured)
+        data.write_text(yaml.safe_dump(measured, sort_keys=False, width=100))
     generated, stale = blocks(), []
     for page in PAGES.values():
         text = page.read_text(encoding="utf-8")

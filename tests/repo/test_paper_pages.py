@@ -137,3 +137,18 @@ def test_both_studies_configs_validate_with_their_codes():
     assert letter.sweep["values"] == ["dense", "sparse"]  # 26 classes: no complete code
     point = load_config(REPO / "configs" / "rifkin-klautau-2004-paper-point.yaml")
     assert len(point.schemes) == 5 and point.compare_to == "own:RK OVA"
+
+
+def test_an_added_run_replaces_what_the_data_held_of_its_datasets_only():
+    held = {"runs": [{"config": "a", "datasets": ["glass", "vowel"]},
+                     {"config": "a-part", "datasets": ["pendigits"]}],
+            "cells": {"a": {"glass": {"loss": {"ovr": 30.0}}, "vowel": {"loss": {"ovr": 50.0}}},
+                      "a-part": {"pendigits": {"loss": {"ovr": 3.0}}}}}
+    added = {"runs": [{"config": "a", "datasets": ["pendigits"]}],
+             "cells": {"a": {"pendigits": {"loss": {"ovr": 2.5, "exhaustive": 2.4}}}}}
+    merged = paper_pages.add(copy.deepcopy(held), added)
+    assert [(r["config"], r["datasets"]) for r in merged["runs"]] == [
+        ("a", ["glass", "vowel"]), ("a", ["pendigits"])]
+    assert merged["cells"] == {"a": {"glass": {"loss": {"ovr": 30.0}},
+                                     "vowel": {"loss": {"ovr": 50.0}},
+                                     "pendigits": {"loss": {"ovr": 2.5, "exhaustive": 2.4}}}}

@@ -116,14 +116,15 @@ def rk_method(scheme, value) -> str:
 
 
 def predictions(folder) -> dict:
-    """{(dataset name, scheme): (true, predicted) in (fold, row) order} of predictions.csv."""
+    """{(dataset name, scheme): (true, predicted) in (repeat, fold, row) order} of
+    predictions.csv: the same order for every scheme of a run, so that their predictions pair."""
     table = {}
     with open(Path(folder) / "predictions.csv", newline="") as f:
         for row in csv.DictReader(f):
             key = (row["dataset"], row["scheme"])
-            table.setdefault(key, []).append((int(row["fold"]), int(row["row"]), row["true"],
-                                              row["predicted"]))
-    return {key: ([r[2] for r in sorted(rows)], [r[3] for r in sorted(rows)])
+            table.setdefault(key, []).append((int(row["repeat"] or 0), int(row["fold"]),
+                                              int(row["row"]), row["true"], row["predicted"]))
+    return {key: ([r[3] for r in sorted(rows)], [r[4] for r in sorted(rows)])
             for key, rows in table.items()}
 
 

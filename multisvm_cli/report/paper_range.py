@@ -8,8 +8,9 @@ of the paper: Table II's "paper range" column (:mod:`.hsu_lin`) and the results 
 read it here.
 
 A printed number stands for every value it rounds from, so a rate is outside when it is below
-``worst`` or above ``best`` by more than half a unit of their last printed decimal (99.44 is
-inside a best of 99.438; 91.25 is inside a worst of 91.3).
+``worst`` or above ``best`` by more than half a unit of their last printed decimal (a best of
+99.438 stands for up to 99.4385, a worst of 91.3 from 91.25 on). A rate shown to fewer
+decimals (99.44) is judged by every value it rounds from: the caller's ``rounding``.
 """
 
 from __future__ import annotations

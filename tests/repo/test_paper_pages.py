@@ -152,3 +152,16 @@ def test_an_added_run_replaces_what_the_data_held_of_its_datasets_only():
     assert merged["cells"] == {"a": {"glass": {"loss": {"ovr": 30.0}},
                                      "vowel": {"loss": {"ovr": 50.0}},
                                      "pendigits": {"loss": {"ovr": 2.5, "exhaustive": 2.4}}}}
+
+
+def test_predictions_pair_row_by_row_across_repeats(tmp_path):
+    """Two schemes' predictions of the same rows over two repeats come back in one order
+    (repeat, fold, row), whatever labels they predicted."""
+    rows = ["dataset,scheme,repeat,fold,row,true,predicted"]
+    for scheme, predicted in (("ovr", "ab"), ("ecoc", "ba")):  # repeat 0 / 1 predictions
+        for repeat in (1, 0):
+            rows.append(f"glass,{scheme},{repeat},0,7,a,{predicted[repeat]}")
+    (tmp_path / "predictions.csv").write_text("\n".join(rows) + "\n")
+    table = paper_pages.predictions(tmp_path)
+    assert table[("glass", "ovr")] == (["a", "a"], ["a", "b"])
+    assert table[("glass", "ecoc")] == (["a", "a"], ["b", "a"])

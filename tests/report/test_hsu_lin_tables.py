@@ -272,3 +272,11 @@ def test_cells_outside_the_paper_range_carry_the_reason_written_for_them(monkeyp
     assert header[-1] == "paper range" and [row[-1] for row in body] == [
         printed_range("vehicle"), printed_range("glass"), "", printed_range("satimage")]
     assert body[0][2:4] == ["85.82 (2^0, 2^0) [below]", "86.05 (2^0, 2^0)"]
+
+
+def test_a_draws_rate_is_labelled_by_its_draws_not_as_folds():
+    from multisvm_cli.report.hsu_lin import protocol
+
+    splits = [{"fold": i, "error_pct": 10.0} for i in range(20)]  # a draw is stored as a fold
+    assert protocol({"draws": 20, "splits": splits}) == "20 draws"
+    assert protocol({"splits": splits}) == "nested 20-fold"

@@ -2,10 +2,11 @@
 ``multisvm validate`` and the run (:func:`check_against_data`), each failing as
 ``file:line: key: message`` before a run folder exists:
 
-- the split and the validation method fit the data (every training part holds every class twice
-  over, k no larger than a class, a test part that is not empty; a draws split's n_train +
-  n_test within the dataset's rows, and every class of a draw's training part at least the
-  validation's k folds), and libsvm can fit the
+- the split and the validation method fit the data, on every repeat's seeds (every training
+  part holds every class twice over, k no larger than a class, a test part that is not empty;
+  a draws split's n_train + n_test within the dataset's rows, and every class of the dataset
+  in each draw's training part, with at least the validation's k folds of rows, or 2 for a
+  holdout), and libsvm can fit the
   polynomial kernels on the data's scale (:func:`check_plan`; it runs the protocol's own
   splitting code, :mod:`..splits`, on the labels alone);
 - text ``features``: ``min_df`` and ``max_df`` that keep no term on the number of training
@@ -82,7 +83,7 @@ def validate(path, mirror=None, data_home=None, datasets=()) -> tuple:
 def check_against_data(config, plan, dataset) -> None:
     """ConfigError for the first problem of the module's list on ``plan`` of ``config`` with
     ``dataset`` (its data): the checks ``multisvm validate`` and a run share."""
-    check_plan(plan, dataset)
+    check_plan(plan, dataset, config.repeats)
     if dataset.card.kind == "text" and plan.features is not None:
         _check_features(plan, dataset)
     _check_multinomial(config, plan, dataset)
@@ -91,16 +92,28 @@ def check_against_data(config, plan, dataset) -> None:
         _check_sweep(config, plan, dataset)
 
 
-def check_plan(plan, dataset) -> None:
+def check_plan(plan, dataset, repeats=1) -> None:
     """ConfigError (naming the split, validation or kernels key) when ``plan``'s splits cannot
-    be made on ``dataset``'s labels, or leave a training part with fewer than two classes, or
-    a polynomial degree overflows on the scaled data (:func:`_check_polynomials`); warns when
-    the data runs unscaled with column ranges far apart (``config.datasets.unscaled_ranges``)."""
+    be made on ``dataset``'s labels, or leave a training part with fewer than two classes, on
+    any of ``repeats`` repeats' seeds (:func:`..plans.repeat_plan`; the message names a repeat
+    after the first), or a polynomial degree overflows on the scaled data
+    (:func:`_check_polynomials`); warns when the data runs unscaled with column ranges far
+    apart (``config.datasets.unscaled_ranges``)."""
+    from ..plans import repeat_plan
     from .datasets import unscaled_ranges
 
     _check_polynomials(plan, dataset)
     if (ranges := unscaled_ranges(plan, dataset)) is not None:
         warnings.warn(ranges, UserWarning, stacklevel=2)
+    _check_splits(plan, dataset)
+    for repeat in range(1, repeats):
+        planned = repeat_plan(plan, repeat)
+        if (planned.split, planned.validation) != (plan.split, plan.validation):  # seeded
+            _check_splits(replace(planned, name=f"{plan.name} (repeat {repeat})"), dataset)
+
+
+def _check_splits(plan, dataset) -> None:
+    """:func:`check_plan`'s checks of the splits of one repeat's ``plan``."""
     for y_train in _training_labels(plan, dataset):
         _check_classes(plan, "split", y_train, "an outer fold's training part")
         if plan.validation["method"] == "given":
@@ -159,8 +172,9 @@ def _training_labels(plan, dataset):
         if len(test_rows) == 0:
             raise plan.where["split"].error(f"{plan.name}: a test part is empty")
     if plan.split["method"] == "draws":
+        classes = np.unique(y)
         for draw, (train_rows, _) in enumerate(folds):
-            _check_draw_classes(plan, y[train_rows], draw)
+            _check_draw_classes(plan, y[train_rows], classes, draw)
     return [y[train_rows] for train_rows, _ in folds]
 
 
@@ -173,18 +187,22 @@ def _check_draw_sizes(plan, n_rows):
             f"is more than the dataset's {n_rows:,} rows; lower n_train or n_test")
 
 
-def _check_draw_classes(plan, labels, draw):
-    """ConfigError at ``split`` when a class of a draw's training part has fewer rows than
-    the selection's k folds (a k-fold validation could not hold it in every fold)."""
-    k = plan.validation.get("k") if plan.validation["method"] == "kfold" else None
-    if k is None:
+def _check_draw_classes(plan, labels, classes, draw):
+    """ConfigError at ``split`` when one of the dataset's ``classes`` has fewer rows in a
+    draw's training part (``labels``) than the selection needs: none at all (the machines would
+    never learn it, and its test rows would all be wrong), fewer than a k-fold validation's k
+    folds (a fold without it), or than a stratified holdout's 2."""
+    method = plan.validation["method"]
+    needed = plan.validation["k"] if method == "kfold" else 2 if method == "holdout" else 1
+    counts = np.array([np.count_nonzero(labels == label) for label in classes])
+    if counts.min() >= needed:
         return
-    classes, counts = np.unique(labels, return_counts=True)
-    if counts.min() < k:
-        fewest = classes[np.argmin(counts)].item()
-        raise plan.where["split"].error(
-            f"{plan.name}: draw {draw}'s training part has {counts.min()} rows of class "
-            f"{fewest!r}, fewer than the validation's {k} folds; raise n_train or lower k")
+    fewest, count = classes[np.argmin(counts)].item(), int(counts.min())
+    because = (f"fewer than the validation's {needed} folds; raise n_train or lower k"
+               if method == "kfold" else f"fewer than {needed}; raise n_train")
+    raise plan.where["split"].error(
+        f"{plan.name}: draw {draw}'s training part has {count} rows of class {fewest!r}, "
+        f"{because}")
 
 
 def _check_classes(plan, key, labels, what):

@@ -85,7 +85,24 @@ def _option_values(doc, scheme, option, values, path, schemes):
         doc.fail(where, f"expected a list of 2 or more values, got {show(values)}")
     checked = [_scheme_options(doc, {scheme: {option: v}}, path, schemes) for v in values]
     (name,) = checked[0]
-    return name, [c[name][option] for c in checked]
+    return name, _once(doc, [c[name][option] for c in checked], where)
+
+
+def _once(doc, values, where) -> list:
+    """``values``, refused when one is listed twice (it would run twice under one name), as
+    :func:`.checks.check_list` refuses them (values may be lists here: compared, not hashed)."""
+    if len(_distinct(values)) < len(values):
+        doc.fail(where, f"has a repeated value: {show(values)}")
+    return values
+
+
+def _distinct(values) -> list:
+    """``values`` without repeats, in order (values may be lists: compared, not hashed)."""
+    out = []
+    for value in values:
+        if value not in out:
+            out.append(value)
+    return out
 
 
 def swept_options(sweep, value) -> dict:
@@ -102,12 +119,13 @@ def sweep_document(sweep) -> dict:
         return {"classes": list(sweep["values"]), "order": sweep["order"]}
     if sweep["kind"] == "train_fraction":
         return {"train_fraction": list(sweep["values"])}
+    def written(values):
+        return ["natural" if v is None else v for v in values]
     if "options" in sweep:
-        lists = {name: list(dict.fromkeys(value[i] for value in sweep["values"]))
+        lists = {name: written(_distinct([value[i] for value in sweep["values"]]))
                  for i, name in enumerate(sweep["options"])}
         return {"scheme_options": {sweep["scheme"]: lists}}
-    values = ["natural" if v is None else v for v in sweep["values"]]
-    return {"scheme_options": {sweep["scheme"]: {sweep["option"]: values}}}
+    return {"scheme_options": {sweep["scheme"]: {sweep["option"]: written(sweep["values"])}}}
 
 
 def sweep_name(sweep) -> str:

@@ -171,3 +171,44 @@ def test_a_model_trained_on_a_draws_config_is_the_first_draws(drawn, run_multisv
     assert f"error rate: {first['error_pct']:.2f}% ({first['n_errors']} errors)" in out
     code, out, err = run_multisvm("evaluate", model, "--part", "train")
     assert code == 0 and "error rate:" in out, err
+
+
+def _check_with_labels(tmp_path, y, split, validation, repeats=1):
+    """check_against_data of a config with ``split``, ``validation`` and ``repeats`` on random
+    features with the labels ``y``."""
+    from multisvm_cli.data import get_card
+    from multisvm_cli.data.loader import Dataset
+    from multisvm_cli.experiment.config.against_data import check_against_data
+    from multisvm_cli.experiment.config.load import load_config
+
+    X = np.random.default_rng(0).normal(size=(len(y), 4))
+    dataset = Dataset("iris", get_card("iris"), {"all": (X, y)}, {}, {}, "test")
+    text = config_text(split=split, validation=validation, repeats=repeats)
+    config = load_config(write(tmp_path, text))
+    check_against_data(config, config.datasets[0], dataset)
+
+
+@pytest.mark.parametrize("validation", [{"method": "kfold", "k": 5, "seed": 0},
+                                        {"method": "holdout", "train_fraction": 0.7, "seed": 0}])
+def test_a_class_a_draw_leaves_out_of_its_training_part_is_refused(tmp_path, validation):
+    # 1,000 / 1,000 / 30 rows: 20 of the 2,030 hold 0.3 of a row of class 2, so no draw has it
+    y = np.repeat([0, 1, 2], [1000, 1000, 30])
+    split = {"method": "draws", "draws": 2, "n_train": 20, "n_test": 200, "seed": 0}
+    with pytest.raises(Exception, match=r"iris: draw 0's training part has 0 rows of class 2, "
+                                        r"fewer than"):
+        _check_with_labels(tmp_path, y, split, validation)
+
+
+def test_every_repeats_draws_are_checked_not_only_the_first(tmp_path):
+    # 30 / 10 rows: a draw of 18 holds 4.5 rows of class 1, 4 or 5 by the seed (ties drawn)
+    y = np.repeat([0, 1], [30, 10])
+    def ones(seed):
+        split = {"method": "draws", "draws": 1, "n_train": 18, "n_test": 10, "seed": seed}
+        return int(np.sum(y[outer_index_folds(y, split)[0][0]] == 1))
+    seed = next(s for s in range(50) if ones(s) == 5 and ones(s + 1) == 4)
+    split = {"method": "draws", "draws": 1, "n_train": 18, "n_test": 10, "seed": seed}
+    validation = {"method": "kfold", "k": 5, "seed": 0}
+    _check_with_labels(tmp_path, y, split, validation)  # one repeat: passes
+    with pytest.raises(Exception, match=r"iris \(repeat 1\): draw 0's training part has 4 "
+                                        r"rows of class 1, fewer than the validation's 5 folds"):
+        _check_with_labels(tmp_path, y, split, validation, repeats=2)

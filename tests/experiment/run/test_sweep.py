@@ -124,6 +124,20 @@ def test_several_options_sweep_every_combination(write_config, tmp_path):
                                       ("ovo", "loss")]
 
 
+def test_a_several_option_sweep_with_list_values_resolves_to_the_same_sweep(write_config, tmp_path):
+    """A list-valued option (DAG's order) swept with another: the resolved document (lists
+    compared, not hashed; None written as natural) loads back to the same sweep."""
+    from multisvm_cli.experiment.config.sweep import sweep_document
+
+    sweep = {"scheme_options": {"dag": {"order": ["natural", [2, 0, 1]], "tol": [0.001, 0.01]}}}
+    config = load_config(write_config(schemes=["dag"], sweep=sweep))
+    assert config.sweep["values"] == [(None, 0.001), (None, 0.01), ([2, 0, 1], 0.001),
+                                      ([2, 0, 1], 0.01)]
+    assert sweep_document(config.sweep) == sweep
+    again = load_config(write_config(schemes=["dag"], sweep=sweep_document(config.sweep)))
+    assert again.sweep == config.sweep
+
+
 @pytest.mark.parametrize("sweep, message", [
     ({"classes": [2], "train_fraction": [0.5]}, "exactly one of"),
     ({"classes": [1]}, "must be > 1"),
@@ -134,6 +148,11 @@ def test_several_options_sweep_every_combination(write_config, tmp_path):
     ({"scheme_options": {"udt": {"threshold": [0.1, 0.2]}}}, "not in schemes"),
     ({"scheme_options": {"graph": {"threshold": [0.1, 0.2], "nb": "gaussian"}}}, "2 or more"),
     ({"scheme_options": {"graph": {}}}, "one or more options"),
+    ({"classes": [2, 3, 2]}, r"classes: has a repeated value: \[2, 3, 2\]"),
+    ({"scheme_options": {"graph": {"threshold": [0.1, 0.1]}}},
+     r"threshold: has a repeated value: \[0.1, 0.1\]"),
+    ({"scheme_options": {"graph": {"threshold": [0.1, 0.2], "nb": ["gaussian", "gaussian"]}}},
+     r"nb: has a repeated value"),
 ])
 def test_a_bad_sweep_section_is_refused_with_its_line(write_config, sweep, message):
     path = write_config(schemes=["ovr", "graph"], sweep=sweep)

@@ -4,15 +4,18 @@ the cache).
 
     python scripts/cached_grid.py RESULTS/CONFIG/cache DATASET [--code DIGEST]
 
-Per scheme and kernel (a Gaussian's gamma as 2^k, the largest first): the grid points cached and the sum of their fits' CPU seconds (``fit_cpu`` of each entry: one
-selection fit per point and fold, Max Wins' shared fit counted for DAGSVM too, as grid.csv
-counts it), then each scheme's total. Entries computed by other code (another
-``versions.code`` digest, :mod:`multisvm_cli.base.code_digest`) are left out when ``--code``
-names one; without it the script refuses a cache whose entries for the dataset mix digests.
+Per scheme and kernel (a Gaussian's gamma as 2^k, the largest first): the grid points cached
+and the sum of their fits' CPU seconds (``fit_cpu`` of each entry: one selection fit per point
+and fold, Max Wins' shared fit counted for DAGSVM too, as grid.csv counts it), then each
+scheme's total. Entries computed by other code (another ``versions.code`` digest,
+:mod:`multisvm_cli.base.code_digest`) are left out when ``--code`` names one; without it the
+script refuses a cache whose entries for the dataset mix digests. Each entry is read as a run
+reads it (:class:`multisvm_cli.base.storage.PointCache` with the run's check of a result): one
+that a run would refuse and recompute (unreadable, filed under another key's name, or a
+malformed result) is left out, and their number is said on stderr.
 """
 
 import argparse
-import json
 import math
 import sys
 from collections import defaultdict
@@ -20,13 +23,33 @@ from pathlib import Path
 
 import pandas as pd
 
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from multisvm_cli.base.readers import read_json  # noqa: E402
+from multisvm_cli.base.storage import MAX_ENTRY_BYTES, PointCache  # noqa: E402
+from multisvm_cli.estimators import registry  # noqa: E402
+from multisvm_cli.experiment.protocol.cache import check_point_result  # noqa: E402
+
 
 def entries(cache, dataset):
-    """(key, result) of every cache entry of ``dataset``."""
+    """(key, result) of every cache entry of ``dataset`` that a run would use (see the module
+    docstring); the others are counted on stderr."""
+    store, refused = PointCache(cache, check=check_point_result), 0
     for path in sorted(Path(cache).glob("*.json")):
-        entry = json.loads(path.read_text())
-        if entry["key"]["dataset"] == dataset:
-            yield entry["key"], entry["result"]
+        try:
+            key = read_json(path, MAX_ENTRY_BYTES, ValueError, "resume-cache entry")["key"]
+            wanted = key["dataset"] == dataset
+            result = store.get(key, None, registry.get(key["scheme"]).figures) if wanted else None
+        except (ValueError, TypeError, KeyError):
+            wanted, result = True, None
+        if wanted and result is None:
+            refused += 1
+        elif wanted:
+            yield key, result
+    if refused:
+        print(f"{cache}: {refused} entries a run would refuse were left out", file=sys.stderr)
 
 
 def kernel_name(point) -> str:

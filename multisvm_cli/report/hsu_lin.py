@@ -120,10 +120,10 @@ def gamma_of(params) -> float | None:
 def protocol(result) -> str:
     """How a dataset's rate was measured: ``k-fold CV`` (cv-best), ``test set`` (one split,
     nested), ``nested k-fold`` or ``N draws`` (a draws split: mean over its random draws)."""
-    splits = result.get("splits") if isinstance(result.get("splits"), list) else []
-    folds = len({s.get("fold", 0) for s in splits if isinstance(s, dict)})
     if result.get("draws"):
         return f"{result['draws']} draws"
+    splits = result.get("splits") if isinstance(result.get("splits"), list) else []
+    folds = len({s.get("fold", 0) for s in splits if isinstance(s, dict)})
     if result.get("cv_best") is not None or result.get("estimate") == "cv-best":
         return f"{folds}-fold CV" if folds > 1 else "CV"
     return f"nested {folds}-fold" if folds > 1 else "test set"

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from multisvm_cli.base.storage import PointCache
 from tests.helpers import REPO
 
 spec = importlib.util.spec_from_file_location("cached_grid", REPO / "scripts" / "cached_grid.py")
@@ -14,9 +15,15 @@ spec.loader.exec_module(cached_grid)
 
 
 def entry(folder, name, dataset, scheme, gamma, C, fit_cpu, code="aaa"):
+    """A resume-cache entry as a run stores it (``name`` is only the test's label); its path."""
     key = {"versions": {"code": code}, "dataset": dataset, "scheme": scheme,
            "point": {"kernel": "gaussian", "C": C, "gamma": gamma}}
-    (folder / f"{name}.json").write_text(json.dumps({"key": key, "result": {"fit_cpu": fit_cpu}}))
+    result = {"n_errors": 3, "n_validation": 10, "validation_error": 0.3, "fit_cpu": fit_cpu,
+              "fit_wall": fit_cpu, "predict_wall": 0.1, "n_support_vectors": 5.0,
+              "kernel_evaluations": 5.0, "size": 50.0, "notes": []}
+    store = PointCache(folder)
+    store.put(key, result)
+    return store.path(key)
 
 
 @pytest.fixture
@@ -45,3 +52,17 @@ def test_entries_of_other_code_are_refused_or_left_out(cache, capsys):
     cached_grid.main([str(cache), "letter", "--code", "aaa"])
     printed = capsys.readouterr().out
     assert "| gaussian 2^-1 |" in printed and "| cs       |        3 |" in printed
+
+
+def test_entries_a_run_would_refuse_are_left_out_and_counted(cache, capsys):
+    renamed = entry(cache, "g", "letter", "cs", 0.5, 8.0, 50.0)
+    renamed.rename(cache / "stale.json")  # filed under another key's name
+    bad = entry(cache, "h", "letter", "cs", 0.5, 16.0, 60.0)
+    stored = json.loads(bad.read_text())
+    stored["result"]["n_errors"] = 11  # more errors than validation points
+    bad.write_text(json.dumps(stored))
+    (cache / "torn.json").write_text('{"key": ')
+    with pytest.warns(UserWarning, match="resume-cache entry refused"):
+        rows = cached_grid.summary(cache, "letter").to_dict("records")
+    assert rows[1] == {"scheme": "cs", "kernel": "gaussian 2^-1", "points": 2, "fit CPU s": 6.5}
+    assert "3 entries a run would refuse were left out" in capsys.readouterr().err

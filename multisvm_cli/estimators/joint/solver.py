@@ -9,8 +9,9 @@ exactly, then a pair step with a second example that keeps every class's sum of 
 (:func:`.loops.run`); for Weston & Watkins the row's move is thinned to the classes it moves
 most, and the partner takes its own row step over the classes either row moved
 (:func:`.loops.thin`, :func:`.loops.partner_row`).  The rest of the state is the gradient
-G = Q beta + e, updated with the two examples' rows of Q. The steps run compiled (:func:`.loops.run`, numba, imported here only
-when a solve starts, so importing the estimators does not load numba), on the named state of
+G = Q beta + e, updated with the two examples' rows of Q. The steps run compiled
+(:func:`.loops.run`, numba, imported here only when a solve starts, so importing the
+estimators does not load numba), on the named state of
 :mod:`.state`; this module feeds them Q rows, and every ``NEWTON_EVERY`` steps takes a Newton
 step on the free variables (:mod:`.newton`).
 
@@ -119,8 +120,8 @@ def plain_pages(n_rows, n_columns):
     process costs several ms of system time to fault in.  Satimage's 157 MB Gram matrix, page
     faults alone (system + user CPU, 2026-11-26): in huge pages 0.32, 0.12 and 0.015 s for
     three allocations in turn in a fresh process, 0.01 s once it reused the ones it freed; 0.08
-    s in ordinary pages faulted one at a time; 0.05 s populated at once, every time.  Where Linux gives huge pages to every mapping
-    (its ``always`` setting), this one gets them too."""
+    s in ordinary pages faulted one at a time; 0.05 s populated at once, every time.  Where
+    Linux gives huge pages to every mapping (its ``always`` setting), this one gets them too."""
     values = n_rows * n_columns
     size = max(1, values * BYTES_PER_VALUE)
     if hasattr(mmap, "MAP_PRIVATE"):  # POSIX: private (a forked child copies on write)

@@ -65,6 +65,13 @@ def check_number(doc, value, path, *, positive=False, integer=False, low=None, h
     return value
 
 
+def check_distinct(doc, checked, path, value) -> None:
+    """Fail at ``path`` when two of the ``checked`` items are the same (compared by their repr:
+    items may be lists); ``value``: the list as written, for the message."""
+    if len(set(map(repr, checked))) != len(checked):
+        doc.fail(path, f"has a repeated value: {show(value)}")
+
+
 def check_list(doc, value, path, check):
     """A non-empty list (a scalar counts as a list of one) whose items pass ``check``."""
     if isinstance(value, dict) and value.keys() & {"base", "from", "to"}:
@@ -76,8 +83,7 @@ def check_list(doc, value, path, check):
         doc.fail(path, "must not be empty")
     checked = [check(item, path + (i,) if isinstance(value, list) else path)
                for i, item in enumerate(items)]
-    if len(set(map(repr, checked))) != len(checked):
-        doc.fail(path, f"has a repeated value: {show(value)}")
+    check_distinct(doc, checked, path, value)
     return checked
 
 

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import itertools
 
-from .checks import check_choice, check_list, check_mapping, check_number, show
+from .checks import (check_choice, check_distinct, check_list, check_mapping, check_number,
+                     show)
 
 SWEEP_KEYS = ("classes", "order", "train_fraction", "scheme_options")
 KINDS = ("classes", "train_fraction", "scheme_options")
@@ -85,24 +86,15 @@ def _option_values(doc, scheme, option, values, path, schemes):
         doc.fail(where, f"expected a list of 2 or more values, got {show(values)}")
     checked = [_scheme_options(doc, {scheme: {option: v}}, path, schemes) for v in values]
     (name,) = checked[0]
-    return name, _once(doc, [c[name][option] for c in checked], where)
-
-
-def _once(doc, values, where) -> list:
-    """``values``, refused when one is listed twice (it would run twice under one name), as
-    :func:`.checks.check_list` refuses them (values may be lists here: compared, not hashed)."""
-    if len(_distinct(values)) < len(values):
-        doc.fail(where, f"has a repeated value: {show(values)}")
-    return values
+    checked = [c[name][option] for c in checked]
+    check_distinct(doc, checked, where, values)  # a value twice would run twice under one name
+    return name, checked
 
 
 def _distinct(values) -> list:
-    """``values`` without repeats, in order (values may be lists: compared, not hashed)."""
-    out = []
-    for value in values:
-        if value not in out:
-            out.append(value)
-    return out
+    """``values`` without repeats, in order (by repr, as :func:`.checks.check_distinct`
+    compares them: values may be lists)."""
+    return list({repr(value): value for value in values}.values())
 
 
 def swept_options(sweep, value) -> dict:

@@ -68,6 +68,18 @@ def threadpools():
     return ThreadpoolController()
 
 
+LOCAL_BACKENDS = ("SequentialBackend", "ThreadingBackend", "LokyBackend", "MultiprocessingBackend")
+
+
+def local_backend() -> bool:
+    """Whether joblib's active backend (for work that prefers threads) runs tasks on this
+    machine, in threads or local processes (not on Dask's workers): files its tasks write land
+    in this machine's folders."""
+    from joblib.parallel import get_active_backend
+
+    return type(get_active_backend(prefer="threads")[0]).__name__ in LOCAL_BACKENDS
+
+
 RUN_THREAD = "multisvm-run"  # the thread a run's work goes to while the main thread waits
 
 

@@ -70,17 +70,23 @@ class MachineReuse:
     machine trained at ``C`` (a ``BinaryFit``: only its ``dual_coef`` is read here).
     ``n_reused`` counts the lookups that found one, over the store's life; an estimator's
     ``n_reused_machines_`` counts those of one fit.  Thread-safe.
+
+    ``start``: a :class:`.joint.solver.PathPoint` read back from disk (a resumed C path: the
+    resume cache's chain states), which the first all-together problem's slot starts with; the
+    caller promises it is that problem's last solve (a grid task holds one such problem).
     """
 
     def __reduce__(self):
-        """Sent to another process (a process or Dask backend), a store starts empty there: its
-        machines live in this process, and reuse needs none of them to be correct."""
-        return (MachineReuse, ())
+        """Sent to another process (a process or Dask backend), a store starts empty there but
+        for its ``start``: its machines live in this process, and reuse needs none of them to be
+        correct."""
+        return (MachineReuse, (self._start,))
 
-    def __init__(self):
+    def __init__(self, start=None):
         self._lock = threading.Lock()
         self._entries = {}  # key -> {"free": (C, fit) | None, "last": (C, fit)}
         self._paths = {}  # all-together problem key -> PathSlot
+        self._start = start
         self.n_reused = 0
 
     def __len__(self):
@@ -124,7 +130,15 @@ class MachineReuse:
         """The :class:`PathSlot` of the all-together problem ``key`` (a new, empty one the first
         time)."""
         with self._lock:
-            return self._paths.setdefault(key, PathSlot())
+            if key not in self._paths:
+                self._paths[key], self._start = PathSlot(self._start), None
+            return self._paths[key]
+
+    def last_points(self) -> list:
+        """The last solve (:class:`.joint.solver.PathPoint`, or None) of each all-together
+        problem, in the order they were first solved."""
+        with self._lock:
+            return [slot.previous for slot in self._paths.values()]
 
     def store(self, key, C, fit):
         """Record ``fit``, trained at ``C`` for problem ``key``."""
@@ -140,8 +154,8 @@ class PathSlot:
     """The last solve of one all-together problem along C: ``previous`` (a
     :class:`.joint.solver.PathPoint`, or None before the first), replaced by ``keep``."""
 
-    def __init__(self):
-        self.previous = None
+    def __init__(self, previous=None):
+        self.previous = previous
 
     def take(self):
         """``previous``, for a solve that starts from it and changes its arrays: the slot holds

@@ -224,7 +224,7 @@ class PathPoint:
     """What one solve of a C path hands the next (:func:`solve_dual`'s ``path``): its ``C``, its
     dual variables ``beta`` (k, l), their gradient ``G`` = Q beta + e (k, l; None when the solve
     ended shrunk, at the step bound, where the set-aside examples' G is stale) and its kernel
-    ``rows`` (:class:`KernelRows`).
+    ``rows`` (:class:`KernelRows`; None for a point read back from disk, :meth:`restored`).
 
     Why the next solve may read them: a path's solves are the same problem at another C (the
     caller's promise; :class:`..reuse.MachineReuse` keys them by the training rows' content,
@@ -250,6 +250,20 @@ class PathPoint:
         linear = -margin * float(np.sum(dual.beta[y, np.arange(len(y))]))  # e' beta, sum 0 rows
         return cls(C, dual.beta, dual.G if complete else None, rows,
                    float(np.sum(dual.beta * dual.G)) - linear, linear)
+
+    def saved(self):
+        """The point without its kernel rows, for a checkpoint of its path on disk (the resume
+        cache's chain states): ({C, curvature, linear}, {"beta": ..., and "G" if it has one})."""
+        numbers = {"C": self.C, "curvature": self.curvature, "linear": self.linear}
+        return numbers, {"beta": self.beta, **({} if self.G is None else {"G": self.G})}
+
+    @classmethod
+    def restored(cls, numbers, arrays):
+        """A point read back from :meth:`saved`'s numbers and arrays.  It has no kernel rows:
+        the next solve computes its own (the rows' content changes which are cached, not the
+        numbers a step reads)."""
+        return cls(float(numbers["C"]), arrays["beta"], arrays.get("G"), None,
+                   float(numbers["curvature"]), float(numbers["linear"]))
 
     def best_multiple(self, C):
         """The t in [0, C / self.C] of least dual objective t^2 a / 2 + t b at t beta (a, b: the
@@ -364,8 +378,11 @@ def _solve_dual(X, y_index, n_classes, formulation, settings, shrinking, path):
     n = X.shape[0]
     y = np.ascontiguousarray(y_index, dtype=np.int64)
     previous = None if path is None else path.take()
+    if previous is not None and previous.beta.shape != (n_classes, n):
+        raise ValueError(f"a C path's previous point has {previous.beta.shape} dual variables, "
+                         f"this problem {(n_classes, n)}")
     rows = KernelRows(X, settings.kernel, settings.cache_size, settings.gram, settings.n_jobs) \
-        if previous is None else previous.rows.carried_over()
+        if previous is None or previous.rows is None else previous.rows.carried_over()
     problem = Problem(kind, float(settings.C), shift, float(settings.tol),
                       min(n, SHRINK_EVERY) if shrinking else 0, y, rows.diag)
     beta, G = (np.zeros((n_classes, n)), initial_gradient(y, n_classes, margin)) \

@@ -14,7 +14,7 @@ def point_key(dataset, plan, fold, point, scheme, options, seed, reuse=True, cha
     validation, seed), the point, the scheme's solver (written or default), whether its
     fits reused machines across C (equal within libsvm's tolerance, not bit for bit), for a
     scheme that warm-starts along C the ``chain`` of C values its solves started from
-    (:func:`.tasks.warm_chain`: a warm start reaches the optimum within tol, so the numbers
+    (:func:`.chains.warm_chain`: a warm start reaches the optimum within tol, so the numbers
     depend on them), and for a user's classifier the SHA-256 of its modules' source files (an
     edited module computes afresh: :func:`..estimators.own.module_digests`)."""
     key = {"versions": software_versions(), "dataset": dataset.name,

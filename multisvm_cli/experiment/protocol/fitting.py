@@ -139,7 +139,7 @@ def ascending_C(points) -> list:
     return sorted(range(len(points)), key=lambda i: points[i]["C"])
 
 
-def score_points(group, points, options, splits, seed, reuse=True):
+def score_points(group, points, options, splits, seed, reuse=True, start=None, on_point=None):
     """Validation errors of the group's schemes at grid points that differ only in C (pooled
     over the splits): one {scheme: result} per point, in the order of ``points``.
 
@@ -149,7 +149,16 @@ def score_points(group, points, options, splits, seed, reuse=True):
     ``reuse``, the points are fitted in ascending C sharing one machine store per split, and
     each result counts its ``n_reused_machines``.  The fits leave out the options that change
     no prediction (:func:`selection_options`).
+
+    With one validation split and ``reuse``: ``start`` (or None) is the
+    :class:`~multisvm_cli.estimators.joint.solver.PathPoint` the group's all-together problem
+    goes on from (a resumed chain: the store's ``start``), and ``on_point(index, result,
+    store)`` (or None) is called as each point's result is final, with the store its last solve
+    is in (a checkpoint of the chain).
     """
+    single = len(splits) == 1 and reuse
+    if start is not None and not single:
+        raise ValueError("a chain resumes only with one validation split and reuse across C")
     results = [{s: {**{key: 0 for key in POINT_TOTALS}, "fit_cpu": 0.0, "fit_wall": 0.0,
                     "predict_wall": 0.0, "n_support_vectors": 0.0,
                     "kernel_evaluations": 0.0, "size": 0.0, "notes": []} for s in group}
@@ -160,7 +169,7 @@ def score_points(group, points, options, splits, seed, reuse=True):
     for X_fit, y_fit, X_score, y_score in splits:
         gram, gram_wall, gram_cpu = shared_gram(group, points[0], options, X_fit, seed,
                                                 cpu_clock)
-        store = MachineReuse() if reuse else None
+        store = MachineReuse(start) if reuse else None
         for rank, index in enumerate(order):
             started = cpu_clock()
             with naming_the_row(group, options):
@@ -172,12 +181,23 @@ def score_points(group, points, options, splits, seed, reuse=True):
                 for scheme, estimator in fitted.items():
                     _add_split(results[index][scheme], estimator, X_score, y_score,
                                len(splits), (fit_cpu, fit_wall), notes)
-    for point_results in results:
-        for entry in point_results.values():
-            entry["validation_error"] = entry["n_errors"] / entry["n_validation"]
-            if entry["kernel_evaluations"] is not None:
-                entry["kernel_evaluations"] /= entry["n_validation"]
+            if single:
+                _finish(results[index])
+                if on_point is not None:
+                    on_point(index, results[index], store)
+    if not single:
+        for point_results in results:
+            _finish(point_results)
     return results
+
+
+def _finish(point_results):
+    """Turn a point's sums over its splits into its result: the validation error, and kernel
+    evaluations per validation point."""
+    for entry in point_results.values():
+        entry["validation_error"] = entry["n_errors"] / entry["n_validation"]
+        if entry["kernel_evaluations"] is not None:
+            entry["kernel_evaluations"] /= entry["n_validation"]
 
 
 def _add_split(entry, estimator, X_score, y_score, n_splits, fit_times, notes):

@@ -9,10 +9,13 @@ from joblib import Parallel, delayed, effective_n_jobs
 
 from ...estimators import registry
 from ...estimators.registry import kernel_free, scheme_groups
-from ...base.parallel import resolve_n_jobs, single_threaded_blas
+from ...base.chain_states import ChainStates
+from ...base.parallel import local_backend, resolve_n_jobs, single_threaded_blas
 from ...base.storage import PointCache
 from ..splits import named_warnings, validation_splits
 from .cache import point_key
+from .chains import (ChainCheckpoint, problem_shape, resolved_chains, task_key, warm_chain,
+                     warm_starts)
 from .fitting import score_points
 
 
@@ -60,8 +63,9 @@ def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache,
     from the cache are scored in :class:`GridTask` s (:func:`same_kernel_tasks`) through one
     ``joblib.Parallel`` for all estimates, and cached as soon as each task finishes. ``reuse``:
     reuse machines across C inside each task (see :mod:`.fitting`); a warm-started scheme's
-    points are keyed by their chain (:func:`warm_chain`) and solved again below a missing one
-    (:func:`resolved_chains`).
+    points are keyed by their chain (:func:`.chains.warm_chain`), cached as each ends where the
+    task has one validation split, and solved again below a missing one unless the chain's
+    state was kept (:mod:`.chains`).
     """
     with named_warnings(dataset.name):
         splits = {(e, fold.index): validation_splits(fold, estimate_plan(plan, e).validation)
@@ -81,8 +85,11 @@ def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache,
                 complete = all(v is not None for v in stored.values())
                 looked_up.append((PointJob(fold, point, group, keys, estimate),
                                   stored if complete else None))
+    states = ChainStates(cache)
+    shapes = {key: problem_shape(parts[0]) for key, parts in splits.items() if len(parts) == 1}
+    resolved, starts = resolved_chains(looked_up, states if reuse else None, shapes)
     rows, todo = [], []
-    for job, stored in resolved_chains(looked_up):
+    for job, stored in resolved:
         if stored is None:
             todo.append(job)
             continue
@@ -90,19 +97,22 @@ def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache,
                               job.estimate) for s in job.group)
         _advance(progress, len(job.group))
     if todo:
-        rows += _run_tasks(dataset, same_kernel_tasks(todo), splits, options, seed, cache,
-                           n_jobs, progress, reuse)
+        rows += _run_tasks(dataset, same_kernel_tasks(todo), splits, options, seed,
+                           (cache, states, starts), n_jobs, progress, reuse)
     return rows
 
 
-def _run_tasks(dataset, tasks, splits, options, seed, cache, n_jobs, progress, reuse):
-    """Score ``tasks`` in parallel; cache each finished task's points at once; their rows."""
+def _run_tasks(dataset, tasks, splits, options, seed, stores, n_jobs, progress, reuse):
+    """Score ``tasks`` in parallel; cache each finished task's points at once, a warm task's
+    points on one validation split as each ends (with its chain's state: ``stores`` is the
+    resume cache, its chain states and the resumed tasks' starts); their rows."""
     # Grid points run on the active joblib backend: its capacity is this machine's cores for
     # threads and processes, the cluster's worker threads for dask.
+    cache = stores[0]
     outer_jobs = resolve_n_jobs(n_jobs, limit=len(tasks), capacity=effective_n_jobs(-1))
     run = Parallel(n_jobs=outer_jobs, prefer="threads", return_as="generator_unordered")
-    calls = (delayed(_task)(i, task.group, task.points, options,
-                            splits[task.estimate, task.fold.index], seed, reuse)
+    calls = (delayed(_task)(i, task.group, task.points, options, splits[task.estimate,
+                            task.fold.index], seed, reuse, *_chain_options(task, stores, splits))
              for i, task in enumerate(tasks))
     rows = []
     # Tasks side by side in threads each get one BLAS thread: BLAS threads of their own would
@@ -125,47 +135,6 @@ def grid_tasks(plan, schemes, options=None):
             for group in scheme_groups(schemes, options) if i == 0 or not kernel_free(group[0])]
 
 
-def warm_starts(group) -> bool:
-    """Whether the group's fits start from a smaller C's solve given a reuse store (its
-    trainer's ``_warm_starts``: the all-together schemes)."""
-    return registry.estimator(group[0])._warm_starts
-
-
-def kernel_of(point) -> tuple:
-    """The point's parameters other than C, as (name, value) pairs."""
-    return tuple((key, value) for key, value in point.params().items() if key != "C")
-
-
-def warm_chain(grid, point) -> tuple:
-    """The C values of the ``grid`` points of ``point``'s kernel below its C, ascending: the
-    solves a warm-started fit at ``point`` follows (a :class:`GridTask` solves its points in
-    ascending C, each from the last)."""
-    kernel = kernel_of(point)
-    return tuple(sorted({other.C for other in grid
-                         if kernel_of(other) == kernel and other.C < point.C}))
-
-
-def task_key(job) -> tuple:
-    """The :class:`GridTask` a :class:`PointJob` belongs to: its estimate, fold, scheme group
-    and kernel."""
-    return job.estimate, job.fold.index, job.group, kernel_of(job.point)
-
-
-def resolved_chains(looked_up) -> list:
-    """``looked_up`` ((PointJob, stored results or None) pairs) with the stored results of a
-    warm-started point dropped wherever a point of larger C of its task is missing: that
-    point's solve starts from the solves below it, which the cache does not hold, so they are
-    solved again along the very same chain (the same numbers as in one uninterrupted run)."""
-    last_missing = {}
-    for job, stored in looked_up:
-        if stored is None and warm_starts(job.group):
-            key = task_key(job)
-            last_missing[key] = max(last_missing.get(key, -float("inf")), job.point.C)
-    return [(job, None if warm_starts(job.group)
-             and job.point.C < last_missing.get(task_key(job), -float("inf")) else stored)
-            for job, stored in looked_up]
-
-
 def same_kernel_tasks(todo) -> list:
     """``todo``'s :class:`PointJob` s grouped into :class:`GridTask` s of one estimate, one
     fold, one scheme group and one kernel (points differing only in C), in grid order."""
@@ -176,8 +145,22 @@ def same_kernel_tasks(todo) -> list:
             for jobs in tasks.values()]
 
 
-def _task(i, group, points, options, splits, seed, reuse):
-    return i, score_points(group, points, options, splits, seed, reuse)
+def _chain_options(task, stores, splits) -> tuple:
+    """(start, on_point) of ``task`` for :func:`.fitting.score_points`: the resumed chain's
+    :class:`PathPoint` (or None), and a :class:`.chains.ChainCheckpoint` for a warm task on one
+    validation split when tasks run on this machine (their files land in its cache), else
+    None."""
+    cache, states, starts = stores
+    start_job, start = starts.get(task_key(task.jobs[0]), (None, None))
+    if not (warm_starts(task.group) and len(splits[task.estimate, task.fold.index]) == 1
+            and local_backend()):
+        return start, None
+    previous = None if start_job is None else start_job.keys[start_job.group[0]]
+    return start, ChainCheckpoint(cache, states, task, previous)
+
+
+def _task(i, group, points, options, splits, seed, reuse, start=None, on_point=None):
+    return i, score_points(group, points, options, splits, seed, reuse, start, on_point)
 
 
 def _advance(progress, n):

@@ -2,6 +2,8 @@
 the cold solve's optimum within the tolerance's bound, meets the KKT conditions, and predicts
 alike but for ties; the reuse store hands the path on only within one problem."""
 
+import warnings
+
 import numpy as np
 import pytest
 from sklearn.datasets import load_wine
@@ -187,3 +189,41 @@ def test_a_solve_that_ended_shrunk_hands_on_no_gradient(real_sets):
     warm = solve_dual(X, y, n_classes, "cs", settings(kernel, 8.0, TOL), path=slot)
     assert warm.converged and slot.previous.G is not None
     assert kkt_violations("cs", warm.beta, Q, E, y, 8.0).max() <= TOL * (1 + 1e-6)
+
+
+@pytest.mark.parametrize("form", ["cs", "ww"])
+@pytest.mark.parametrize("max_iter", ["libsvm", 300])
+def test_a_path_read_back_from_disk_goes_on_bit_for_bit(form, max_iter, real_sets):
+    """A path cut after its second solve and continued from the point's saved numbers and
+    arrays (no kernel rows: a resumed run's chain state) takes the very steps of the uncut path,
+    to the very same beta, with a cache of a few rows (read again or recomputed, the same
+    values) and when a solve ended shrunk at the step bound (no G saved: it is rebuilt)."""
+    X, y = real_sets["glass"]
+    n_classes, kernel = y.max() + 1, Kernel.from_params("gaussian", gamma=2.0)
+    runs = {}
+    for cut in (None, 1):
+        slot, solved = PathSlot(), []
+        for i, C in enumerate((1.0, 4.0, 16.0, 64.0)):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                fit = solve_dual(X, y, n_classes, form,
+                                 settings(kernel, C, TOL, cache_size=0.01, max_iter=max_iter),
+                                 path=slot)
+            solved.append((fit.n_iter, fit.beta))
+            if i == cut:
+                numbers, arrays = slot.previous.saved()
+                assert ("G" in arrays) is (max_iter == "libsvm")
+                slot = PathSlot(PathPoint.restored(numbers, {name: value.copy()
+                                                             for name, value in arrays.items()}))
+        runs[cut] = solved
+    assert [steps for steps, _ in runs[1]] == [steps for steps, _ in runs[None]]
+    assert all(np.array_equal(cut, whole) for (_, cut), (_, whole) in zip(runs[1], runs[None]))
+
+
+def test_a_previous_point_of_another_problem_is_refused(real_sets):
+    X, y = real_sets["vowel"]
+    kernel = Kernel.from_params("gaussian", gamma=1.0)
+    numbers = {"C": 1.0, "curvature": 1.0, "linear": -1.0}
+    slot = PathSlot(PathPoint.restored(numbers, {"beta": np.zeros((y.max() + 1, len(y) - 1))}))
+    with pytest.raises(ValueError, match="previous point has"):
+        solve_dual(X, y, y.max() + 1, "cs", settings(kernel, 2.0, TOL), path=slot)

@@ -8,7 +8,7 @@ import pytest
 
 from multisvm_cli.experiment.config import load_config
 from multisvm_cli.experiment.protocol import load_datasets, run_protocol
-from multisvm_cli.experiment.protocol.tasks import resolved_chains, warm_chain
+from multisvm_cli.experiment.protocol.chains import resolved_chains, warm_chain
 from multisvm_cli.experiment.config.grid import GridPoint
 from multisvm_cli.base.storage import PointCache
 
@@ -106,6 +106,7 @@ def test_resolved_chains_drops_what_lies_below_a_missing_point(group, dropped):
     jobs = [PointJob(Fold, GridPoint("gaussian", C, sigma=1.0), group)
             for C in (1.0, 4.0, 16.0, 64.0)]
     looked_up = [(job, None if job.point.C == 16.0 else {"x": 1}) for job in jobs]
-    resolved = resolved_chains(looked_up)
+    resolved, starts = resolved_chains(looked_up)
+    assert starts == {}
     missing = {job.point.C for job, stored in resolved if stored is None}
     assert missing == {16.0} | dropped

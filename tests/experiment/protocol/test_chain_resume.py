@@ -1,0 +1,82 @@
+"""A warm chain stopped mid-way resumes at its next C (issue #38's Letter): with one validation
+split, each point is cached as it ends and the chain's state beside it, so a run stopped inside
+a chain keeps the points below and goes on from the stored state; the numbers are those of an
+uninterrupted run, step counts included.  A state that fails its checks is refused with one
+warning and the chain is solved from its first C, to the same numbers."""
+
+import warnings
+
+import pytest
+
+from multisvm_cli.experiment.protocol import fitting
+
+from .test_warm_protocol import grid, numbers, warm_config
+
+HOLDOUT = {"method": "holdout", "train_fraction": 0.7, "seed": 0}
+STOP = 16.0  # the chain of sigma 4 is stopped as it starts this C
+
+
+@pytest.fixture
+def holdout_config(write_config):
+    return warm_config(write_config, validation=HOLDOUT)
+
+
+def stopped_run(config, folder, monkeypatch, scheme):
+    """A run stopped as ``scheme`` starts C = STOP on sigma 4 (as Ctrl-C or a session's end
+    would stop it)."""
+    fit = fitting.fit_group
+
+    def stopping(group, params, *args, **kwargs):
+        if group[0] == scheme and params["C"] == STOP and params.get("sigma") == 4:
+            raise KeyboardInterrupt
+        return fit(group, params, *args, **kwargs)
+
+    monkeypatch.setattr(fitting, "fit_group", stopping)
+    with pytest.raises(KeyboardInterrupt):
+        grid(config, folder)
+    monkeypatch.setattr(fitting, "fit_group", fit)
+
+
+def states(folder):
+    return sorted(folder.glob("*.state.npz"))
+
+
+@pytest.mark.parametrize("scheme", ["cs", "ww"])
+def test_a_stopped_chain_resumes_at_its_next_C(scheme, holdout_config, tmp_path, monkeypatch,
+                                               data_home):
+    whole = grid(holdout_config, tmp_path / "whole")
+    assert not states(tmp_path / "whole")  # an ended chain leaves no state
+    folder = tmp_path / "stopped"
+    stopped_run(holdout_config, folder, monkeypatch, scheme)
+    assert len(states(folder)) == 1  # the state of C 4, the last point solved
+    resumed = grid(holdout_config, folder)
+    assert numbers(resumed) == numbers(whole)
+    for (name, kernel, C), row in resumed.items():
+        if name == scheme and kernel.endswith("4"):
+            assert row["cached"] is (C < STOP), (kernel, C)
+    assert not states(folder)
+
+
+def test_a_refused_state_solves_the_chain_again(holdout_config, tmp_path, monkeypatch,
+                                                data_home):
+    whole = grid(holdout_config, tmp_path / "whole")
+    folder = tmp_path / "stopped"
+    stopped_run(holdout_config, folder, monkeypatch, "cs")
+    state = states(folder)[0]
+    state.write_bytes(state.read_bytes()[:-40])  # torn
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        resumed = grid(holdout_config, folder)
+    assert [str(w.message) for w in caught if "chain state refused" in str(w.message)]
+    assert numbers(resumed) == numbers(whole)
+    for (name, kernel, C), row in resumed.items():
+        if name == "cs" and kernel.endswith("4"):
+            assert not row["cached"], C  # solved again from its first C
+
+
+def test_k_fold_chains_keep_no_state(tmp_path, write_config, monkeypatch, data_home):
+    """With several validation splits a point ends only after its last split's chain: nothing
+    is cached mid-task and no state is kept (the chain is solved again, as before)."""
+    folder = tmp_path / "stopped"
+    stopped_run(warm_config(write_config), folder, monkeypatch, "cs")
+    assert not states(folder)

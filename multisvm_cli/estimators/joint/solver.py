@@ -205,6 +205,25 @@ class KernelRows:
             self.rows[slot, active] = block[0]
         self.owner[slot], self.slot_of[wanted], self.stamp[slot] = wanted, slot, step
 
+    def refill(self, owners):
+        """Compute again the rows a solve ended with (``owners``: its :attr:`owner` array, -1
+        for an empty slot), each into its slot with a read stamp of 0, as
+        :meth:`carried_over` leaves them: a path read back from disk then reads the very rows,
+        slots and stamps the uninterrupted path would.  Each row is computed over every column,
+        one at a time, as :meth:`fetch` computed it unshrunk (a solve that ends unshrunk holds
+        only such rows: unshrinking flushes the others).  ValueError unless ``owners`` fits
+        this cache (its capacity; distinct rows of X)."""
+        owners = np.asarray(owners)
+        held = owners[owners >= 0]
+        if self.full or owners.shape != self.owner.shape or owners.dtype != np.int64 or \
+                np.any(owners < -1) or np.any(held >= self.X.shape[0]) or \
+                len(np.unique(held)) != len(held):
+            raise ValueError("the kept kernel rows of a C path's point do not fit this cache")
+        for slot in np.flatnonzero(owners >= 0):
+            self.rows[slot] = self._checked([owners[slot]], self.X, self.norms)[0]
+            self.owner[slot], self.slot_of[owners[slot]], self.stamp[slot] = owners[slot], slot, 0
+        return self
+
     def carried_over(self):
         """These rows, readied for the next solve of a C path (:class:`PathPoint`): the cached
         rows stay (a solve that ended shrunk flushed them), their read stamps reset to 0, so
@@ -224,7 +243,8 @@ class PathPoint:
     """What one solve of a C path hands the next (:func:`solve_dual`'s ``path``): its ``C``, its
     dual variables ``beta`` (k, l), their gradient ``G`` = Q beta + e (k, l; None when the solve
     ended shrunk, at the step bound, where the set-aside examples' G is stale) and its kernel
-    ``rows`` (:class:`KernelRows`; None for a point read back from disk, :meth:`restored`).
+    ``rows`` (:class:`KernelRows`; None for a point read back from disk, :meth:`restored`,
+    whose ``cached_rows`` say which rows its solve held, :meth:`KernelRows.refill`).
 
     Why the next solve may read them: a path's solves are the same problem at another C (the
     caller's promise; :class:`..reuse.MachineReuse` keys them by the training rows' content,
@@ -241,6 +261,7 @@ class PathPoint:
     rows: "KernelRows"
     curvature: float  # beta' Q beta
     linear: float  # e' beta
+    cached_rows: "np.ndarray | None" = None  # a restored point's: the rows its solve held
 
     @classmethod
     def of(cls, C, dual, margin, y, rows, complete):
@@ -252,18 +273,22 @@ class PathPoint:
                    float(np.sum(dual.beta * dual.G)) - linear, linear)
 
     def saved(self):
-        """The point without its kernel rows, for a checkpoint of its path on disk (the resume
-        cache's chain states): ({C, curvature, linear}, {"beta": ..., and "G" if it has one})."""
+        """The point for a checkpoint of its path on disk (the resume cache's chain states):
+        ({C, curvature, linear}, {"beta", "G" if it has one, and "cached_rows": which kernel
+        rows its cache holds in which slot, unless it holds K(X, X)})."""
         numbers = {"C": self.C, "curvature": self.curvature, "linear": self.linear}
-        return numbers, {"beta": self.beta, **({} if self.G is None else {"G": self.G})}
+        arrays = {"beta": self.beta, **({} if self.G is None else {"G": self.G})}
+        if self.rows is not None and not self.rows.full:
+            arrays["cached_rows"] = self.rows.owner.copy()
+        return numbers, arrays
 
     @classmethod
     def restored(cls, numbers, arrays):
-        """A point read back from :meth:`saved`'s numbers and arrays.  It has no kernel rows:
-        the next solve computes its own (the rows' content changes which are cached, not the
-        numbers a step reads)."""
+        """A point read back from :meth:`saved`'s numbers and arrays: the next solve computes
+        its kernel rows again into the slots they held (:meth:`KernelRows.refill`)."""
         return cls(float(numbers["C"]), arrays["beta"], arrays.get("G"), None,
-                   float(numbers["curvature"]), float(numbers["linear"]))
+                   float(numbers["curvature"]), float(numbers["linear"]),
+                   arrays.get("cached_rows"))
 
     def best_multiple(self, C):
         """The t in [0, C / self.C] of least dual objective t^2 a / 2 + t b at t beta (a, b: the
@@ -381,8 +406,12 @@ def _solve_dual(X, y_index, n_classes, formulation, settings, shrinking, path):
     if previous is not None and previous.beta.shape != (n_classes, n):
         raise ValueError(f"a C path's previous point has {previous.beta.shape} dual variables, "
                          f"this problem {(n_classes, n)}")
-    rows = KernelRows(X, settings.kernel, settings.cache_size, settings.gram, settings.n_jobs) \
-        if previous is None or previous.rows is None else previous.rows.carried_over()
+    if previous is None or previous.rows is None:
+        rows = KernelRows(X, settings.kernel, settings.cache_size, settings.gram, settings.n_jobs)
+        if previous is not None and previous.cached_rows is not None:
+            rows.refill(previous.cached_rows)
+    else:
+        rows = previous.rows.carried_over()
     problem = Problem(kind, float(settings.C), shift, float(settings.tol),
                       min(n, SHRINK_EVERY) if shrinking else 0, y, rows.diag)
     beta, G = (np.zeros((n_classes, n)), initial_gradient(y, n_classes, margin)) \

@@ -7,9 +7,10 @@ the solves below it: its resume-cache key names its chain (:func:`warm_chain`). 
 mid-chain has stored the points below the first missing one (:class:`ChainCheckpoint`) and,
 with one validation split, the state the next solve starts from (:mod:`...base.chain_states`):
 the resumed task starts at the first missing C from that state, and each solve gets the start it
-had in an uninterrupted run (beta and G bit for bit; only the kernel rows it finds cached
-differ, which decides what is computed, not its values).  Without a state that passes its checks
-the chain is solved again from its first C.
+had in an uninterrupted run, bit for bit: beta and G, and the kernel rows its cache held, computed
+again into their slots (:meth:`...estimators.joint.solver.KernelRows.refill`).  Without a state
+that passes its checks the chain is solved again from its first C.  A linear kernel's cs and ww
+(the primal solver: no path) and tasks on Dask's workers keep no states.
 """
 
 from __future__ import annotations
@@ -97,25 +98,26 @@ def problem_shape(split) -> tuple:
 
 
 class ChainCheckpoint:
-    """``on_point`` for :func:`.fitting.score_points` of a warm task on one validation split:
-    each point's results go to the resume cache ``cache`` as soon as they are final, and the
-    state of its chain to ``states`` under its trainer's key, unless it is the task's last
-    point; the state stored before (``previous``: a key, the resumed task's start) is dropped
-    then, so a chain keeps one state at a time and none once it ends."""
+    """``on_point`` for :func:`.fitting.score_points` of a warm task on one validation split
+    (its ``jobs``: the task's PointJobs, in its points' order): each point's state goes to
+    ``states`` under its trainer's key (unless it is the task's last point), then its results
+    to the resume cache ``cache``, then the state stored before (``previous``: a key, the
+    resumed task's start) is dropped.  A chain thus keeps one state at a time and none once it
+    ends, and a run killed between two writes finds the state below its first missing point."""
 
-    def __init__(self, cache, states, task, previous=None):
-        self.cache, self.states, self.task, self.previous = cache, states, task, previous
-        self.top = max(job.point.C for job in task.jobs)
+    def __init__(self, cache, states, jobs, previous=None):
+        self.cache, self.states, self.previous = cache, states, previous
+        self.points = [(job.point.C, job.group, job.keys) for job in jobs]
+        self.top = max(C for C, _, _ in self.points)
 
     def __call__(self, index, scores, store):
-        job = self.task.jobs[index]
-        for scheme in job.group:
-            self.cache.put(job.keys[scheme], scores[scheme])
-        kept, key = store.last_points(), job.keys[job.group[0]]
-        if job.point.C < self.top and len(kept) == 1 and kept[0] is not None:
-            self.states.put(key, *kept[0].saved())
-        else:
+        C, group, keys = self.points[index]
+        kept, key = store.last_points(), keys[group[0]]
+        if not (C < self.top and len(kept) == 1 and kept[0] is not None
+                and self.states.put(key, *kept[0].saved())):
             key = None
+        for scheme in group:
+            self.cache.put(keys[scheme], scores[scheme])
         if self.previous is not None:
             self.states.drop(self.previous)
         self.previous = key

@@ -9,7 +9,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 
 from ...estimators import registry
 from ...estimators.registry import kernel_free, scheme_groups
-from ...base.chain_states import ChainStates
+from ...base.chain_states import states_of
 from ...base.parallel import local_backend, resolve_n_jobs, single_threaded_blas
 from ...base.storage import PointCache
 from ..splits import named_warnings, validation_splits
@@ -85,7 +85,7 @@ def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache,
                 complete = all(v is not None for v in stored.values())
                 looked_up.append((PointJob(fold, point, group, keys, estimate),
                                   stored if complete else None))
-    states = ChainStates(cache)
+    states = states_of(cache)
     shapes = {key: problem_shape(parts[0]) for key, parts in splits.items() if len(parts) == 1}
     resolved, starts = resolved_chains(looked_up, states if reuse else None, shapes)
     rows, todo = [], []
@@ -108,11 +108,12 @@ def _run_tasks(dataset, tasks, splits, options, seed, stores, n_jobs, progress, 
     resume cache, its chain states and the resumed tasks' starts); their rows."""
     # Grid points run on the active joblib backend: its capacity is this machine's cores for
     # threads and processes, the cluster's worker threads for dask.
-    cache = stores[0]
+    cache, local = stores[0], local_backend()  # here: joblib's backend is this thread's
+    chain_options = [_chain_options(task, stores, splits, local and reuse) for task in tasks]
     outer_jobs = resolve_n_jobs(n_jobs, limit=len(tasks), capacity=effective_n_jobs(-1))
     run = Parallel(n_jobs=outer_jobs, prefer="threads", return_as="generator_unordered")
     calls = (delayed(_task)(i, task.group, task.points, options, splits[task.estimate,
-                            task.fold.index], seed, reuse, *_chain_options(task, stores, splits))
+                            task.fold.index], seed, reuse, *chain_options[i])
              for i, task in enumerate(tasks))
     rows = []
     # Tasks side by side in threads each get one BLAS thread: BLAS threads of their own would
@@ -121,7 +122,8 @@ def _run_tasks(dataset, tasks, splits, options, seed, stores, n_jobs, progress, 
         for i, scored in run(calls):
             for job, point_scores in zip(tasks[i].jobs, scored):
                 for scheme in job.group:
-                    cache.put(job.keys[scheme], point_scores[scheme])
+                    if chain_options[i][1] is None:  # a checkpoint put them as they ended
+                        cache.put(job.keys[scheme], point_scores[scheme])
                     rows.append(_grid_row(dataset.name, job.fold, job.point, scheme,
                                           point_scores[scheme], False, job.estimate))
                 _advance(progress, len(job.group))
@@ -145,18 +147,18 @@ def same_kernel_tasks(todo) -> list:
             for jobs in tasks.values()]
 
 
-def _chain_options(task, stores, splits) -> tuple:
+def _chain_options(task, stores, splits, local) -> tuple:
     """(start, on_point) of ``task`` for :func:`.fitting.score_points`: the resumed chain's
     :class:`PathPoint` (or None), and a :class:`.chains.ChainCheckpoint` for a warm task on one
-    validation split when tasks run on this machine (their files land in its cache), else
-    None."""
+    validation split when ``local`` (tasks run on this machine, where their files land in its
+    cache, and reuse across C is on), else None."""
     cache, states, starts = stores
     start_job, start = starts.get(task_key(task.jobs[0]), (None, None))
     if not (warm_starts(task.group) and len(splits[task.estimate, task.fold.index]) == 1
-            and local_backend()):
+            and local):
         return start, None
     previous = None if start_job is None else start_job.keys[start_job.group[0]]
-    return start, ChainCheckpoint(cache, states, task, previous)
+    return start, ChainCheckpoint(cache, states, task.jobs, previous)
 
 
 def _task(i, group, points, options, splits, seed, reuse, start=None, on_point=None):

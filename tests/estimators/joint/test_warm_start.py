@@ -11,7 +11,8 @@ from sklearn.exceptions import ConvergenceWarning
 
 from multisvm_cli import data
 from multisvm_cli.estimators.cs import CrammerSingerSVC
-from multisvm_cli.estimators.joint.solver import FORMULATIONS, PathPoint, seed, solve_dual
+from multisvm_cli.estimators.joint.solver import (FORMULATIONS, KernelRows, PathPoint, seed,
+                                                 solve_dual)
 from multisvm_cli.estimators.joint.state import Problem
 from multisvm_cli.estimators.kernels import Kernel
 from multisvm_cli.estimators.reuse import MachineReuse, PathSlot
@@ -227,3 +228,21 @@ def test_a_previous_point_of_another_problem_is_refused(real_sets):
     slot = PathSlot(PathPoint.restored(numbers, {"beta": np.zeros((y.max() + 1, len(y) - 1))}))
     with pytest.raises(ValueError, match="previous point has"):
         solve_dual(X, y, y.max() + 1, "cs", settings(kernel, 2.0, TOL), path=slot)
+
+
+def test_refilled_rows_are_the_carried_ones(real_sets):
+    """A cache large enough to keep rows across the path, refilled from a saved point's
+    ``cached_rows``, holds the very rows, slots and stamps that :meth:`carried_over` hands on."""
+    X, y = real_sets["vowel"]
+    n_classes, kernel = y.max() + 1, Kernel.from_params("gaussian", gamma=2.0**-4)
+    slot = PathSlot()  # at C 1/4 the solve never shrinks, so it ends with a full cache
+    solve_dual(X, y, n_classes, "cs", settings(kernel, 0.25, TOL, cache_size=0.5), path=slot)
+    carried = slot.previous.rows.carried_over()
+    assert np.sum(carried.owner >= 0) == len(carried.owner) < len(y)
+    refilled = KernelRows(X, kernel, 0.5).refill(slot.previous.saved()[1]["cached_rows"])
+    for name in ("owner", "slot_of", "stamp"):
+        assert np.array_equal(getattr(refilled, name), getattr(carried, name)), name
+    held = carried.owner >= 0
+    assert np.array_equal(refilled.rows[held], carried.rows[held])
+    with pytest.raises(ValueError, match="do not fit this cache"):
+        KernelRows(X, kernel, 0.5).refill(np.append(carried.owner, -1))

@@ -80,3 +80,27 @@ def test_k_fold_chains_keep_no_state(tmp_path, write_config, monkeypatch, data_h
     folder = tmp_path / "stopped"
     stopped_run(warm_config(write_config), folder, monkeypatch, "cs")
     assert not states(folder)
+
+
+def test_tasks_off_this_machine_keep_no_state(holdout_config, tmp_path, monkeypatch, data_home):
+    """Under a backend that runs tasks elsewhere (Dask's workers: their files would land on
+    other machines) no task gets a checkpoint, the ones joblib dispatches late from its own
+    thread included, and every point is cached when its task ends."""
+    import joblib
+    from joblib._parallel_backends import ThreadingBackend
+
+    from multisvm_cli.experiment.protocol import chains
+
+    class NotHereBackend(ThreadingBackend):
+        pass
+
+    def called(*args):
+        raise AssertionError("a checkpoint ran under a backend off this machine")
+
+    joblib.register_parallel_backend("not-here", NotHereBackend)
+    monkeypatch.setattr(chains.ChainCheckpoint, "__call__", called)
+    with joblib.parallel_config(backend="not-here"):
+        rows = grid(holdout_config, tmp_path / "elsewhere", n_jobs=2)
+    assert numbers(grid(holdout_config, tmp_path / "elsewhere")) == numbers(rows)
+    assert all(row["cached"] for row in grid(holdout_config, tmp_path / "elsewhere").values())
+    assert not states(tmp_path / "elsewhere")

@@ -13,7 +13,8 @@ from multisvm_cli.experiment.config.grid import GridPoint
 from multisvm_cli.base.storage import PointCache
 
 GRID_C = [0.25, 1, 4, 16, 64, 256]
-SAME = ("validation_error", "n_errors", "smo_iterations", "n_support_vectors", "size")
+SAME = ("validation_error", "n_errors", "smo_iterations", "n_support_vectors", "size",
+        "kernel_evaluations")
 
 
 def warm_config(write_config, **overrides):

@@ -46,6 +46,10 @@ def paper_range(dataset) -> dict | None:
     entry = paper()["ranges"].get(dataset)
     if entry is None:
         return None
+    for end in ("worst", "best"):
+        if not isinstance(entry[end], str):  # 97.68 unquoted is a float: its Decimal is not 97.68
+            raise ValueError(f"{PAPER_FILE.name}: {dataset}'s {end} must be quoted as printed "
+                             f"(\"{entry[end]}\"), not a number")
     return {"paper": entry["paper"], "worst": Decimal(entry["worst"]),
             "best": Decimal(entry["best"])}
 

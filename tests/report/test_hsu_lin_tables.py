@@ -280,3 +280,16 @@ def test_a_draws_rate_is_labelled_by_its_draws_not_as_folds():
     splits = [{"fold": i, "error_pct": 10.0} for i in range(20)]  # a draw is stored as a fold
     assert protocol({"draws": 20, "splits": splits}) == "20 draws"
     assert protocol({"splits": splits}) == "nested 20-fold"
+
+
+def test_a_range_typed_as_a_number_is_refused(monkeypatch):
+    """An unquoted 97.68 in hsu_lin_paper.yaml is a float, whose Decimal is 97.680000000000006...:
+    its last printed decimal, and so the half unit that widens the range, would be wrong."""
+    from multisvm_cli.report import paper_range
+
+    typed = {**PAPER, "ranges": {**PAPER["ranges"], "letter-hsu-lin": {
+        **PAPER["ranges"]["letter-hsu-lin"], "worst": 97.68}}}
+    monkeypatch.setattr(paper_range, "paper", lambda: typed)
+    with pytest.raises(ValueError, match="letter-hsu-lin's worst must be quoted as printed"):
+        paper_range.side("letter-hsu-lin", 97.0)
+    assert paper_range.side("satimage", 80.0) == paper_range.BELOW

@@ -128,8 +128,10 @@ def _checked(raw: bytes, key: dict, shape: tuple, C: float):
             numbers["linear"]:
         raise ValueError("its curvature is not beta'G minus its linear term")
     rows = arrays.get("cached_rows")
-    if rows is not None and (rows.ndim != 1 or np.any(rows < -1) or np.any(rows >= shape[1])):
-        raise ValueError("its cached_rows are not row indices of the problem")
+    held = None if rows is None else rows[rows >= 0]
+    if rows is not None and (rows.ndim != 1 or np.any(rows < -1) or np.any(held >= shape[1])
+                             or len(np.unique(held)) != len(held)):
+        raise ValueError("its cached_rows are not distinct row indices of the problem")
     if numbers["C"] != C:
         raise ValueError(f"stored by a solve at C {numbers['C']:g}, its point's C is {C:g}")
     return numbers, arrays

@@ -156,6 +156,9 @@ def test_cached_rows_read_back_and_must_be_rows(states):
     assert states.get(KEY, (3, 7), 4.0)[1]["cached_rows"].tolist() == [3, -1, 0, 6]
     states.put(KEY, NUMBERS, {**stored, "cached_rows": np.array([7], dtype=np.int64)})
     assert "row indices" in refused(states)
+    states.warned = False
+    states.put(KEY, NUMBERS, {**stored, "cached_rows": np.array([3, 3], dtype=np.int64)})
+    assert "distinct row indices" in refused(states)
 
 
 def test_a_state_too_large_to_read_back_is_not_written(states, monkeypatch):

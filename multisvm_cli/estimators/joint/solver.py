@@ -58,6 +58,7 @@ from .._solvers import BOUND_MESSAGE, iteration_bound
 from .state import (BOUND, CONVERGED, CS, NEED_ROW, STALLED, WW, Cache, Dual, Problem,
                     new_progress)
 
+CARRIED, EMPTY = -1, -2  # read stamps of a row kept from the previous solve, of an empty slot
 MIN_CACHE_ROWS = 2  # libsvm's cache keeps at least two columns, whatever cache_size says
 SHRINK_EVERY = 1000  # steps between shrinking passes (libsvm's min(l, 1000))
 NEWTON_EVERY = 200  # steps between Newton steps on the free variables (.newton); after a
@@ -135,7 +136,8 @@ def plain_pages(n_rows, n_columns):
 class KernelRows:
     """Rows K(x_i, X) of the training rows: all of K(X, X) (``full``), or an LRU cache of
     ``capacity`` rows (``rows[slot]`` holds row ``owner[slot]``; ``slot_of[i]`` is row i's slot
-    or -1; ``stamp[slot]``: the step it was last read at, -1 for an empty slot)."""
+    or -1; ``stamp[slot]``: the step it was last read at, -1 for an empty slot; see
+    :meth:`carried_over` for a C path's next solve)."""
 
     def __init__(self, X, kernel, cache_mb, gram=None, n_jobs=None):
         n = X.shape[0]
@@ -207,8 +209,8 @@ class KernelRows:
 
     def refill(self, owners):
         """Compute again the rows a solve ended with (``owners``: its :attr:`owner` array, -1
-        for an empty slot), each into its slot with a read stamp of 0, as
-        :meth:`carried_over` leaves them: a path read back from disk then reads the very rows,
+        for an empty slot), each into its slot, with the read stamps that
+        :meth:`carried_over` gives: a path read back from disk then reads the very rows,
         slots and stamps the uninterrupted path would.  Each row is computed over every column,
         one at a time, as :meth:`fetch` computed it unshrunk (a solve that ends unshrunk holds
         only such rows: unshrinking flushes the others).  ValueError unless ``owners`` fits
@@ -221,14 +223,20 @@ class KernelRows:
             raise ValueError("the kept kernel rows of a C path's point do not fit this cache")
         for slot in np.flatnonzero(owners >= 0):
             self.rows[slot] = self._checked([owners[slot]], self.X, self.norms)[0]
-            self.owner[slot], self.slot_of[owners[slot]], self.stamp[slot] = owners[slot], slot, 0
-        return self
+            self.owner[slot], self.slot_of[owners[slot]] = owners[slot], slot
+        return self.carried_over()
 
     def carried_over(self):
         """These rows, readied for the next solve of a C path (:class:`PathPoint`): the cached
-        rows stay (a solve that ended shrunk flushed them), their read stamps reset to 0, so
-        that the next solve's steps, counted from 0, evict them least recently read first."""
-        self.stamp[self.owner >= 0] = 0
+        rows stay (a solve that ended shrunk flushed them), with read stamps older than any of
+        the next solve's reads (its steps count from 0): -1, and -2 for an empty slot, so that
+        empty slots fill first and every kept row goes before a row the solve has read.
+
+        (Stamps of 0 once tied with the rows fetched at the next solve's step 0: with every
+        slot full and neither the step's example nor its partner cached, fetching the partner
+        evicted the example just fetched, and back, without end.)"""
+        if not self.full:
+            self.stamp[:] = np.where(self.owner >= 0, CARRIED, EMPTY)
         return self
 
     def flush(self):

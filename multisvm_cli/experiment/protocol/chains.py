@@ -10,7 +10,8 @@ the resumed task starts at the first missing C from that state, and each solve g
 had in an uninterrupted run, bit for bit: beta and G, and the kernel rows its cache held, computed
 again into their slots (:meth:`...estimators.joint.solver.KernelRows.refill`).  Without a state
 that passes its checks the chain is solved again from its first C.  A linear kernel's cs and ww
-(the primal solver: no path) and tasks on Dask's workers keep no states.
+(the primal solver: no path) are cached point by point but keep no state, and tasks on Dask's
+workers neither keep nor read states: their stopped chains are solved again from the first C.
 """
 
 from __future__ import annotations

@@ -87,7 +87,8 @@ def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache,
                                   stored if complete else None))
     states = states_of(cache)
     shapes = {key: problem_shape(parts[0]) for key, parts in splits.items() if len(parts) == 1}
-    resolved, starts = resolved_chains(looked_up, states if reuse else None, shapes)
+    resumable = reuse and local_backend()  # a Dask task would leave its start state behind
+    resolved, starts = resolved_chains(looked_up, states if resumable else None, shapes)
     rows, todo = [], []
     for job, stored in resolved:
         if stored is None:

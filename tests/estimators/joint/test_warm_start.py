@@ -246,3 +246,46 @@ def test_refilled_rows_are_the_carried_ones(real_sets):
     assert np.array_equal(refilled.rows[held], carried.rows[held])
     with pytest.raises(ValueError, match="do not fit this cache"):
         KernelRows(X, kernel, 0.5).refill(np.append(carried.owner, -1))
+
+
+@pytest.mark.parametrize("form", ["cs", "ww"])
+def test_a_full_carried_cache_neither_livelocks_nor_differs_when_read_back(form, real_sets):
+    """A path whose solves hand on a full cache of 30 rows (glass, gamma 1/2: at C 2 the first
+    step needed two rows it did not hold, and with every kept row stamped 0 fetching the
+    partner evicted the example just fetched, and back, without end).  Every solve ends, and
+    the path cut where the cache is full and read back from disk, its rows refilled, takes the
+    very steps of the uncut one."""
+    import signal
+
+    def stuck(*args):
+        raise TimeoutError("a solve of the path did not end in 60 s")
+
+    X, y = real_sets["glass"]
+    n_classes, kernel = y.max() + 1, Kernel.from_params("gaussian", gamma=0.5)
+    previous = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(60)
+    try:
+        whole, full = path_with_cut(form, X, y, kernel, None)
+        cut = min(i for i in range(len(full) - 1) if full[i])  # the first to hand on a full cache
+        runs = {None: whole, cut: path_with_cut(form, X, y, kernel, cut)[0]}
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert [steps for steps, _ in runs[cut]] == [steps for steps, _ in runs[None]]
+    assert all(np.array_equal(one, other) for (_, one), (_, other) in zip(runs[cut], runs[None]))
+
+
+def path_with_cut(form, X, y, kernel, cut):
+    """([(steps, beta)] of a glass path at C 2^-2 .. 2^3 with a 30-row cache, read back from
+    disk after solve ``cut`` (None: never), {i: whether solve i handed on a full cache})."""
+    slot, solved, full = PathSlot(), [], {}
+    for i, C in enumerate(2.0**e for e in range(-2, 4)):
+        fit = solve_dual(X, y, y.max() + 1, form, settings(kernel, C, TOL, cache_size=0.05),
+                         path=slot)
+        solved.append((fit.n_iter, fit.beta))
+        full[i] = bool(np.all(slot.previous.rows.owner >= 0))
+        if i == cut:
+            numbers, arrays = slot.previous.saved()
+            slot = PathSlot(PathPoint.restored(numbers, {name: value.copy()
+                                                         for name, value in arrays.items()}))
+    return solved, full

@@ -87,7 +87,9 @@ def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache,
                                   stored if complete else None))
     states = states_of(cache)
     shapes = {key: problem_shape(parts[0]) for key, parts in splits.items() if len(parts) == 1}
-    resumable = reuse and local_backend()  # a Dask task would leave its start state behind
+    # States only where tasks run on this machine (decided here, in the driving thread: joblib
+    # reads its backend per thread); a Dask task would leave its start state behind.
+    resumable = reuse and local_backend()
     resolved, starts = resolved_chains(looked_up, states if resumable else None, shapes)
     rows, todo = [], []
     for job, stored in resolved:
@@ -99,18 +101,19 @@ def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache,
         _advance(progress, len(job.group))
     if todo:
         rows += _run_tasks(dataset, same_kernel_tasks(todo), splits, options, seed,
-                           (cache, states, starts), n_jobs, progress, reuse)
+                           (cache, states, starts, resumable), n_jobs, progress, reuse)
     return rows
 
 
 def _run_tasks(dataset, tasks, splits, options, seed, stores, n_jobs, progress, reuse):
     """Score ``tasks`` in parallel; cache each finished task's points at once, a warm task's
     points on one validation split as each ends (with its chain's state: ``stores`` is the
-    resume cache, its chain states and the resumed tasks' starts); their rows."""
+    resume cache, its chain states, the resumed tasks' starts and whether chains keep states:
+    reuse across C on this machine's backend); their rows."""
     # Grid points run on the active joblib backend: its capacity is this machine's cores for
     # threads and processes, the cluster's worker threads for dask.
-    cache, local = stores[0], local_backend()  # here: joblib's backend is this thread's
-    chain_options = [_chain_options(task, stores, splits, local and reuse) for task in tasks]
+    cache = stores[0]
+    chain_options = [_chain_options(task, stores, splits) for task in tasks]
     outer_jobs = resolve_n_jobs(n_jobs, limit=len(tasks), capacity=effective_n_jobs(-1))
     run = Parallel(n_jobs=outer_jobs, prefer="threads", return_as="generator_unordered")
     calls = (delayed(_task)(i, task.group, task.points, options, splits[task.estimate,
@@ -148,12 +151,12 @@ def same_kernel_tasks(todo) -> list:
             for jobs in tasks.values()]
 
 
-def _chain_options(task, stores, splits, local) -> tuple:
+def _chain_options(task, stores, splits) -> tuple:
     """(start, on_point) of ``task`` for :func:`.fitting.score_points`: the resumed chain's
     :class:`PathPoint` (or None), and a :class:`.chains.ChainCheckpoint` for a warm task on one
-    validation split when ``local`` (tasks run on this machine, where their files land in its
-    cache, and reuse across C is on), else None."""
-    cache, states, starts = stores
+    validation split when chains keep states (``stores[3]``: tasks run on this machine, where
+    their files land in its cache, and reuse across C is on), else None."""
+    cache, states, starts, local = stores
     start_job, start = starts.get(task_key(task.jobs[0]), (None, None))
     if not (warm_starts(task.group) and len(splits[task.estimate, task.fold.index]) == 1
             and local):

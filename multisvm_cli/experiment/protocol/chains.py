@@ -104,10 +104,12 @@ class ChainCheckpoint:
     ``states`` under its trainer's key (unless it is the task's last point), then its results
     to the resume cache ``cache``, then the state stored before (``previous``: a key, the
     resumed task's start) is dropped.  A chain thus keeps one state at a time and none once it
-    ends, and a run killed between two writes finds the state below its first missing point."""
+    ends, and a run killed between two writes finds the state below its first missing point.
+    ``counted`` (if given) is called with the number of scheme points just cached: the run's
+    progress moves as a chain's points end, not only when its task does."""
 
-    def __init__(self, cache, states, jobs, previous=None):
-        self.cache, self.states, self.previous = cache, states, previous
+    def __init__(self, cache, states, jobs, previous=None, counted=None):
+        self.cache, self.states, self.previous, self.counted = cache, states, previous, counted
         self.points = [(job.point.C, job.group, job.keys) for job in jobs]
         self.top = max(C for C, _, _ in self.points)
 
@@ -122,3 +124,5 @@ class ChainCheckpoint:
         if self.previous is not None:
             self.states.drop(self.previous)
         self.previous = key
+        if self.counted is not None:
+            self.counted(len(group))

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+from collections import Counter
 from contextlib import nullcontext
+from functools import partial
 from dataclasses import dataclass, field, replace
 
 from joblib import Parallel, delayed, effective_n_jobs
@@ -112,8 +115,9 @@ def _run_tasks(dataset, tasks, splits, options, seed, stores, n_jobs, progress, 
     reuse across C on this machine's backend); their rows."""
     # Grid points run on the active joblib backend: its capacity is this machine's cores for
     # threads and processes, the cluster's worker threads for dask.
-    cache = stores[0]
-    chain_options = [_chain_options(task, stores, splits) for task in tasks]
+    cache, counted = stores[0], PointsDone(progress)
+    chain_options = [_chain_options(task, stores, splits, partial(counted.add, i))
+                     for i, task in enumerate(tasks)]
     outer_jobs = resolve_n_jobs(n_jobs, limit=len(tasks), capacity=effective_n_jobs(-1))
     run = Parallel(n_jobs=outer_jobs, prefer="threads", return_as="generator_unordered")
     calls = (delayed(_task)(i, task.group, task.points, options, splits[task.estimate,
@@ -130,8 +134,33 @@ def _run_tasks(dataset, tasks, splits, options, seed, stores, n_jobs, progress, 
                         cache.put(job.keys[scheme], point_scores[scheme])
                     rows.append(_grid_row(dataset.name, job.fold, job.point, scheme,
                                           point_scores[scheme], False, job.estimate))
-                _advance(progress, len(job.group))
+            counted.rest(i, sum(len(job.group) for job in tasks[i].jobs))
     return rows
+
+
+class PointsDone:
+    """The run's progress, moved from the tasks' threads as checkpointed chains cache their
+    points (:meth:`add`) and from the driving thread as tasks return (:meth:`rest`), under one
+    lock.  Sent to another process (a process backend), it counts nothing there: the driving
+    thread then counts the whole task as it returns."""
+
+    def __init__(self, progress):
+        self.progress, self.lock, self.counted = progress, threading.Lock(), Counter()
+
+    def __getstate__(self):
+        return {"progress": None, "lock": None, "counted": Counter()}
+
+    def add(self, task, n):
+        """Count ``n`` more points of task number ``task``."""
+        if self.progress is None:
+            return
+        with self.lock:
+            self.counted[task] += n
+            self.progress.update(n)
+
+    def rest(self, task, n_points):
+        """Count what task ``task`` (``n_points`` points in all) has not counted yet."""
+        self.add(task, n_points - self.counted[task])
 
 
 def grid_tasks(plan, schemes, options=None):
@@ -151,18 +180,19 @@ def same_kernel_tasks(todo) -> list:
             for jobs in tasks.values()]
 
 
-def _chain_options(task, stores, splits) -> tuple:
+def _chain_options(task, stores, splits, counted=None) -> tuple:
     """(start, on_point) of ``task`` for :func:`.fitting.score_points`: the resumed chain's
-    :class:`PathPoint` (or None), and a :class:`.chains.ChainCheckpoint` for a warm task on one
-    validation split when chains keep states (``stores[3]``: tasks run on this machine, where
-    their files land in its cache, and reuse across C is on), else None."""
+    :class:`PathPoint` (or None), and a :class:`.chains.ChainCheckpoint` (reporting each point
+    it caches to ``counted``) for a warm task on one validation split when chains keep states
+    (``stores[3]``: tasks run on this machine, where their files land in its cache, and reuse
+    across C is on), else None."""
     cache, states, starts, local = stores
     start_job, start = starts.get(task_key(task.jobs[0]), (None, None))
     if not (warm_starts(task.group) and len(splits[task.estimate, task.fold.index]) == 1
             and local):
         return start, None
     previous = None if start_job is None else start_job.keys[start_job.group[0]]
-    return start, ChainCheckpoint(cache, states, task.jobs, previous)
+    return start, ChainCheckpoint(cache, states, task.jobs, previous, counted)
 
 
 def _task(i, group, points, options, splits, seed, reuse, start=None, on_point=None):

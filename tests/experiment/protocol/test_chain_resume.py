@@ -4,11 +4,14 @@ a chain keeps the points below and goes on from the stored state; the numbers ar
 uninterrupted run, step counts included.  A state that fails its checks is refused with one
 warning and the chain is solved from its first C, to the same numbers."""
 
+import pickle
 import warnings
 
 import pytest
 
-from multisvm_cli.experiment.protocol import fitting
+from multisvm_cli.base.storage import PointCache
+from multisvm_cli.experiment.protocol import fitting, load_datasets, run_protocol
+from multisvm_cli.experiment.protocol.tasks import PointsDone
 
 from .test_warm_protocol import grid, numbers, warm_config
 
@@ -104,3 +107,47 @@ def test_tasks_off_this_machine_keep_no_state(holdout_config, tmp_path, monkeypa
     assert numbers(grid(holdout_config, tmp_path / "elsewhere")) == numbers(rows)
     assert all(row["cached"] for row in grid(holdout_config, tmp_path / "elsewhere").values())
     assert not states(tmp_path / "elsewhere")
+
+
+class CachedAtEachCount:
+    """A progress bar that notes, at each ``update``, the points counted so far and the points
+    in the resume cache."""
+
+    def __init__(self, folder):
+        self.folder, self.done, self.seen = folder, 0, []
+
+    def update(self, n):
+        self.done += n
+        self.seen.append((self.done, len(list(self.folder.glob("*.json")))))
+
+    def close(self):
+        pass
+
+
+def test_progress_counts_a_chains_points_as_they_end(holdout_config, tmp_path, data_home):
+    """With one validation split a warm chain's points are counted as each is cached, not all
+    when its task ends: at every count, the cache holds exactly the points counted."""
+    folder = tmp_path / "cache"
+    bar = CachedAtEachCount(folder)
+    run_protocol(holdout_config, load_datasets(holdout_config, quiet=True), PointCache(folder),
+                 progress=lambda total: bar)
+    assert bar.seen[-1] == (36, 36)  # 3 schemes x 2 kernels x 6 C
+    assert all(done == cached for done, cached in bar.seen), bar.seen
+    assert sum(1 for done, cached in bar.seen) >= 2 * 2 * 6  # cs, ww: one count per point
+
+
+def test_points_done_counts_nothing_in_another_process():
+    """Sent to a worker process, the counter moves no bar there; the task's points are then
+    counted in the driving process when it returns."""
+    counts = []
+
+    class Bar:
+        def update(self, n):
+            counts.append(n)
+
+    done = PointsDone(Bar())
+    pickle.loads(pickle.dumps(done)).add(0, 3)
+    done.add(1, 2)
+    done.rest(0, 6)
+    done.rest(1, 6)
+    assert counts == [2, 6, 4]

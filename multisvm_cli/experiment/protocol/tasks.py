@@ -94,28 +94,29 @@ def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache,
     # reads its backend per thread); a Dask task would leave its start state behind.
     resumable = reuse and local_backend()
     resolved, starts = resolved_chains(looked_up, states if resumable else None, shapes)
-    rows, todo = [], []
+    rows, todo, counted = [], [], PointsDone(progress)
     for job, stored in resolved:
         if stored is None:
             todo.append(job)
             continue
         rows.extend(_grid_row(dataset.name, job.fold, job.point, s, stored[s], True,
                               job.estimate) for s in job.group)
-        _advance(progress, len(job.group))
+        counted.add(None, len(job.group))
     if todo:
         rows += _run_tasks(dataset, same_kernel_tasks(todo), splits, options, seed,
-                           (cache, states, starts, resumable), n_jobs, progress, reuse)
+                           (cache, states, starts, resumable), n_jobs, counted, reuse)
     return rows
 
 
-def _run_tasks(dataset, tasks, splits, options, seed, stores, n_jobs, progress, reuse):
+def _run_tasks(dataset, tasks, splits, options, seed, stores, n_jobs, counted, reuse):
     """Score ``tasks`` in parallel; cache each finished task's points at once, a warm task's
     points on one validation split as each ends (with its chain's state: ``stores`` is the
     resume cache, its chain states, the resumed tasks' starts and whether chains keep states:
-    reuse across C on this machine's backend); their rows."""
+    reuse across C on this machine's backend), counting them in ``counted`` (:class:`PointsDone`);
+    their rows."""
     # Grid points run on the active joblib backend: its capacity is this machine's cores for
     # threads and processes, the cluster's worker threads for dask.
-    cache, counted = stores[0], PointsDone(progress)
+    cache = stores[0]
     chain_options = [_chain_options(task, stores, splits, partial(counted.add, i))
                      for i, task in enumerate(tasks)]
     outer_jobs = resolve_n_jobs(n_jobs, limit=len(tasks), capacity=effective_n_jobs(-1))
@@ -151,7 +152,7 @@ class PointsDone:
         return {"progress": None, "lock": None, "counted": Counter()}
 
     def add(self, task, n):
-        """Count ``n`` more points of task number ``task``."""
+        """Count ``n`` more points of task number ``task`` (None: points read from the cache)."""
         if self.progress is None:
             return
         with self.lock:
@@ -197,11 +198,6 @@ def _chain_options(task, stores, splits, counted=None) -> tuple:
 
 def _task(i, group, points, options, splits, seed, reuse, start=None, on_point=None):
     return i, score_points(group, points, options, splits, seed, reuse, start, on_point)
-
-
-def _advance(progress, n):
-    if progress is not None:
-        progress.update(n)
 
 
 def _grid_row(dataset, fold, point, scheme, scored, cached, estimate="nested"):

@@ -55,7 +55,7 @@ from numba import njit
 
 from .box import can_decrease, can_increase, lower, upper
 from .state import BOUND, CONVERGED, CS, NEED_ROW, STALLED, WW
-from .steps import gain, solve_box, solve_cs, solve_row_over, solve_ww
+from .steps import gain, rounding_only, solve_box, solve_cs, solve_row_over, solve_ww
 
 TAU = 1e-12  # the least curvature Q_ii a sub-problem is solved with (libsvm's TAU)
 THIN = 0.35  # W&W's row step keeps the classes whose move is above THIN x its largest
@@ -435,8 +435,8 @@ def run(problem, cache, dual, progress, bound):
     """Decomposition steps (module docstring) until the active examples meet the KKT conditions
     within ``problem.tol`` (CONVERGED), ``bound`` steps were taken in all (BOUND; -1: no bound),
     a kernel row a step needs is not in ``cache`` (NEED_ROW; ``progress.need_row`` names it), or
-    a step changes nothing though the violation is above tol (STALLED: the violation is
-    rounding; a C&S pair step alone that changes nothing gives way to the row step first).
+    a step changes nothing or rounding only (:func:`rounding_only`) though the violation is
+    above tol (STALLED; a C&S pair step alone that changes nothing gives way to the row step).
 
     Reads and updates ``progress[0]`` (:data:`.state.PROGRESS`): the steps across calls, the
     working example and its violation (kept on NEED_ROW with ``resume`` set, so the next call
@@ -477,9 +477,14 @@ def run(problem, cache, dual, progress, bound):
                 continue
             status = STALLED
             break
-        alone_ok = True
+        alone_ok, rounding = True, rounding_only(s.d, beta[:, i], s.d2, beta[:, j])
         i, worst = update(problem, dual, n_active, i, q, s.d, j, q2, s.d2, s.changed[:n_changed])
         steps += 1
+        if rounding and took_alone:  # the pair alone moved by rounding only: i's own step next
+            alone_ok = False
+        elif rounding:  # two such steps can undo each other without end
+            status = STALLED
+            break
         if problem.shrink_every > 0 and steps % problem.shrink_every == 0:
             n_active = shrink(problem, dual, worst, n_active)
     state.steps, state.working, state.n_active, state.resume = steps, i, n_active, status == NEED_ROW

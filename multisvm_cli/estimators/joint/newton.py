@@ -16,7 +16,7 @@ the dual's quadratic along the free ones, F_m being class m's free variables and
 
     min_D  g'D + 1/2 sum_m D_m' M_m D_m    s.t.  sum_m D_im = 0 for every row i,
 
-M_m = Q_{F_m F_m} + eps I (eps = RIDGE x max Q_ii: rows whose kernel rows coincide).  Its KKT
+M_m = Q_{F_m F_m} + eps I, eps = RIDGE x max Q_ii (see "Damping" below).  Its KKT
 system, with one multiplier lambda_i per row and P_m placing class m's variables at their rows
 (P_m[i, v] = 1 when variable v of class m is row i's):
 
@@ -28,10 +28,32 @@ system, with one multiplier lambda_i per row and P_m placing class m's variables
 is solved by eliminating D (:func:`_direction`): D_m = -M_m^-1 (g_m + P_m' lambda), and lambda
 solves S lambda = -sum_m P_m M_m^-1 g_m with S = sum_m P_m M_m^-1 P_m' (positive definite: every
 row has two free variables).  The M_m^-1 and lambda come from Cholesky's factors
-(:func:`_solver`).  The step is then cut back so that every variable stays in its box (the first
-one to reach its bound stops there).  The direction descends (g'D = -D'(M)D < 0) and the step is
-taken only when the objective's exact change is negative (:func:`_objective_change`), so it never raises the
-objective; the solver's own steps go on from it, and its stopping rule is unchanged.
+(:func:`_solver`).  The direction descends (g'D = -D'(M)D < 0).
+
+Projected search (:func:`_projected_search`, :mod:`.search`): the point beta + t D is projected
+row by row onto the feasible set, so that every variable that t D carries past its bound stops
+on it and the rest of its row shifts to keep the row's sum (Bertsekas 1982; the projected
+search of Moré & Toraldo's GPCG, 1991, and of Lin & Moré's TRON, 1999), for t = 1, 1/2, 1/4,
+..., and the first t whose exact change of the objective (:func:`_objective_change`) passes
+Armijo's rule is taken; none passes: no step.  So it never raises the objective; the solver's
+own steps go on from it, and its stopping rule is unchanged.  (Before, the step was cut at the
+first variable to reach its bound: one variable a step left the face.)
+
+Damping: with a kernel close to a constant, Q_FF is close to singular and the exact Newton step
+on the face is long along its near-null directions: it barely lowers the objective but moves the
+gradient of the variables off the face, and the decomposition steps then spend thousands of
+steps putting them back (after a Newton step the largest violation rose from 0.02 to 0.5 on
+vowel).  eps I is a Levenberg-Marquardt damping that shortens those directions.  Measured
+2026-11-26 (one BLAS thread, idle 2-core machine), eps relative to max Q_ii; steps and CPU s
+of the four warm C paths at gamma 2^-4 of ``benchmarks/all_together.py --path`` (vowel,
+vehicle; C&S, W&W), and of one C&S solve on Letter's first 5,000 rows at gamma 2^-7, C 2^12:
+
+    RIDGE    gamma 2^-4 paths    Letter C&S
+    1e-10    (cut at the first bound, before) 423,000 steps, 6.6 s
+    1e-10    340,000 steps, 6.6 s     805,000 steps, 65 s
+    1e-6     (about the same)         454,000 (at 1e-5)
+    1e-4     271,000 steps, 5.5 s     315,000 steps, 32 s
+    1e-3     394,000 steps, 7.6 s   1,068,000 steps, 78 s
 
 Beyond MAX_FREE free variables (Letter: thousands on a thousand rows or more), two rules:
 
@@ -41,14 +63,15 @@ Beyond MAX_FREE free variables (Letter: thousands on a thousand rows or more), t
   for its cost doubles the gap to the next (:class:`.solver.NewtonPauses`), so the Newton
   steps cost at most a few times the decomposition steps around them;
 - rounds: with thousands of free variables, the full step would carry hundreds past their
-  bounds, and cut at the first, it was 1e-6 to 1e-11 of the full step (Letter's 5,000 rows,
-  gamma 2^-7, C 2^12, C&S).  So the system is solved again without the variables that would
-  cross (they stay where they are), up to ROUNDS systems (:func:`_reduced_direction`), and the
-  last direction is cut at the first bound as above.  Measured 2026-11-26 on that problem:
-  C&S converged in 0.85M steps and 77 CPU s where without these steps it had not converged
-  (violation 0.025) after 2.4M steps and 112 s (docs/results/speed.md).  Up to MAX_FREE
-  (vowel, vehicle) one system, as before: there the rounds made vowel 4x to 16x slower (the
-  variables that reach a bound are the ones that should, and frozen they stop the step).
+  bounds.  So the system is solved again without the variables that would cross (they stay
+  where they are), up to ROUNDS systems (:func:`_reduced_direction`), and the last direction
+  goes to the projected search.  Measured 2026-11-26 on Letter's 5,000 rows, gamma 2^-7,
+  C 2^12, C&S, when the step was still cut at the first bound: 0.85M steps and 77 CPU s,
+  where without the rounds it had not converged (violation 0.025) after 2.4M steps and 112 s
+  (docs/results/speed.md); with the projected search and damping, one system instead of four
+  took 1.33M steps against 0.8M (at RIDGE 1e-10).  Up to MAX_FREE (vowel, vehicle) one
+  system: there the rounds made vowel 4x to 16x slower (the variables that reach a bound are
+  the ones that should, and frozen they stop the step).
 """
 
 from dataclasses import dataclass
@@ -61,8 +84,9 @@ from .box import boxes
 MAX_FREE = 600  # up to this many free variables: one system, always (vowel: 600 beat 300, 1500)
 COST_RATIO = 4.0  # a step may cost this many times the decomposition steps since the last one
 ROUNDS = 4  # systems a step solves at most, each without the variables the last one crossed
-RIDGE = 1e-10  # eps, relative to the largest Q_ii
-MIN_STEP = 1e-12  # a shorter step than this (relative to the full one) is not taken
+RIDGE = 1e-4  # eps, relative to the largest Q_ii (a damping: see the module docstring)
+SEARCH_TRIES = 12  # lengths the projected search tries: 1, 1/2, ..., 1/2^11
+ARMIJO = 1e-4  # the share of the first-order decrease a length must reach
 
 
 @dataclass
@@ -109,7 +133,7 @@ def newton_step(kind, C, shift, y, beta, G, active, rows, peak=None):
     current = values[:, examples][classes, positions]
     low, high = lower[:, examples][classes, positions], upper[:, examples][classes, positions]
     try:
-        direction, curve, system_bytes = _reduced_direction(
+        direction, system_bytes = _reduced_direction(
             Q, g, classes, positions, (current, low, high), ROUNDS if large else 1)
     except np.linalg.LinAlgError:
         return False
@@ -117,21 +141,13 @@ def newton_step(kind, C, shift, y, beta, G, active, rows, peak=None):
     slope = float(g @ direction)
     if not slope < 0.0:
         return False
-    best = -slope / curve if curve > 0.0 else np.inf
-    reach = _reach(direction, current, low, high)
-    step = min(best, float(np.min(reach)))
-    if not np.isfinite(step) or step <= MIN_STEP * max(best, 1.0):
-        return False
-    moved = np.clip(current + step * direction, low, high)
-    moved[reach <= step] = np.where(direction > 0, high, low)[reach <= step]  # exactly at bound
     columns = active[examples]
-    before = beta[:, columns].copy()
-    beta[classes, columns[positions]] = moved
-    _balance(beta, columns, moved, low, high, classes, positions)
-    change = beta[:, columns] - before
-    if not _objective_change(change, G[:, columns], Q) < 0.0:  # rounding beat the direction
-        beta[:, columns] = before
+    moved = _projected_search(kind, C, y[columns], beta[:, columns], G[:, columns], Q,
+                              (classes, positions, direction))
+    if moved is None:
         return False
+    change = moved - beta[:, columns]
+    beta[:, columns] = moved
     block = rows.block(columns, active)
     block += shift
     # while the block is built; then with it, the product and G's columns, (k, active) each
@@ -139,6 +155,31 @@ def newton_step(kind, C, shift, y, beta, G, active, rows, peak=None):
                          block.nbytes + 2 * values.nbytes))
     G[:, active] += change @ block
     return True
+
+
+def _projected_search(kind, C, y, values, gradient, Q, step):
+    """The rows ``values`` (k, r; classes ``y``) moved along ``step`` = (classes, positions,
+    direction) of the free variables by the projected search (:mod:`.search`): lengths t = 1,
+    1/2, 1/4, ..., up to SEARCH_TRIES of them, the first whose exact change of the objective
+    (:func:`_objective_change`, ``gradient`` and ``Q`` the rows') is at most ARMIJO x its
+    first-order change g'(move) < 0 (Armijo's rule along the projection arc; Bertsekas 1982).
+    None when no length passes."""
+    from .search import projected_rows  # numba loads here, not at import
+
+    classes, positions, direction = step
+    full = np.zeros(values.shape)
+    full[classes, positions] = direction
+    moving = np.zeros(values.shape, bool)
+    moving[classes, positions] = True
+    moved, t = np.empty(values.shape), 1.0
+    for _ in range(SEARCH_TRIES):
+        projected_rows(kind, C, y, values, full, moving, t, moved)
+        change = moved - values
+        first = float(np.sum(gradient * change))
+        if first < 0.0 and _objective_change(change, gradient, Q) <= ARMIJO * first:
+            return moved
+        t *= 0.5
+    return None
 
 
 def affordable(class_counts, n_rows, n_active, n_features, spent):
@@ -167,35 +208,35 @@ def _reach(direction, current, low, high):
 def _reduced_direction(Q, g, classes, positions, box, rounds):
     """:func:`_direction` on the free variables, then again without those that its full step
     would carry past their bounds (``box``: their (current, low, high)), up to ``rounds``
-    systems: the last direction (0 on the variables left out; all 0 if no row can move), its
-    D'(H)D and the most bytes held.  Where leaving them out leaves no row with two free
-    variables, the last direction stands (the caller cuts it at the first bound)."""
-    keep, result, most = np.ones(len(g), bool), (np.zeros(len(g)), 0.0), 0
+    systems: the last direction (0 on the variables left out; all 0 if no row can move) and
+    the most bytes held.  Where leaving them out leaves no row with two free variables, the
+    last direction stands (the projected search stops its variables at their bounds)."""
+    keep, result, most = np.ones(len(g), bool), np.zeros(len(g)), 0
     for _ in range(rounds):
         counts = np.bincount(positions[keep], minlength=Q.shape[0])
         kept = keep & (counts[positions] >= 2)  # a row needs two free variables to move
         if not kept.any():
             break
         used = np.flatnonzero(counts >= 2)
-        part, curve, held = _direction(Q[np.ix_(used, used)], g[kept], classes[kept],
-                                       np.searchsorted(used, positions[kept]), len(used))
+        part, held = _direction(Q[np.ix_(used, used)], g[kept], classes[kept],
+                                np.searchsorted(used, positions[kept]), len(used))
         direction = np.zeros(len(g))
         direction[kept] = part
-        result, most = (direction, curve), max(most, held + 8 * len(used) ** 2)  # Q's block
+        result, most = direction, max(most, held + 8 * len(used) ** 2)  # Q's block
         crossing = _reach(direction, *box) < 1.0
         if not crossing.any():
             break
         keep = kept & ~crossing
-    return result[0], result[1], most
+    return result, most
 
 
 def _objective_change(change, gradient, Q):
     """The dual objective's exact change g'd + 1/2 sum_m d_m' Q d_m for a move ``change`` of the
     rows whose gradient is ``gradient`` (both (k, rows)) and whose Q block is ``Q``.  A step
-    is taken only when it is negative: where Q_FF is close to singular (a polynomial kernel of
-    low degree, rows that nearly coincide), the direction is mostly rounding near the optimum,
-    and its row sums' rounding, moved onto one variable a row (:func:`_balance`), could raise
-    the objective."""
+    is taken only when it passes Armijo's rule against it (:func:`_projected_search`): where
+    Q_FF is close to singular (a polynomial kernel of low degree, rows that nearly coincide),
+    the direction is mostly rounding near the optimum, and its row sums' rounding, moved onto
+    one variable a row, could raise the objective."""
     return float(np.sum(gradient * change) + 0.5 * np.sum((change @ Q) * change))
 
 
@@ -211,7 +252,7 @@ def _solver(M):
 
 
 def _direction(Q, g, classes, positions, n_rows):
-    """The KKT system's solution D, D'(H)D (see the module docstring) and the bytes its
+    """The KKT system's solution D (see the module docstring) and the bytes its
     matrices held at once: S and every class's M_m and M_m^-1, with the larger of the last
     solve's temporary (S's Cholesky factor) and a class's (identity, factor).  Class by class:
     H is block-diagonal, one block M_m over the rows where class m is free, so the systems are
@@ -229,20 +270,8 @@ def _direction(Q, g, classes, positions, n_rows):
     largest_class = max(inverse.nbytes for _, _, _, inverse in blocks)
     kept = S.nbytes + sum(M.nbytes + inverse.nbytes for _, _, M, inverse in blocks)
     multipliers = _solver(S)(rhs)
-    direction, curve = np.empty(len(g)), 0.0
+    direction = np.empty(len(g))
     for members, at, M, inverse in blocks:
         step = -inverse @ (g[members] + multipliers[at])
         direction[members] = step
-        curve += float(step @ (M @ step))
-    return direction, curve, kept + max(S.nbytes, 2 * largest_class)
-
-
-def _balance(beta, columns, moved, low, high, classes, positions):
-    """Give each moved row's rounding of its sum (0 exactly) to its free variable with the most
-    room left inside its box."""
-    room = np.minimum(moved - low, high - moved)
-    order = np.lexsort((-room, positions))  # by row, the most room first
-    first = order[np.r_[True, positions[order][1:] != positions[order][:-1]]]
-    first = first[room[first] > 0.0]
-    targets = columns[positions[first]]
-    beta[classes[first], targets] -= beta[:, targets].sum(axis=0)
+    return direction, kept + max(S.nbytes, 2 * largest_class)

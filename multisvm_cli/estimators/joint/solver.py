@@ -36,8 +36,9 @@ on Letter's 15,000 rows (cached rows) the rows cost the same CPU either way (6.0
 Stopping: every example's violation <= ``tol`` (libsvm's 1e-3 by default); or the step bound
 (``_solvers.iteration_bound``: max(10^7, 100 l) for "libsvm"), where the fit warns with the
 binary fits' ConvergenceWarning ("Solver terminated early"); or a stall, a step that changes no
-variable though the working example's violation is above ``tol`` (it is below what float64 can
-move, e.g. at a tol near rounding), where the fit warns with a ConvergenceWarning "Solver
+variable, or changes them by rounding only (:func:`.steps.rounding_only`), though the working
+example's violation is above ``tol`` (it is below what float64 can move, e.g. at a tol near
+rounding), where the fit warns with a ConvergenceWarning "Solver
 stalled" (:data:`STALL_MESSAGE`).  Fits are deterministic: no randomness, ties go to the lowest
 index.
 """

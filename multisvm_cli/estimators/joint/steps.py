@@ -9,7 +9,9 @@ its KKT conditions make v a clipped shift theta - c / A of one scalar theta:
 - :func:`solve_ww`: one example's row in Weston & Watkins' box;
 - :func:`solve_box`: any box (the pair steps of :mod:`.loops`);
 - :func:`solve_row_over`: one example's row over some of its classes, the others kept (W&W's
-  thinned row step and its partner's row step, :mod:`.loops`).
+  thinned row step and its partner's row step, :mod:`.loops`);
+- :func:`gain` and :func:`rounding_only`: what a step gained, and whether it moved by rounding
+  only (the loops then stop, stalled).
 
 The boxes are :mod:`.box`'s (U_m = :func:`.box.upper`, L_m = :func:`.box.lower`).
 """
@@ -21,6 +23,7 @@ from .box import lower, upper
 from .state import CS, WW
 
 INF = np.inf
+ROUNDING = 4 * np.finfo(np.float64).eps  # a move of at most ROUNDING x |value| is rounding
 
 
 @njit(cache=True, nogil=True)
@@ -196,3 +199,15 @@ def gain(A, g, d):
     for m in range(len(g)):
         total += g[m] * d[m] + 0.5 * A * d[m] * d[m]
     return -total
+
+
+@njit(cache=True, nogil=True)
+def rounding_only(d, row, d2, row2):
+    """Whether the moves ``d`` and ``d2`` that ended at rows ``row`` and ``row2`` changed every
+    entry by at most ROUNDING times its size (before or after): a few units in its last place,
+    so the step lowered the objective by rounding only."""
+    for m in range(len(d)):
+        if abs(d[m]) > ROUNDING * max(abs(row[m]), abs(row[m] - d[m])) or \
+                abs(d2[m]) > ROUNDING * max(abs(row2[m]), abs(row2[m] - d2[m])):
+            return False
+    return True

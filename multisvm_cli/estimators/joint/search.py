@@ -1,0 +1,62 @@
+"""The projected search of the Newton step (:mod:`.newton`; numba, imported only when a joint
+machine trains).
+
+A Newton direction D on some of the variables of some rows (``moving``), taken a length t, is
+projected row by row onto that row's feasible set: the move v of row i is the point nearest to
+t D_i with sum_m v_m = 0, its moving entries in their boxes and the others at 0,
+
+    min_v 1/2 ||v - t D_i||^2   s.t.  sum_m v_m = 0,  L_im - b_im <= v_m <= U_im - b_im,
+
+which is :func:`.steps.solve_box` with A = 1 and c = -t D_i, solved exactly.  The feasible set
+is a product of the rows' sets, so the rows' projections are the projection of the whole step
+(Bertsekas 1982; Moré & Toraldo 1991, section 2, the projected search of GPCG; Lin & Moré
+1999, TRON, section 4).  Every variable that the step would carry past its bound stops on the
+bound, and the rest of its row shifts to keep the row's sum, instead of the whole step being cut
+at the first bound.
+"""
+
+import numpy as np
+from numba import njit
+
+from .box import lower, upper
+from .steps import solve_box
+
+SNAP = 1e-12  # an entry within SNAP max(1, C) of a bound lands on it (as :func:`.loops.place`)
+
+
+@njit(cache=True, nogil=True)
+def projected_rows(kind, C, y, beta, direction, moving, t, new):
+    """The projected move of rows ``beta`` (k, r; their classes ``y``) along ``t`` x
+    ``direction`` (k, r) over the ``moving`` entries (k, r booleans), into ``change`` (k, r):
+    each row's move is the nearest feasible one (module docstring), placed as a step's rows
+    are (an entry within rounding of a bound lands on it; the rounding of the row's sum goes
+    to the entry with the most room)."""
+    k, r = beta.shape
+    lo, hi, c, v = np.empty(k), np.empty(k), np.empty(k), np.empty(k)
+    z, points = np.empty(k), np.empty(2 * k)
+    snap = SNAP * max(1.0, C)
+    for a in range(r):
+        for m in range(k):
+            mine = m == y[a]
+            if moving[m, a]:
+                lo[m] = lower(kind, mine, C) - beta[m, a]
+                hi[m] = upper(kind, mine, C) - beta[m, a]
+                c[m] = -t * direction[m, a]
+            else:
+                lo[m], hi[m], c[m] = 0.0, 0.0, 0.0
+        solve_box(1.0, c, lo, hi, v, z, points)
+        rest, widest, room = 0.0, -1, -1.0
+        for m in range(k):
+            low, up = lower(kind, m == y[a], C), upper(kind, m == y[a], C)
+            value = beta[m, a] + v[m]
+            if moving[m, a] and abs(value - up) <= snap:
+                value = up
+            elif moving[m, a] and abs(value - low) <= snap:
+                value = low
+            new[m, a] = value
+            rest += value
+            inside = min(value - low, up - value)
+            if moving[m, a] and inside > room:
+                widest, room = m, inside
+        if room > 0.0:
+            new[widest, a] -= rest

@@ -1,0 +1,99 @@
+"""The Newton step's projected search (multisvm_cli/estimators/joint/search.py, newton.py) and
+the loops' stall on steps of rounding's size (steps.rounding_only)."""
+
+import numpy as np
+import pytest
+
+from multisvm_cli.estimators.joint.state import CS, WW
+
+BOXES = {CS: lambda mine, C: (-np.inf, C if mine else 0.0),
+         WW: lambda mine, C: (-np.inf if mine else -C, np.inf if mine else 0.0)}
+
+
+def nearest_by_bisection(row, target, moving, low, high):
+    """The feasible row nearest to ``target`` (sum equal to ``row``'s, moving entries in
+    [low, high], the others kept): x = clip(target - tau) on the moving entries, tau by
+    bisection (an independent reference to solve_box's breakpoints)."""
+    total = row[moving].sum()
+    a, b = -1e6, 1e6
+    for _ in range(200):
+        tau = 0.5 * (a + b)
+        if np.clip(target[moving] - tau, low[moving], high[moving]).sum() > total:
+            a = tau
+        else:
+            b = tau
+    result = row.copy()
+    result[moving] = np.clip(target[moving] - 0.5 * (a + b), low[moving], high[moving])
+    return result
+
+
+def feasible_rows(kind, C, y, k, rng):
+    """Random rows (k, r) in the box with sum 0: the wrong classes' entries at 0, at -C (W&W)
+    or inside, the own class's their negated sum (scaled down to C for C&S)."""
+    rows = rng.uniform(-C, 0.0, (k, len(y))) * (rng.random((k, len(y))) < 0.6)
+    if kind == WW:
+        rows[rng.random((k, len(y))) < 0.15] = -C
+    rows[y, np.arange(len(y))] = 0.0
+    own = -rows.sum(axis=0)
+    if kind == CS:
+        rows *= np.minimum(1.0, C / np.maximum(own, 1e-300))
+        own = -rows.sum(axis=0)
+    rows[y, np.arange(len(y))] = own
+    return rows
+
+
+@pytest.mark.parametrize("kind", [CS, WW])
+def test_each_row_moves_to_the_nearest_feasible_point(kind):
+    """projected_rows against the nearest feasible row found by bisection: several entries of a
+    row stop on their bounds at once, the row's sum stays 0, the unmoving entries stay."""
+    from multisvm_cli.estimators.joint.search import projected_rows
+
+    rng = np.random.default_rng(3)
+    k, r, C = 5, 30, 2.0
+    y = rng.integers(0, k, r)
+    rows = feasible_rows(kind, C, y, k, rng)
+    direction = rng.normal(0.0, 3.0, (k, r))
+    moving = rng.random((k, r)) < 0.7
+    moving[y, np.arange(r)] = True
+    moving[(y + 1) % k, np.arange(r)] = True
+    direction[~moving] = 0.0
+    moved = np.empty_like(rows)
+    projected_rows(kind, C, y, rows, direction, moving, 1.0, moved)
+    clipped = 0
+    for a in range(r):
+        low, high = np.array([BOXES[kind](m == y[a], C) for m in range(k)]).T
+        expected = nearest_by_bisection(rows[:, a], rows[:, a] + direction[:, a], moving[:, a],
+                                        low, high)
+        np.testing.assert_allclose(moved[:, a], expected, atol=1e-9)
+        assert abs(moved[:, a].sum()) < 1e-12
+        assert np.all(moved[:, a] >= low) and np.all(moved[:, a] <= high)
+        clipped += int(np.sum((moved[:, a] == high) & (rows[:, a] + direction[:, a] > high)))
+    assert np.array_equal(moved[~moving], rows[~moving])
+    assert clipped > r  # many entries stopped on a bound, several in one row
+
+
+@pytest.mark.parametrize("kind", [CS, WW])
+def test_a_short_enough_length_is_the_plain_step(kind):
+    """Where t D keeps every entry inside its box, the projection is beta + t D itself."""
+    from multisvm_cli.estimators.joint.search import projected_rows
+
+    rows = np.array([[-1.0, 0.5], [-0.5, -0.25], [1.5, -0.25]])
+    y = np.array([2, 0])
+    direction = np.array([[0.2, -0.1], [-0.4, 0.3], [0.2, -0.2]])
+    moved = np.empty_like(rows)
+    projected_rows(kind, 3.0, y, rows, direction, np.ones_like(rows, bool), 0.5, moved)
+    np.testing.assert_allclose(moved, rows + 0.5 * direction, atol=1e-15)
+
+
+def test_a_step_of_rounding_size_is_told_from_a_small_step():
+    """rounding_only: a move of one unit in the last place is rounding; a move of 1e-10 on
+    entries of size 0.3 (a step with a large Q_ii) is not, nor a move away from 0."""
+    from multisvm_cli.estimators.joint.steps import rounding_only
+
+    row = np.array([0.3, -0.7, 0.4])
+    none = np.zeros(3)
+    ulp = np.spacing(row)
+    assert rounding_only(ulp, row, none, row)
+    assert rounding_only(none, row, -ulp, row)
+    assert not rounding_only(np.array([1e-10, -1e-10, 0.0]), row, none, row)
+    assert not rounding_only(ulp, row, np.array([0.0, 1e-20, -1e-20]), np.array([0.5, 1e-20, -0.5]))

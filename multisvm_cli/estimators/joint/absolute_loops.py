@@ -28,6 +28,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from .box import SNAP
 from .loops import halt
 from .state import CONVERGED, NEED_ROW, STALLED
 
@@ -116,9 +117,9 @@ def solve_row(A, g, a, y, C, new, z, points):
             theta = previous - gap_previous / k
     for m in range(k):
         value = 0.0 if m == y else min(C, max(0.0, theta - z[m]))
-        if value <= 1e-12 * max(1.0, C):  # snapped onto a bound within rounding
+        if value <= SNAP * max(1.0, C):  # snapped onto a bound within rounding
             value = 0.0
-        elif value >= C - 1e-12 * max(1.0, C):
+        elif value >= C - SNAP * max(1.0, C):
             value = C
         new[m] = value
 

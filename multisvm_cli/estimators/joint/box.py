@@ -10,7 +10,8 @@ formulation and on whether m is the example's class y_i (``mine``):
   beta_im = -alpha_im for m != y_i): -C <= beta_im <= 0 for m != y_i, beta_iy free.
 
 Everything else (the loops' trackers, the row and pair sub-problems, shrinking, the Newton
-step) reads the box from :func:`lower` and :func:`upper`.
+step) reads the box from :func:`lower` and :func:`upper`, and places a moved value in it with
+:func:`snapped`.
 """
 
 import numpy as np
@@ -19,6 +20,7 @@ from numba import njit
 from .state import CS
 
 INF = np.inf
+SNAP = 1e-12  # a value within SNAP max(1, C) of its bound is rounding away from it
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -48,6 +50,19 @@ def can_increase(kind, value, mine, C):
     """Whether beta_im = ``value`` is below its upper bound (always, where it has none)."""
     bound = upper(kind, mine, C)
     return (bound == INF) | (value < bound)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def snapped(kind, mine, C, value):
+    """``value`` clipped into beta_im's box and, within SNAP max(1, C) of a bound, put on it (a
+    step's rounding would otherwise leave it a hair inside, free to move by rounding)."""
+    low, up = lower(kind, mine, C), upper(kind, mine, C)
+    value = min(up, max(low, value))
+    if abs(value - up) <= SNAP * max(1.0, C):
+        return up
+    if abs(value - low) <= SNAP * max(1.0, C):
+        return low
+    return value
 
 
 @njit(cache=True, nogil=True)

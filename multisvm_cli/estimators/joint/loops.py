@@ -53,7 +53,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .box import can_decrease, can_increase, lower, upper
+from .box import SNAP, can_decrease, can_increase, lower, snapped, upper
 from .state import BOUND, CONVERGED, CS, NEED_ROW, STALLED, WW
 from .steps import gain, rounding_only, solve_box, solve_cs, solve_row_over, solve_ww
 
@@ -147,11 +147,7 @@ def place(problem, beta, j, new, d):
     rest, widest, room = 0.0, -1, -1.0
     for m in range(beta.shape[0]):
         low, up = lower(kind, m == yj, C), upper(kind, m == yj, C)
-        value = min(up, max(low, new[m]))
-        if abs(value - up) <= 1e-12 * max(1.0, C):
-            value = up
-        elif abs(value - low) <= 1e-12 * max(1.0, C):
-            value = low
+        value = snapped(kind, m == yj, C, new[m])
         new[m] = value
         rest += value
         inside = min(value - low, up - value)
@@ -323,7 +319,7 @@ def thin(problem, dual, i, A, classes, s):
     THIN x its largest move, and i's most violating pair ``classes`` (:func:`.steps.
     solve_row_over`); the rest stay.  ``s.nu`` and ``s.d`` are updated; nothing changes when it
     already moves no other class, or moves by rounding only (below :func:`place`'s snap
-    distance 1e-12 max(1, C): the exact step is kept, so that a solve whose tol is below
+    distance SNAP max(1, C): the exact step is kept, so that a solve whose tol is below
     rounding ends as stalled rather than moving by rounding forever).
 
     Why: the step's cost is the gradient's update, one pass over the active examples for each
@@ -335,7 +331,7 @@ def thin(problem, dual, i, A, classes, s):
     for m in range(k):
         largest = max(largest, abs(s.d[m]))
     dropped = False
-    if largest <= 1e-12 * max(1.0, problem.C):  # a move of rounding's size: kept exact (a stall)
+    if largest <= SNAP * max(1.0, problem.C):  # a move of rounding's size: kept exact (a stall)
         return
     for m in range(k):
         s.moving[m] = abs(s.d[m]) > THIN * largest or m == classes[0] or m == classes[1]

@@ -18,23 +18,19 @@ at the first bound.
 import numpy as np
 from numba import njit
 
-from .box import lower, upper
+from .box import lower, snapped, upper
 from .steps import solve_box
-
-SNAP = 1e-12  # an entry within SNAP max(1, C) of a bound lands on it (as :func:`.loops.place`)
 
 
 @njit(cache=True, nogil=True)
 def projected_rows(kind, C, y, beta, direction, moving, t, new):
-    """The projected move of rows ``beta`` (k, r; their classes ``y``) along ``t`` x
-    ``direction`` (k, r) over the ``moving`` entries (k, r booleans), into ``change`` (k, r):
-    each row's move is the nearest feasible one (module docstring), placed as a step's rows
-    are (an entry within rounding of a bound lands on it; the rounding of the row's sum goes
-    to the entry with the most room)."""
+    """Rows ``beta`` (k, r; their classes ``y``) moved along ``t`` x ``direction`` (k, r) on
+    the ``moving`` entries (k, r booleans), into ``new`` (k, r): each row's move is the nearest
+    feasible one (module docstring), placed as a step's rows are (:func:`.box.snapped`; the
+    rounding of the row's sum goes to the moving entry with the most room)."""
     k, r = beta.shape
     lo, hi, c, v = np.empty(k), np.empty(k), np.empty(k), np.empty(k)
     z, points = np.empty(k), np.empty(2 * k)
-    snap = SNAP * max(1.0, C)
     for a in range(r):
         for m in range(k):
             mine = m == y[a]
@@ -48,11 +44,7 @@ def projected_rows(kind, C, y, beta, direction, moving, t, new):
         rest, widest, room = 0.0, -1, -1.0
         for m in range(k):
             low, up = lower(kind, m == y[a], C), upper(kind, m == y[a], C)
-            value = beta[m, a] + v[m]
-            if moving[m, a] and abs(value - up) <= snap:
-                value = up
-            elif moving[m, a] and abs(value - low) <= snap:
-                value = low
+            value = snapped(kind, m == y[a], C, beta[m, a] + v[m]) if moving[m, a] else beta[m, a]
             new[m, a] = value
             rest += value
             inside = min(value - low, up - value)

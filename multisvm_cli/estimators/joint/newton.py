@@ -44,16 +44,12 @@ on the face is long along its near-null directions: it barely lowers the objecti
 gradient of the variables off the face, and the decomposition steps then spend thousands of
 steps putting them back (after a Newton step the largest violation rose from 0.02 to 0.5 on
 vowel).  eps I is a Levenberg-Marquardt damping that shortens those directions.  Measured
-2026-11-26 (one BLAS thread, idle 2-core machine), eps relative to max Q_ii; steps and CPU s
-of the four warm C paths at gamma 2^-4 of ``benchmarks/all_together.py --path`` (vowel,
-vehicle; C&S, W&W), and of one C&S solve on Letter's first 5,000 rows at gamma 2^-7, C 2^12:
-
-    RIDGE    gamma 2^-4 paths    Letter C&S
-    1e-10    (cut at the first bound, before) 423,000 steps, 6.6 s
-    1e-10    340,000 steps, 6.6 s     805,000 steps, 65 s
-    1e-6     (about the same)         454,000 (at 1e-5)
-    1e-4     271,000 steps, 5.5 s     315,000 steps, 32 s
-    1e-3     394,000 steps, 7.6 s   1,068,000 steps, 78 s
+2026-11-26 (one BLAS thread, 2-core machine; docs/results/speed.md, "The Newton step's projected
+search and damping", has the table): eps = 1e-4 max Q_ii took 271,000 steps on the four warm C
+paths at gamma 2^-4 of ``benchmarks/all_together.py --path`` where 1e-10 took 299,000 (the
+step cut at the first bound: 393,000), 1e-6 298,000 and 1e-3 394,000; and one C&S solve on
+Letter's first 5,000 rows at gamma 2^-7, C 2^12 315,000 steps where 1e-10 took 805,000, 1e-5
+454,000 and 1e-3 1,068,000.
 
 Beyond MAX_FREE free variables (Letter: thousands on a thousand rows or more), two rules:
 
@@ -68,8 +64,8 @@ Beyond MAX_FREE free variables (Letter: thousands on a thousand rows or more), t
   goes to the projected search.  Measured 2026-11-26 on Letter's 5,000 rows, gamma 2^-7,
   C 2^12, C&S, when the step was still cut at the first bound: 0.85M steps and 77 CPU s,
   where without the rounds it had not converged (violation 0.025) after 2.4M steps and 112 s
-  (docs/results/speed.md); with the projected search and damping, one system instead of four
-  took 1.33M steps against 0.8M (at RIDGE 1e-10).  Up to MAX_FREE (vowel, vehicle) one
+  (docs/results/speed.md); with the projected search (at RIDGE 1e-10), one system instead of
+  up to four took 1.33M steps against 0.81M.  Up to MAX_FREE (vowel, vehicle) one
   system: there the rounds made vowel 4x to 16x slower (the variables that reach a bound are
   the ones that should, and frozen they stop the step).
 """

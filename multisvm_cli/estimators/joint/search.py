@@ -7,7 +7,8 @@ t D_i with sum_m v_m = 0, its moving entries in their boxes and the others at 0,
 
     min_v 1/2 ||v - t D_i||^2   s.t.  sum_m v_m = 0,  L_im - b_im <= v_m <= U_im - b_im,
 
-which is :func:`.steps.solve_box` with A = 1 and c = -t D_i, solved exactly.  The feasible set
+which is :func:`.steps.solve_row_over` (:func:`.steps.solve_box`) with A = 1 and g = -t D_i,
+solved exactly.  The feasible set
 is a product of the rows' sets, so the rows' projections are the projection of the whole step
 (Bertsekas 1982; Moré & Toraldo 1991, section 2, the projected search of GPCG; Lin & Moré
 1999, TRON, section 4).  Every variable that the step would carry past its bound stops on the
@@ -19,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from .box import lower, snapped, upper
-from .steps import solve_box
+from .steps import solve_row_over
 
 
 @njit(cache=True, nogil=True)
@@ -29,18 +30,11 @@ def projected_rows(kind, C, y, beta, direction, moving, t, new):
     feasible one (module docstring), placed as a step's rows are (:func:`.box.snapped`; the
     rounding of the row's sum goes to the moving entry with the most room)."""
     k, r = beta.shape
-    lo, hi, c, v = np.empty(k), np.empty(k), np.empty(k), np.empty(k)
-    z, points = np.empty(k), np.empty(2 * k)
+    c, v, work = np.empty(k), np.empty(k), np.empty((4, 2 * k))
     for a in range(r):
         for m in range(k):
-            mine = m == y[a]
-            if moving[m, a]:
-                lo[m] = lower(kind, mine, C) - beta[m, a]
-                hi[m] = upper(kind, mine, C) - beta[m, a]
-                c[m] = -t * direction[m, a]
-            else:
-                lo[m], hi[m], c[m] = 0.0, 0.0, 0.0
-        solve_box(1.0, c, lo, hi, v, z, points)
+            c[m] = -t * direction[m, a]
+        solve_row_over(kind, C, y[a], 1.0, c, beta[:, a], moving[:, a], v, work)
         rest, widest, room = 0.0, -1, -1.0
         for m in range(k):
             low, up = lower(kind, m == y[a], C), upper(kind, m == y[a], C)

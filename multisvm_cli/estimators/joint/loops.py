@@ -15,7 +15,7 @@ KKT conditions per example i (the sub-problem of its row alone is at its optimum
 classes (m, n) where beta_im may decrease (above L), beta_in may increase (below U) and
 G_im > G_in.  Its violation is max_{m in low_i} G_im - min_{n in up_i} G_in (>= 0; both sets
 always share a class, so it is 0 at the optimum), kept for every example through trackers
-(the max and the min) updated with G; the working example is the one
+(the max and the min) updated with G (:mod:`.trackers`); the working example is the one
 of largest violation (lowest index on ties), and the solve stops when it is <= tol.
 
 Each step solves the working example's row exactly (:mod:`.steps`) and then, from there, a
@@ -56,32 +56,11 @@ from numba import njit
 from .box import SNAP, can_decrease, can_increase, lower, snapped, upper
 from .state import BOUND, CONVERGED, CS, NEED_ROW, STALLED, WW
 from .steps import gain, rounding_only, solve_box, solve_cs, solve_row_over, solve_ww
+from .trackers import select, update
 
 TAU = 1e-12  # the least curvature Q_ii a sub-problem is solved with (libsvm's TAU)
 THIN = 0.35  # W&W's row step keeps the classes whose move is above THIN x its largest
 INF = np.inf
-
-
-@njit(cache=True, nogil=True)
-def recompute(kind, C, j, y, beta, G, high, low):
-    """Example j's trackers from scratch: the largest G over classes that may decrease
-    (``high``), the smallest over classes that may increase (``low``)."""
-    hi, lo = -INF, INF
-    for m in range(beta.shape[0]):
-        g, b, mine = G[m, j], beta[m, j], m == y[j]
-        if can_decrease(kind, b, mine, C):
-            hi = max(hi, g)
-        if can_increase(kind, b, mine, C):
-            lo = min(lo, g)
-    high[j], low[j] = hi, lo
-
-
-@njit(cache=True, nogil=True)
-def init_trackers(problem, dual):
-    """Every example's trackers from scratch."""
-    for j in range(dual.beta.shape[1]):
-        recompute(problem.kind, problem.C, j, problem.y, dual.beta, dual.G, dual.high, dual.low)
-        dual.stale[j] = False
 
 
 @njit(cache=True, nogil=True)
@@ -170,60 +149,6 @@ def seed_rows(problem, beta, ratio):
         for m in range(k):
             new[m] = beta[m, j] * ratio
         place(problem, beta, j, new, d)
-
-
-@njit(cache=True, nogil=True)
-def select(problem, dual, n_active):
-    """(the active example of largest violation, lowest index on ties; its violation).  A stale
-    example's trackers (which only bound its violation from above) are rebuilt only when that
-    bound exceeds the largest exact violation seen so far: it could not be chosen otherwise."""
-    kind, C, y, beta, G = problem.kind, problem.C, problem.y, dual.beta, dual.G
-    high, low, stale, active = dual.high, dual.low, dual.stale, dual.active
-    best, worst = -1, -INF
-    for a in range(n_active):
-        j = active[a]
-        if stale[j] and high[j] - low[j] > worst:
-            recompute(kind, C, j, y, beta, G, high, low)
-            stale[j] = False
-        if high[j] - low[j] > worst:
-            best, worst = j, high[j] - low[j]
-    return best, worst
-
-
-@njit(cache=True, nogil=True)
-def update(problem, dual, n_active, i, q, d, i2, q2, d2, changed):
-    """G += (Q row i) d + (Q row i2) d2 on the ``changed`` classes of every active example (a
-    single step passes d2 = 0), and the trackers with it; returns :func:`select`'s answer for
-    the new state.
-
-    An entry that was its example's extreme (equal to it) and moves inwards (the largest G
-    falls, the smallest rises) leaves the trackers an upper bound of the violation: the example
-    is marked stale and rebuilt only when that bound could make it the working example
-    (:func:`select`), so the answer is exact where it matters. Example i, whose bounds moved,
-    is rebuilt (and i2). The loop runs a class at a time over the examples (streaming G's rows)
-    and has no data-dependent branch: on Letter the tests "beyond the extreme" go either way at
-    random, and branch-free selects measured 2x faster than ifs.
-    """
-    kind, C, shift, y = problem.kind, problem.C, problem.shift, problem.y
-    high, low, stale, active = dual.high, dual.low, dual.stale, dual.active
-    for m in changed:
-        step, step2, row, own = d[m], d2[m], dual.G[m], dual.beta[m]
-        for a in range(n_active):
-            j = active[a]
-            old = row[j]
-            g = old + step * (q[j] + shift) + step2 * (q2[j] + shift)
-            row[j] = g
-            h, lo, b, mine = high[j], low[j], own[j], m == y[j]
-            if kind == CS:  # a literal kind: each branch compiles to its formulation's tests
-                down, up = can_decrease(CS, b, mine, C), can_increase(CS, b, mine, C)
-            else:
-                down, up = can_decrease(WW, b, mine, C), can_increase(WW, b, mine, C)
-            stale[j] = stale[j] | ((old == h) & (g < old)) | ((old == lo) & (g > old))
-            high[j] = max(h, g if down else -INF)
-            low[j] = min(lo, g if up else INF)
-    stale[i], high[i], low[i] = True, INF, -INF
-    stale[i2], high[i2], low[i2] = True, INF, -INF
-    return select(problem, dual, n_active)
 
 
 @njit(cache=True, nogil=True)

@@ -154,7 +154,7 @@ class KernelRows:
             self.owner, self.stamp = self.slot_of.copy(), np.zeros(n, np.int64)
             return
         capacity = max(MIN_CACHE_ROWS, min(n, int(cache_mb * 2**20 // (BYTES_PER_VALUE * n))))
-        self.rows = np.empty((capacity, n))
+        self.rows = np.zeros((capacity, n))  # finite: update() reads set-aside columns too
         self.slot_of = np.full(n, -1, np.int64)
         self.owner, self.stamp = np.full(capacity, -1, np.int64), np.full(capacity, -1, np.int64)
 
@@ -406,7 +406,7 @@ def solve_dual(X, y_index, n_classes, formulation, settings, shrinking=True, pat
 
 def _solve_dual(X, y_index, n_classes, formulation, settings, shrinking, path):
     """:func:`solve_dual`'s work, with BLAS already limited."""
-    from . import loops, newton  # numba loads here, not at import
+    from . import newton, trackers  # numba loads here, not at import
 
     kind, margin, shift = FORMULATIONS[formulation]
     n = X.shape[0]
@@ -427,7 +427,7 @@ def _solve_dual(X, y_index, n_classes, formulation, settings, shrinking, path):
         if previous is None else seed(problem, previous, (margin, shift), rows, settings.memory_mb)
     dual = Dual(beta, G, np.empty(n), np.empty(n), np.zeros(n, np.bool_),
                 np.arange(n, dtype=np.int64))
-    loops.init_trackers(problem, dual)
+    trackers.init_trackers(problem, dual)
     progress, pauses = new_progress(n), NewtonPauses(NEWTON_EVERY, NEWTON_EVERY, newton.Peak())
     bound = iteration_bound(settings.max_iter, n)
     while True:
@@ -436,7 +436,7 @@ def _solve_dual(X, y_index, n_classes, formulation, settings, shrinking, path):
             break
         shrunk = np.setdiff1d(np.arange(n), dual.active[:progress[0]["n_active"]])  # unshrink
         reconstruct(dual.G, dual.beta, y, margin, shift, rows, shrunk, settings.memory_mb)
-        loops.init_trackers(problem, dual)
+        trackers.init_trackers(problem, dual)
         dual.active[:], progress[0]["n_active"] = np.arange(n), n
         rows.flush()
     if progress[0]["n_active"] < n:  # ended shrunk (the step bound): rows with stale columns
@@ -454,7 +454,7 @@ def run_active(problem, rows, dual, progress, bound, pauses):
     stall or reach the step ``bound`` (the status): between calls, the kernel row a step needs
     is computed into ``rows``, and at each of the ``pauses`` a Newton step is taken on the free
     variables (:func:`.newton.newton_step`)."""
-    from . import loops, newton
+    from . import loops, newton, trackers
 
     cache, state = Cache(rows.rows, rows.slot_of, rows.stamp), progress[0]
     while True:
@@ -470,7 +470,7 @@ def run_active(problem, rows, dual, progress, bound, pauses):
                                    dual.beta, dual.G, dual.active[:state["n_active"]], rows,
                                    pauses.peak)
         if moved:
-            loops.init_trackers(problem, dual)
+            trackers.init_trackers(problem, dual)
         pauses.after(moved, state["steps"])
 
 

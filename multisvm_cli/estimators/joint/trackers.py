@@ -74,11 +74,12 @@ def update(problem, dual, n_active, i, q, d, i2, q2, d2, changed):
     The loop runs a class at a time over the examples (streaming G's rows), with no
     data-dependent branch: on Letter the tests "beyond the extreme" go either way at random,
     and branch-free selects measured 2x faster than ifs.  While at least 1 / DIRECT of the
-    examples are active, it runs over all of them (:func:`update_class`, ``stride`` 1), the
+    examples are active, it runs over all of them (:func:`update_class` unlisted), the
     set-aside ones too: the loop then reads consecutive entries and compiles to vector
-    instructions, 6x faster a class than through the active list; the set-aside examples' G
-    and trackers are stale anyway (rebuilt when they come back, :func:`.solver.reconstruct`),
-    and the active examples' numbers are the very same."""
+    instructions, 6x faster a class than through the active list.  The set-aside examples' G
+    and trackers are stale anyway: rebuilt when they come back (:func:`.solver.reconstruct`,
+    :func:`init_trackers`), and a solve that ends with some set aside hands on no G
+    (:class:`.solver.PathPoint`).  The active examples' numbers are the very same."""
     n = dual.beta.shape[1]
     everyone = n_active * DIRECT >= n
     for m in changed:

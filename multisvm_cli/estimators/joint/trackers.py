@@ -82,7 +82,8 @@ def update(problem, dual, n_active, i, q, d, i2, q2, d2, changed):
     (:class:`.solver.PathPoint`).  The active examples' numbers are the very same."""
     n = dual.beta.shape[1]
     everyone = n_active * DIRECT >= n
-    for m in changed:
+    for m in changed:  # two calls, each with a literal ``listed``: one call with a variable
+        # flag kept the indexed loop's speed (Letter's 10,500-row C&S solve: 18.5 s, not 11.2)
         if everyone:
             update_class(problem, dual, n, m, q, d[m], q2, d2[m], False)
         else:

@@ -27,8 +27,8 @@ system, with one multiplier lambda_i per row and P_m placing class m's variables
 
 is solved by eliminating D (:func:`_direction`): D_m = -M_m^-1 (g_m + P_m' lambda), and lambda
 solves S lambda = -sum_m P_m M_m^-1 g_m with S = sum_m P_m M_m^-1 P_m' (positive definite: every
-row has two free variables).  The M_m^-1 and lambda come from Cholesky's factors
-(:func:`_solver`).  The direction descends (g'D = -D'(M)D < 0).
+row has two free variables).  The M_m^-1 come from Cholesky's factors (:mod:`.schur`,
+compiled), lambda from S's (:func:`_solver`).  The direction descends (g'D = -D'(M)D < 0).
 
 Projected search (:func:`_projected_search`, :mod:`.search`): the point beta + t D is projected
 row by row onto the feasible set, so that every variable that t D carries past its bound stops
@@ -214,8 +214,10 @@ def _reduced_direction(Q, g, classes, positions, box, rounds):
         if not kept.any():
             break
         used = np.flatnonzero(counts >= 2)
-        part, held = _direction(Q[np.ix_(used, used)], g[kept], classes[kept],
-                                np.searchsorted(used, positions[kept]), len(used))
+        every = len(used) == Q.shape[0]  # (as at the first round) Q itself, not a copy
+        part, held = _direction(Q if every else Q[np.ix_(used, used)], g[kept], classes[kept],
+                                positions[kept] if every else np.searchsorted(used, positions[kept]),
+                                len(used))
         direction = np.zeros(len(g))
         direction[kept] = part
         result, most = direction, max(most, held + 8 * len(used) ** 2)  # Q's block
@@ -248,26 +250,20 @@ def _solver(M):
 
 
 def _direction(Q, g, classes, positions, n_rows):
-    """The KKT system's solution D (see the module docstring) and the bytes its
-    matrices held at once: S and every class's M_m and M_m^-1, with the larger of the last
-    solve's temporary (S's Cholesky factor) and a class's (identity, factor).  Class by class:
-    H is block-diagonal, one block M_m over the rows where class m is free, so the systems are
-    blocks of a few dozen instead of one system of every free variable and row."""
+    """The KKT system's solution D (see the module docstring) and the most bytes its matrices
+    held at once: S, every class's M_m^-1 and a class's M_m with its factor, or S with its
+    Cholesky factor.  Class by class (:mod:`.schur`, compiled): H is block-diagonal, one block
+    M_m over the rows where class m is free, so the systems are blocks of a few dozen instead
+    of one system of every free variable and row."""
+    from .schur import assemble, directions  # numba loads here, not at import
+
     ridge = RIDGE * max(1.0, float(np.max(np.diag(Q))))
-    S, rhs, blocks = np.zeros((n_rows, n_rows)), np.zeros(n_rows), []
-    for m in np.unique(classes):
-        members = np.flatnonzero(classes == m)
-        at = positions[members]
-        M = Q[np.ix_(at, at)] + ridge * np.eye(len(at))
-        inverse = _solver(M)(np.eye(len(at)))
-        S[np.ix_(at, at)] += inverse
-        rhs[at] -= inverse @ g[members]
-        blocks.append((members, at, M, inverse))
-    largest_class = max(inverse.nbytes for _, _, _, inverse in blocks)
-    kept = S.nbytes + sum(M.nbytes + inverse.nbytes for _, _, M, inverse in blocks)
+    order = np.argsort(classes, kind="stable")  # grouped by class (np.nonzero's order already)
+    grouped = positions[order]
+    starts = np.flatnonzero(np.r_[True, np.diff(classes[order]) != 0, True])
+    S, rhs, inverses, offsets = assemble(Q, g[order], grouped, starts, ridge, n_rows)
     multipliers = _solver(S)(rhs)
     direction = np.empty(len(g))
-    for members, at, M, inverse in blocks:
-        step = -inverse @ (g[members] + multipliers[at])
-        direction[members] = step
-    return direction, kept + max(S.nbytes, 2 * largest_class)
+    direction[order] = directions(inverses, offsets, g[order], grouped, starts, multipliers)
+    largest_class = 8 * int(np.max(np.diff(starts))) ** 2
+    return direction, S.nbytes + inverses.nbytes + max(S.nbytes, 2 * largest_class)

@@ -28,13 +28,22 @@ def projected_rows(kind, C, y, beta, direction, moving, t, new):
     """Rows ``beta`` (k, r; their classes ``y``) moved along ``t`` x ``direction`` (k, r) on
     the ``moving`` entries (k, r booleans), into ``new`` (k, r): each row's move is the nearest
     feasible one (module docstring), placed as a step's rows are (:func:`.box.snapped`; the
-    rounding of the row's sum goes to the moving entry with the most room)."""
+    rounding of the row's sum goes to the moving entry with the most room).  A row whose move
+    projected onto sum 0 alone stays inside its box needs no more (most rows at a short t)."""
     k, r = beta.shape
     c, v, work = np.empty(k), np.empty(k), np.empty((4, 2 * k))
     for a in range(r):
+        total, count = 0.0, 0
         for m in range(k):
             c[m] = -t * direction[m, a]
-        solve_row_over(kind, C, y[a], 1.0, c, beta[:, a], moving[:, a], v, work)
+            if moving[m, a]:
+                total, count = total - c[m], count + 1
+        inside = True  # the projection onto sum 0 alone (t D_i less its mean) stays in the box?
+        for m in range(k):
+            v[m] = -c[m] - total / max(count, 1) if moving[m, a] else 0.0
+            inside &= lower(kind, m == y[a], C) <= beta[m, a] + v[m] <= upper(kind, m == y[a], C)
+        if not inside:
+            solve_row_over(kind, C, y[a], 1.0, c, beta[:, a], moving[:, a], v, work)
         rest, widest, room = 0.0, -1, -1.0
         for m in range(k):
             low, up = lower(kind, m == y[a], C), upper(kind, m == y[a], C)

@@ -42,21 +42,29 @@ def feasible_rows(kind, C, y, k, rng):
     return rows
 
 
+def random_step(kind, C, shape, rng, mean, share):
+    """(classes y, feasible rows, a direction of normal entries (``mean``, sd 3) on the moving
+    entries, the moving mask): about ``share`` of the entries move, and in every row at least
+    its own class and one other."""
+    k, r = shape
+    y = rng.integers(0, k, r)
+    rows = feasible_rows(kind, C, y, k, rng)
+    direction = rng.normal(mean, 3.0, (k, r))
+    moving = rng.random((k, r)) < share
+    moving[y, np.arange(r)] = True
+    moving[(y + 1) % k, np.arange(r)] = True
+    direction[~moving] = 0.0
+    return y, rows, direction, moving
+
+
 @pytest.mark.parametrize("kind", [CS, WW])
 def test_each_row_moves_to_the_nearest_feasible_point(kind):
     """projected_rows against the nearest feasible row found by bisection: several entries of a
     row stop on their bounds at once, the row's sum stays 0, the unmoving entries stay."""
     from multisvm_cli.estimators.joint.search import projected_rows
 
-    rng = np.random.default_rng(3)
     k, r, C = 5, 30, 2.0
-    y = rng.integers(0, k, r)
-    rows = feasible_rows(kind, C, y, k, rng)
-    direction = rng.normal(0.0, 3.0, (k, r))
-    moving = rng.random((k, r)) < 0.7
-    moving[y, np.arange(r)] = True
-    moving[(y + 1) % k, np.arange(r)] = True
-    direction[~moving] = 0.0
+    y, rows, direction, moving = random_step(kind, C, (k, r), np.random.default_rng(3), 0.0, 0.7)
     moved = np.empty_like(rows)
     projected_rows(kind, C, y, rows, direction, moving, 1.0, moved)
     clipped = 0
@@ -70,6 +78,29 @@ def test_each_row_moves_to_the_nearest_feasible_point(kind):
         clipped += int(np.sum((moved[:, a] == high) & (rows[:, a] + direction[:, a] > high)))
     assert np.array_equal(moved[~moving], rows[~moving])
     assert clipped > r  # many entries stopped on a bound, several in one row
+
+
+@pytest.mark.parametrize("kind", [CS, WW])
+def test_rows_that_stay_inside_move_by_their_step_less_its_mean(kind):
+    """At a short length most rows' moves, projected onto sum 0 alone (t D less its mean over
+    the moving entries), stay inside their boxes: that is their projection, with no bound met
+    (checked against bisection, with row sums of D far from 0); the other rows meet a bound."""
+    from multisvm_cli.estimators.joint.search import projected_rows
+
+    k, r, C, t = 4, 40, 2.0, 0.05
+    y, rows, direction, moving = random_step(kind, C, (k, r), np.random.default_rng(5), 1.0, 0.8)
+    moved = np.empty_like(rows)
+    projected_rows(kind, C, y, rows, direction, moving, t, moved)
+    inside = 0
+    for a in range(r):
+        low, high = np.array([BOXES[kind](m == y[a], C) for m in range(k)]).T
+        expected = nearest_by_bisection(rows[:, a], rows[:, a] + t * direction[:, a], moving[:, a],
+                                        low, high)
+        np.testing.assert_allclose(moved[:, a], expected, atol=1e-9)
+        step = t * direction[moving[:, a], a]
+        shifted = rows[moving[:, a], a] + step - step.mean()
+        inside += bool(np.all((shifted >= low[moving[:, a]]) & (shifted <= high[moving[:, a]])))
+    assert 10 < inside < r - 10
 
 
 @pytest.mark.parametrize("kind", [CS, WW])

@@ -27,8 +27,8 @@ system, with one multiplier lambda_i per row and P_m placing class m's variables
 
 is solved by eliminating D (:func:`_direction`): D_m = -M_m^-1 (g_m + P_m' lambda), and lambda
 solves S lambda = -sum_m P_m M_m^-1 g_m with S = sum_m P_m M_m^-1 P_m' (positive definite: every
-row has two free variables).  The M_m^-1 come from Cholesky's factors (:mod:`.schur`,
-compiled), lambda from S's (:func:`_solver`).  The direction descends (g'D = -D'(M)D < 0).
+row has two free variables).  The M_m^-1 and lambda come from Cholesky's factors
+(:func:`_inverse`, :func:`_solver`; the gathers and sums around them compiled, :mod:`.schur`).  The direction descends (g'D = -D'(M)D < 0).
 
 Projected search (:func:`_projected_search`, :mod:`.search`): the point beta + t D is projected
 row by row onto the feasible set, so that every variable that t D carries past its bound stops
@@ -73,7 +73,7 @@ Beyond MAX_FREE free variables (Letter: thousands on a thousand rows or more), t
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.linalg.lapack import dpotrf, dpotrs
+from scipy.linalg.lapack import dpotrf, dpotri, dpotrs
 
 from .box import boxes
 
@@ -249,21 +249,36 @@ def _solver(M):
     return lambda x: dpotrs(factor, x, lower=1)[0]
 
 
+def _inverse(M):
+    """M^-1 of a symmetric M, its lower triangle at least: by Cholesky's factor (LAPACK potrf,
+    potri: M_m is a kernel block plus a ridge), or, where rounding or a kernel that is not
+    positive semi-definite makes M indefinite, by LU (np.linalg.inv).  A singular M raises
+    LinAlgError (the step is then not taken)."""
+    factor, info = dpotrf(M, lower=1, clean=0)
+    if info != 0:
+        return np.linalg.inv(M)
+    return dpotri(factor, lower=1)[0]
+
+
 def _direction(Q, g, classes, positions, n_rows):
     """The KKT system's solution D (see the module docstring) and the most bytes its matrices
-    held at once: S, every class's M_m^-1 and a class's M_m with its factor, or S with its
-    Cholesky factor.  Class by class (:mod:`.schur`, compiled): H is block-diagonal, one block
-    M_m over the rows where class m is free, so the systems are blocks of a few dozen instead
-    of one system of every free variable and row."""
-    from .schur import assemble, directions  # numba loads here, not at import
+    held at once: S and every class's M_m (then M_m^-1) with the larger of a class's factor and
+    S's.  Class by class (:mod:`.schur`): H is block-diagonal, one block M_m over the rows where
+    class m is free, so the systems are blocks of a few dozen instead of one system of every
+    free variable and row."""
+    from .schur import assemble, directions, gather  # numba loads here, not at import
 
     ridge = RIDGE * max(1.0, float(np.max(np.diag(Q))))
     order = np.argsort(classes, kind="stable")  # grouped by class (np.nonzero's order already)
-    grouped = positions[order]
+    grouped, ordered = positions[order], g[order]
     starts = np.flatnonzero(np.r_[True, np.diff(classes[order]) != 0, True])
-    S, rhs, inverses, offsets = assemble(Q, g[order], grouped, starts, ridge, n_rows)
+    blocks, offsets = gather(Q, grouped, starts, ridge)
+    for c, size in enumerate(np.diff(starts)):
+        block = blocks[offsets[c]:offsets[c + 1]].reshape(size, size)
+        block[...] = _inverse(block)
+    S, rhs = assemble(blocks, offsets, ordered, grouped, starts, n_rows)
     multipliers = _solver(S)(rhs)
     direction = np.empty(len(g))
-    direction[order] = directions(inverses, offsets, g[order], grouped, starts, multipliers)
+    direction[order] = directions(blocks, offsets, ordered, grouped, starts, multipliers)
     largest_class = 8 * int(np.max(np.diff(starts))) ** 2
-    return direction, S.nbytes + inverses.nbytes + max(S.nbytes, 2 * largest_class)
+    return direction, S.nbytes + blocks.nbytes + max(S.nbytes, 2 * largest_class)

@@ -25,15 +25,23 @@ def free_variables(rng, n_rows, k):
     return np.nonzero(free)
 
 
-def test_the_inverse_by_cholesky_and_its_refusal_of_an_indefinite_matrix():
-    from multisvm_cli.estimators.joint.schur import cholesky_inverse
+def test_a_class_block_is_inverted_by_cholesky_or_else_lu(monkeypatch):
+    """Positive definite: Cholesky's factor and potri (the lower triangle, which is all that
+    assemble reads); indefinite: LU, whole; singular: LinAlgError (the step is not taken)."""
+    from multisvm_cli.estimators.joint import newton
 
+    used = []
+    original = newton.dpotri
+    monkeypatch.setattr(newton, "dpotri", lambda *a, **k: used.append(1) or original(*a, **k))
     rng = np.random.default_rng(1)
     A = rng.normal(size=(30, 30))
-    M, out = A @ A.T + 0.5 * np.eye(30), np.empty((30, 30))
-    assert cholesky_inverse(M.copy(), out)
-    np.testing.assert_allclose(out @ M, np.eye(30), atol=1e-9)
-    assert not cholesky_inverse(A + A.T, out)
+    for M, cholesky in ((A @ A.T + 0.5 * np.eye(30), True), (A + A.T, False)):
+        used.clear()
+        inverse = newton._inverse(M)
+        np.testing.assert_allclose(np.tril(inverse), np.tril(np.linalg.inv(M)), atol=1e-9)
+        assert bool(used) == cholesky
+    with pytest.raises(np.linalg.LinAlgError):
+        newton._inverse(np.zeros((3, 3)))
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -55,14 +63,3 @@ def test_the_reduced_system_gives_the_dense_systems_direction(seed):
     expected = kkt_reference(Q, g, classes, positions, n_rows, ridge)
     np.testing.assert_allclose(direction, expected, rtol=1e-8, atol=1e-10)
     assert np.allclose(np.bincount(positions, direction, n_rows), 0.0, atol=1e-10)  # row sums
-
-
-def test_a_singular_class_block_raises():
-    """A class whose M_m is singular (two free variables on one repeated row, no ridge to
-    speak of): LinAlgError, which newton_step takes as no step."""
-    from multisvm_cli.estimators.joint.schur import assemble
-
-    Q = np.zeros((2, 2))
-    positions, starts = np.array([0, 1, 0, 1]), np.array([0, 2, 4])
-    with pytest.raises(np.linalg.LinAlgError):
-        assemble(Q, np.ones(4), positions, starts, 0.0, 2)

@@ -448,7 +448,7 @@ def test_importing_the_schemes_does_not_load_numba():
 
 def test_point_cost_and_hooks():
     assert CrammerSingerSVC._shares_gram is False and WestonWatkinsSVC._shares_gram is False
-    assert WestonWatkinsSVC._point_cost(1000, 10) == pytest.approx(1.0 * CrammerSingerSVC._point_cost(1000, 10))
+    assert WestonWatkinsSVC._point_cost(1000, 10) == pytest.approx(1.2 * CrammerSingerSVC._point_cost(1000, 10))
     assert CrammerSingerSVC._point_cost(1000, 10) == 9 * 1000.0**2
     assert CrammerSingerSVC._machine_bounds(5) == (5, 5)
 

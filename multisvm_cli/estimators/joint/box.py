@@ -65,6 +65,25 @@ def snapped(kind, mine, C, value):
     return value
 
 
+@njit(cache=True, nogil=True, inline="always")
+def settle(kind, C, yj, row, moving):
+    """One example's ``row`` (k entries, class yj's its own), just moved, placed in its box in
+    place, as every step and the Newton step's search place theirs: each entry that ``moving``
+    allows (None: every entry) :func:`snapped`, and the rounding of the row's sum (0 exactly)
+    given to the moving entry with the most room inside its box (none when none has room)."""
+    rest, widest, room = 0.0, -1, -1.0
+    for m in range(len(row)):
+        mine = m == yj
+        if moving is None or moving[m]:
+            row[m] = snapped(kind, mine, C, row[m])
+            inside = min(row[m] - lower(kind, mine, C), upper(kind, mine, C) - row[m])
+            if inside > room:
+                widest, room = m, inside
+        rest += row[m]
+    if room > 0.0:
+        row[widest] -= rest
+
+
 @njit(cache=True, nogil=True)
 def boxes(kind, C, y, n_classes, examples):
     """(lower, upper) bounds of beta[:, examples], each (k, len(examples))."""

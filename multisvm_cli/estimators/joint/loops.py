@@ -53,7 +53,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .box import SNAP, can_decrease, can_increase, lower, snapped, upper
+from .box import SNAP, can_decrease, can_increase, lower, settle, upper
 from .state import BOUND, CONVERGED, CS, NEED_ROW, STALLED, WW
 from .steps import gain, rounding_only, solve_box, solve_cs, solve_row_over, solve_ww
 from .trackers import select, update
@@ -120,20 +120,9 @@ def pair_bounds(kind, C, yi, yj, bi, bj, lo, hi):
 
 @njit(cache=True, nogil=True)
 def place(problem, beta, j, new, d):
-    """Set example j's row to ``new`` (snapped onto a bound within rounding, the rounding of
-    sum = 0 given to its least bounded entry) and its change into ``d``."""
-    kind, C, yj = problem.kind, problem.C, problem.y[j]
-    rest, widest, room = 0.0, -1, -1.0
-    for m in range(beta.shape[0]):
-        low, up = lower(kind, m == yj, C), upper(kind, m == yj, C)
-        value = snapped(kind, m == yj, C, new[m])
-        new[m] = value
-        rest += value
-        inside = min(value - low, up - value)
-        if inside > room:
-            widest, room = m, inside
-    if room > 0.0:
-        new[widest] -= rest
+    """Set example j's row to ``new``, placed in its box (:func:`.box.settle`), and its change
+    into ``d``."""
+    settle(problem.kind, problem.C, problem.y[j], new, None)
     for m in range(beta.shape[0]):
         d[m] = new[m] - beta[m, j]
         beta[m, j] = new[m]

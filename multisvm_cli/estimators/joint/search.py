@@ -19,7 +19,7 @@ at the first bound.
 import numpy as np
 from numba import njit
 
-from .box import lower, snapped, upper
+from .box import lower, settle, upper
 from .steps import solve_row_over
 
 
@@ -27,8 +27,7 @@ from .steps import solve_row_over
 def projected_rows(kind, C, y, beta, direction, moving, t, new):
     """Rows ``beta`` (k, r; their classes ``y``) moved along ``t`` x ``direction`` (k, r) on
     the ``moving`` entries (k, r booleans), into ``new`` (k, r): each row's move is the nearest
-    feasible one (module docstring), placed as a step's rows are (:func:`.box.snapped`; the
-    rounding of the row's sum goes to the moving entry with the most room).  A row whose move
+    feasible one (module docstring), placed as a step's rows are (:func:`.box.settle`).  A row whose move
     projected onto sum 0 alone stays inside its box needs no more (most rows at a short t)."""
     k, r = beta.shape
     c, v, work = np.empty(k), np.empty(k), np.empty((4, 2 * k))
@@ -44,14 +43,6 @@ def projected_rows(kind, C, y, beta, direction, moving, t, new):
             inside &= lower(kind, m == y[a], C) <= beta[m, a] + v[m] <= upper(kind, m == y[a], C)
         if not inside:
             solve_row_over(kind, C, y[a], 1.0, c, beta[:, a], moving[:, a], v, work)
-        rest, widest, room = 0.0, -1, -1.0
         for m in range(k):
-            low, up = lower(kind, m == y[a], C), upper(kind, m == y[a], C)
-            value = snapped(kind, m == y[a], C, beta[m, a] + v[m]) if moving[m, a] else beta[m, a]
-            new[m, a] = value
-            rest += value
-            inside = min(value - low, up - value)
-            if moving[m, a] and inside > room:
-                widest, room = m, inside
-        if room > 0.0:
-            new[widest, a] -= rest
+            new[m, a] = beta[m, a] + v[m] if moving[m, a] else beta[m, a]
+        settle(kind, C, y[a], new[:, a], moving[:, a])

@@ -128,3 +128,28 @@ def test_a_step_of_rounding_size_is_told_from_a_small_step():
     assert rounding_only(none, row, -ulp, row)
     assert not rounding_only(np.array([1e-10, -1e-10, 0.0]), row, none, row)
     assert not rounding_only(ulp, row, np.array([0.0, 1e-20, -1e-20]), np.array([0.5, 1e-20, -0.5]))
+
+
+@pytest.mark.parametrize("kind", [CS, WW])
+def test_a_moved_row_is_settled_in_its_box(kind):
+    """box.settle, as every step and the search place a row: an entry a hair from its bound
+    lands on it, the row's sum (off by 3e-13) goes to the moving entry with the most room, and
+    an entry that may not move is kept, even a hair from its bound (W&W's -C + 1e-14)."""
+    from multisvm_cli.estimators.joint.box import settle
+
+    C, y = 2.0, 0
+    row = np.array([0.0, -1e-14, -0.4, -1.4 if kind == CS else -C + 1e-14])
+    row[0] = -row[1:].sum() + 3e-13  # C&S: 1.8, 0.2 from C; W&W: 2.4, free
+    moving = np.array([True, True, True, False])
+    settled = row.copy()
+    settle(kind, C, y, settled, moving)
+    assert settled[1] == 0.0  # snapped onto 0, a wrong class's upper bound
+    assert settled[3] == row[3]  # not moving: not snapped
+    assert abs(settled.sum()) < 1e-15
+    widest = 2 if kind == CS else 0  # -0.4 is 0.4 from 0; the own class 0.2 from C (C&S) or free
+    np.testing.assert_array_equal(np.delete(settled, [1, widest]), np.delete(row, [1, widest]))
+    everything = row.copy()
+    settle(kind, C, y, everything, None)
+    assert abs(everything.sum()) < 1e-15
+    if kind == WW:
+        assert everything[3] == -C  # now moving: snapped onto -C

@@ -319,9 +319,9 @@ def seed(problem, previous, terms, rows, memory_mb):
     Every such t beta is feasible at C (:mod:`.box`): each row's sum stays 0 (it is linear),
     and every finite bound is 0 or +-C (C&S: beta_im <= C delta(m, y_i); W&W: -C <= beta_im
     <= 0 for m != y_i, beta_iy free), so the box at C contains t times the box at C' for
-    0 <= t <= C / C'.  Each scaled row is placed by :func:`.loops.seed_rows`: an entry within
-    rounding of a bound lands exactly on it, and the rounding of the row's sum goes to its
-    least bounded entry, as after any step.
+    0 <= t <= C / C'.  Each scaled row is placed by :func:`.loops.seed_rows` as after any step
+    (:func:`.box.settle`): an entry within rounding of a bound lands exactly on it, and the
+    rounding of the row's sum goes to the entry with the most room.
 
     G is affine in beta, so G(t beta) = Q t beta + e = e + t (G - e): the previous G, scaled,
     without a kernel value (on Letter's 15,000 rows, rebuilding it computed a kernel block of

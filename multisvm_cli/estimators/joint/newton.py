@@ -28,7 +28,8 @@ system, with one multiplier lambda_i per row and P_m placing class m's variables
 is solved by eliminating D (:func:`_direction`): D_m = -M_m^-1 (g_m + P_m' lambda), and lambda
 solves S lambda = -sum_m P_m M_m^-1 g_m with S = sum_m P_m M_m^-1 P_m' (positive definite: every
 row has two free variables).  The M_m^-1 and lambda come from Cholesky's factors
-(:func:`_inverse`, :func:`_solver`; the gathers and sums around them compiled, :mod:`.schur`).  The direction descends (g'D = -D'(M)D < 0).
+(:func:`_inverse`, :func:`_solver`; the gathers and sums around them compiled, :mod:`.schur`).
+The direction descends (g'D = -D'(M)D < 0).
 
 Projected search (:func:`_projected_search`, :mod:`.search`): the point beta + t D is projected
 row by row onto the feasible set, so that every variable that t D carries past its bound stops
@@ -215,9 +216,9 @@ def _reduced_direction(Q, g, classes, positions, box, rounds):
             break
         used = np.flatnonzero(counts >= 2)
         every = len(used) == Q.shape[0]  # (as at the first round) Q itself, not a copy
+        at = positions[kept] if every else np.searchsorted(used, positions[kept])
         part, held = _direction(Q if every else Q[np.ix_(used, used)], g[kept], classes[kept],
-                                positions[kept] if every else np.searchsorted(used, positions[kept]),
-                                len(used))
+                                at, len(used))
         direction = np.zeros(len(g))
         direction[kept] = part
         result, most = direction, max(most, held + 8 * len(used) ** 2)  # Q's block
@@ -272,13 +273,14 @@ def _direction(Q, g, classes, positions, n_rows):
     order = np.argsort(classes, kind="stable")  # grouped by class (np.nonzero's order already)
     grouped, ordered = positions[order], g[order]
     starts = np.flatnonzero(np.r_[True, np.diff(classes[order]) != 0, True])
+    sizes = np.diff(starts)
     blocks, offsets = gather(Q, grouped, starts, ridge)
-    for c, size in enumerate(np.diff(starts)):
+    for c, size in enumerate(sizes):
         block = blocks[offsets[c]:offsets[c + 1]].reshape(size, size)
         block[...] = _inverse(block)
     S, rhs = assemble(blocks, offsets, ordered, grouped, starts, n_rows)
     multipliers = _solver(S)(rhs)
     direction = np.empty(len(g))
     direction[order] = directions(blocks, offsets, ordered, grouped, starts, multipliers)
-    largest_class = 8 * int(np.max(np.diff(starts))) ** 2
+    largest_class = 8 * int(np.max(sizes)) ** 2
     return direction, S.nbytes + blocks.nbytes + max(S.nbytes, 2 * largest_class)

@@ -27,8 +27,9 @@ from .steps import solve_row_over
 def projected_rows(kind, C, y, beta, direction, moving, t, new):
     """Rows ``beta`` (k, r; their classes ``y``) moved along ``t`` x ``direction`` (k, r) on
     the ``moving`` entries (k, r booleans), into ``new`` (k, r): each row's move is the nearest
-    feasible one (module docstring), placed as a step's rows are (:func:`.box.settle`).  A row whose move
-    projected onto sum 0 alone stays inside its box needs no more (most rows at a short t)."""
+    feasible one (module docstring), placed as a step's rows are (:func:`.box.settle`).  A row
+    whose move projected onto sum 0 alone stays inside its box needs no more (most rows at a
+    short t)."""
     k, r = beta.shape
     c, v, work = np.empty(k), np.empty(k), np.empty((4, 2 * k))
     for a in range(r):

@@ -29,13 +29,13 @@ from joint_references import SETS
 from multisvm_cli.estimators.cs import CrammerSingerSVC
 from multisvm_cli.estimators.ww import WestonWatkinsSVC
 from multisvm_cli.estimators import kernels
-from multisvm_cli.estimators.joint import newton, solver
+from multisvm_cli.estimators.joint import kernel_rows, newton, solver
 
 SCHEMES = {"cs": CrammerSingerSVC, "ww": WestonWatkinsSVC}
 # case -> (joint_references' set, scheme)
 CASES = {f"{name}-{scheme}": (name, scheme) for name in ("satimage", "letter5000") for scheme in SCHEMES}
 LARGE = {"letter15000-cs": ("letter15000", "cs")}
-PHASES = (("gram", kernels.Kernel, "gram"), ("rows", solver.KernelRows, "fetch"),
+PHASES = (("gram", kernels.Kernel, "gram"), ("rows", kernel_rows.KernelRows, "fetch"),
           ("reconstruct", solver, "reconstruct"), ("newton", newton, "newton_step"))
 
 

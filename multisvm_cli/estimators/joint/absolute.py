@@ -9,7 +9,7 @@ multipliers alpha the same dual is a plain box QP with no equality constraint at
 sum-to-zero constraint sum_m w_m = 0 and the regularized bias leave none), so it is solved
 there: each step takes the example of largest KKT violation and solves its row exactly
 (:func:`.absolute_loops.solve_row`), compiled (:mod:`.absolute_loops`).  What it shares with
-:mod:`.solver` it imports from there: the kernel rows (:class:`.solver.KernelRows`), the
+:mod:`.solver` it imports from there: the kernel rows (:class:`.kernel_rows.KernelRows`), the
 rebuild of shrunk examples' gradients, the memory count, the stopping rule (``tol``, the step
 bound, a stall) and its warnings.
 
@@ -30,8 +30,9 @@ all examples until they all meet ``tol``.
 
 import numpy as np
 
-from .solver import (SHRINK_EVERY, JointSolution, KernelRows, initial_gradient, reconstruct,
-                     solve_memory, warn_unless_converged)
+from .kernel_rows import KernelRows
+from .solver import (SHRINK_EVERY, JointSolution, initial_gradient, reconstruct, solve_memory,
+                     warn_unless_converged)
 from .state import BOUND, LLW, NEED_ROW, Cache, Problem, new_progress
 from .._solvers import iteration_bound
 

@@ -65,7 +65,8 @@ from numba import njit
 
 from .._solvers import iteration_bound
 from .box import can_decrease, can_increase
-from .solver import FORMULATIONS, JointSolution, data_bytes, warn_unless_converged
+from .kernel_rows import data_bytes
+from .solver import FORMULATIONS, JointSolution, warn_unless_converged
 from .state import BOUND, CONVERGED, CS, STALLED
 from .steps import solve_cs, solve_ww
 

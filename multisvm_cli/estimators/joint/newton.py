@@ -102,13 +102,13 @@ class Peak:
         self.nbytes = max(self.nbytes, int(nbytes))
 
 
-def newton_step(kind, C, shift, y, beta, G, active, rows, peak=None):
+def newton_step(kind, C, shift, y, beta, G, active, rows, memory_mb, peak=None):
     """One step on the free variables of the ``active`` examples (see the module docstring),
     beta and G (both (k, l)) updated in place; ``rows`` is the solver's
-    :class:`.solver.KernelRows` (kernel blocks are computed from X, so the step is the
-    same whether the Gram matrix is cached or not).  Returns whether it moved (beyond MAX_FREE
-    free variables, not when :func:`affordable` says no).  ``peak`` (a :class:`Peak`, when
-    given) is raised to the bytes this step's temporaries held at once."""
+    :class:`.kernel_rows.KernelRows` (its kernel values read from K(X, X) where it is stored, else
+    computed from X, G's update in blocks of at most ``memory_mb``).  Returns whether it moved
+    (beyond MAX_FREE free variables, not when :func:`affordable` says no).  ``peak`` (a
+    :class:`Peak`, when given) is raised to the bytes this step's temporaries held at once."""
     peak = Peak() if peak is None else peak
     lower, upper = boxes(kind, C, y, beta.shape[0], active)
     values = beta[:, active]
@@ -145,12 +145,8 @@ def newton_step(kind, C, shift, y, beta, G, active, rows, peak=None):
         return False
     change = moved - beta[:, columns]
     beta[:, columns] = moved
-    block = rows.block(columns, active)
-    block += shift
-    # while the block is built; then with it, the product and G's columns, (k, active) each
-    peak.hold(held + max(rows.block_bytes(len(columns), len(active)),
-                         block.nbytes + 2 * values.nbytes))
-    G[:, active] += change @ block
+    held += moved.nbytes + change.nbytes
+    peak.hold(held + rows.add_products(G, change, columns, active, shift, memory_mb))
     return True
 
 

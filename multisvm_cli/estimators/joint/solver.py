@@ -15,14 +15,9 @@ estimators does not load numba), on the named state of
 :mod:`.state`; this module feeds them Q rows, and every ``NEWTON_EVERY`` steps takes a Newton
 step on the free variables (:mod:`.newton`).
 
-Kernel rows: when K(X, X) fits in ``cache_size`` MB (or the fit was given it), it is computed
-once (``Kernel.gram``, into ordinary pages: :func:`plain_pages`) and every row is read from
-it; otherwise rows live in a cache of ``cache_size`` MB, the least recently read row evicted
-first, as libsvm's.  A step that needs a
-row the cache lacks returns to Python, which computes it as a BLAS product (``Kernel.block``,
-sparse or dense X).  (Computing the rows of the next most violating examples with it, 64 at a
-time, was measured 5x slower on Letter's 15,000 rows: the working example moves around so much
-that most of them were evicted unread.)
+Kernel rows: K(X, X) whole where it fits in ``cache_size`` MB, else an LRU cache of rows
+(:mod:`.kernel_rows`).  A step that needs a row the cache lacks returns to Python, which
+computes it (:meth:`.kernel_rows.KernelRows.fetch`).
 
 BLAS threads: the whole solve runs BLAS on one thread (:func:`solve_dual`).  Its products are
 small (a kernel row is a matrix-vector product; the Gram matrix comes in 256 x 256 tiles; the
@@ -43,24 +38,18 @@ stalled" (:data:`STALL_MESSAGE`).  Fits are deterministic: no randomness, ties g
 index.
 """
 
-import mmap
 import warnings
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
-from ..kernels import (BYTES_PER_VALUE, GRAM_TILE, OVERFLOW_MESSAGE, gram_fits, rows_per_chunk,
-                       squared_norms)
-from ...base.parallel import resolve_n_jobs, single_threaded_blas
-from .._machines import row_slices
+from ...base.parallel import single_threaded_blas
 from .._solvers import BOUND_MESSAGE, iteration_bound
+from .kernel_rows import KernelRows, data_bytes
 from .state import (BOUND, CONVERGED, CS, NEED_ROW, STALLED, WW, Cache, Dual, Problem,
                     new_progress)
 
-CARRIED, EMPTY = -1, -2  # read stamps of a row kept from the previous solve, of an empty slot
-MIN_CACHE_ROWS = 2  # libsvm's cache keeps at least two columns, whatever cache_size says
 SHRINK_EVERY = 1000  # steps between shrinking passes (libsvm's min(l, 1000))
 NEWTON_EVERY = 200  # steps between Newton steps on the free variables (.newton); after a
 NEWTON_BACKOFF = 128  # step that could not move, the gap doubles, up to this many times 200
@@ -105,161 +94,19 @@ class NewtonPauses:
         self.at = steps + self.gap
 
 
-def data_bytes(X):
-    """Bytes of the training data as stored: a dense array's values, or a CSR matrix's values,
-    column indices and row pointer."""
-    if sp.issparse(X):
-        return int(X.data.nbytes + X.indices.nbytes + X.indptr.nbytes)
-    return int(X.nbytes)
-
-
-def plain_pages(n_rows, n_columns):
-    """An (n_rows, n_columns) float64 array of zeros, mapped in the operating system's ordinary
-    pages and, on Linux, faulted in at once (``MAP_POPULATE``).
-
-    Why not ``np.empty``: NumPy asks Linux for transparent huge pages for any array of 4 MB or
-    more, and on the shared virtual machine of docs/results/speed.md a huge page new to the
-    process costs several ms of system time to fault in.  Satimage's 157 MB Gram matrix, page
-    faults alone (system + user CPU, 2026-11-26): in huge pages 0.32, 0.12 and 0.015 s for
-    three allocations in turn in a fresh process, 0.01 s once it reused the ones it freed; 0.08
-    s in ordinary pages faulted one at a time; 0.05 s populated at once, every time.  Where
-    Linux gives huge pages to every mapping (its ``always`` setting), this one gets them too."""
-    values = n_rows * n_columns
-    size = max(1, values * BYTES_PER_VALUE)
-    if hasattr(mmap, "MAP_PRIVATE"):  # POSIX: private (a forked child copies on write)
-        flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | getattr(mmap, "MAP_POPULATE", 0)
-        pages = mmap.mmap(-1, size, flags=flags)
-    else:  # Windows: an anonymous map is private to the process
-        pages = mmap.mmap(-1, size)
-    return np.frombuffer(pages, np.float64, values).reshape(n_rows, n_columns)
-
-
-class KernelRows:
-    """Rows K(x_i, X) of the training rows: all of K(X, X) (``full``), or an LRU cache of
-    ``capacity`` rows (``rows[slot]`` holds row ``owner[slot]``; ``slot_of[i]`` is row i's slot
-    or -1; ``stamp[slot]``: the step it was last read at, -1 for an empty slot; see
-    :meth:`carried_over` for a C path's next solve)."""
-
-    def __init__(self, X, kernel, cache_mb, gram=None, n_jobs=None):
-        n = X.shape[0]
-        self.X, self.kernel = X, kernel
-        self.norms = squared_norms(X) if kernel.name == "gaussian" else None
-        self._columns = (n, X, self.norms)  # (active count, their rows, their norms)
-        if gram is None and gram_fits(n, cache_mb):
-            gram = kernel.gram(X, resolve_n_jobs(n_jobs), plain_pages(n, n))
-        self.full = gram is not None
-        self.diag = np.diagonal(gram).copy() if self.full else self._diagonal()
-        if self.full:
-            self.rows, self.slot_of = gram, np.arange(n, dtype=np.int64)
-            self.owner, self.stamp = self.slot_of.copy(), np.zeros(n, np.int64)
-            return
-        capacity = max(MIN_CACHE_ROWS, min(n, int(cache_mb * 2**20 // (BYTES_PER_VALUE * n))))
-        self.rows = np.zeros((capacity, n))  # finite: update() reads set-aside columns too
-        self.slot_of = np.full(n, -1, np.int64)
-        self.owner, self.stamp = np.full(capacity, -1, np.int64), np.full(capacity, -1, np.int64)
-
-    def _diagonal(self):
-        """K(x_j, x_j) of every training row, from square blocks of ``GRAM_TILE`` rows (the
-        blocks on the Gram matrix's diagonal: with K(X, X) stored, its diagonal is read)."""
-        n = self.X.shape[0]
-        diag = np.empty(n)
-        for start in range(0, n, GRAM_TILE):
-            part = np.arange(start, min(n, start + GRAM_TILE))
-            diag[part] = np.diagonal(self.block(part, part))
-        return diag
-
-    @property
-    def nbytes(self):
-        return int(self.rows.nbytes)
-
-    def block(self, rows, columns):
-        """K(X[rows], X[columns]) (see :meth:`_checked`)."""
-        norms = self.norms
-        return self._checked(rows, self.X[columns], None if norms is None else norms[columns])
-
-    def block_bytes(self, n_rows, n_columns):
-        """The most bytes :meth:`block` holds at once for an (n_rows, n_columns) block: the
-        kernel's (``Kernel.block_bytes``), the block's finite mask (1 byte a value) and the
-        rows of X it gathers (their share of :func:`data_bytes`)."""
-        gathered = data_bytes(self.X) * (n_rows + n_columns) // self.X.shape[0]
-        return self.kernel.block_bytes(n_rows, n_columns) + n_rows * n_columns + gathered
-
-    def _checked(self, rows, columns, column_norms):
-        """K(X[rows], ``columns``) given the columns' rows and norms; ValueError if a kernel
-        value overflows."""
-        row_norms = None if self.norms is None else self.norms[rows]
-        block = self.kernel.block(self.X[rows], columns, row_norms, column_norms)
-        if not np.isfinite(block).all():
-            raise ValueError(OVERFLOW_MESSAGE)
-        return block
-
-    def fetch(self, wanted, step, active):
-        """Compute row ``wanted`` (not cached) into the least recently read slot, over the
-        ``active`` examples' columns only (the others are stale until :meth:`flush`)."""
-        slot = int(np.argmin(self.stamp))
-        if self.owner[slot] >= 0:
-            self.slot_of[self.owner[slot]] = -1
-        if self._columns[0] != len(active):  # shrinking changed the columns: gather them once
-            self._columns = (len(active), self.X[active], None if self.norms is None else self.norms[active])
-        block = self._checked([wanted], *self._columns[1:])
-        if len(active) == self.X.shape[0]:
-            self.rows[slot] = block[0]
-        else:
-            self.rows[slot, active] = block[0]
-        self.owner[slot], self.slot_of[wanted], self.stamp[slot] = wanted, slot, step
-
-    def refill(self, owners):
-        """Compute again the rows a solve ended with (``owners``: its :attr:`owner` array, -1
-        for an empty slot), each into its slot, with the read stamps that
-        :meth:`carried_over` gives: a path read back from disk then reads the very rows,
-        slots and stamps the uninterrupted path would.  Each row is computed over every column,
-        one at a time, as :meth:`fetch` computed it unshrunk (a solve that ends unshrunk holds
-        only such rows: unshrinking flushes the others).  ValueError unless ``owners`` fits
-        this cache (its capacity; distinct rows of X)."""
-        owners = np.asarray(owners)
-        held = owners[owners >= 0]
-        if self.full or owners.shape != self.owner.shape or owners.dtype != np.int64 or \
-                np.any(owners < -1) or np.any(held >= self.X.shape[0]) or \
-                len(np.unique(held)) != len(held):
-            raise ValueError("the kept kernel rows of a C path's point do not fit this cache")
-        for slot in np.flatnonzero(owners >= 0):
-            self.rows[slot] = self._checked([owners[slot]], self.X, self.norms)[0]
-            self.owner[slot], self.slot_of[owners[slot]] = owners[slot], slot
-        return self.carried_over()
-
-    def carried_over(self):
-        """These rows, readied for the next solve of a C path (:class:`PathPoint`): the cached
-        rows stay (a solve that ended shrunk flushed them), with read stamps older than any of
-        the next solve's reads (its steps count from 0): -1, and -2 for an empty slot, so that
-        empty slots fill first and every kept row goes before a row the solve has read.
-
-        (Stamps of 0 once tied with the rows fetched at the next solve's step 0: with every
-        slot full and neither the step's example nor its partner cached, fetching the partner
-        evicted the example just fetched, and back, without end.)"""
-        if not self.full:
-            self.stamp[:] = np.where(self.owner >= 0, CARRIED, EMPTY)
-        return self
-
-    def flush(self):
-        """Forget every cached row (after unshrinking: their inactive columns are stale)."""
-        if not self.full:
-            self.slot_of[:], self.owner[:], self.stamp[:] = -1, -1, -1
-        self._columns = (self.X.shape[0], self.X, self.norms)
-
-
 @dataclass
 class PathPoint:
     """What one solve of a C path hands the next (:func:`solve_dual`'s ``path``): its ``C``, its
     dual variables ``beta`` (k, l), their gradient ``G`` = Q beta + e (k, l; None when the solve
     ended shrunk, at the step bound, where the set-aside examples' G is stale) and its kernel
-    ``rows`` (:class:`KernelRows`; None for a point read back from disk, :meth:`restored`,
-    whose ``cached_rows`` say which rows its solve held, :meth:`KernelRows.refill`).
+    ``rows`` (:class:`.kernel_rows.KernelRows`; None for a point read back from disk, :meth:`restored`,
+    whose ``cached_rows`` say which rows its solve held, :meth:`.kernel_rows.KernelRows.refill`).
 
     Why the next solve may read them: a path's solves are the same problem at another C (the
     caller's promise; :class:`..reuse.MachineReuse` keys them by the training rows' content,
     the class indices, the formulation, the kernel, tol, cache_size and max_iter).  Q = K +
     shift and the linear term e do not depend on C, so the kernel rows (or the Gram matrix)
-    are the same numbers, and are kept rather than recomputed (:meth:`KernelRows.carried_over`);
+    are the same numbers, and are kept rather than recomputed (:meth:`.kernel_rows.KernelRows.carried_over`);
     only the box does (:mod:`.box`), which :func:`seed` accounts for, and G follows beta there.
     The next solve takes beta and G over (:meth:`..reuse.PathSlot.take`: no copy); the
     trackers, shrinking and the step count start afresh."""
@@ -294,7 +141,7 @@ class PathPoint:
     @classmethod
     def restored(cls, numbers, arrays):
         """A point read back from :meth:`saved`'s numbers and arrays: the next solve computes
-        its kernel rows again into the slots they held (:meth:`KernelRows.refill`)."""
+        its kernel rows again into the slots they held (:meth:`.kernel_rows.KernelRows.refill`)."""
         return cls(float(numbers["C"]), arrays["beta"], arrays.get("G"), None,
                    float(numbers["curvature"]), float(numbers["linear"]),
                    arrays.get("cached_rows"))
@@ -355,27 +202,18 @@ def initial_gradient(y_index, n_classes, margin):
 
 def reconstruct(G, beta, y, margin, shift, rows, examples, memory_mb):
     """G of ``examples`` (shrunk: not updated since) from scratch: e + sum over the examples
-    with a non-zero dual row of beta (K + shift).  With the Gram matrix stored, its rows are
-    read in place (:func:`.rebuild.add_support_rows`: no kernel value is computed or copied);
-    otherwise the kernel values are computed in blocks of at most ``memory_mb``."""
+    with a non-zero dual row of beta (K + shift) (:meth:`.kernel_rows.KernelRows.add_products`: read in
+    place from the Gram matrix where it is stored, else computed in blocks of at most
+    ``memory_mb``)."""
     support = np.flatnonzero(np.any(beta != 0.0, axis=0))
     G[:, examples] = margin
     G[y[examples], examples] = 0.0
-    if rows.full:
-        from .rebuild import add_support_rows  # numba loads here, not at import
-
-        add_support_rows(G, beta, support, rows.rows, np.asarray(examples, np.int64), float(shift))
-        return
-    coef = beta[:, support]
-    for part in row_slices(len(examples), rows_per_chunk(len(support), memory_mb)):
-        block = rows.block(support, examples[part])
-        block += shift
-        G[:, examples[part]] += coef @ block
+    rows.add_products(G, beta[:, support], support, examples, shift, memory_mb)
 
 
 def solve_memory(rows, beta, X, newton_bytes=0):
     """Bytes the solve holds at its peak: the kernel cache (or Gram matrix), the dual variables
-    and their gradient (2 l k float64), the training data as stored (:func:`data_bytes`) and
+    and their gradient (2 l k float64), the training data as stored (:func:`.kernel_rows.data_bytes`) and
     ``newton_bytes``, the most that a Newton step's temporaries held (:class:`.newton.Peak`)."""
     return rows.nbytes + 2 * int(beta.nbytes) + data_bytes(X) + int(newton_bytes)
 
@@ -431,7 +269,7 @@ def _solve_dual(X, y_index, n_classes, formulation, settings, shrinking, path):
     progress, pauses = new_progress(n), NewtonPauses(NEWTON_EVERY, NEWTON_EVERY, newton.Peak())
     bound = iteration_bound(settings.max_iter, n)
     while True:
-        status = run_active(problem, rows, dual, progress, bound, pauses)
+        status = run_active(problem, rows, dual, progress, (bound, settings.memory_mb), pauses)
         if status == BOUND or progress[0]["n_active"] == n:
             break
         shrunk = np.setdiff1d(np.arange(n), dual.active[:progress[0]["n_active"]])  # unshrink
@@ -449,13 +287,15 @@ def _solve_dual(X, y_index, n_classes, formulation, settings, shrinking, path):
     return solution
 
 
-def run_active(problem, rows, dual, progress, bound, pauses):
+def run_active(problem, rows, dual, progress, limits, pauses):
     """The compiled steps (:func:`.loops.run`) over the active examples until they converge,
-    stall or reach the step ``bound`` (the status): between calls, the kernel row a step needs
+    stall or reach the step bound (the status): between calls, the kernel row a step needs
     is computed into ``rows``, and at each of the ``pauses`` a Newton step is taken on the free
-    variables (:func:`.newton.newton_step`)."""
+    variables (:func:`.newton.newton_step`).  ``limits``: (the step bound, the MB a Newton
+    step's kernel blocks may hold)."""
     from . import loops, newton, trackers
 
+    bound, memory_mb = limits
     cache, state = Cache(rows.rows, rows.slot_of, rows.stamp), progress[0]
     while True:
         limit = pauses.at if bound < 0 else min(bound, pauses.at)
@@ -468,7 +308,7 @@ def run_active(problem, rows, dual, progress, bound, pauses):
         pauses.peak.spent = pauses.gap  # the steps since the last Newton step
         moved = newton.newton_step(problem.kind, problem.C, problem.shift, problem.y,
                                    dual.beta, dual.G, dual.active[:state["n_active"]], rows,
-                                   pauses.peak)
+                                   memory_mb, pauses.peak)
         if moved:
             trackers.init_trackers(problem, dual)
         pauses.after(moved, state["steps"])

@@ -2,7 +2,7 @@
 hand back, by name.  Plain Python and NumPy (no numba), so :mod:`.solver` can build it at import.
 
 - :class:`Problem`: the dual being solved and how closely (constant over a solve);
-- :class:`Cache`: the kernel rows the loops read (:class:`.solver.KernelRows`'s arrays);
+- :class:`Cache`: the kernel rows the loops read (:class:`.kernel_rows.KernelRows`'s arrays);
 - :class:`Dual`: the variables, their gradient and the per-example trackers of the KKT violation;
 - :data:`PROGRESS`: the record the loops update in place between calls (steps taken, the
   working example, how many examples are active, why they returned).

@@ -151,7 +151,7 @@ def test_newton_step_descends_and_stays_feasible(form):
     with sum 0, and G stays Q beta + e."""
     from multisvm_cli.estimators.joint.loops import CS, WW
     from multisvm_cli.estimators.joint.newton import newton_step
-    from multisvm_cli.estimators.joint.solver import KernelRows
+    from multisvm_cli.estimators.joint.kernel_rows import KernelRows
 
     X, y = tiny_problem(40, 3, seed=11)
     kernel, C = Kernel.from_params("gaussian", gamma=2.0**-6), 100.0
@@ -163,7 +163,8 @@ def test_newton_step_descends_and_stays_feasible(form):
     G = np.ascontiguousarray((Q @ start + E).T)
     shift = FORMULATIONS[form][2]
     kind = CS if form == "cs" else WW
-    moved = newton_step(kind, C, shift, y, beta, G, np.arange(40), KernelRows(X, kernel, 200.0))
+    moved = newton_step(kind, C, shift, y, beta, G, np.arange(40),
+                        KernelRows(X, kernel, 200.0), 2048.0)
     assert moved
     assert dual_objective(beta.T, Q, E) < dual_objective(start, Q, E) - 1e-6
     lower, upper = box(form, y, 3, C)

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from sklearn.exceptions import ConvergenceWarning
 
-from multisvm_cli.estimators.joint.solver import FORMULATIONS, KernelRows, solve_dual
+from multisvm_cli.estimators.joint.kernel_rows import KernelRows
+from multisvm_cli.estimators.joint.solver import FORMULATIONS, solve_dual
 from multisvm_cli.estimators.kernels import Kernel
 from tests.estimators.joint.test_all_together import (box, dual_objective, dual_terms,
                                                       kkt_violations, settings, tiny_problem)
@@ -53,11 +54,11 @@ def test_a_large_step_waits_for_its_cost_then_descends_and_stays_feasible(form, 
     monkeypatch.setattr(newton, "MAX_FREE", 5)
     free_before = beta.copy()
     rows = KernelRows(X, kernel, 200.0)
-    assert not newton.newton_step(kind, C, shift, y, beta, G, np.arange(40), rows,
+    assert not newton.newton_step(kind, C, shift, y, beta, G, np.arange(40), rows, 2048.0,
                                   newton.Peak(spent=1))
     np.testing.assert_array_equal(beta, free_before)
     start = beta.T.copy()
-    assert newton.newton_step(kind, C, shift, y, beta, G, np.arange(40), rows,
+    assert newton.newton_step(kind, C, shift, y, beta, G, np.arange(40), rows, 2048.0,
                               newton.Peak(spent=10**9))
     assert dual_objective(beta.T, Q, E) < dual_objective(start, Q, E) - 1e-6
     lower, upper = box(form, y, 3, C)
@@ -79,9 +80,9 @@ def test_large_steps_reach_the_same_optimum(form, monkeypatch):
     large_moves = []
     original = newton.newton_step
 
-    def counted(kind, C_, shift, y_, beta, G, active, rows, peak=None):
+    def counted(kind, C_, shift, y_, beta, G, active, rows, memory_mb, peak=None):
         n_free = int(np.sum((beta[:, active] != 0.0)))
-        moved = original(kind, C_, shift, y_, beta, G, active, rows, peak)
+        moved = original(kind, C_, shift, y_, beta, G, active, rows, memory_mb, peak)
         large_moves.append(moved and n_free > newton.MAX_FREE)
         return moved
 

@@ -9,7 +9,8 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import threadpool_info, threadpool_limits
 
-from multisvm_cli.estimators.joint.solver import FORMULATIONS, KernelRows, solve_dual
+from multisvm_cli.estimators.joint.kernel_rows import KernelRows
+from multisvm_cli.estimators.joint.solver import FORMULATIONS, solve_dual
 from multisvm_cli.estimators.kernels import Kernel
 from tests.estimators.joint.test_all_together import SCHEMES, dual_terms, settings, tiny_problem
 
@@ -41,7 +42,7 @@ def test_newton_step_counts_the_bytes_it_allocates(form):
     try:
         tracemalloc.reset_peak()
         before = tracemalloc.get_traced_memory()[0]
-        moved = newton_step(kind, C, shift, y, beta, G, np.arange(len(y)), rows, peak)
+        moved = newton_step(kind, C, shift, y, beta, G, np.arange(len(y)), rows, 2048.0, peak)
         allocated = tracemalloc.get_traced_memory()[1] - before
     finally:
         tracemalloc.stop()
@@ -70,7 +71,7 @@ def test_every_phase_runs_blas_on_one_thread(monkeypatch):
     Newton steps of a solve all see one (solver's docstring: two only spent CPU), and the
     caller's setting is back afterwards."""
     from multisvm_cli.estimators import kernels
-    from multisvm_cli.estimators.joint import newton as _joint_newton, solver as _joint_solver
+    from multisvm_cli.estimators.joint import kernel_rows, newton as _joint_newton, solver as _joint_solver
 
     seen, solves = [], []
 
@@ -84,7 +85,7 @@ def test_every_phase_runs_blas_on_one_thread(monkeypatch):
 
         monkeypatch.setattr(owner, name, wrapper)
 
-    for owner, name in ((kernels.Kernel, "gram"), (_joint_solver.KernelRows, "fetch"),
+    for owner, name in ((kernels.Kernel, "gram"), (kernel_rows.KernelRows, "fetch"),
                         (_joint_solver, "reconstruct"), (_joint_newton, "newton_step")):
         recording(owner, name)
     X, y = tiny_problem(1500, 4, seed=2)

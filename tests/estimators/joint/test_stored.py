@@ -1,14 +1,15 @@
-"""The joint solver's stored Gram matrix (in ordinary pages, :func:`solver.plain_pages`) and the
-gradient's reconstruction after unshrinking (:func:`solver.reconstruct`): read in place from
-that matrix (:mod:`.rebuild`) or computed in blocks from X, it is Q beta + e."""
+"""The joint solver's stored Gram matrix (in ordinary pages, :func:`.kernel_rows.plain_pages`), what is
+read from it in place (:mod:`.stored`), and the gradient's reconstruction after unshrinking
+(:func:`solver.reconstruct`): read in place from that matrix or computed in blocks from X, it
+is Q beta + e."""
 
 import numpy as np
 import pytest
 
-from multisvm_cli.estimators.joint import rebuild
-from multisvm_cli.estimators.joint.solver import (FORMULATIONS, KernelRows, plain_pages,
-                                                  reconstruct, solve_dual)
-from multisvm_cli.estimators.kernels import Kernel
+from multisvm_cli.estimators.joint import solver, stored
+from multisvm_cli.estimators.joint.kernel_rows import KernelRows, plain_pages
+from multisvm_cli.estimators.joint.solver import FORMULATIONS, reconstruct, solve_dual
+from multisvm_cli.estimators.kernels import Kernel, rows_per_chunk
 from tests.estimators.joint.test_all_together import dual_terms, settings, tiny_problem
 
 
@@ -59,22 +60,57 @@ def test_reconstruct_equals_the_gradient_from_scratch(form, cache_size):
     np.testing.assert_array_equal(transposed.T, G)
 
 
-def test_add_support_rows_skips_nothing_it_needs():
-    """Every non-zero coefficient of every support row counts once, with the shift; rows
-    outside ``support`` count not at all."""
+@pytest.mark.parametrize("every_column", [False, True])
+def test_add_rows_skips_nothing_it_needs(every_column):
+    """Every non-zero coefficient of every support row counts once, with the shift, into the
+    given examples' columns only (all of them: the in-order pass); rows outside ``support``
+    count not at all."""
     rng = np.random.default_rng(1)
     gram, beta = rng.normal(size=(50, 50)), some_dual(50, 3, rng)
     support = np.flatnonzero(np.any(beta != 0.0, axis=0))
-    examples = np.arange(0, 50, 3)
+    examples = rng.permutation(50) if every_column else np.arange(0, 50, 3)
     G = np.ones((3, 50))
-    rebuild.add_support_rows(G, beta, support, gram, examples, 0.5)
+    stored.add_rows(G, beta[:, support], support, gram, examples, 0.5)
     expected = 1.0 + beta @ (gram + 0.5)
     np.testing.assert_allclose(G[:, examples], expected[:, examples], rtol=0.0, atol=1e-12)
     np.testing.assert_array_equal(np.delete(G, examples, axis=1), 1.0)
     before = G.copy()
-    rebuild.add_support_rows(G, np.where(np.arange(50) == support[0], 0.0, beta), support[:1],
-                             gram, examples, 0.5)  # a zero row adds nothing
+    stored.add_rows(G, np.zeros((3, 1)), support[:1], gram, examples, 0.5)  # a zero row: nothing
     np.testing.assert_array_equal(G, before)
+
+
+def test_a_block_read_from_the_gram_matrix_is_the_computed_one():
+    """KernelRows.block where K(X, X) is stored (gathered from it) holds the values of the
+    block computed from X where it is not, within rounding, for any rows and columns."""
+    X, _ = tiny_problem(300, 4, seed=6)
+    kernel = Kernel.from_params("gaussian", gamma=0.5)
+    stored_rows, computed_rows = KernelRows(X, kernel, 200.0), KernelRows(X, kernel, 0.5)
+    assert stored_rows.full and not computed_rows.full
+    rng = np.random.default_rng(2)
+    rows, columns = rng.choice(300, 40, replace=False), rng.choice(300, 70, replace=False)
+    block = stored_rows.block(rows, columns)
+    assert block.shape == (40, 70) and block.flags.c_contiguous
+    np.testing.assert_array_equal(block, stored_rows.rows[np.ix_(rows, columns)])
+    np.testing.assert_allclose(block, computed_rows.block(rows, columns), rtol=0.0, atol=1e-14)
+    assert stored_rows.block_bytes(40, 70) == block.nbytes
+
+
+@pytest.mark.parametrize("cache_size", [200.0, 0.02])
+def test_add_products_is_the_product_with_the_kernel_block(cache_size):
+    """G[:, examples] += coef (K[support, examples] + shift), read from the Gram matrix or
+    computed in blocks of a few rows; the other columns untouched; the bytes reported: none
+    read in place, the blocks' otherwise."""
+    X, _ = tiny_problem(200, 4, seed=7)
+    kernel = Kernel.from_params("gaussian", gamma=0.5)
+    rows = KernelRows(X, kernel, cache_size)
+    rng = np.random.default_rng(3)
+    support, examples = rng.choice(200, 30, replace=False), np.flatnonzero(rng.random(200) < 0.6)
+    coef, G = rng.normal(size=(4, 30)), rng.normal(size=(4, 200))
+    expected = G.copy()
+    expected[:, examples] += coef @ (kernel.gram(X)[np.ix_(support, examples)] + 1.0)
+    held = rows.add_products(G, coef, support, examples, 1.0, 0.01)  # blocks of 43 columns
+    np.testing.assert_allclose(G, expected, rtol=0.0, atol=1e-12)
+    assert held == (0 if rows.full else rows.block_bytes(30, rows_per_chunk(30, 0.01)))
 
 
 @pytest.mark.parametrize("form", ["cs", "ww"])
@@ -83,9 +119,9 @@ def test_shrinking_on_the_gram_matrix_takes_the_unshrunk_steps(form, monkeypatch
     place takes the same steps to the same beta as the solve that never shrinks (whose G is
     only ever updated): a wrong rebuilt G would send it elsewhere."""
     rebuilt = []
-    original = rebuild.add_support_rows
-    monkeypatch.setattr(rebuild, "add_support_rows",
-                        lambda *args: rebuilt.append(len(args[4])) or original(*args))
+    original = solver.reconstruct
+    monkeypatch.setattr(solver, "reconstruct",
+                        lambda *args: rebuilt.append(args[5].full and len(args[6])) or original(*args))
     X, y = tiny_problem(600, 4, seed=2)
     fit = settings(Kernel.from_params("gaussian", gamma=2.0), 10.0, 1e-4)
     shrunk = solve_dual(X, y, 4, form, fit, shrinking=True)

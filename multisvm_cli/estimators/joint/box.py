@@ -85,11 +85,33 @@ def settle(kind, C, yj, row, moving):
 
 
 @njit(cache=True, nogil=True)
-def boxes(kind, C, y, n_classes, examples):
-    """(lower, upper) bounds of beta[:, examples], each (k, len(examples))."""
-    low, high = np.empty((n_classes, len(examples))), np.empty((n_classes, len(examples)))
-    for a in range(len(examples)):
-        for m in range(n_classes):
-            mine = m == y[examples[a]]
-            low[m, a], high[m, a] = lower(kind, mine, C), upper(kind, mine, C)
-    return low, high
+def free_variables(kind, C, y, beta, G, active):
+    """A Newton step's variables (:mod:`.newton`): the entries beta_mj strictly inside their
+    boxes, of the ``active`` examples j that have at least two of them (a row moves at sum 0).
+    Returns (examples: those rows' positions in ``active``, ascending; then per variable, class
+    by class and in each class by row (np.nonzero's order on a (k, rows) mask): its class, its
+    row's position in ``examples``, G_mj, beta_mj, L_mj and U_mj)."""
+    k = beta.shape[0]
+    counts = np.zeros(len(active), np.int64)
+    for a in range(len(active)):
+        j = active[a]
+        for m in range(k):
+            mine = m == y[j]
+            counts[a] += lower(kind, mine, C) < beta[m, j] < upper(kind, mine, C)
+    examples = np.flatnonzero(counts >= 2)
+    total = 0
+    for a in examples:
+        total += counts[a]
+    classes, positions = np.empty(total, np.int64), np.empty(total, np.int64)
+    g, current, low, high = np.empty(total), np.empty(total), np.empty(total), np.empty(total)
+    v = 0
+    for m in range(k):
+        for p in range(len(examples)):
+            j = active[examples[p]]
+            mine = m == y[j]
+            below, above = lower(kind, mine, C), upper(kind, mine, C)
+            if below < beta[m, j] < above:
+                classes[v], positions[v], g[v] = m, p, G[m, j]
+                current[v], low[v], high[v] = beta[m, j], below, above
+                v += 1
+    return examples, classes, positions, g, current, low, high

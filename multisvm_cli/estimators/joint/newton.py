@@ -76,7 +76,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.linalg.lapack import dpotrf, dpotri, dpotrs
 
-from .box import boxes
+from .box import free_variables
 
 MAX_FREE = 600  # up to this many free variables: one system, always (vowel: 600 beat 300, 1500)
 COST_RATIO = 4.0  # a step may cost this many times the decomposition steps since the last one
@@ -110,25 +110,18 @@ def newton_step(kind, C, shift, y, beta, G, active, rows, memory_mb, peak=None):
     (beyond MAX_FREE free variables, not when :func:`affordable` says no).  ``peak`` (a
     :class:`Peak`, when given) is raised to the bytes this step's temporaries held at once."""
     peak = Peak() if peak is None else peak
-    lower, upper = boxes(kind, C, y, beta.shape[0], active)
-    values = beta[:, active]
-    free = (values > lower) & (values < upper)
-    movable = free.sum(axis=0) >= 2  # a row needs two free variables to move at sum 0
-    free &= movable[None, :]
-    examples = np.flatnonzero(movable)
-    large = int(free.sum()) > MAX_FREE
-    if not free.any() or large and not affordable(free[:, examples].sum(axis=1), len(examples),
-                                               len(active), rows.X.shape[1], peak.spent):
+    examples, classes, positions, g, current, low, high = free_variables(kind, C, y, beta, G,
+                                                                         active)
+    large = len(g) > MAX_FREE
+    if not len(g) or large and not affordable(np.bincount(classes, minlength=beta.shape[0]),
+                                              len(examples), len(active), rows.X.shape[1],
+                                              peak.spent):
         return False
-    held = lower.nbytes + upper.nbytes + values.nbytes + free.nbytes  # all along
+    held = examples.nbytes + 6 * g.nbytes  # all along: the variables' six arrays
     peak.hold(held + rows.block_bytes(len(examples), len(examples)))
     Q = rows.block(active[examples], active[examples])
     Q += shift
     held += Q.nbytes
-    classes, positions = np.nonzero(free[:, examples])  # variable v: class, row in examples
-    g = G[classes, active[examples][positions]]
-    current = values[:, examples][classes, positions]
-    low, high = lower[:, examples][classes, positions], upper[:, examples][classes, positions]
     try:
         direction, system_bytes = _reduced_direction(
             Q, g, classes, positions, (current, low, high), ROUNDS if large else 1)
@@ -265,10 +258,10 @@ def _direction(Q, g, classes, positions, n_rows):
     free variable and row."""
     from .schur import assemble, directions, gather  # numba loads here, not at import
 
-    ridge = RIDGE * max(1.0, float(np.max(np.diag(Q))))
+    ridge = RIDGE * max(1.0, float(Q.diagonal().max()))
     order = np.argsort(classes, kind="stable")  # grouped by class (np.nonzero's order already)
     grouped, ordered = positions[order], g[order]
-    starts = np.flatnonzero(np.r_[True, np.diff(classes[order]) != 0, True])
+    starts = np.append(np.flatnonzero(np.diff(classes[order], prepend=-1)), len(g))
     sizes = np.diff(starts)
     blocks, offsets = gather(Q, grouped, starts, ridge)
     for c, size in enumerate(sizes):
@@ -278,5 +271,5 @@ def _direction(Q, g, classes, positions, n_rows):
     multipliers = _solver(S)(rhs)
     direction = np.empty(len(g))
     direction[order] = directions(blocks, offsets, ordered, grouped, starts, multipliers)
-    largest_class = 8 * int(np.max(sizes)) ** 2
+    largest_class = 8 * int(sizes.max()) ** 2
     return direction, S.nbytes + blocks.nbytes + max(S.nbytes, 2 * largest_class)

@@ -369,13 +369,34 @@ def test_a_stall_reaches_the_runs_warnings():
 
 @pytest.mark.parametrize("form", ["cs", "ww"])
 def test_the_solver_reads_each_formulations_box_from_one_home(form):
-    from multisvm_cli.estimators.joint.box import boxes
+    """The Newton step's free variables (box.free_variables) are the entries strictly inside
+    the box as the class docstrings write it, of the rows with two or more of them, class by
+    class, with their G, value and bounds."""
+    from multisvm_cli.estimators.joint.box import free_variables
 
-    y, C = np.array([0, 2, 1, 2, 0]), 3.0
-    lower, upper = boxes(FORMULATIONS[form][0], C, y, 3, np.arange(5))
-    reference = box(form, y, 3, C)  # as the class docstrings write it
-    np.testing.assert_array_equal(lower.T, reference[0])
-    np.testing.assert_array_equal(upper.T, reference[1])
+    y, C = np.array([0, 2, 1, 2, 0, 1]), 3.0
+    lower, upper = box(form, y, 3, C)  # (l, k), as the class docstrings write it
+    finite = lambda bound, other: np.where(np.isfinite(bound), bound, other)
+    low, high = finite(lower, -2.0 * C), finite(upper, 2.0 * C)
+    rng = np.random.default_rng(4)
+    at_a_bound = np.where(rng.random(lower.shape) < 0.5, low, high)
+    beta = np.where(rng.random(lower.shape) < 0.4, at_a_bound,
+                    low + rng.random(lower.shape) * (high - low))  # or inside
+    beta[5] = low[5]  # a row without two free entries
+    G, active = rng.normal(size=(3, 6)), np.array([5, 0, 2, 3, 1, 4])
+    examples, classes, positions, g, current, at_low, at_high = free_variables(
+        FORMULATIONS[form][0], C, y, np.ascontiguousarray(beta.T), G, active)
+    inside = (beta > lower) & (beta < upper)
+    rows = active[inside[active].sum(axis=1) >= 2]
+    np.testing.assert_array_equal(active[examples], rows)
+    expected_classes, expected_positions = np.nonzero(inside[rows].T)
+    np.testing.assert_array_equal(classes, expected_classes)
+    np.testing.assert_array_equal(positions, expected_positions)
+    columns = rows[positions]
+    np.testing.assert_array_equal(g, G[classes, columns])
+    np.testing.assert_array_equal(current, beta[columns, classes])
+    np.testing.assert_array_equal(at_low, lower[columns, classes])
+    np.testing.assert_array_equal(at_high, upper[columns, classes])
 
 
 def test_newton_systems_are_solved_by_cholesky_with_an_lu_fallback(monkeypatch):

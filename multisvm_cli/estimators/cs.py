@@ -27,7 +27,7 @@ class CrammerSingerSVC(JointSVM):
     Solver (:mod:`.joint.solver`): decomposition, each step the example of largest KKT
     violation, its k-variable sub-problem solved exactly by Crammer & Singer's fixed-point
     algorithm (2001, section 6; :func:`.joint.steps.solve_cs`), then a pair step with a second
-    example (:mod:`.joint.loops`); every 200 steps a Newton step on the free variables, from its
+    example (:mod:`.joint.loops`); every 100 steps a Newton step on the free variables, from its
     KKT system (:mod:`.joint.newton`); stops when every violation is <= ``tol``.
 
     Parameters: :class:`._base.MulticlassSVM`'s (``solver`` must stay 'libsvm').  Figures and

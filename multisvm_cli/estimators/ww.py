@@ -32,7 +32,7 @@ class WestonWatkinsSVC(JointSVM):
     solution nu_m = clip(theta - c_m / A, ...) for one scalar theta, the root of an increasing
     piecewise-linear function, found exactly by sorting its 2(k - 1) breakpoints
     (:func:`.joint.steps.solve_ww`), then a pair step with a second example
-    (:mod:`.joint.loops`); every 200 steps a Newton step on the free variables, from its KKT
+    (:mod:`.joint.loops`); every 100 steps a Newton step on the free variables, from its KKT
     system (:mod:`.joint.newton`); stops when every violation is <= ``tol``.
 
     Parameters: :class:`._base.MulticlassSVM`'s (``solver`` must stay 'libsvm').  Figures and

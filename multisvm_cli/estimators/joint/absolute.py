@@ -13,7 +13,7 @@ there: each step takes the example of largest KKT violation and solves its row e
 rebuild of shrunk examples' gradients, the memory count, the stopping rule (``tol``, the step
 bound, a stall) and its warnings.
 
-No Newton step (C&S and W&W take one every 200 steps, :mod:`.newton`): the row steps alone
+No Newton step (C&S and W&W take one every 100 steps, :mod:`.newton`): the row steps alone
 reach the optimum (block coordinate descent on a box QP, each block solved exactly).  A Newton
 step on the free variables, (K + 1) x (I - 11'/k) over them, cut back at the first bound or
 projected onto the box, was tried and measured (C 1 and 16 on glass, vehicle, segment and

@@ -95,7 +95,7 @@ class Peak:
     step's cost against theirs)."""
 
     nbytes: int = 0
-    spent: int = 200
+    spent: int = 100
 
     def hold(self, nbytes):
         """Note that ``nbytes`` were held at once."""
@@ -176,7 +176,8 @@ def affordable(class_counts, n_rows, n_active, n_features, spent):
     rows against the active examples (2 r n_active n_features), the class blocks' factors and
     inverses (about |F_m|^3 each), S's factor (r^3 / 3) and G's update (2 k r n_active), r =
     ``n_rows``.  On vowel (990 rows) the steps of up to MAX_FREE variables taken at every 200
-    steps cost 1.7 (median) to 4.9 times those 200 steps, hence COST_RATIO 4."""
+    steps cost 1.7 (median) to 4.9 times those 200 steps, hence COST_RATIO 4 (measured before
+    their kernel values were read from K(X, X) and they came every 100 steps)."""
     n_classes = len(class_counts)
     step = (float(np.sum(class_counts.astype(float) ** 3)) + n_rows**3 / 3.0
             + 2.0 * n_rows * (n_rows + n_active) * n_features + 2.0 * n_classes * n_rows * n_active)

@@ -295,7 +295,11 @@ def test_sparse_input_and_determinism(form):
 
 
 @pytest.mark.parametrize("form", ["cs", "ww"])
-def test_table_figures(form):
+def test_table_figures(form, monkeypatch):
+    from multisvm_cli.estimators.joint import newton
+
+    peaks, original = [], newton.newton_step
+    monkeypatch.setattr(newton, "newton_step", lambda *args: peaks.append(args[-1]) or original(*args))
     X, y = tiny_problem(60, 3, seed=7)
     model = SCHEMES[form](C=1.0, gamma=0.5).fit(X, y)
     pool = model.machines_
@@ -303,7 +307,8 @@ def test_table_figures(form):
     biases = 3 if form == "ww" else 0
     assert model.n_parameters_ == np.count_nonzero(pool.vectors) + np.count_nonzero(pool.coef.data) + biases
     gram, dual = 60 * 60 * 8, 2 * 60 * 3 * 8
-    assert model.max_train_memory_ == gram + dual + X.nbytes
+    assert len(peaks) == 1 and peaks[0].nbytes > 0  # one Newton step (at step 100) ended it
+    assert model.max_train_memory_ == gram + dual + X.nbytes + peaks[0].nbytes
     assert model.fit_cpu_time_ > 0 and model.n_iter_ == model.smo_iterations_
     # every row of the pool has a non-zero dual row; rows left out have none
     assert np.all(np.abs(pool.coef.toarray()).sum(axis=1) > 0)

@@ -77,6 +77,7 @@ import numpy as np
 from scipy.linalg.lapack import dpotrf, dpotri, dpotrs
 
 from .box import free_variables
+from .trackers import DIRECT
 
 MAX_FREE = 600  # up to this many free variables: one system, always (vowel: 600 beat 300, 1500)
 COST_RATIO = 4.0  # a step may cost this many times the decomposition steps since the last one
@@ -139,8 +140,19 @@ def newton_step(kind, C, shift, y, beta, G, active, rows, memory_mb, peak=None):
     change = moved - beta[:, columns]
     beta[:, columns] = moved
     held += moved.nbytes + change.nbytes
-    peak.hold(held + rows.add_products(G, change, columns, active, shift, memory_mb))
+    peak.hold(held + rows.add_products(G, change, columns, _updated(active, rows), shift,
+                                       memory_mb))
     return True
+
+
+def _updated(active, rows):
+    """The examples whose G a Newton step updates: the ``active`` ones, or every example where
+    K(X, X) is stored and at least 1 / DIRECT of them are active, as the decomposition steps'
+    update does (:func:`.trackers.update`): the pass over consecutive entries compiles to
+    vector instructions (:func:`.stored.add_rows`), and the set-aside examples' G is rebuilt
+    anyway when they come back (:func:`.solver.reconstruct`)."""
+    n = rows.X.shape[0]
+    return np.arange(n) if rows.full and len(active) * DIRECT >= n else active
 
 
 def _projected_search(kind, C, y, values, gradient, Q, step):

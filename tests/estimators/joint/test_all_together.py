@@ -173,6 +173,40 @@ def test_newton_step_descends_and_stays_feasible(form):
     np.testing.assert_allclose(G.T, Q @ beta.T + E, atol=1e-9)
 
 
+@pytest.mark.parametrize("n_active, everyone", [(30, True), (8, False)])
+@pytest.mark.parametrize("cache_size", [200.0, 0.005])  # K(X, X) stored; 16 cached rows
+def test_newton_step_updates_g_of_the_active_examples(n_active, everyone, cache_size):
+    """With some examples set aside, a Newton step moves only active rows and keeps their G
+    equal to Q beta + e; where K(X, X) is stored and at least a quarter of the examples are
+    active it updates every example's G (one pass over consecutive entries), else the
+    set-aside examples' G stays as it was (stale until they come back)."""
+    from multisvm_cli.estimators.joint.kernel_rows import KernelRows
+    from multisvm_cli.estimators.joint.loops import CS
+    from multisvm_cli.estimators.joint.newton import newton_step
+
+    X, y = tiny_problem(40, 3, seed=11)
+    kernel, C = Kernel.from_params("gaussian", gamma=2.0**-6), 100.0
+    Q, E = dual_terms("cs", X, y, kernel, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        start = solve_dual(X, y, 3, "cs", settings(kernel, C, 1e-3, max_iter=60)).beta
+    beta, G = np.ascontiguousarray(start.T), np.ascontiguousarray((Q @ start + E).T)
+    free_rows = np.flatnonzero(((beta < 0) | ((beta > 0) & (beta < C))).sum(axis=0) >= 2)
+    active = np.sort(np.r_[free_rows[:n_active // 2],
+                           np.setdiff1d(np.arange(40), free_rows)[:n_active - n_active // 2]])
+    aside = np.setdiff1d(np.arange(40), active)
+    stale = G[:, aside] + 7.0  # set-aside examples' G, made visibly out of date
+    G[:, aside] = stale
+    rows = KernelRows(X, kernel, cache_size)
+    assert rows.full == (cache_size == 200.0)
+    assert newton_step(CS, C, 0.0, y, beta, G, active, rows, 2048.0)
+    assert not np.array_equal(beta.T, start) and np.array_equal(beta.T[aside], start[aside])
+    np.testing.assert_allclose(G[:, active].T, (Q @ beta.T + E)[active], atol=1e-9)
+    moved = Q[np.ix_(aside, np.arange(40))] @ (beta.T - start)
+    expected = stale + moved.T if everyone and rows.full else stale
+    np.testing.assert_allclose(G[:, aside], expected, atol=1e-9)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("form", ["cs", "ww"])
 def test_large_c_small_gamma_takes_newton_steps_to_the_same_optimum(form, monkeypatch):

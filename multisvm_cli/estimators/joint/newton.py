@@ -157,27 +157,17 @@ def _updated(active, rows):
 
 def _projected_search(kind, C, y, values, gradient, Q, step):
     """The rows ``values`` (k, r; classes ``y``) moved along ``step`` = (classes, positions,
-    direction) of the free variables by the projected search (:mod:`.search`): lengths t = 1,
-    1/2, 1/4, ..., up to SEARCH_TRIES of them, the first whose exact change of the objective
-    (:func:`_objective_change`, ``gradient`` and ``Q`` the rows') is at most ARMIJO x its
-    first-order change g'(move) < 0 (Armijo's rule along the projection arc; Bertsekas 1982).
-    None when no length passes."""
-    from .search import projected_rows  # numba loads here, not at import
+    direction) of the free variables by the projected search (:func:`.search.searched`):
+    lengths t = 1, 1/2, 1/4, ..., up to SEARCH_TRIES of them, the first whose exact change of
+    the objective (``gradient`` and ``Q`` the rows') is at most ARMIJO x its first-order change
+    g'(move) < 0 (Armijo's rule along the projection arc; Bertsekas 1982).  None when no length
+    passes."""
+    from .search import searched  # numba loads here, not at import
 
     classes, positions, direction = step
-    full = np.zeros(values.shape)
-    full[classes, positions] = direction
-    moving = np.zeros(values.shape, bool)
-    moving[classes, positions] = True
-    moved, t = np.empty(values.shape), 1.0
-    for _ in range(SEARCH_TRIES):
-        projected_rows(kind, C, y, values, full, moving, t, moved)
-        change = moved - values
-        first = float(np.sum(gradient * change))
-        if first < 0.0 and _objective_change(change, gradient, Q) <= ARMIJO * first:
-            return moved
-        t *= 0.5
-    return None
+    moved, found = searched(kind, C, y, values, gradient, Q, classes, positions, direction,
+                            SEARCH_TRIES, ARMIJO)
+    return moved if found else None
 
 
 def affordable(class_counts, n_rows, n_active, n_features, spent):
@@ -229,16 +219,6 @@ def _reduced_direction(Q, g, classes, positions, box, rounds):
             break
         keep = kept & ~crossing
     return result, most
-
-
-def _objective_change(change, gradient, Q):
-    """The dual objective's exact change g'd + 1/2 sum_m d_m' Q d_m for a move ``change`` of the
-    rows whose gradient is ``gradient`` (both (k, rows)) and whose Q block is ``Q``.  A step
-    is taken only when it passes Armijo's rule against it (:func:`_projected_search`): where
-    Q_FF is close to singular (a polynomial kernel of low degree, rows that nearly coincide),
-    the direction is mostly rounding near the optimum, and its row sums' rounding, moved onto
-    one variable a row, could raise the objective."""
-    return float(np.sum(gradient * change) + 0.5 * np.sum((change @ Q) * change))
 
 
 def _solver(M):

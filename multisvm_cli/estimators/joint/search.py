@@ -47,3 +47,38 @@ def projected_rows(kind, C, y, beta, direction, moving, t, new):
         for m in range(k):
             new[m, a] = beta[m, a] + v[m] if moving[m, a] else beta[m, a]
         settle(kind, C, y[a], new[:, a], moving[:, a])
+
+
+@njit(cache=True, nogil=True)
+def searched(kind, C, y, beta, gradient, Q, classes, positions, direction, tries, armijo):
+    """The projected search along a Newton step (:func:`.newton._projected_search`): the rows
+    ``beta`` (k, r; classes ``y``, gradient ``gradient``, Q block ``Q``) moved along
+    ``direction`` on the variables (``classes``, ``positions``), projected (:func:`projected_rows`)
+    at t = 1, 1/2, ..., ``tries`` lengths: (the moved rows, whether one passed).  A length passes
+    when the dual objective's exact change g'd + 1/2 sum_m d_m' Q d_m is at most ``armijo`` x
+    g'd < 0 (Armijo's rule): where Q_FF is close to singular (a polynomial kernel of low
+    degree, rows that nearly coincide), the direction is mostly rounding near the optimum, and
+    its row sums' rounding, moved onto one variable a row, could raise the objective."""
+    k, r = beta.shape
+    full, moving = np.zeros((k, r)), np.zeros((k, r), np.bool_)
+    for v in range(len(classes)):
+        full[classes[v], positions[v]] = direction[v]
+        moving[classes[v], positions[v]] = True
+    moved, change, t = np.empty((k, r)), np.empty((k, r)), 1.0
+    for _ in range(tries):
+        projected_rows(kind, C, y, beta, full, moving, t, moved)
+        first = 0.0
+        for m in range(k):
+            for a in range(r):
+                change[m, a] = moved[m, a] - beta[m, a]
+                first += gradient[m, a] * change[m, a]
+        if first < 0.0:
+            curved = np.dot(change, Q)
+            quadratic = 0.0
+            for m in range(k):
+                for a in range(r):
+                    quadratic += curved[m, a] * change[m, a]
+            if first + 0.5 * quadratic <= armijo * first:
+                return moved, True
+        t *= 0.5
+    return moved, False

@@ -153,3 +153,36 @@ def test_a_moved_row_is_settled_in_its_box(kind):
     assert abs(everything.sum()) < 1e-15
     if kind == WW:
         assert everything[3] == -C  # now moving: snapped onto -C
+
+
+@pytest.mark.parametrize("kind", [CS, WW])
+def test_the_search_takes_the_first_length_that_passes_armijo(kind):
+    """search.searched tries t = 1, 1/2, ... and returns the projection at the first length
+    whose exact change of the objective (g'd + 1/2 sum_m d_m' Q d_m, computed here in NumPy)
+    is at most armijo x g'd < 0; with the direction reversed (an ascent) no length passes."""
+    from multisvm_cli.estimators.joint.search import projected_rows, searched
+
+    rng = np.random.default_rng(5)
+    k, r, C = 4, 12, 1.0
+    y, rows, direction, moving = random_step(kind, C, (k, r), rng, 0.0, 0.7)
+    X = rng.normal(size=(r, 3))
+    Q = np.exp(-0.5 * ((X[:, None, :] - X[None, :, :]) ** 2).sum(axis=2)) * 40.0
+    gradient = -direction + rng.normal(0.0, 0.1, (k, r))  # the direction descends, steeply
+    classes, positions = np.nonzero(moving)
+
+    def change_of(t):
+        moved = np.empty((k, r))
+        projected_rows(kind, C, y, rows, direction, moving, t, moved)
+        d = moved - rows
+        return moved, np.sum(gradient * d), np.sum(gradient * d) + 0.5 * np.sum((d @ Q) * d)
+
+    passing = [t for t in 0.5 ** np.arange(12) if change_of(t)[1] < 0
+               and change_of(t)[2] <= 0.1 * change_of(t)[1]]
+    assert passing and passing[0] < 1.0  # the curvature turns t = 1 down: a shorter one passes
+    moved, found = searched(kind, C, y, rows, gradient, Q, classes, positions,
+                            direction[classes, positions], 12, 0.1)
+    assert found
+    np.testing.assert_array_equal(moved, change_of(passing[0])[0])
+    _, found = searched(kind, C, y, rows, -gradient, Q, classes, positions,
+                        direction[classes, positions], 12, 0.1)
+    assert not found

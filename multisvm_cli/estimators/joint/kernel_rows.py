@@ -132,7 +132,7 @@ class KernelRows:
             block = self.block(support, examples[part])
             block += shift
             G[:, examples[part]] += coef @ block
-            most = max(most, self.block_bytes(len(support), len(block[0])),
+            most = max(most, self.block_bytes(len(support), block.shape[1]),
                        block.nbytes + 2 * G.shape[0] * block.shape[1] * BYTES_PER_VALUE)
         return most
 

@@ -77,7 +77,7 @@ import numpy as np
 from scipy.linalg.lapack import dpotrf, dpotri, dpotrs
 
 from .box import free_variables
-from .trackers import DIRECT
+from .trackers import over_everyone
 
 MAX_FREE = 600  # up to this many free variables: one system, always (vowel: 600 beat 300, 1500)
 COST_RATIO = 4.0  # a step may cost this many times the decomposition steps since the last one
@@ -120,7 +120,8 @@ def newton_step(kind, C, shift, y, beta, G, active, rows, memory_mb, peak=None):
         return False
     held = examples.nbytes + 6 * g.nbytes  # all along: the variables' six arrays
     peak.hold(held + rows.block_bytes(len(examples), len(examples)))
-    Q = rows.block(active[examples], active[examples])
+    columns = active[examples]  # the step's rows, as examples' indices
+    Q = rows.block(columns, columns)
     Q += shift
     held += Q.nbytes
     try:
@@ -132,7 +133,6 @@ def newton_step(kind, C, shift, y, beta, G, active, rows, memory_mb, peak=None):
     slope = float(g @ direction)
     if not slope < 0.0:
         return False
-    columns = active[examples]
     moved = _projected_search(kind, C, y[columns], beta[:, columns], G[:, columns], Q,
                               (classes, positions, direction))
     if moved is None:
@@ -147,12 +147,10 @@ def newton_step(kind, C, shift, y, beta, G, active, rows, memory_mb, peak=None):
 
 def _updated(active, rows):
     """The examples whose G a Newton step updates: the ``active`` ones, or every example where
-    K(X, X) is stored and at least 1 / DIRECT of them are active, as the decomposition steps'
-    update does (:func:`.trackers.update`): the pass over consecutive entries compiles to
-    vector instructions (:func:`.stored.add_rows`), and the set-aside examples' G is rebuilt
-    anyway when they come back (:func:`.solver.reconstruct`)."""
+    K(X, X) is stored and :func:`.trackers.over_everyone` says so, as the decomposition
+    steps' update does (:func:`.stored.add_rows` then runs over consecutive entries)."""
     n = rows.X.shape[0]
-    return np.arange(n) if rows.full and len(active) * DIRECT >= n else active
+    return np.arange(n) if rows.full and over_everyone(len(active), n) else active
 
 
 def _projected_search(kind, C, y, values, gradient, Q, step):

@@ -271,7 +271,7 @@ def _solve_dual(X, y_index, n_classes, formulation, settings, shrinking, path):
     progress, pauses = new_progress(n), NewtonPauses(NEWTON_EVERY, NEWTON_EVERY, newton.Peak())
     bound = iteration_bound(settings.max_iter, n)
     while True:
-        status = run_active(problem, rows, dual, progress, (bound, settings.memory_mb), pauses)
+        status = run_active(problem, rows, dual, progress, bound, pauses, settings.memory_mb)
         if status == BOUND or progress[0]["n_active"] == n:
             break
         shrunk = np.setdiff1d(np.arange(n), dual.active[:progress[0]["n_active"]])  # unshrink
@@ -289,15 +289,13 @@ def _solve_dual(X, y_index, n_classes, formulation, settings, shrinking, path):
     return solution
 
 
-def run_active(problem, rows, dual, progress, limits, pauses):
+def run_active(problem, rows, dual, progress, bound, pauses, memory_mb):
     """The compiled steps (:func:`.loops.run`) over the active examples until they converge,
-    stall or reach the step bound (the status): between calls, the kernel row a step needs
+    stall or reach the step ``bound`` (the status): between calls, the kernel row a step needs
     is computed into ``rows``, and at each of the ``pauses`` a Newton step is taken on the free
-    variables (:func:`.newton.newton_step`).  ``limits``: (the step bound, the MB a Newton
-    step's kernel blocks may hold)."""
+    variables (:func:`.newton.newton_step`, its kernel blocks at most ``memory_mb``)."""
     from . import loops, newton, trackers
 
-    bound, memory_mb = limits
     cache, state = Cache(rows.rows, rows.slot_of, rows.stamp), progress[0]
     while True:
         limit = pauses.at if bound < 0 else min(bound, pauses.at)

@@ -60,6 +60,15 @@ def select(problem, dual, n_active):
 
 
 @njit(cache=True, nogil=True)
+def over_everyone(n_active, n):
+    """Whether a pass that G's active columns need runs over all ``n`` examples instead (at
+    least 1 / DIRECT of them active): consecutive entries compile to vector instructions, and
+    the set-aside examples' G is stale anyway, rebuilt when they come back
+    (:func:`.solver.reconstruct`)."""
+    return n_active * DIRECT >= n
+
+
+@njit(cache=True, nogil=True)
 def update(problem, dual, n_active, i, q, d, i2, q2, d2, changed):
     """G += (Q row i) d + (Q row i2) d2 on the ``changed`` classes of every active example (a
     single step passes d2 = 0), and the trackers with it; returns :func:`select`'s answer for
@@ -74,14 +83,14 @@ def update(problem, dual, n_active, i, q, d, i2, q2, d2, changed):
     The loop runs a class at a time over the examples (streaming G's rows), with no
     data-dependent branch: on Letter the tests "beyond the extreme" go either way at random,
     and branch-free selects measured 2x faster than ifs.  While at least 1 / DIRECT of the
-    examples are active, it runs over all of them (:func:`update_class` unlisted), the
-    set-aside ones too: the loop then reads consecutive entries and compiles to vector
-    instructions, 6x faster a class than through the active list.  The set-aside examples' G
+    examples are active (:func:`over_everyone`), it runs over all of them (:func:`update_class`
+    unlisted), the set-aside ones too: the loop then reads consecutive entries and compiles to
+    vector instructions, 6x faster a class than through the active list.  The set-aside examples' G
     and trackers are stale anyway: rebuilt when they come back (:func:`.solver.reconstruct`,
     :func:`init_trackers`), and a solve that ends with some set aside hands on no G
     (:class:`.solver.PathPoint`).  The active examples' numbers are the very same."""
     n = dual.beta.shape[1]
-    everyone = n_active * DIRECT >= n
+    everyone = over_everyone(n_active, n)
     for m in changed:  # two calls, each with a literal ``listed``: one call with a variable
         # flag kept the indexed loop's speed (Letter's 10,500-row C&S solve: 18.5 s, not 11.2)
         if everyone:

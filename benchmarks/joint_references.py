@@ -14,7 +14,8 @@ use only; it is never part of this repository).  Sets (``--sets``): satimage (4,
 rows, gamma 1, C 16), Letter's first 5,000 or 15,000 training rows (gamma 4, C 16), dna with
 the linear kernel (C 1); each scaled to [-1, 1] on its training rows as Hsu & Lin did, tested
 on the set's test part.  Every fit: tolerance 1e-3 (BSVM ``-e``, liblinear ``-e``, our
-``tol``), cache 200 MB (``-m 200``, ``cache_size``); the binaries read svmlight files written
+``tol``), cache 200 MB (``-m 200``, ``cache_size``, and ``memory_mb``: K(X, X) is held whole
+only where it fits those 200 MB, as BSVM's cache would hold it); the binaries read svmlight files written
 here (labels 1..k, features 1-based).
 
 Printed per set and pair: the reference's and our CPU seconds (the child's rusage for a binary,
@@ -67,7 +68,7 @@ class Problem:
     def ours(self, scheme):
         """Our ``scheme`` fitted on one BLAS thread: a result dict."""
         kernel = {"kernel": "linear"} if self.gamma is None else {"gamma": self.gamma}
-        model = SCHEMES[scheme](C=self.C, tol=TOL, cache_size=CACHE_MB, **kernel)
+        model = SCHEMES[scheme](C=self.C, tol=TOL, cache_size=CACHE_MB, memory_mb=CACHE_MB, **kernel)
         with threadpool_limits(limits=1, user_api="blas"):
             wall, cpu = time.perf_counter(), time.process_time()
             model.fit(self.X, self.y)

@@ -25,8 +25,8 @@ The all-together machines (:mod:`.joint`) solve one problem over all classes, wh
 machine of a smaller C solves; instead each of their solves starts from the last one of the
 same problem (warm starts along C, :func:`.joint.solver.solve_dual`'s ``path``).  The same
 store holds those too, one :class:`PathSlot` a problem (:meth:`MachineReuse.path`), keyed by
-the training X's content, the class indices, the formulation, the kernel, tol, cache_size and
-max_iter; not C.  A warm-started solve reaches the cold one's optimum within tol, so its
+the training X's content, the class indices, the formulation, the kernel, tol, cache_size,
+memory_mb (which decide how its kernel rows are held) and max_iter; not C.  A warm-started solve reaches the cold one's optimum within tol, so its
 numbers depend on which C values came before it: the protocol's resume cache says so
 (``experiment.protocol.cache.point_key``'s ``chain``).
 """
@@ -180,10 +180,10 @@ class ReuseScope:
 
     def path(self, y_index, formulation, settings):
         """The :class:`PathSlot` of the all-together ``formulation`` on this X with class
-        indices ``y_index`` under ``settings`` (its kernel, tol, cache_size and max_iter)."""
+        indices ``y_index`` under ``settings`` (its kernel, tol, cache_size, memory_mb and max_iter)."""
         key = (self.data, digest(np.asarray(y_index, dtype=np.int64)), formulation,
                settings.kernel, float(settings.tol), float(settings.cache_size),
-               str(settings.max_iter))
+               float(settings.memory_mb), str(settings.max_iter))
         return self.store.path(key)
 
     def covers_all(self, problems, settings):

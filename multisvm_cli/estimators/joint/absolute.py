@@ -63,7 +63,7 @@ def solve_absolute(X, y_index, n_classes, formulation, settings, shrinking=True)
     kind, shift = ABSOLUTE[formulation]
     n = X.shape[0]
     y = np.ascontiguousarray(y_index, dtype=np.int64)
-    rows = KernelRows(X, settings.kernel, settings.cache_size, settings.gram, settings.n_jobs)
+    rows = KernelRows.of(X, settings)
     problem = Problem(kind, float(settings.C), shift, float(settings.tol),
                       min(n, SHRINK_EVERY) if shrinking else 0, y, rows.diag)
     gradient = np.ascontiguousarray(initial_gradient(y, n_classes, -1.0).T)  # G at alpha = 0

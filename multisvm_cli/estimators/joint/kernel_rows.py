@@ -1,10 +1,14 @@
 """The all-together solver's kernel rows (:class:`KernelRows`): K(X, X) whole, or a cache of
 its rows, and the kernel products read from them.
 
-When K(X, X) fits in ``cache_size`` MB (or the fit was given it), it is computed once
-(``Kernel.gram``, into ordinary pages: :func:`plain_pages`) and every row is read from it;
-otherwise rows live in a cache of ``cache_size`` MB, the least recently read row evicted first,
-as libsvm's.  A step that needs a row the cache lacks returns to Python, which computes it as a
+When K(X, X) fits in ``memory_mb`` MB (or the fit was given it), it is computed once
+(``Kernel.gram``, into ordinary pages: :func:`plain_pages`) and every row is read from it: the
+rule by which every scheme holds a training Gram matrix (``memory_mb``, "the largest training
+Gram matrix to compute", :func:`..kernels.gram_fits`; one-vs-rest's libsvm machines read theirs
+from it too).  Otherwise rows live in a cache of ``cache_size`` MB, the least recently read row
+evicted first, as libsvm's.  (Until 2026-11-27 the Gram matrix was held only where it fitted
+``cache_size``: Letter's 10,500-row validation fits, 882 MB, cached rows in 200 MB and took
+1.2x the CPU, docs/results/speed.md.)  A step that needs a row the cache lacks returns to Python, which computes it as a
 BLAS product (``Kernel.block``, sparse or dense X).  (Computing the rows of the next most
 violating examples with it, 64 at a time, was measured 5x slower on Letter's 15,000 rows: the
 working example moves around so much that most of them were evicted unread.)  Blocks of kernel
@@ -62,12 +66,12 @@ class KernelRows:
     or -1; ``stamp[slot]``: the step it was last read at, -1 for an empty slot; see
     :meth:`carried_over` for a C path's next solve)."""
 
-    def __init__(self, X, kernel, cache_mb, gram=None, n_jobs=None):
+    def __init__(self, X, kernel, cache_mb, memory_mb, gram=None, n_jobs=None):
         n = X.shape[0]
         self.X, self.kernel = X, kernel
         self.norms = squared_norms(X) if kernel.name == "gaussian" else None
         self._columns = (n, X, self.norms)  # (active count, their rows, their norms)
-        if gram is None and gram_fits(n, cache_mb):
+        if gram is None and gram_fits(n, memory_mb):
             gram = kernel.gram(X, resolve_n_jobs(n_jobs), plain_pages(n, n))
         self.full = gram is not None
         self.diag = np.diagonal(gram).copy() if self.full else self._diagonal()
@@ -79,6 +83,13 @@ class KernelRows:
         self.rows = np.zeros((capacity, n))  # finite: update() reads set-aside columns too
         self.slot_of = np.full(n, -1, np.int64)
         self.owner, self.stamp = np.full(capacity, -1, np.int64), np.full(capacity, -1, np.int64)
+
+    @classmethod
+    def of(cls, X, settings):
+        """The rows of a fit's training ``X`` under its ``TrainSettings`` (kernel, cache_size,
+        memory_mb, gram, n_jobs)."""
+        return cls(X, settings.kernel, settings.cache_size, settings.memory_mb, settings.gram,
+                   settings.n_jobs)
 
     def _diagonal(self):
         """K(x_j, x_j) of every training row, from square blocks of ``GRAM_TILE`` rows (the

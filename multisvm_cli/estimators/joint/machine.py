@@ -76,7 +76,9 @@ class JointSVM(MulticlassSVM):
     regularized bias.  The shared parameters are :class:`._base.MulticlassSVM`'s; ``solver``
     must stay 'libsvm' (the joint problem has its own solver; liblinear is refused), ``tol`` is
     the KKT tolerance of every example's row, ``max_iter`` bounds the solver's steps ("libsvm":
-    max(10^7, 100 l)), ``cache_size`` is the kernel-row cache in MB."""
+    max(10^7, 100 l)), ``memory_mb`` the largest K(X, X) the solver holds whole (as every
+    scheme's training Gram matrix), ``cache_size`` its kernel-row cache in MB where K(X, X) is
+    larger."""
 
     _formulation = None
     _bias = False

@@ -15,7 +15,8 @@ estimators does not load numba), on the named state of
 :mod:`.state`; this module feeds them Q rows, and every ``NEWTON_EVERY`` steps takes a Newton
 step on the free variables (:mod:`.newton`).
 
-Kernel rows: K(X, X) whole where it fits in ``cache_size`` MB, else an LRU cache of rows
+Kernel rows: K(X, X) whole where it fits in ``memory_mb`` MB, else an LRU cache of rows in
+``cache_size`` MB
 (:mod:`.kernel_rows`).  A step that needs a row the cache lacks returns to Python, which
 computes it (:meth:`.kernel_rows.KernelRows.fetch`).
 
@@ -106,7 +107,7 @@ class PathPoint:
 
     Why the next solve may read them: a path's solves are the same problem at another C (the
     caller's promise; :class:`..reuse.MachineReuse` keys them by the training rows' content,
-    the class indices, the formulation, the kernel, tol, cache_size and max_iter).  Q = K +
+    the class indices, the formulation, the kernel, tol, cache_size, memory_mb and max_iter).  Q = K +
     shift and the linear term e do not depend on C, so the kernel rows (or the Gram matrix)
     are the same numbers, and are kept rather than recomputed (:meth:`.kernel_rows.KernelRows.carried_over`);
     only the box does (:mod:`.box`), which :func:`seed` accounts for, and G follows beta there.
@@ -256,7 +257,7 @@ def _solve_dual(X, y_index, n_classes, formulation, settings, shrinking, path):
         raise ValueError(f"a C path's previous point has {previous.beta.shape} dual variables, "
                          f"this problem {(n_classes, n)}")
     if previous is None or previous.rows is None:
-        rows = KernelRows(X, settings.kernel, settings.cache_size, settings.gram, settings.n_jobs)
+        rows = KernelRows.of(X, settings)
         if previous is not None and previous.cached_rows is not None:
             rows.refill(previous.cached_rows)
     else:

@@ -35,8 +35,10 @@ def tiny_problem(n_rows, n_classes, seed):
     return X, y
 
 
-def settings(kernel, C, tol, cache_size=200.0, max_iter="libsvm"):
-    return TrainSettings(kernel, C, tol, cache_size, 2048.0, max_iter=max_iter)
+def settings(kernel, C, tol, cache_size=200.0, max_iter="libsvm", memory_mb=2048.0):
+    """A fit's TrainSettings; K(X, X) is held whole where it fits ``memory_mb``, else its rows
+    are cached in ``cache_size`` MB."""
+    return TrainSettings(kernel, C, tol, cache_size, memory_mb, max_iter=max_iter)
 
 
 def dual_terms(form, X, y, kernel, n_classes):
@@ -115,7 +117,7 @@ def test_small_cache_gives_the_same_solution(form):
     X, y = tiny_problem(300, 4, seed=1)
     kernel = Kernel.from_params("gaussian", gamma=0.5)
     full = solve_dual(X, y, 4, form, settings(kernel, 1.0, 1e-3))
-    cached = solve_dual(X, y, 4, form, settings(kernel, 1.0, 1e-3, cache_size=0.02))  # ~8 rows
+    cached = solve_dual(X, y, 4, form, settings(kernel, 1.0, 1e-3, cache_size=0.02, memory_mb=0.02))  # ~8 rows
     np.testing.assert_allclose(cached.beta, full.beta, atol=1e-12)
     assert cached.n_iter == full.n_iter
     assert cached.memory < full.memory
@@ -137,7 +139,7 @@ def test_shrinking_reaches_the_same_optimum(form, monkeypatch):
     Q, E = dual_terms(form, X, y, kernel, 4)
     objectives = []
     for shrinking in (True, False):
-        solution = solve_dual(X, y, 4, form, settings(kernel, 10.0, 1e-4, cache_size=2.0), shrinking)
+        solution = solve_dual(X, y, 4, form, settings(kernel, 10.0, 1e-4, cache_size=2.0, memory_mb=2.0), shrinking)
         assert solution.converged
         assert kkt_violations(form, solution.beta, Q, E, y, 10.0).max() <= 1e-4 * (1 + 1e-6)
         objectives.append(dual_objective(solution.beta, Q, E))
@@ -164,7 +166,7 @@ def test_newton_step_descends_and_stays_feasible(form):
     shift = FORMULATIONS[form][2]
     kind = CS if form == "cs" else WW
     moved = newton_step(kind, C, shift, y, beta, G, np.arange(40),
-                        KernelRows(X, kernel, 200.0), 2048.0)
+                        KernelRows(X, kernel, 200.0, 2048.0), 2048.0)
     assert moved
     assert dual_objective(beta.T, Q, E) < dual_objective(start, Q, E) - 1e-6
     lower, upper = box(form, y, 3, C)
@@ -197,7 +199,7 @@ def test_newton_step_updates_g_of_the_active_examples(n_active, everyone, cache_
     aside = np.setdiff1d(np.arange(40), active)
     stale = G[:, aside] + 7.0  # set-aside examples' G, made visibly out of date
     G[:, aside] = stale
-    rows = KernelRows(X, kernel, cache_size)
+    rows = KernelRows(X, kernel, cache_size, cache_size)
     assert rows.full == (cache_size == 200.0)
     assert newton_step(CS, C, 0.0, y, beta, G, active, rows, 2048.0)
     assert not np.array_equal(beta.T, start) and np.array_equal(beta.T[aside], start[aside])
@@ -224,7 +226,7 @@ def test_large_c_small_gamma_takes_newton_steps_to_the_same_optimum(form, monkey
     monkeypatch.setattr(_joint_newton, "newton_step",
                         lambda *args: taken.append(original(*args)) or taken[-1])
     full = solve_dual(X, y, 4, form, settings(kernel, C, 1e-3))
-    cached = solve_dual(X, y, 4, form, settings(kernel, C, 1e-3, cache_size=0.02))
+    cached = solve_dual(X, y, 4, form, settings(kernel, C, 1e-3, cache_size=0.02, memory_mb=0.02))
     assert any(taken)
     monkeypatch.setattr(_joint_solver, "NEWTON_EVERY", 10**12)
     plain = solve_dual(X, y, 4, form, settings(kernel, C, 1e-3))
@@ -319,7 +321,7 @@ def test_sparse_input_and_determinism(form):
     X[np.abs(X) < 0.7] = 0.0
     dense = SCHEMES[form](C=2.0, gamma=0.3, tol=1e-9).fit(X, y)
     # (sparse products round differently: another path to the same optimum)
-    sparse = SCHEMES[form](C=2.0, gamma=0.3, tol=1e-9, cache_size=0.01).fit(sp.csr_matrix(X), y)
+    sparse = SCHEMES[form](C=2.0, gamma=0.3, tol=1e-9, cache_size=0.01, memory_mb=0.01).fit(sp.csr_matrix(X), y)
     again = SCHEMES[form](C=2.0, gamma=0.3, tol=1e-9).fit(X, y)
     np.testing.assert_allclose(sparse.decision_function(sp.csr_matrix(X)), dense.decision_function(X),
                                atol=1e-7)

@@ -53,7 +53,7 @@ def test_a_large_step_waits_for_its_cost_then_descends_and_stays_feasible(form, 
     kind, shift = (CS if form == "cs" else WW), FORMULATIONS[form][2]
     monkeypatch.setattr(newton, "MAX_FREE", 5)
     free_before = beta.copy()
-    rows = KernelRows(X, kernel, 200.0)
+    rows = KernelRows(X, kernel, 200.0, 2048.0)
     assert not newton.newton_step(kind, C, shift, y, beta, G, np.arange(40), rows, 2048.0,
                                   newton.Peak(spent=1))
     np.testing.assert_array_equal(beta, free_before)

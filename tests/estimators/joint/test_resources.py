@@ -36,7 +36,7 @@ def test_newton_step_counts_the_bytes_it_allocates(form):
     from multisvm_cli.estimators.joint.newton import Peak, newton_step
 
     X, y, kernel, C, beta, G = newton_start(form, 400, 4, seed=3)
-    rows, peak = KernelRows(X, kernel, 200.0), Peak()
+    rows, peak = KernelRows(X, kernel, 200.0, 2048.0), Peak()
     kind, shift = (CS if form == "cs" else WW), FORMULATIONS[form][2]
     tracemalloc.start()
     try:
@@ -92,7 +92,7 @@ def test_every_phase_runs_blas_on_one_thread(monkeypatch):
     with threadpool_limits(limits=2, user_api="blas"):
         for cache_size in (200.0, 2.0):  # the Gram matrix, then cached rows
             solve_dual(X, y, 4, "cs", settings(Kernel.from_params("gaussian", gamma=2.0), 10.0,
-                                               1e-3, cache_size=cache_size))
+                                               1e-3, cache_size=cache_size, memory_mb=cache_size))
             solves.append(cache_size)
         after = max(pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas")
     assert {name for name, _, _ in seen} == {"gram", "fetch", "reconstruct", "newton_step"}

@@ -19,13 +19,35 @@ def test_the_stored_gram_matrix_is_kernel_gram_bit_for_bit(kernel):
     """KernelRows' Gram matrix, filled into ordinary pages, holds exactly Kernel.gram's values
     in a writable C-contiguous float64 array, and its diagonal is the cached rows' one."""
     X, _ = tiny_problem(700, 4, seed=4)  # 700 > 256: several bands of tiles
-    rows = KernelRows(X, kernel, 200.0)
+    rows = KernelRows(X, kernel, 200.0, 2048.0)
     assert rows.full and rows.rows.dtype == np.float64 and rows.rows.flags.c_contiguous
     assert rows.rows.flags.writeable and rows.nbytes == 700 * 700 * 8
     np.testing.assert_array_equal(rows.rows, kernel.gram(X))
-    np.testing.assert_array_equal(rows.diag, KernelRows(X, kernel, 0.5).diag)
+    np.testing.assert_array_equal(rows.diag, KernelRows(X, kernel, 0.5, 0.5).diag)
     zeros = plain_pages(3, 5)
     assert zeros.shape == (3, 5) and not zeros.any()
+
+
+def test_the_gram_matrix_is_held_whole_where_it_fits_memory_mb(monkeypatch):
+    """K(X, X) is held whole where it fits ``memory_mb`` (the rule of every scheme's training
+    Gram matrix, kernels.gram_fits), whatever ``cache_size``; else its rows are cached in
+    ``cache_size`` MB.  700 rows: 3,920,000 bytes, 3.738 MB."""
+    X, y = tiny_problem(700, 4, seed=4)
+    kernel = Kernel.from_params("gaussian", gamma=0.5)
+    whole, cached = KernelRows(X, kernel, 0.5, 3.74), KernelRows(X, kernel, 200.0, 3.73)
+    assert whole.full and whole.nbytes == 700 * 700 * 8
+    assert not cached.full and cached.rows.shape == (700, 700)  # a slot for every row, filled as read
+    assert KernelRows(X, kernel, 0.5, 3.73).rows.shape == (93, 700)  # 0.5 MB of 700-value rows
+    grams = []  # the row counts of the Gram matrices a solve computes
+    gram = Kernel.gram
+    monkeypatch.setattr(Kernel, "gram", lambda self, X, *args: grams.append(X.shape[0]) or
+                        gram(self, X, *args))
+    fits = {memory_mb: solve_dual(X, y, 4, "cs", settings(kernel, 1.0, 1e-3, cache_size=0.5,
+                                                          memory_mb=memory_mb))
+            for memory_mb in (3.74, 3.73)}
+    assert grams == [700]  # the first solve's, whole; the second's rows computed as read
+    assert fits[3.74].n_iter == fits[3.73].n_iter
+    np.testing.assert_allclose(fits[3.74].beta, fits[3.73].beta, atol=1e-9)
 
 
 def some_dual(n_rows, n_classes, rng):
@@ -47,7 +69,7 @@ def test_reconstruct_equals_the_gradient_from_scratch(form, cache_size):
     rng = np.random.default_rng(0)
     beta = some_dual(300, 4, rng)
     examples = np.flatnonzero(rng.random(300) < 0.5)
-    rows = KernelRows(X, kernel, cache_size)
+    rows = KernelRows(X, kernel, cache_size, cache_size)
     assert rows.full == (cache_size == 200.0)
     _, margin, shift = FORMULATIONS[form]
     G = np.full((4, 300), np.nan)
@@ -84,7 +106,7 @@ def test_a_block_read_from_the_gram_matrix_is_the_computed_one():
     block computed from X where it is not, within rounding, for any rows and columns."""
     X, _ = tiny_problem(300, 4, seed=6)
     kernel = Kernel.from_params("gaussian", gamma=0.5)
-    stored_rows, computed_rows = KernelRows(X, kernel, 200.0), KernelRows(X, kernel, 0.5)
+    stored_rows, computed_rows = KernelRows(X, kernel, 200.0, 2048.0), KernelRows(X, kernel, 0.5, 0.5)
     assert stored_rows.full and not computed_rows.full
     rng = np.random.default_rng(2)
     rows, columns = rng.choice(300, 40, replace=False), rng.choice(300, 70, replace=False)
@@ -102,7 +124,7 @@ def test_add_products_is_the_product_with_the_kernel_block(cache_size):
     read in place, the blocks' otherwise."""
     X, _ = tiny_problem(200, 4, seed=7)
     kernel = Kernel.from_params("gaussian", gamma=0.5)
-    rows = KernelRows(X, kernel, cache_size)
+    rows = KernelRows(X, kernel, cache_size, cache_size)
     rng = np.random.default_rng(3)
     support, examples = rng.choice(200, 30, replace=False), np.flatnonzero(rng.random(200) < 0.6)
     coef, G = rng.normal(size=(4, 30)), rng.normal(size=(4, 200))

@@ -93,7 +93,7 @@ def test_any_c_ratio_either_way_and_a_small_cache(form, real_sets):
     slot = PathSlot()
     for C in (0.3, 1.1, 3.7, 11.0, 2.5):
         cold = solve_dual(X, y, n_classes, form, settings(kernel, C, TOL))
-        warm = solve_dual(X, y, n_classes, form, settings(kernel, C, TOL, cache_size=0.01),
+        warm = solve_dual(X, y, n_classes, form, settings(kernel, C, TOL, cache_size=0.01, memory_mb=0.01),
                           path=slot)
         assert not slot.previous.rows.full
         lower, upper = box(form, y, n_classes, C)
@@ -208,7 +208,7 @@ def test_a_path_read_back_from_disk_goes_on_bit_for_bit(form, max_iter, real_set
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 fit = solve_dual(X, y, n_classes, form,
-                                 settings(kernel, C, TOL, cache_size=0.01, max_iter=max_iter),
+                                 settings(kernel, C, TOL, cache_size=0.01, max_iter=max_iter, memory_mb=0.01),
                                  path=slot)
             solved.append((fit.n_iter, fit.beta))
             if i == cut:
@@ -236,16 +236,16 @@ def test_refilled_rows_are_the_carried_ones(real_sets):
     X, y = real_sets["vowel"]
     n_classes, kernel = y.max() + 1, Kernel.from_params("gaussian", gamma=2.0**-4)
     slot = PathSlot()  # at C 1/4 the solve never shrinks, so it ends with a full cache
-    solve_dual(X, y, n_classes, "cs", settings(kernel, 0.25, TOL, cache_size=0.5), path=slot)
+    solve_dual(X, y, n_classes, "cs", settings(kernel, 0.25, TOL, cache_size=0.5, memory_mb=0.5), path=slot)
     carried = slot.previous.rows.carried_over()
     assert np.sum(carried.owner >= 0) == len(carried.owner) < len(y)
-    refilled = KernelRows(X, kernel, 0.5).refill(slot.previous.saved()[1]["cached_rows"])
+    refilled = KernelRows(X, kernel, 0.5, 0.5).refill(slot.previous.saved()[1]["cached_rows"])
     for name in ("owner", "slot_of", "stamp"):
         assert np.array_equal(getattr(refilled, name), getattr(carried, name)), name
     held = carried.owner >= 0
     assert np.array_equal(refilled.rows[held], carried.rows[held])
     with pytest.raises(ValueError, match="do not fit this cache"):
-        KernelRows(X, kernel, 0.5).refill(np.append(carried.owner, -1))
+        KernelRows(X, kernel, 0.5, 0.5).refill(np.append(carried.owner, -1))
 
 
 @pytest.mark.parametrize("form", ["cs", "ww"])
@@ -284,7 +284,7 @@ def path_with_cut(form, X, y, kernel, cut):
     disk after solve ``cut`` (None: never), {i: whether solve i handed on a full cache})."""
     slot, solved, full = PathSlot(), [], {}
     for i, C in enumerate(2.0**e for e in range(-2, 4)):
-        fit = solve_dual(X, y, y.max() + 1, form, settings(kernel, C, TOL, cache_size=0.05),
+        fit = solve_dual(X, y, y.max() + 1, form, settings(kernel, C, TOL, cache_size=0.05, memory_mb=0.05),
                          path=slot)
         solved.append((fit.n_iter, fit.beta))
         full[i] = bool(np.all(slot.previous.rows.owner >= 0))

@@ -131,14 +131,14 @@ class KernelRows:
         (k, len(support)), ``examples`` distinct.  Read in place from K(X, X) where it is
         stored (:func:`.stored.add_rows`: no kernel value computed or copied), else computed
         in blocks of at most ``memory_mb`` (:meth:`block`).  Returns the most bytes its
-        temporaries held at once: a block while built, then with it the product and G's
-        columns (k values a column each)."""
+        temporaries held at once: read in place, :func:`.stored.added_bytes`; computed, a block
+        while built, then with it the product and G's columns (k values a column each)."""
         examples = np.asarray(examples, np.int64)
         if self.full:
-            from .stored import add_rows  # numba loads here, not at import
+            from .stored import add_rows, added_bytes  # numba loads here, not at import
 
             add_rows(G, coef, np.asarray(support, np.int64), self.rows, examples, float(shift))
-            return 0
+            return added_bytes(G.shape[0], len(examples), G.shape[1])
         most = 0
         for part in row_slices(len(examples), rows_per_chunk(len(support), memory_mb)):
             block = self.block(support, examples[part])

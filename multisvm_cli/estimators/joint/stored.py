@@ -2,7 +2,8 @@
 machine trains, by :class:`.kernel_rows.KernelRows` where it holds K(X, X) whole).
 
 - :func:`add_rows`: G[:, examples] += coef (K[support, examples] + shift), one support row
-  at a time, each added into G's rows only for its non-zero coefficients.  It serves the
+  at a time, each added into G's rows only for its non-zero coefficients (:func:`added_bytes`:
+  what it holds meanwhile).  It serves the
   gradient's reconstruction after unshrinking and at a warm start (G = e + beta (K + shift)
   over the examples with a non-zero dual row), and G's update after a Newton step.  No block of
   kernel values is gathered or copied, and a Crammer & Singer row (k entries summing to 0, often
@@ -25,21 +26,49 @@ def add_rows(G, coef, support, gram, examples, shift):
     ``examples`` (distinct) and each s in turn, skipping the zero coefficients (they add
     nothing).  ``G`` is (k, l), ``coef`` (k, len(support)), ``gram`` (l, l).  When
     ``examples`` are all l columns, the pass runs over them in order (consecutive entries: it
-    compiles to vector instructions); the numbers are the same."""
-    everyone = len(examples) == G.shape[1]
+    compiles to vector instructions); otherwise over :func:`added_bytes`' two temporaries:
+    G's columns gathered once, and each support row's values at ``examples`` gathered once
+    for all its classes, so every class's pass reads consecutive entries too (W&W rebuilding
+    Letter's set-aside examples: 25 classes a row, each of which had gathered the row again
+    through the list).  The numbers are the same either way, each entry's sum in the same
+    order."""
+    k, count = G.shape[0], len(examples)
+    if count == G.shape[1]:
+        for s in range(len(support)):
+            row = gram[support[s]]
+            for m in range(k):
+                coefficient = coef[m, s]
+                if coefficient != 0.0:
+                    scores = G[m]
+                    for e in range(count):
+                        scores[e] += coefficient * (row[e] + shift)
+        return
+    part, values = np.empty((k, count)), np.empty(count)
+    for m in range(k):
+        for b in range(count):
+            part[m, b] = G[m, examples[b]]
     for s in range(len(support)):
-        row = gram[support[s]]
-        for m in range(coef.shape[0]):
+        row, gathered = gram[support[s]], False
+        for m in range(k):
             coefficient = coef[m, s]
             if coefficient == 0.0:
                 continue
-            scores = G[m]
-            if everyone:
-                for e in range(len(row)):
-                    scores[e] += coefficient * (row[e] + shift)
-            else:
-                for e in examples:
-                    scores[e] += coefficient * (row[e] + shift)
+            if not gathered:
+                for b in range(count):
+                    values[b] = row[examples[b]] + shift
+                gathered = True
+            scores = part[m]
+            for b in range(count):
+                scores[b] += coefficient * values[b]
+    for m in range(k):
+        for b in range(count):
+            G[m, examples[b]] = part[m, b]
+
+
+def added_bytes(n_classes, n_examples, n_columns):
+    """Bytes :func:`add_rows` holds for ``n_examples`` of ``n_columns`` examples: none when
+    they are all of them, else G's gathered columns and one row's values (float64)."""
+    return 0 if n_examples == n_columns else (n_classes + 1) * n_examples * 8
 
 
 @njit(cache=True, nogil=True)

@@ -96,6 +96,11 @@ def test_add_rows_skips_nothing_it_needs(every_column):
     expected = 1.0 + beta @ (gram + 0.5)
     np.testing.assert_allclose(G[:, examples], expected[:, examples], rtol=0.0, atol=1e-12)
     np.testing.assert_array_equal(np.delete(G, examples, axis=1), 1.0)
+    in_order = np.ones((3, 50))  # each entry's sum in the same order: the very same numbers
+    for s in support:
+        for m in np.flatnonzero(beta[:, s]):
+            in_order[m, examples] += beta[m, s] * (gram[s, examples] + 0.5)
+    np.testing.assert_array_equal(G, in_order)
     before = G.copy()
     stored.add_rows(G, np.zeros((3, 1)), support[:1], gram, examples, 0.5)  # a zero row: nothing
     np.testing.assert_array_equal(G, before)
@@ -132,7 +137,8 @@ def test_add_products_is_the_product_with_the_kernel_block(cache_size):
     expected[:, examples] += coef @ (kernel.gram(X)[np.ix_(support, examples)] + 1.0)
     held = rows.add_products(G, coef, support, examples, 1.0, 0.01)  # blocks of 43 columns
     np.testing.assert_allclose(G, expected, rtol=0.0, atol=1e-12)
-    assert held == (0 if rows.full else rows.block_bytes(30, rows_per_chunk(30, 0.01)))
+    assert held == (5 * len(examples) * 8 if rows.full  # G's 4 rows and one row's values
+                    else rows.block_bytes(30, rows_per_chunk(30, 0.01)))
 
 
 @pytest.mark.parametrize("form", ["cs", "ww"])

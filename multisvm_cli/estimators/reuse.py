@@ -26,9 +26,10 @@ machine of a smaller C solves; instead each of their solves starts from the last
 same problem (warm starts along C, :func:`.joint.solver.solve_dual`'s ``path``).  The same
 store holds those too, one :class:`PathSlot` a problem (:meth:`MachineReuse.path`), keyed by
 the training X's content, the class indices, the formulation, the kernel, tol, cache_size,
-memory_mb (which decide how its kernel rows are held) and max_iter; not C.  A warm-started solve reaches the cold one's optimum within tol, so its
-numbers depend on which C values came before it: the protocol's resume cache says so
-(``experiment.protocol.cache.point_key``'s ``chain``).
+memory_mb (which decide how its kernel rows are held) and max_iter; not C.  A warm-started
+solve reaches the cold one's optimum within tol, so its numbers depend on which C values came
+before it: the protocol's resume cache says so (``experiment.protocol.cache.point_key``'s
+``chain``).
 """
 
 import threading

@@ -10,12 +10,11 @@ evicted first, as libsvm's.  (Until 2026-11-27 the Gram matrix was held only whe
 ``cache_size``: Letter's 10,500-row validation fits, 882 MB, cached rows in 200 MB and took
 1.24x to 1.30x the CPU along a C path; docs/results/speed.md.)  A step that needs a row the
 cache lacks returns to Python, which computes it as a BLAS product (``Kernel.block``, sparse
-or dense X).  (Computing the rows of the next most
-violating examples with it, 64 at a time, was measured 5x slower on Letter's 15,000 rows: the
-working example moves around so much that most of them were evicted unread.)  Blocks of kernel
-values (a Newton step's, :mod:`.newton`; the gradient's reconstruction, :func:`.solver.
-reconstruct`) are read in place from K(X, X) where it is stored (:mod:`.stored`), else
-computed in blocks of bounded size.
+or dense X).  (Computing the rows of the next most violating examples with it, 64 at a time,
+was measured 5x slower on Letter's 15,000 rows: the working example moves around so much that
+most of them were evicted unread.)  Blocks of kernel values (a Newton step's, :mod:`.newton`;
+the gradient's reconstruction, :func:`.solver.reconstruct`) are read in place from K(X, X)
+where it is stored (:mod:`.stored`), else computed in blocks of bounded size.
 """
 
 import mmap

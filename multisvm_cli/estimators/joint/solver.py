@@ -16,9 +16,8 @@ estimators does not load numba), on the named state of
 step on the free variables (:mod:`.newton`).
 
 Kernel rows: K(X, X) whole where it fits in ``memory_mb`` MB, else an LRU cache of rows in
-``cache_size`` MB
-(:mod:`.kernel_rows`).  A step that needs a row the cache lacks returns to Python, which
-computes it (:meth:`.kernel_rows.KernelRows.fetch`).
+``cache_size`` MB (:mod:`.kernel_rows`).  A step that needs a row the cache lacks returns to
+Python, which computes it (:meth:`.kernel_rows.KernelRows.fetch`).
 
 BLAS threads: the whole solve runs BLAS on one thread (:func:`solve_dual`).  Its products are
 small (a kernel row is a matrix-vector product; the Gram matrix comes in 256 x 256 tiles; the
@@ -107,8 +106,8 @@ class PathPoint:
 
     Why the next solve may read them: a path's solves are the same problem at another C (the
     caller's promise; :class:`..reuse.MachineReuse` keys them by the training rows' content,
-    the class indices, the formulation, the kernel, tol, cache_size, memory_mb and max_iter).  Q = K +
-    shift and the linear term e do not depend on C, so the kernel rows (or the Gram matrix)
+    the class indices, the formulation, the kernel, tol, cache_size, memory_mb and max_iter).
+    Q = K + shift and the linear term e do not depend on C, so the kernel rows (or the Gram matrix)
     are the same numbers, and are kept rather than recomputed (:meth:`.kernel_rows.KernelRows.carried_over`);
     only the box does (:mod:`.box`), which :func:`seed` accounts for, and G follows beta there.
     The next solve takes beta and G over (:meth:`..reuse.PathSlot.take`: no copy); the

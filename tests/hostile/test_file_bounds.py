@@ -3,24 +3,20 @@ device) is refused before it is read, and an archive is read only with the compr
 name declares (issue #33)."""
 
 import os
+
 import pytest
+
+from helpers import sparse_file
 
 
 # ------------------------------------------- 5. a local or mirror file bounded like a download
-
-def _sparse_file(path, size):
-    """A file of ``size`` bytes that takes no disk space (all zeros)."""
-    with open(path, "wb") as stream:
-        stream.truncate(size)
-    return path
-
 
 def test_a_huge_file_in_place_of_a_mirror_archive_is_refused_unread(tmp_path, no_network):
     from multisvm_cli import data
 
     mirror = tmp_path / "mirror"
     (mirror / "reuters21578").mkdir(parents=True)
-    _sparse_file(mirror / "reuters21578" / "reuters21578.tar.gz", 3 * 10**9)
+    sparse_file(mirror / "reuters21578" / "reuters21578.tar.gz", 3 * 10**9)
     with pytest.raises(data.DatasetError) as caught:
         data.load("reuters21578", mirror=mirror, data_home=tmp_path / "home", progress=False)
     message = str(caught.value)
@@ -51,7 +47,7 @@ def test_a_huge_or_special_local_file_is_refused_before_it_is_read(tmp_path):
     from multisvm_cli.data import DatasetError
     from multisvm_cli.data.local.files import LocalSpec, load_local
 
-    huge = _sparse_file(tmp_path / "huge.svm", 3 * 10**9)
+    huge = sparse_file(tmp_path / "huge.svm", 3 * 10**9)
     with pytest.raises(DatasetError, match=r"huge.svm: 3,000,000,000 bytes, more than 4 x "
                                            r"memory_mb"):
         load_local(LocalSpec("mine", huge, "svmlight", memory_mb=256))

@@ -3,9 +3,10 @@ many classes or files, missing test classes, names and bytes that are not UTF-8,
 model evaluated on a text dataset (issue #33)."""
 
 import os
+
 import pytest
 
-from helpers import write_files
+from helpers import sparse_file, write_files
 
 LINEAR = [{"type": "linear"}]
 
@@ -47,7 +48,7 @@ def test_fifos_and_devices_in_a_text_folder_are_refused_unread(tmp_path):
 
 def test_a_huge_document_is_refused_unread(tmp_path):
     root = write_files(tmp_path / "mine", DOCS)
-    _sparse_file(root / "ham" / "huge", 10**9)
+    sparse_file(root / "ham" / "huge", 10**9)
     message = _refused(root, "1,000,000,000 bytes, more than")
     assert "ham/huge" in message
 

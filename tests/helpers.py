@@ -100,3 +100,10 @@ def write_files(root, files):
 def without_times(rows) -> list:
     """The result rows without :data:`VARYING`, to compare two runs of one config."""
     return [{k: v for k, v in row.items() if k not in VARYING} for row in rows]
+
+
+def sparse_file(path, size):
+    """A file of ``size`` bytes that takes no disk space (all zeros)."""
+    with open(path, "wb") as stream:
+        stream.truncate(size)
+    return path

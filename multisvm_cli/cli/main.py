@@ -12,14 +12,14 @@ import warnings
 import click
 
 from .. import __version__
-from .datasets import cards_option, datasets
+from .datasets import datasets
+from .options import (ReportOptions, RunOptions, data_options, figure_options, report_options,
+                      run_options)
 from ..base.errors import MultisvmError, one_line
 from ..estimators.registry import scheme_names_help
 from ..experiment.compare import DEFAULT_SCHEMES, KERNELS
 
 EXIT_USER_ERROR = 2
-FORMATS = ("table", "markdown", "csv", "json")
-FIGURE_FORMATS = ("png", "svg", "pdf")  # report.figures.drawing.FIGURE_FORMATS (not imported: slow)
 DEFAULT_WIDTH = 120  # the width text wraps at when the output is not a terminal
 SCHEME_HELP = scheme_names_help()  # the registry is data only: importing it is quick
 
@@ -29,19 +29,10 @@ def _width() -> int:
     return shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
 
 
-def _figure_options(command):
-    """--figure-format, --dpi and --no-figures, shared by reproduce-table and report."""
-    options = [
-        click.option("--figure-format", type=click.Choice(FIGURE_FORMATS), default="png",
-                     show_default=True, help="File format of figures/ (svg and pdf for papers)."),
-        click.option("--dpi", type=click.IntRange(20, 1200), default=150, show_default=True,
-                     help="Resolution of the figures (pixels per inch of a PNG)."),
-        click.option("--no-figures", "no_figures", is_flag=True,
-                     help="Draw no figures (quick reruns; report.html shows the tables only)."),
-    ]
-    for option in reversed(options):
-        command = option(command)
-    return command
+def _label_column(ctx, param, value):
+    """``--label``: a column's 0-based index when ``value`` is an integer, else its header
+    name."""
+    return int(value) if value is not None and value.lstrip("-").isdigit() else value
 
 
 CLI_HELP = f"""Compare multiclass SVM schemes on the papers' datasets with one protocol, and
@@ -63,76 +54,13 @@ def cli():
 cli.add_command(datasets)
 
 
-def _data_options(command):
-    command = cards_option(command)
-    command = click.option("--mirror", type=click.Path(file_okay=False), default=None,
-                           help="Folder of verified dataset copies (env MULTISVM_MIRROR).")(command)
-    return click.option("--data-home", type=click.Path(file_okay=False), default=None,
-                        help="Download and parsed-data cache (env MULTISVM_DATA_HOME).")(command)
-
-
-def _run_options(command):
-    """--n-jobs, --seed, --backend, --scheduler, --out, --quiet, shared by the running commands."""
-    options = [
-        click.option("--n-jobs", "-j", type=int, default=None,
-                     help="Grid points and binary SVMs run at once [1; -1 = every core; more "
-                          "than the cores is lowered to them; 0 is refused]."),
-        click.option("--seed", type=int, default=None,
-                     help="Replaces the config's seed (splits, validation, estimators)."),
-        click.option("--backend", default=None, metavar="loky|threading|dask",  # checked by
-                     # experiment.settings.workers (importing it here would slow every command)
-                     help="joblib backend the work runs on [threads in this process]; dask "
-                          "needs multisvm[dask]."),
-        click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
-                     help="Dask scheduler address (with --backend dask)."),
-        click.option("--out", type=click.Path(file_okay=False), default="results",
-                     show_default=True, help="Root of run folders and of the resume cache."),
-        click.option("--quiet", "-q", is_flag=True,
-                     help="No progress bar or lines (as --progress none)."),
-    ]
-    for option in reversed(options):
-        command = option(command)
-    return _data_options(command)
-
-
-def _settings(n_jobs, backend, scheduler, out, quiet, mirror, data_home, force=False,
-              **figures):
-    from ..experiment import Settings
-
-    root = click.get_current_context().find_root()
-    args = (root.obj or {}).get("argv")  # set by main(); absent under click's test runner
-    return Settings(out=out, n_jobs=n_jobs, backend=backend, scheduler=scheduler, force=force,
-                    quiet=quiet, mirror=mirror, data_home=data_home,
-                    argv=None if args is None else (root.info_name, *args), **figures)
-
-
-def _report_options(command):
-    """--format, --wide, --force, --progress, the figure and the run options: those of the
-    commands that run a config and print its report (reproduce-table, compare)."""
-    options = [
-        click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
-                     show_default=True, help="How the report is printed."),
-        click.option("--wide", is_flag=True,
-                     help="Every column in the terminal table (by default it fits 120 columns; "
-                          "table.csv, table.md and report.html have them all)."),
-        click.option("--force", is_flag=True, help="Redo grid points already in the resume cache."),
-        click.option("--progress", type=click.Choice(["bar", "lines", "none"]), default=None,
-                     help="How progress shows [a bar on a terminal; else one line at most every "
-                          "30 s with points done and the ETA]."),
-    ]
-    for option in reversed(options):
-        command = option(command)
-    return _run_options(_figure_options(command))
-
-
 @cli.command("reproduce-table")
 @click.argument("configs", nargs=-1, required=True, metavar="CONFIG...")
 @click.option("--dataset", "dataset_names", multiple=True, metavar="NAME",
               help="Run only this dataset of the config (repeatable); its grid points share "
                    "the resume cache with the full run.")
-@_report_options
-def reproduce_table(configs, fmt, wide, force, dataset_names, progress, figure_format, dpi,
-                    no_figures, n_jobs, seed, backend, scheduler, out, quiet, mirror, data_home):
+@report_options
+def reproduce_table(configs, dataset_names, **options):
     """Select, train and test every scheme of each CONFIG; print the Table-1 report.
 
     Each run writes results/<config-name>/<timestamp>/ (config.original.yaml, config.yaml,
@@ -149,22 +77,21 @@ def reproduce_table(configs, fmt, wide, force, dataset_names, progress, figure_f
     """
     from ..experiment import load_config
 
-    loaded = [load_config(path, seed) for path in configs]
+    given = ReportOptions(**options)
+    loaded = [load_config(path, given.seed) for path in configs]
     if dataset_names:  # every name checked before any run starts
         loaded = [config.only(dataset_names) for config in loaded]
-    _run_and_print(loaded, fmt, wide, _settings(
-        n_jobs, backend, scheduler, out, quiet, mirror, data_home, force,
-        figure_format=figure_format, dpi=dpi, figures=not no_figures,
-        progress=progress or "auto"))
+    _run_and_print(loaded, given)
 
 
-def _run_and_print(loaded, fmt, wide, settings, answer=False):
-    """Run each config of ``loaded`` and print its report as ``fmt`` (``answer``: with the
-    Answer after a table or markdown report)."""
+def _run_and_print(loaded, given: ReportOptions, answer=False):
+    """Run each config of ``loaded`` with ``given``'s settings and print its report as
+    ``given.fmt`` (``answer``: with the Answer after a table or markdown report)."""
     from ..experiment import reproduce
     from ..report.table import render
 
-    rows = []
+    fmt, rows = given.fmt, []
+    settings = given.settings()
     for config in loaded:
         run = reproduce(config, settings)
         if fmt in ("csv", "json"):
@@ -172,7 +99,7 @@ def _run_and_print(loaded, fmt, wide, settings, answer=False):
                      for row in run.rows]
             click.echo(f"results: {run.folder}", err=True)
         else:
-            _print_report(config, run, fmt, wide, answer)
+            _print_report(config, run, fmt, given.wide, answer)
     if fmt in ("csv", "json"):
         if len(loaded) == 1:
             rows = [{k: v for k, v in row.items() if k != "config"} for row in rows]
@@ -211,7 +138,7 @@ def _print_report(config, run, fmt, wide, answer):
 @click.option("--schemes", default=None, metavar="A,B,...",
               help=f"The schemes to compare, comma-separated [{','.join(DEFAULT_SCHEMES)}]: "
                    f"{SCHEME_HELP}.")
-@click.option("--label", metavar="NAME|INDEX", default=None,
+@click.option("--label", metavar="NAME|INDEX", default=None, callback=_label_column,
               help="A csv DATA's label column, by header name or 0-based index [the last].")
 @click.option("--kernel", type=click.Choice(KERNELS),
               default=None,
@@ -219,10 +146,8 @@ def _print_report(config, run, fmt, wide, answer):
                    "linear [gaussian; linear for a folder of documents].")
 @click.option("--full", is_flag=True,
               help="Hsu & Lin's whole grid (15 x 15 for gaussian) instead of 3 x 3 of it.")
-@_report_options
-def compare(data, test, schemes, label, kernel, full, fmt, wide, force, progress,
-            figure_format, dpi, no_figures, n_jobs, seed, backend, scheduler, out, quiet,
-            mirror, data_home):
+@report_options
+def compare(data, test, schemes, label, kernel, full, **options):
     """Compare multiclass schemes on a csv, svmlight or npz file DATA (or a folder of
     documents, one subfolder per class) without a config: print the table and the Answer.
 
@@ -238,15 +163,12 @@ def compare(data, test, schemes, label, kernel, full, fmt, wide, force, progress
 
     from ..experiment.compare import compare_config
 
-    label = int(label) if label is not None and label.lstrip("-").isdigit() else label
+    given = ReportOptions(**options)
     names = [name.strip() for name in schemes.split(",")] if schemes else None
     with tempfile.TemporaryDirectory(prefix="multisvm-compare-") as folder:
-        config = compare_config(folder, data, test, seed, schemes=names, label=label,
+        config = compare_config(folder, data, test, given.seed, schemes=names, label=label,
                                 kernel=kernel, full=full)
-    _run_and_print([config], fmt, wide, _settings(
-        n_jobs, backend, scheduler, out, quiet, mirror, data_home, force,
-        figure_format=figure_format, dpi=dpi, figures=not no_figures,
-        progress=progress or "auto"), answer=True)
+    _run_and_print([config], given, answer=True)
 
 
 @cli.command()
@@ -258,9 +180,8 @@ def compare(data, test, schemes, label, kernel, full, fmt, wide, force, progress
 @click.option("-o", "--output", type=click.Path(file_okay=False), default=None,
               help="Model folder [models/<config>-<dataset>-<scheme>]; must not exist yet.")
 @click.option("--force", is_flag=True, help="Replace an existing model folder.")
-@_run_options
-def train(config_path, scheme, dataset, output, force, n_jobs, seed, backend, scheduler, out,
-          quiet, mirror, data_home):
+@run_options
+def train(config_path, scheme, dataset, output, force, **options):
     """Select the scheme's kernel and C on CONFIG's validation protocol, fit it on the whole
     training part and save it (model.json + model.npz, no pickle).
 
@@ -271,9 +192,10 @@ def train(config_path, scheme, dataset, output, force, n_jobs, seed, backend, sc
 
     from ..estimators.registry import scheme_name
 
-    config = load_config(config_path, seed)
+    given = RunOptions(**options)
+    config = load_config(config_path, given.seed)
     scheme = scheme_name(scheme) or scheme
-    settings = _settings(n_jobs, backend, scheduler, out, quiet, mirror, data_home)
+    settings = given.settings()
     trained = train_model(config, scheme, dataset, output, settings, force=force)
     chosen = trained.chosen
     click.echo(f"trained {scheme} on {trained.dataset}: {chosen['kernel']}, C={chosen['C']:g}, "
@@ -291,7 +213,7 @@ def train(config_path, scheme, dataset, output, force, n_jobs, seed, backend, sc
               help="Part of the dataset: test, train, validation or all [test where the model's "
                    "split held rows out; all, with a warning, after a k-fold or all split].")
 @click.option("--confusion", is_flag=True, help="Also print the confusion matrix.")
-@_data_options
+@data_options
 def evaluate(model_dir, dataset, part, confusion, mirror, data_home):
     """Load a saved model, predict a dataset part (or every point of a labelled FILE) and
     print error, kernel evaluations, evaluation time, size (and the confusion matrix).
@@ -331,14 +253,14 @@ def _local_format(ctx, param, value):
 @click.option("--zero-based/--one-based", "zero_based", default=None,
               help="Whether an svmlight FILE's indices start at 0 or 1 [as the model's "
                    "training file's; else 1].")
-@click.option("--label", metavar="NAME|INDEX", default=None,
+@click.option("--label", metavar="NAME|INDEX", default=None, callback=_label_column,
               help="A csv FILE's label column, by header name or 0-based index [the model's "
                    "training label column; else the last, where FILE has one more column "
                    "than the model's features].")
 @click.option("--confusion", is_flag=True,
               help="Also print the confusion matrix against FILE's labels on stderr.")
 @click.option("--force", is_flag=True, help="Replace an existing output file.")
-def predict(model_dir, file, output, proba, fmt, zero_based, label, confusion, force):
+def predict(model_dir, file, output, confusion, **reading):
     """Predict each point of FILE (csv, svmlight or npz, with the model's feature columns and
     optionally its label column) with the saved MODEL, scaled as the model's training data was;
     print a csv of row (0-based), predicted label (and p_<class> columns with --proba). Where
@@ -353,9 +275,7 @@ def predict(model_dir, file, output, proba, fmt, zero_based, label, confusion, f
     from ..experiment import predict as predict_file
     from ..report.table import confusion_text
 
-    label = int(label) if label is not None and label.lstrip("-").isdigit() else label
-    found = predict_file(model_dir, file, output, proba, force, fmt, zero_based, label,
-                         need_labels=confusion)
+    found = predict_file(model_dir, file, output, need_labels=confusion, **reading)
     if output is None:
         click.echo(found.csv_text(), nl=False)
     else:
@@ -372,7 +292,7 @@ def predict(model_dir, file, output, proba, fmt, zero_based, label, confusion, f
 @click.option("--dataset", "dataset_names", multiple=True, metavar="NAME",
               help="Check only this dataset of the config (repeatable), as "
                    "'reproduce-table --dataset' would run it.")
-@_data_options
+@data_options
 def validate(config_path, dataset_names, mirror, data_home):
     """Check CONFIG as a run would (against the datasets found locally, without downloading)
     and print it resolved (defaults filled in, every grid point explicit) with its number of
@@ -390,7 +310,7 @@ def validate(config_path, dataset_names, mirror, data_home):
 
 @cli.command("report")
 @click.argument("run_dir", type=click.Path(file_okay=False))
-@_figure_options
+@figure_options
 def report_command(run_dir, figure_format, dpi, no_figures):
     """Redraw RUN_DIR's figures/ and rewrite its report.html from the files the run saved
     (grid.csv, results.json, config.yaml, run.json), without re-running anything. RUN_DIR is a

@@ -13,9 +13,9 @@ prints); a Python user or a benchmark calls them the same way:
 """
 
 from ..base.lazy import module_getattr
-from .shipped import config_path, describe, measured_time, shipped_configs
 
-# imported on first use: ``multisvm configs`` reads the shipped configs' list only
+# imported on first use: ``multisvm --help`` imports none of them (the config package imports
+# numpy), ``multisvm configs`` the shipped configs' list only
 __getattr__ = module_getattr(__name__, {
     ".config": ("Config", "ConfigError", "GridPoint", "summary"),
     ".config.against_data": ("validate",),
@@ -24,6 +24,7 @@ __getattr__ = module_getattr(__name__, {
     ".run.report": ("rebuild_report",),
     ".run.reproduce": ("Run", "reproduce"),
     ".run.settings": ("BACKENDS", "Settings", "workers"),
+    ".shipped": ("config_path", "describe", "measured_time", "shipped_configs"),
 })
 
 
@@ -31,6 +32,7 @@ def load_config(path, seed=None):
     """Read and validate a config file, or a shipped config named without a path: a
     :class:`Config`."""
     from .config import load_config as load
+    from .shipped import config_path
 
     return load(config_path(path), seed=seed)
 

@@ -2,8 +2,8 @@
 researcher's own files alike.
 
 :data:`FORMATS` maps each format name to its module. Every module of this package whose name
-does not start with ``_`` is a format of that name (``formats/delimited.py`` is ``format: delimited``),
-found by listing the package (:func:`listed`), so adding a format is one new file here; a
+does not start with ``_`` is a format of that name (``formats/delimited.py`` is ``format:
+delimited``), found by listing the package (:func:`listed`), so adding a format is one new file here; a
 format defined elsewhere (a plug-in, a test) is added with :func:`register`. A format's module
 is imported when a file of it is read or the formats are listed (:func:`names`,
 :func:`local_names`); its heavy libraries (scipy, pandas) only when it reads.

@@ -144,7 +144,7 @@ def config_page() -> str:
     defaults = {field.name: field.default for field in dataclasses.fields(TextFeatures)}
     nested = [
         ("A `dataset` list item (overrides for one dataset)", keys.DATASET_KEYS),
-        ("A `dataset` list item naming a local file", ("name",) + datasets.LOCAL_KEYS),
+        ("A `dataset` list item naming a local file", ("name",) + datasets.local_keys()),
         *((f"A `kernels` entry of `type: {kind}`", names)
           for kind, names in grid.KERNEL_KEYS.items()),
         ("A range (`C`, `sigma`, `gamma`)", checks.RANGE_KEYS),

@@ -237,7 +237,7 @@ def _source(raw):
         check_archive_source(raw["id"], options, parts)
     return Source(
         id=str(raw["id"]),
-        format=_one_of(raw["format"], formats.names(), "format"),
+        format=formats.card_format(raw["format"]),
         options=options,
         files=files,
         parts=parts,

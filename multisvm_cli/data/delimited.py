@@ -1,6 +1,6 @@
 """Delimited text (CSV, whitespace-separated columns): the one reader of a dataset card's
-``format: text`` files (:mod:`.formats.text`, through :func:`.parsers.read_table`) and of a
-user's csv files (:mod:`.local`).
+``format: delimited`` files (:mod:`.formats.delimited`, through :func:`.parsers.read_table`)
+and of a user's csv files (:mod:`.csv_file`).
 
 pandas' C parser reads the file, and both callers accept the same files:
 

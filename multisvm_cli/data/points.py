@@ -24,8 +24,8 @@ import numpy as np
 
 from . import delimited, formats
 from .errors import DatasetError
-from .local.bounds import MEMORY_MB
-from .local.csv_file import checked_numbers, csv_labels, csv_table, label_column
+from .bounds import MEMORY_MB
+from .csv_file import checked_numbers, csv_labels, csv_table, label_column
 
 
 @dataclass(frozen=True)

@@ -55,8 +55,6 @@ def load_plan_data(plan, parts=None, mirror=None, data_home=None, quiet=False):
     dataset, only ``parts`` (None: all)."""
     from .. import data
 
-    if plan.local is not None and plan.local.format == "text":
-        return data.load_text_folder(plan.name, plan.local.path, plan.local.test_path)
     if plan.local is not None:
         return data.load_local(plan.local, parts)
     return data.load(plan.name, parts=parts, mirror=mirror, data_home=data_home,

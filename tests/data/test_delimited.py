@@ -1,4 +1,4 @@
-"""One home for CSV reading (multisvm_cli.data.delimited): a dataset card's ``format: text``
+"""One home for CSV reading (multisvm_cli.data.delimited): a dataset card's ``format: delimited``
 file and a user's csv file are read by the same pandas call, accept the same files, and refuse
 the same ones with ``FILE:LINE: what is wrong``."""
 
@@ -34,7 +34,7 @@ paper_scaling: none
 continuous_columns: all
 sources:
   - id: csv
-    format: text
+    format: delimited
     sep: ","
     header: false
     label_column: 2
@@ -167,7 +167,7 @@ def test_pandas_readings_that_are_refused_name_the_cell_or_the_row(tmp_path):
 def test_a_gzip_csv_is_read_and_bounded_by_its_decompressed_size(tmp_path):
     """A user's csv may be gzip-compressed, as a card's text file may; its dense size is
     counted on the decompressed text (rows x columns x 8 bytes) before it is read."""
-    from multisvm_cli.data.local.bounds import check_dense_size, csv_shape
+    from multisvm_cli.data.bounds import check_dense_size, csv_shape
 
     rows = "".join(f"{i},{i % 7},{i % 2}\n" for i in range(200_000))
     path = tmp_path / "big.csv"

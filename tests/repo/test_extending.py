@@ -50,7 +50,8 @@ def load_recipe(name, module, tmp_path, monkeypatch):
 
 
 def test_the_page_holds_every_recipe():
-    assert set(recipes()) == {"scheme", "scheme-line", "figure", "card", "format"}
+    assert set(recipes()) == {"scheme", "scheme-line", "figure", "card", "format",
+                              "local-format"}
 
 
 @pytest.fixture
@@ -136,3 +137,41 @@ def test_the_format_recipe_reads_a_card_of_npy_files(tmp_path, monkeypatch, data
     bad = SimpleNamespace(paths=(tmp_path / "bad.npy",) * 2, dataset="pairs")
     with pytest.raises(data.DatasetError, match=r"^pairs: .*bad\.npy: not \.npy \("):
         npy.read_part(bad)
+
+
+def test_the_local_format_recipe_reads_a_config_and_its_option_is_declared_once(
+        tmp_path, monkeypatch):
+    from multisvm_cli.experiment import ConfigError, load_config
+    from multisvm_cli.experiment.models.metadata import _local_metadata
+
+    load_recipe("local-format", "multisvm_cli.data.formats.ssv", tmp_path, monkeypatch)
+    monkeypatch.setitem(formats.FORMATS, "ssv", "multisvm_cli.data.formats.ssv")
+    assert "ssv" in formats.local_names() and formats.infer_format("a.SSV") == "ssv"
+    assert formats.option_owners()["label_first"] == ("ssv",)
+    (tmp_path / "pts.ssv").write_text("1;0.5;2.5\n2;1.5;-3\n1;2;4\n2;-1;0.25\n")
+    (tmp_path / "pts.csv").write_text("0.5,2.5,1\n1.5,-3,2\n")
+    rest = "split: {test_fraction: 0.5}\nkernels: [{type: linear}]\nC: [1]\nschemes: [ovr]\n"
+
+    def config(entry):
+        (tmp_path / "c.yaml").write_text(f"dataset: [{entry}]\n{rest}")
+        return load_config(tmp_path / "c.yaml")
+
+    spec = config("{name: pts, path: pts.ssv, label_first: true}").datasets[0].local
+    assert spec.read_options() == {"label_first": True} and spec.entry()["label_first"] is True
+    loaded = data.load_local(spec)
+    np.testing.assert_array_equal(loaded.parts["all"][0], [[0.5, 2.5], [1.5, -3], [2, 4],
+                                                           [-1, 0.25]])
+    assert loaded.parts["all"][1].tolist() == [1, 2, 1, 2]
+    assert loaded.provenance["label_first"] is True
+    default = config("{name: pts, path: pts.ssv}").datasets[0].local
+    assert default.read_options() == {"label_first": False}
+    assert data.load_local(default).parts["all"][1].tolist() == [2, -3, 4, 0]
+    with pytest.raises(ConfigError, match="label_first: expected true or false, got 1"):
+        config("{name: pts, path: pts.ssv, label_first: 1}")
+    with pytest.raises(ConfigError, match="label_first is for ssv files, not csv"):
+        config("{name: pts, path: pts.csv, label_first: true}")
+    record = {"entry": spec.entry(), "files": {"pts.ssv": {"part": "all", "path": "p",
+                                                           "sha256": "0" * 64, "size": 1}}}
+    assert _local_metadata(record, "model")["entry"]["label_first"] is True
+    with pytest.raises(Exception, match="local.entry must be a local dataset entry"):
+        _local_metadata({**record, "entry": {**spec.entry(), "label_first": "yes"}}, "model")

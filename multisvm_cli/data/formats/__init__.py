@@ -2,8 +2,8 @@
 researcher's own files alike.
 
 :data:`FORMATS` maps each format name to its module. Every module of this package whose name
-does not start with ``_`` is a format of that name (``formats/text.py`` is ``format: text``),
-found by listing the package (:func:`listed`), so adding a format is one new file here; a
+does not start with ``_`` is a format of that name (``formats/delimited.py`` is ``format:
+delimited``), found by listing the package (:func:`listed`), so adding a format is one new file here; a
 format defined elsewhere (a plug-in, a test) is added with :func:`register`. A format's module
 is imported when a file of it is read or the formats are listed (:func:`names`,
 :func:`local_names`); its heavy libraries (scipy, pandas) only when it reads.
@@ -18,7 +18,8 @@ afterwards (:func:`..verify.check_part`) and caches it; a reader raises
 docstring documents the card options it reads. It may also define ``check_file`` (see
 :func:`file_check`).
 
-A local format (a config's local dataset ``format:``, ``multisvm predict --format``) defines:
+A local format (a config's local dataset ``format:``) reads a researcher's own files or
+folder. A format of files (``multisvm predict --format`` too) defines:
 
 - ``EXTENSIONS``: the file extensions (lower case, the usual one first) that tell the format
   of a file given without ``format`` (:func:`infer_format`);
@@ -27,12 +28,20 @@ A local format (a config's local dataset ``format:``, ``multisvm predict --forma
   bounded in bytes): X float64 or scipy CSR, y int64 or str, the line of the first point (for
   messages) and the feature columns' names (None: not known);
 - ``read_points(path, columns, memory_mb) -> (X, y or None)``: the points of a file to predict
-  and their labels where the file holds them, as :func:`..points.read_points` describes;
+  and their labels where the file holds them, as :func:`..points.read_points` describes.
 
-and may define ``OPTIONS`` (the LocalSpec fields it reads, each with the value recorded when
-the config does not give it), ``SPARSE = True`` (it loads as scipy CSR) and ``ORDER`` (where it
-is listed among the local formats, in messages and ``--format``; default: after those that
-set it, by name). A card format may be a local format too (``svmlight``).
+A format of a folder (``text``: one subfolder per class) defines instead
+``read_dataset(spec) -> Dataset``, the whole dataset (card, parts, checksums, provenance),
+and ``KIND`` (the card kind it gives, ``text``); a config's path that is a folder is one.
+
+Either may define ``OPTIONS``: its read options, ``{key: Option}``, declared there only: a
+config's local dataset may give them (:func:`option_owners`, checked by ``Option.holds``),
+the LocalSpec reads them (:meth:`..local.files.LocalSpec.option`), its provenance and a saved
+model's entry record them (the ``default`` where not given). And ``SPARSE = True`` (it loads as
+scipy CSR), ``ORDER`` (where it is listed among the local formats, in messages and
+``--format``; default: after those that set it, by name) and ``NOT_IN_CARDS`` (the one line
+that refuses a card naming it, :func:`card_format`). A card format may be a local format too
+(``svmlight``).
 """
 
 from __future__ import annotations
@@ -41,6 +50,7 @@ import importlib
 import pkgutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from ..errors import DatasetError
 
@@ -88,6 +98,22 @@ class Part:
         return self.card.name
 
 
+@dataclass(frozen=True)
+class Option:
+    """A read option of a local format: ``default``, the value used and recorded when a config
+    does not give it; ``expected``, what a value must be (for messages); ``holds(value)``,
+    whether a given value is one."""
+
+    default: object
+    expected: str
+    holds: Callable
+
+
+def flag(default) -> Option:
+    """A true-or-false read option."""
+    return Option(default, "true or false", lambda value: isinstance(value, bool))
+
+
 def names() -> tuple:
     """The format names a card may use (those whose module defines ``read_part``), sorted."""
     return tuple(sorted(name for name in FORMATS if hasattr(module(name), "read_part")))
@@ -98,6 +124,39 @@ def local_names() -> tuple:
     ``read_local``), in the modules' ``ORDER``, then by name."""
     local = [name for name in FORMATS if hasattr(module(name), "read_local")]
     return tuple(sorted(local, key=lambda name: (getattr(module(name), "ORDER", LAST), name)))
+
+
+def config_names() -> tuple:
+    """The format names a config's local dataset may give: the local formats of files and
+    those of a folder (whose module defines ``read_dataset``), in ``ORDER``, then by name."""
+    local = [name for name in FORMATS if hasattr(module(name), "read_local")
+             or hasattr(module(name), "read_dataset")]
+    return tuple(sorted(local, key=lambda name: (getattr(module(name), "ORDER", LAST), name)))
+
+
+def options(name: str) -> dict:
+    """The read options of local format ``name``, ``{key: Option}`` (its module's ``OPTIONS``)."""
+    return dict(getattr(module(name), "OPTIONS", {}))
+
+
+def option_owners() -> dict:
+    """Every local format's read option -> the formats that read it (a tuple), in
+    :func:`config_names` order: the keys a config's local dataset may add."""
+    owners = {}
+    for name in config_names():
+        for key in options(name):
+            owners[key] = owners.get(key, ()) + (name,)
+    return owners
+
+
+def card_format(name) -> str:
+    """``name`` when a card's source may use it (:func:`names`); else ValueError, one line: the
+    module's ``NOT_IN_CARDS`` where it has one (``text``, a config's folder of documents, names
+    the card format ``delimited``), else the card formats."""
+    if name in names():
+        return name
+    message = getattr(module(name), "NOT_IN_CARDS", None) if name in FORMATS else None
+    raise ValueError(message or f"format must be one of {', '.join(names())}, not {name!r}")
 
 
 def infer_format(path) -> str | None:

@@ -6,7 +6,7 @@ without ``header``, when the first row has a non-number where the second row has
 and no number where it has one (a first row of numbers and one word is data, and its word
 refused). Features must be finite numbers (``6_7`` is not one); labels are whole numbers or
 names. Read by
-:mod:`..local.csv_file` through :mod:`..delimited`, by the rules a card's text file follows
+:mod:`..csv_file` through :mod:`..delimited`, by the rules a card's text file follows
 (UTF-8 with or without a byte-order mark, gzip or not, RFC 4180 quotes, blank rows skipped).
 A file's dense size is stated before it is read and refused above ``memory_mb``.
 
@@ -14,12 +14,16 @@ A file to predict (:func:`..points.csv_points`) has the model's feature columns,
 its label column too (read as the points' labels).
 """
 
-from ..local.bounds import check_dense_size, csv_shape
-from ..local.csv_file import read_csv_named
+from ...base.numeric import is_int
+from ..bounds import check_dense_size, csv_shape
+from ..csv_file import read_csv_named
 from ..points import csv_points
+from . import Option, flag
 
 EXTENSIONS = (".csv",)
-OPTIONS = {"label": -1, "header": None}
+OPTIONS = {"label": Option(-1, "a column name or a 0-based index",
+                          lambda value: isinstance(value, str) or is_int(value)),
+           "header": flag(None)}
 ORDER = 1
 
 
@@ -28,7 +32,8 @@ def read_local(spec, files):
     dense size checked before any is read."""
     for path in files.values():
         check_dense_size(path, csv_shape(path), spec.memory_mb)
-    return {part: read_csv_named(path, spec.label, spec.header) for part, path in files.items()}
+    return {part: read_csv_named(path, spec.option("label"), spec.option("header"))
+            for part, path in files.items()}
 
 
 def read_points(path, columns, memory_mb):

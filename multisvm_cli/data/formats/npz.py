@@ -12,8 +12,8 @@ import numpy as np
 
 from .. import parsers
 from ..errors import DatasetError
-from ..local.bounds import check_dense_size, first_too_large, largest_value, npz_shape
-from ..local.csv_file import TOO_LARGE, whole_labels
+from ..bounds import check_dense_size, first_too_large, largest_value, npz_shape
+from ..csv_file import TOO_LARGE, whole_labels
 
 EXTENSIONS = (".npz",)
 ORDER = 3

@@ -5,7 +5,7 @@ indices from 1, or from 0 with ``zero_based: true``), read as float64 CSR
 A card's part has the card's ``n_features`` columns: it stacks its files, then keeps the cut's
 ``rows: [start, stop)``. A researcher's own file (``.svm``, ``.svmlight``, ``.libsvm``) has as
 many features as the highest index in any of a dataset's files, bounded by what the data holds
-(:func:`..local.bounds.check_feature_count`); its labels are whole numbers. A file to predict has
+(:func:`..bounds.check_feature_count`); its labels are whole numbers. A file to predict has
 at most the model's feature columns (an index past them is refused), one-based unless the
 model's training file was zero-based; each line's label is read (a whole number), to score
 the predictions against.
@@ -15,11 +15,12 @@ import numpy as np
 
 from .. import parsers
 from ..errors import DatasetError
-from ..local.bounds import check_feature_count
-from ..local.csv_file import whole_labels
+from ..bounds import check_feature_count
+from ..csv_file import whole_labels
+from . import flag
 
 EXTENSIONS = (".svm", ".svmlight", ".libsvm")
-OPTIONS = {"zero_based": False}
+OPTIONS = {"zero_based": flag(False)}
 SPARSE = True
 ORDER = 2
 
@@ -48,12 +49,12 @@ def read_local(spec, files):
     their columns are the union of theirs; DatasetError ``FILE:LINE:`` for a label that is not
     a whole number or an index that makes more features than the data holds."""
     parts = list(files)
-    loaded = parsers.read_svmlight([files[p] for p in parts], None, spec.zero_based)
+    loaded = parsers.read_svmlight([files[p] for p in parts], None, spec.option("zero_based"))
     arrays = {}
     for part, (X, labels) in zip(parts, loaded):
         y = whole_labels(labels, lambda row, path=files[part]: f"{path}:{_data_line(path, row)}")
         arrays[part] = (X, y, _data_line(files[part], 0))
-    check_feature_count(files, arrays, spec.zero_based, _data_line)
+    check_feature_count(files, arrays, spec.option("zero_based"), _data_line)
     return {part: (*found, None) for part, found in arrays.items()}
 
 

@@ -1,37 +1,74 @@
-"""``format: text``: delimited text files read by pandas (:func:`..parsers.read_table`).
+"""``format: text``: a folder of documents, a config's local text dataset (``kind: text``, or a
+``path`` that is a folder): one subfolder per class, one document per file, as
+``sklearn.datasets.load_files`` reads it, decoded as Latin-1 (:data:`ENCODING`). It loads as a
+text dataset (documents and labels, part ``all``; with a ``test_path`` folder, parts
+``train`` and ``test``); each folder's checksum is its tree digest (as an archive's,
+:mod:`..archives`).
 
-Options: ``sep`` ("," or "whitespace"), ``header``, ``n_columns`` (read only the first n fields
-of each line), ``label_column`` and ``feature_columns: [start, stop)`` (0-based positions),
-``label_type``, ``label_offset``, ``values`` (:data:`..parsers.VALUE_TRANSFORMS`). A gzip file
-is detected by its magic bytes. A part concatenates its files, then keeps the cut's
-``where: {column, equals}`` rows and ``rows: [start, stop)``. A file with a card
-``structure: {rows, columns}`` is refused when its table has another shape.
+What the folder may hold is checked by :mod:`..text.folder` before it is read (links out,
+FIFOs and devices, a huge document, too many files, bytes or classes; a test folder that is the
+training folder or has classes it lacks). A card's delimited text files are ``format:
+delimited``; a card that writes ``format: text`` (the word's meaning in cards until release
+three) is refused with one line naming it (:data:`NOT_IN_CARDS`).
 """
 
-from .. import parsers
+from pathlib import Path
+
+import numpy as np
+
+from .. import archives
+from ..cards import Card
 from ..errors import DatasetError
-from ..verify import check_structure
+from ..loader import Dataset
+from ..text import folder as text_folder
+from ..text.sources import documents
+
+KIND = "text"
+ORDER = 4
+ENCODING = "latin-1"
+NOT_IN_CARDS = ("format 'text' is a config's folder of documents; a card's delimited text "
+                "files are format: delimited")
 
 
-def read_part(part):
-    """(X float64, y) of a text part; each file is parsed once per source (``part.memo``)."""
-    for spec, path in zip(part.specs, part.paths):
-        if spec.name not in part.memo:
-            part.memo[spec.name] = parsers.read_table(path, part.options, part.dataset)
-            check_structure(spec, part.memo[spec.name], part.dataset)
-    X, labels = parsers.cut_text_part([part.memo[s.name] for s in part.specs], part.cut,
-                                      part.options)
-    return parsers.finish(X, labels, part.options, part.dataset)
+def read_dataset(spec) -> Dataset:
+    """The text dataset of a :class:`..local.files.LocalSpec` naming a folder (and a test
+    folder), by :func:`load_text_folder`."""
+    return load_text_folder(spec.name, spec.path, spec.test_path)
 
 
-def check_file(card, source, spec, path):
-    """A downloaded file whose SHA-256 the card cannot know: its rows and columns (the card's
-    ``structure``) and labels (all of them the card's classes), or DatasetError."""
-    table = parsers.read_table(path, source.options, card.name)
-    check_structure(spec, table, card.name)
-    labels = parsers.convert_labels(table[int(source.options["label_column"])].to_numpy(),
-                                    source.options, card.name)
-    unknown = set(labels.tolist()) - set(card.classes)
-    if unknown:
-        raise DatasetError(f"{card.name}: {spec.name} has labels not in the card: "
-                           f"{sorted(map(str, unknown))[:5]}; refused")
+def load_text_folder(name, path, test_path=None, encoding=ENCODING,
+                     max_files=text_folder.MAX_TEXT_FILES, max_bytes=text_folder.MAX_TEXT_BYTES,
+                     **bounds) -> Dataset:
+    """A text dataset from the folder ``path`` (part ``all``; with ``test_path``, parts
+    ``train`` and ``test``): each subfolder is a class, each file in it a document decoded as
+    ``encoding``. Its checksum is the folder's tree digest (as an archive's, :mod:`..archives`).
+    DatasetError for a missing folder, fewer than two classes, a file that does not decode,
+    more than ``max_files`` files or ``max_bytes`` bytes in all, and what
+    :mod:`..text.folder` refuses (links out, FIFOs and devices, a huge document, too many
+    classes: ``bounds``; a test folder that is the training folder or has classes it lacks)."""
+    folders = {"train": Path(path), "test": Path(test_path)} if test_path else \
+        {"all": Path(path)}
+    text_folder.check_parts(folders)  # the same folder twice: refused before reading
+    loaded, checksums = {}, {}
+    for part, folder in folders.items():
+        members = text_folder.text_members(folder, max_files, max_bytes, **bounds)
+        texts = text_folder.decode(members, folder, encoding)
+        labels = np.asarray([key.split("/", 1)[0] for key in sorted(members)], dtype=str)
+        if len(set(labels.tolist())) < 2:
+            raise DatasetError(f"{folder}: one class folder with documents; a classifier needs "
+                               "two or more")
+        loaded[part] = (documents(texts), labels)
+        checksums[str(folder)] = archives.tree_digest(members)
+    text_folder.check_parts(folders, {part: y for part, (_, y) in loaded.items()})
+    classes = tuple(sorted(set().union(*(set(y.tolist()) for _, y in loaded.values()))))
+    card = Card(name=name, title=f"local text folder {path}", description=f"Text folder {path}.",
+                n_classes=len(classes), n_features=0, classes=classes,
+                split="fixed" if test_path else "none",
+                parts={part: len(y) for part, (_, y) in loaded.items()}, paper_scaling="none",
+                continuous_columns=(), sources=(), path=Path(path), folder=name, origin="local",
+                kind="text")
+    return Dataset(name=name, card=card, parts=loaded, checksums=checksums,
+                   sources={key: f"local {key}" for key in checksums}, source_id="local",
+                   provenance={"format": "text-folder", "encoding": encoding,
+                               "files": {key: {"part": part, "tree_sha256": checksums[key]}
+                                         for part, key in zip(folders, checksums)}})

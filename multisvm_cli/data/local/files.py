@@ -7,18 +7,18 @@ dataset gives (parts ``train`` / ``test`` with a ``test_path``, else ``all``), w
 ``none``) and its provenance: each file's SHA-256 and size (and a csv header's feature names,
 ``columns``, which a saved model keeps to check the files it predicts).
 
-Formats (``format``, else from the extension): the local formats of the format registry
-(:func:`..formats.local_names`: ``csv``, ``svmlight``, ``npz``, one module each in
-``data/formats/``, whose docstring gives its rules and its read options); each module reads the
-files (its ``read_local``), and this module checks what every format must hold.
+Formats (``format``, else from the extension, or ``text`` for a folder): the local formats of
+the format registry (:func:`..formats.config_names`: ``csv``, ``svmlight``, ``npz``, ``text``,
+one module each in ``data/formats/``, whose docstring gives its rules and whose ``OPTIONS``
+declare its read options); each module of files reads them (its ``read_local``), and this
+module checks what every format must hold; a folder's module reads the whole dataset (its
+``read_dataset``: ``text``, one subfolder per class, one document per file, loads as a text
+dataset of documents and labels).
 
-Bounds (:mod:`.bounds`): a file's bytes are bounded before it is hashed or read; a dense
+Bounds (:mod:`..bounds`): a file's bytes are bounded before it is hashed or read; a dense
 format states a file's dense size before reading it and refuses it above ``memory_mb``; an
 svmlight file's feature count is bounded by what the data holds. No per-feature Python object
 is built (the card's columns are a ``range``).
-
-A text folder (:func:`load_text_folder`) holds one subfolder per class, one document per file,
-as ``sklearn.datasets.load_files`` reads it; it loads as a text dataset (documents and labels).
 
 Every problem is one :class:`DatasetError` line naming the file and the line (``FILE:LINE:``;
 ``FILE: row N`` for npz): a ragged row, a value that is not a number, NaN or inf, a missing
@@ -30,41 +30,34 @@ file's.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from .. import archives, formats
-from ..text import folder as text_folder
-from .bounds import MEMORY_MB, check_file_size
+from .. import formats
+from ..bounds import MEMORY_MB, check_file_size
 from ..cards import Card
+from ..csv_file import read_csv  # noqa: F401 (API)
 from ..errors import DatasetError
-from .csv_file import read_csv  # noqa: F401 (API)
 from ..loader import Dataset
-from ..text.sources import documents
 from ..verify import sha256_file
-
-MAX_TEXT_FILES = text_folder.MAX_TEXT_FILES
-MAX_TEXT_BYTES = text_folder.MAX_TEXT_BYTES
 
 
 @dataclass(frozen=True)
 class LocalSpec:
     """Where a local dataset's files are and how to read them (see the module docstring).
 
-    ``path`` and ``test_path`` are absolute; ``label``, ``header`` and ``zero_based`` are
-    read options: each format reads those its module's ``OPTIONS`` name (``label`` and
-    ``header`` csv, ``zero_based`` svmlight).
+    ``path`` and ``test_path`` are absolute; ``options`` holds the read options the config
+    gave, among those its format's module declares (its ``OPTIONS``: ``label`` and ``header``
+    csv, ``zero_based`` svmlight); :meth:`option` gives one, else its default.
     """
 
     name: str
     path: Path
     format: str
     test_path: Path | None = None
-    label: str | int | None = None
-    header: bool | None = None
-    zero_based: bool = False
+    options: dict = field(default_factory=dict)
     memory_mb: int = MEMORY_MB
 
     @property
@@ -77,11 +70,15 @@ class LocalSpec:
         """Whether it loads as a scipy CSR matrix (its format's ``SPARSE``)."""
         return getattr(formats.module(self.format), "SPARSE", False)
 
+    def option(self, key):
+        """The read option ``key`` of its format: as given, else the format's default."""
+        given = self.options.get(key)
+        return formats.options(self.format)[key].default if given is None else given
+
     def read_options(self) -> dict:
         """The read options of its format (the module's ``OPTIONS``), each as given, else the
         format's default: what its provenance records."""
-        return {key: default if getattr(self, key) is None else getattr(self, key)
-                for key, default in getattr(formats.module(self.format), "OPTIONS", {}).items()}
+        return {key: self.option(key) for key in formats.options(self.format)}
 
     def files(self) -> dict:
         """Part -> file path."""
@@ -108,15 +105,19 @@ class LocalSpec:
         test_path = entry.get("test_path")
         return cls(name=name, path=Path(entry["path"]), format=entry["format"],
                    test_path=Path(test_path) if test_path else None,
-                   label=entry.get("label"), header=entry.get("header"),
-                   zero_based=bool(entry.get("zero_based", False)),
+                   options={key: entry[key] for key in formats.options(entry["format"])
+                            if key in entry},
                    memory_mb=int(entry.get("memory_mb", MEMORY_MB)))
 
 
 def load_local(spec: LocalSpec, parts=None) -> Dataset:
     """The dataset of ``spec``: every part (``parts`` is accepted for symmetry with
     :func:`.loader.load`; all files are read, since an svmlight file's columns are the union of
-    them all), its card and its provenance. Raises DatasetError (see the module docstring)."""
+    them all), its card and its provenance; a folder's format reads the whole dataset itself
+    (its ``read_dataset``). Raises DatasetError (see the module docstring)."""
+    reader = formats.module(spec.format)
+    if hasattr(reader, "read_dataset"):
+        return reader.read_dataset(spec)
     files = spec.files()
     for path in files.values():
         if not Path(path).is_file():
@@ -124,7 +125,7 @@ def load_local(spec: LocalSpec, parts=None) -> Dataset:
         check_file_size(path, spec.memory_mb)
     provenance = {part: _file_record(path) for part, path in files.items()}
     first = "train" if spec.test_path else "all"
-    named = formats.module(spec.format).read_local(spec, files)
+    named = reader.read_local(spec, files)
     arrays = {part: found[:3] for part, found in named.items()}
     names = named[first][3]  # the training file's header, if it has one
     _check_classes(files[first], arrays[first])
@@ -174,43 +175,6 @@ def _card(spec, parts) -> Card:
                 parts={part: len(y) for part, (_, y) in parts.items()}, paper_scaling="none",
                 continuous_columns=range(n_features), sources=(), path=spec.path,
                 folder=spec.name, origin="local")
-
-
-def load_text_folder(name, path, test_path=None, encoding="latin-1",
-                     max_files=MAX_TEXT_FILES, max_bytes=MAX_TEXT_BYTES, **bounds) -> Dataset:
-    """A text dataset from the folder ``path`` (part ``all``; with ``test_path``, parts
-    ``train`` and ``test``): each subfolder is a class, each file in it a document decoded as
-    ``encoding``. Its checksum is the folder's tree digest (as an archive's, :mod:`.archives`).
-    DatasetError for a missing folder, fewer than two classes, a file that does not decode,
-    more than ``max_files`` files or ``max_bytes`` bytes in all, and what
-    :mod:`.text_folder` refuses (links out, FIFOs and devices, a huge document, too many
-    classes: ``bounds``; a test folder that is the training folder or has classes it lacks)."""
-    folders = {"train": Path(path), "test": Path(test_path)} if test_path else \
-        {"all": Path(path)}
-    text_folder.check_parts(folders)  # the same folder twice: refused before reading
-    loaded, checksums = {}, {}
-    for part, folder in folders.items():
-        members = text_folder.text_members(folder, max_files, max_bytes, **bounds)
-        texts = text_folder.decode(members, folder, encoding)
-        labels = np.asarray([key.split("/", 1)[0] for key in sorted(members)], dtype=str)
-        if len(set(labels.tolist())) < 2:
-            raise DatasetError(f"{folder}: one class folder with documents; a classifier needs "
-                               "two or more")
-        loaded[part] = (documents(texts), labels)
-        checksums[str(folder)] = archives.tree_digest(members)
-    text_folder.check_parts(folders, {part: y for part, (_, y) in loaded.items()})
-    classes = tuple(sorted(set().union(*(set(y.tolist()) for _, y in loaded.values()))))
-    card = Card(name=name, title=f"local text folder {path}", description=f"Text folder {path}.",
-                n_classes=len(classes), n_features=0, classes=classes,
-                split="fixed" if test_path else "none",
-                parts={part: len(y) for part, (_, y) in loaded.items()}, paper_scaling="none",
-                continuous_columns=(), sources=(), path=Path(path), folder=name, origin="local",
-                kind="text")
-    return Dataset(name=name, card=card, parts=loaded, checksums=checksums,
-                   sources={key: f"local {key}" for key in checksums}, source_id="local",
-                   provenance={"format": "text-folder", "encoding": encoding,
-                               "files": {key: {"part": part, "tree_sha256": checksums[key]}
-                                         for part, key in zip(folders, checksums)}})
 
 
 def _check_classes(path, arrays):

@@ -86,9 +86,11 @@ A mapping with ``path`` names a local data file instead of a registry dataset (s
       - {name: mydigits, path: data/digits.csv, label: target}      # csv: label name or index
       - {name: pen, path: data/pendigits, test_path: data/pendigits.t, format: svmlight}
 
-``format`` is csv, svmlight or npz (from the extension when absent); ``label`` (csv: column
-name or 0-based index, default the last) and ``header`` (csv: true/false, detected when absent),
-``zero_based`` (svmlight, default false). A folder (or ``kind: text``) is a text folder: one
+``format`` is a local format of the registry (:func:`multisvm_cli.data.formats.config_names`:
+csv, svmlight, npz, text; from the extension when absent); its read options are its module's
+``OPTIONS``: ``label`` (csv: column name or 0-based index, default the last) and ``header``
+(csv: true/false, detected when absent), ``zero_based`` (svmlight, default false). A folder
+(``format: text``, ``kind: text``) is a text folder: one
 subfolder per class, one document per file (``test_path``: a folder of test documents). Paths are relative to the config file; the resolved
 config writes them absolute. Without ``test_path`` there is no fixed split (use
 ``split: {test_fraction: ...}`` or k-fold). A local file's default scaling is ``standard``

@@ -5,12 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ...base.numeric import is_count, is_int
+from ...base.numeric import is_count
 from .checks import check_choice, check_mapping, joined, show
 
-LOCAL_KEYS = ("path", "test_path", "format", "kind", "label", "header", "zero_based",
-              "memory_mb")
-LOCAL_FORMAT_KEYS = {"label": "csv", "header": "csv", "zero_based": "svmlight"}
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")  # a portable folder name
 
 
@@ -20,19 +17,19 @@ def _dataset_names(doc, value, path, known, overridable):
     items = value if isinstance(value, list) else [value]
     if value is None or isinstance(value, list) and not value:
         doc.fail(path, "name at least one dataset; known: " + joined(known))
-    entries = []
+    entries, allowed = [], local_keys()
     for i, item in enumerate(items):
         where = path + (i,) if isinstance(value, list) else path
         overrides = {}
         if isinstance(item, dict):
-            overrides = check_mapping(doc, item, where, overridable + LOCAL_KEYS)
+            overrides = check_mapping(doc, item, where, overridable + allowed)
             if "path" in item:
                 entries.append((_local_name(doc, item, where, known), overrides, where))
                 continue
             if "name" not in item:
                 doc.fail(where, "a dataset mapping needs a name (a registry dataset) or a path "
                                 "(a local data file)")
-            for key in LOCAL_KEYS:
+            for key in allowed:
                 if key in item:
                     doc.fail(where + (key,), f"{key} is for a local data file: add path")
             item, name_path = item["name"], where + ("name",)
@@ -44,6 +41,14 @@ def _dataset_names(doc, value, path, known, overridable):
     if len(set(names)) != len(names):
         doc.fail(path, f"a dataset is named twice: {show(names)}")
     return entries
+
+
+def local_keys() -> tuple:
+    """The keys of a local dataset entry: its files, format, kind, the read options the format
+    registry declares (:func:`...data.formats.option_owners`) and memory_mb."""
+    from ...data.formats import option_owners
+
+    return ("path", "test_path", "format", "kind", *option_owners(), "memory_mb")
 
 
 def _local_name(doc, item, where, known):
@@ -64,10 +69,8 @@ def _local_spec(doc, name, entry, where):
     """The data.LocalSpec of a local dataset entry: files exist (relative to the config's
     folder), the format is known or inferred, the read options fit it."""
     from ... import data
-    from ...data.formats import infer_format, local_names
+    from ...data.formats import config_names, infer_format, local_names
     from ...data.local.files import MEMORY_MB
-
-    FORMATS = local_names()
 
     if "kind" in entry:
         check_choice(doc, entry["kind"], where + ("kind",), ("numeric", "text"), "kind")
@@ -79,30 +82,36 @@ def _local_spec(doc, name, entry, where):
     paths = {key: _local_file(doc, entry[key], where + (key,))
              for key in ("path", "test_path") if key in entry}
     if "format" in entry:
-        fmt = check_choice(doc, entry["format"], where + ("format",), FORMATS + ("text",), "format")
+        fmt = check_choice(doc, entry["format"], where + ("format",), config_names(), "format")
     else:
         fmt = infer_format(paths["path"])
         if fmt is None:
             doc.fail(where + ("path",), f"cannot tell the format of {paths['path'].name} from "
-                                        f"its extension; add format: {joined(FORMATS)}")
-    for key, needs in LOCAL_FORMAT_KEYS.items():
-        if key in entry and fmt != needs:
-            doc.fail(where + (key,), f"{key} is for {needs} files, not {fmt}")
-    label = entry.get("label")
-    if "label" in entry and not (isinstance(label, str) or is_int(label)):
-        doc.fail(where + ("label",), f"expected a column name or a 0-based index, got "
-                                     f"{show(label)}")
-    for key in ("header", "zero_based"):
-        if key in entry and not isinstance(entry[key], bool):
-            doc.fail(where + (key,), f"expected true or false, got {show(entry[key])}")
+                                        f"its extension; add format: "
+                                        f"{joined(local_names())}")
+    options = _read_options(doc, entry, where, fmt)
     memory_mb = entry.get("memory_mb", MEMORY_MB)
     if not is_count(memory_mb, 1):
         doc.fail(where + ("memory_mb",), f"expected a positive number of megabytes, got "
                                          f"{show(memory_mb)}")
     return data.LocalSpec(name=name, path=paths["path"], format=fmt,
-                          test_path=paths.get("test_path"), label=label,
-                          header=entry.get("header"),
-                          zero_based=bool(entry.get("zero_based", False)), memory_mb=memory_mb)
+                          test_path=paths.get("test_path"), options=options,
+                          memory_mb=memory_mb)
+
+
+def _read_options(doc, entry, where, fmt) -> dict:
+    """The read options a local entry gives, each one its format declares
+    (:func:`...data.formats.options`) and holding what the declaration expects."""
+    from ...data.formats import option_owners, options
+
+    for key, owners in option_owners().items():
+        if key in entry and fmt not in owners:
+            doc.fail(where + (key,), f"{key} is for {' or '.join(owners)} files, not {fmt}")
+    declared = options(fmt)
+    for key, option in declared.items():
+        if key in entry and not option.holds(entry[key]):
+            doc.fail(where + (key,), f"expected {option.expected}, got {show(entry[key])}")
+    return {key: entry[key] for key in declared if key in entry}
 
 
 def _is_text(doc, entry):

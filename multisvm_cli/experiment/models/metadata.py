@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ... import __version__, data
-from ...data.formats import local_names
+from ...data import formats
 from ...estimators.registry import REGISTRY
 from ...estimators.options import check_C
 from ...estimators.kernels import KERNEL_NAMES, KERNEL_PARAMS, Kernel
@@ -242,16 +242,13 @@ def _local_metadata(value, where):
     naming what is wrong."""
     entry = value.get("entry") if isinstance(value, dict) else None
     files = value.get("files") if isinstance(value, dict) else None
-    known = local_names()
+    known = formats.config_names()
     if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)
-            and entry.get("format") in (*known, "text")
-            and isinstance(entry.get("test_path", ""), str)
-            and isinstance(entry.get("label", 0), (str, int))
-            and isinstance(entry.get("header", False), (bool, type(None)))
-            and isinstance(entry.get("zero_based", False), bool)):
+            and entry.get("format") in known
+            and isinstance(entry.get("test_path", ""), str) and _read_options_hold(entry)):
         raise ModelFormatError(f"{where}: local.entry must be a local dataset entry (path, "
                                f"format: {', '.join(known)}, read options), got {short(entry)}")
-    folder = entry["format"] == "text"
+    folder = hasattr(formats.module(entry["format"]), "read_dataset")
     if not (isinstance(files, dict) and files and all(
             isinstance(f, dict) and (_hex64(f.get("tree_sha256")) if folder else
                                      isinstance(f.get("path"), str) and is_int(f.get("size"))
@@ -263,6 +260,16 @@ def _local_metadata(value, where):
         raise ModelFormatError(f"{where}: local.columns must be the csv header's feature names "
                                f"(a list of strings), got {short(names)}")
     return dict(value)
+
+
+def _read_options_hold(entry) -> bool:
+    """Whether each read option of a local entry (any local format's, :func:`data.formats.
+    option_owners`) holds what its declaration expects, or is its recorded default."""
+    for key, owners in formats.option_owners().items():
+        option = formats.options(owners[0])[key]
+        if key in entry and not (option.holds(entry[key]) or entry[key] == option.default):
+            return False
+    return True
 
 
 def _choice(value, allowed):

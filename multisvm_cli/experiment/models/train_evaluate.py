@@ -87,11 +87,8 @@ def _load_own_data(meta, part, own_part, mirror, data_home):
     from ... import data
 
     if "local" in meta:
-        spec = data.LocalSpec.from_entry(meta["dataset"], meta["local"]["entry"])
-        if spec.format == "text":
-            return data.load_text_folder(spec.name, spec.path, spec.test_path,
-                                         meta["text"]["encoding"])
-        return data.load_local(spec)
+        return data.load_local(data.LocalSpec.from_entry(meta["dataset"],
+                                                         meta["local"]["entry"]))
     return data.load(meta["dataset"], parts=[part] if own_part else None, mirror=mirror,
                      data_home=data_home)
 

@@ -71,8 +71,9 @@ def toy_card(tmp_path, monkeypatch, data_home):
 
 
 def test_every_module_of_the_package_is_a_format():
-    assert formats.names() == ("archive", "hdf5", "sklearn", "svmlight", "text")
-    assert formats.FORMATS["text"] == "multisvm_cli.data.formats.text"
+    assert formats.names() == ("archive", "delimited", "hdf5", "sklearn", "svmlight")
+    assert formats.FORMATS["delimited"] == "multisvm_cli.data.formats.delimited"
+    assert formats.FORMATS["text"] == "multisvm_cli.data.formats.text"  # a config's folder
     assert formats.reader("svmlight").__module__ == "multisvm_cli.data.formats.svmlight"
 
 
@@ -101,25 +102,38 @@ def test_what_a_reader_gives_is_checked_against_the_card(tmp_path, monkeypatch, 
 
 
 def test_register_refuses_a_taken_name():
-    formats.register("text", "multisvm_cli.data.formats.text")  # the same module: no change
-    with pytest.raises(ValueError, match="already read by multisvm_cli.data.formats.text"):
-        formats.register("text", "somewhere.else")
+    formats.register("delimited", "multisvm_cli.data.formats.delimited")  # the same: no change
+    with pytest.raises(ValueError, match="already read by multisvm_cli.data.formats.delimited"):
+        formats.register("delimited", "somewhere.else")
 
 
 def test_a_card_with_an_unknown_format_is_refused_with_the_known_ones(toy_card):
-    with pytest.raises(data.DatasetError, match=r"format must be one of archive, hdf5, sklearn, "
-                                                r"svmlight, text, not 'toy-json'"):
+    with pytest.raises(data.DatasetError, match=r"format must be one of archive, delimited, "
+                                                r"hdf5, sklearn, svmlight, not 'toy-json'"):
         data.get_card("toy")
+
+
+def test_a_card_saying_text_is_refused_with_one_line_naming_delimited(tmp_path, monkeypatch):
+    """``text`` is a config's folder of documents; a card's delimited text is ``delimited``
+    (a user card of the old word is told the new one, not read as something else)."""
+    cards, _ = write_toy(tmp_path, POINTS, fmt="text")
+    monkeypatch.setenv("MULTISVM_CARDS", str(cards))
+    with pytest.raises(data.DatasetError) as raised:
+        data.get_card("toy")
+    message = str(raised.value)
+    assert "\n" not in message and message.endswith(
+        "format 'text' is a config's folder of documents; a card's delimited text files are "
+        "format: delimited")
 
 
 def test_a_format_may_check_a_downloaded_file_the_card_has_no_digest_for(tmp_path,
                                                                          monkeypatch):
-    """``check_file``: the text format checks a file without a known SHA-256 by its labels
-    (a format without one, such as this toy, keeps only the size bounds)."""
-    from multisvm_cli.data.formats import text
+    """``check_file``: the delimited format checks a file without a known SHA-256 by its
+    labels (a format without one, such as this toy, keeps only the size bounds)."""
+    from multisvm_cli.data.formats import delimited
 
     monkeypatch.setitem(formats.FORMATS, "toy-json", __name__)
-    assert formats.file_check("text") is text.check_file
+    assert formats.file_check("delimited") is delimited.check_file
     assert formats.file_check("svmlight") is None and formats.file_check("toy-json") is None
     card = data.get_card("glass")
     source = card.sources[0]
@@ -127,6 +141,6 @@ def test_a_format_may_check_a_downloaded_file_the_card_has_no_digest_for(tmp_pat
     path.write_text("1,1.5,1,1,1,1,1,1,1,1,1\n2,1.5,1,1,1,1,1,1,1,1,4\n")
     with pytest.raises(data.DatasetError, match=r"glass: glass.data has labels not in the card: "
                                                 r"\['4'\]; refused"):
-        text.check_file(card, source, source.files[0], path)
+        delimited.check_file(card, source, source.files[0], path)
     path.write_text("1,1.5,1,1,1,1,1,1,1,1,1\n2,1.5,1,1,1,1,1,1,1,1,7\n")
-    text.check_file(card, source, source.files[0], path)  # classes 1 and 7: accepted
+    delimited.check_file(card, source, source.files[0], path)  # classes 1 and 7: accepted

@@ -73,7 +73,8 @@ def test_the_local_formats_are_the_registry_modules_that_read_local_files():
     assert formats.infer_format("a.CSV") == "csv" and formats.infer_format("a.libsvm") == \
         "svmlight" and formats.infer_format("a.npz") == "npz"
     assert formats.infer_format("a.txt") is None and formats.infer_format("noextension") is None
-    assert formats.names() == ("archive", "hdf5", "sklearn", "svmlight", "text")
+    assert formats.names() == ("archive", "delimited", "hdf5", "sklearn", "svmlight")
+    assert formats.config_names() == ("csv", "svmlight", "npz", "text")  # text: a folder
 
 
 def test_a_format_module_in_the_registry_folder_is_a_local_format(toy_format, tmp_path):

@@ -172,7 +172,8 @@ def test_header_names_do_not_change_the_resume_cache_key(tmp_path):
 
     rows = "1,2,a\n3,4,b\n5,6,a\n7,8,b\n"
     (tmp_path / "named.csv").write_text("x,y,label\n" + rows)
-    named = data.load_local(data.LocalSpec("d", tmp_path / "named.csv", "csv", label="label"))
+    named = data.load_local(data.LocalSpec("d", tmp_path / "named.csv", "csv",
+                                           options={"label": "label"}))
     assert named.provenance["columns"] == ["x", "y"]
     assert "columns" not in cache_identity(named)
     (tmp_path / "plain.csv").write_text(rows)

@@ -20,8 +20,8 @@ import zipfile
 
 import numpy as np
 
-from ..delimited import compression
-from ..errors import DatasetError
+from .delimited import compression
+from .errors import DatasetError
 
 MEMORY_MB = 2048               # a local csv/npz dataset's dense size is refused above this
 MIN_FEATURE_BOUND = 1 << 20    # svmlight: at most max(this, the stored values) features

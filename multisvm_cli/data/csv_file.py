@@ -1,10 +1,10 @@
-"""A researcher's csv file (see :mod:`..formats.csv` for the rules): features and a label
+"""A researcher's csv file (see :mod:`.formats.csv` for the rules): features and a label
 column, an optional header, every value checked; read by :func:`.delimited.read`."""
 
 import numpy as np
 
-from .. import delimited
-from ..errors import DatasetError
+from . import delimited
+from .errors import DatasetError
 from .bounds import first_too_large, largest_value
 
 def read_csv(path, label=None, header=None):

@@ -29,6 +29,7 @@ from ..base.readers import read_json, read_text
 from ..base.storage import atomic_write, to_json, write_json
 from . import columns, run_checks
 from .hsu_lin import HSU_LIN, LAYOUTS, TABLE_1, tables_text
+from .record import ERROR_PCT
 from .table import render
 from .verdict import verdict_problem
 
@@ -42,11 +43,11 @@ GRID_NUMBERS = ("C", "validation_error")  # what the heatmaps draw: finite in ev
 RESULT_KEYS = ("dataset", "scheme", "params")
 TABLE_KEYS = ("dataset", "scheme")
 SWEEP_COLUMNS = ["sweep", "value", "dataset", "scheme", "repeat", "classes", "n_train", "n_test",
-                 "error_pct", "cpu_time", "evaluation_time", "max_train_memory_mb",
+                 ERROR_PCT, "cpu_time", "evaluation_time", "max_train_memory_mb",
                  "kernel_evaluations", "size", "level1_accuracy", "level2_accuracy"]
 # sweep.csv's numbers: each finite in every row (the last three may be empty: naive Bayes
 # records no memory before it was recorded, and only Hier has levels)
-SWEEP_NUMBERS = ("error_pct", "cpu_time", "evaluation_time", "kernel_evaluations", "size")
+SWEEP_NUMBERS = (ERROR_PCT, "cpu_time", "evaluation_time", "kernel_evaluations", "size")
 SWEEP_OPTIONAL = ("max_train_memory_mb", "level1_accuracy", "level2_accuracy")
 LIMIT = 1 << 30          # bytes of grid.csv, table.csv or results.json
 SMALL_LIMIT = 16 << 20   # bytes of run.json or config.yaml

@@ -21,9 +21,10 @@ import textwrap
 import numpy as np
 from tabulate import tabulate
 
-from ..estimators.registry import ORDER_STUDY, REFERENCE, label
+from ..estimators.registry import ORDER_STUDY, REFERENCE
 from .columns import copied, display, error_pct, narrow_notes, narrow_titles, notes, shown
 from .paired import EXACT_BELOW, RESAMPLED, paired_test
+from .record import ERROR_PCT, label
 
 FORMATS = ("table", "markdown", "csv", "json")
 MCNEMAR_KEYS = ("mcnemar_p", "mcnemar_test", "significant")
@@ -65,7 +66,7 @@ def table_rows(results, reference=None, compare_to=REFERENCE) -> list[dict]:
 def _our_numbers(result) -> dict:
     return {
         "dataset": result["dataset"], "scheme": result["scheme"], "kernel": result["kernel"],
-        "C": result["C"], "error_pct": error_pct(result["n_errors"], result["n_test"]),
+        "C": result["C"], ERROR_PCT: error_pct(result["n_errors"], result["n_test"]),
         "error_sd": result.get("error_sd"), "n_test": result["n_test"],
         "kernel_evaluations": result["kernel_evaluations"], "cpu_time": result["cpu_time"],
         "smo_iterations": result.get("smo_iterations"),
@@ -88,8 +89,8 @@ def _cv_best_numbers(result) -> dict:
         return {}
     nested = error_pct(result["n_errors"], result["n_test"])
     return {"cv_best_kernel": best["kernel"], "cv_best_C": best["C"],
-            "cv_best_error_pct": best["error_pct"],
-            "optimism": nested - best["error_pct"], "cv_best_ties": best["ties"]}
+            "cv_best_error_pct": best[ERROR_PCT],
+            "optimism": nested - best[ERROR_PCT], "cv_best_ties": best["ties"]}
 
 
 def _paper_numbers(numbers) -> dict:
@@ -138,7 +139,7 @@ def render(rows, fmt="table", reference_source=None, compare_to=REFERENCE, wide=
     if not wide and fmt == "table":
         narrow = narrow_titles(rows)
         columns = [(key, narrow[key]) for key, _ in columns if key in narrow]
-    body = [[display(key, row.get(key)) + ("*" if key == "error_pct" and row.get("bounded")
+    body = [[display(key, row.get(key)) + ("*" if key == ERROR_PCT and row.get("bounded")
                                            else "") for key, _ in columns] for row in rows]
     table = tabulate(body, headers=[title for _, title in columns],
                      tablefmt="github" if fmt == "markdown" else "simple", disable_numparse=True)

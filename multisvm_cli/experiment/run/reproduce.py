@@ -288,9 +288,10 @@ def rank_over_datasets(rows, rope=None, seed=0):
     ``report.verdict.compare_pairs`` at the config's ``rope`` (points of test error; None:
     the default) and ``seed``."""
     from ...report.ranking import errors_table, rank_schemes
+    from ...report.record import ERROR_PCT
     from ...report.verdict import DEFAULT_ROPE, compare_pairs
 
-    ours = [row for row in rows if row.get("error_pct") is not None]
+    ours = [row for row in rows if row.get(ERROR_PCT) is not None]
     if len({r["dataset"] for r in ours}) < 2 or len({r["scheme"] for r in ours}) < 2:
         return None
     errors = errors_table(ours)

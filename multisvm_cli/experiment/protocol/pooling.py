@@ -7,9 +7,9 @@ from statistics import stdev
 
 import numpy as np
 
-from ...estimators.registry import kernel_free
+from ...estimators.registry import kernel_free, label
 from ...report.columns import error_pct
-from ...report.record import ERROR_PCT
+from ...report.record import ERROR_PCT, LABEL
 
 
 def _pool(dataset, scheme, tests, rows, drawn=False):
@@ -27,7 +27,7 @@ def _pool(dataset, scheme, tests, rows, drawn=False):
     mine = [r for r in rows if r["scheme"] == scheme]
     splits = [_split_record(t) for t in tests]
     pooled = {
-        "dataset": dataset, "scheme": scheme, "kernel": kernel,
+        "dataset": dataset, "scheme": scheme, LABEL: label(scheme), "kernel": kernel,
         "C": point.C if not kernel_free(scheme) else None,
         "params": point.params(), "selected": [t["point"].params() for t in tests],
         "selections": [{"fold": i, "params": t["point"].params(),

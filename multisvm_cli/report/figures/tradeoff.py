@@ -17,7 +17,7 @@ from matplotlib.ticker import FuncFormatter
 from matplotlib.transforms import offset_copy
 
 from ..intervals import error_interval, n_splits
-from ..record import ERROR_PCT, label
+from ..record import ERROR_PCT, label_of
 from .base import figure, figure_path
 from .drawing import DPI, margins, save_figure, scheme_title, style
 
@@ -142,7 +142,7 @@ def _shifts(rows) -> dict:
 def _label_shared_points(ax, rows):
     """Name the schemes of each shared spot above it (their markers are spread sideways)."""
     for group in _same_points(rows):
-        ax.annotate(" = ".join(label(r["scheme"]) for r in group),
+        ax.annotate(" = ".join(label_of(r) for r in group),
                     (group[0]["kernel_evaluations"], group[0][ERROR_PCT]),
                     xytext=(0, 9), textcoords="offset points", ha="center", va="bottom",
                     fontsize=7.5)

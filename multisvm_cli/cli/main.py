@@ -224,9 +224,7 @@ def evaluate(model_dir, dataset, part, confusion, mirror, data_home):
     from ..report.table import evaluation_text
 
     result = evaluate_model(model_dir, dataset, part, confusion, mirror, data_home)
-    click.echo(evaluation_text(result.metadata, result.dataset, result.part, result.y_true,
-                               result.y_pred, result.seconds, result.kernel_evaluations,
-                               result.n_parameters, result.classes, result.confusion))
+    click.echo(evaluation_text(result))
 
 
 def _local_format(ctx, param, value):

@@ -1,5 +1,7 @@
 """The report layer: everything a run's results become, from the saved files alone.
 
+- :mod:`.record`: the per-scheme result record a run writes and the reports read (its keys,
+  each declared once), and a scheme's label (the record's; the registry's for older runs);
 - :mod:`.columns`: the Table-1 report's columns, each declared once (title, unit, format,
   range, note), which the tables, report.html, the footnote, the run checks and the
   run-folder reference are made from;
@@ -16,5 +18,6 @@
 - :mod:`.figures`: the figures, one module per kind, through one registry (:mod:`.figures.base`);
 - :mod:`.html`, :mod:`.html_table`: report.html (its sortable table and column toggle).
 
-Scheme names are shown by their registry label (``estimators.registry.label``) only.
+Scheme names are shown by their label: the record's, else the registry's (``record.label``,
+the one place the report layer asks the registry for one).
 """

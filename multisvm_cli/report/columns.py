@@ -23,7 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..estimators.registry import label, shared_group
+from ..estimators.registry import shared_group
+from .record import ERROR_PCT, label
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,7 @@ COLUMNS = (
     Column("kernel", "kernel", "the selected kernel (with the splits that chose it when they "
            "differ)", narrow="kernel"),
     Column("C", "C", "the selected C", narrow="C", number=True, check=POSITIVE),
-    Column("error_pct", "error %", "error % on the test part (pooled over folds and repeats) "
+    Column(ERROR_PCT, "error %", "error % on the test part (pooled over folds and repeats) "
            "of n_test points", narrow="error %", unit="%", fmt=".2f", number=True,
            check=PERCENT, note_at=(1, 1)),
     Column("error_sd", "error SD %", "error SD %: sample standard deviation of the test error "

@@ -32,9 +32,10 @@ import textwrap
 
 from tabulate import tabulate
 
-from ..estimators.registry import label, shared_group
+from ..estimators.registry import shared_group
 from ..base.numeric import is_number
 from . import paper_range
+from .record import label
 
 TABLE_1 = "table-1"
 HSU_LIN = "hsu-lin"

@@ -26,7 +26,7 @@ import json
 from pathlib import Path
 
 from ..base.errors import MultisvmError
-from ..estimators.registry import REFERENCE, label
+from ..estimators.registry import REFERENCE
 from ..base.readers import read_bytes
 from ..base.storage import atomic_write
 from ..base.yaml_loader import load
@@ -36,6 +36,7 @@ from .intervals import error_interval, n_splits
 from .hsu_lin import tables_html
 from .paired import RESAMPLED
 from .per_class import per_class
+from .record import ERROR_PCT, label
 from .run_folder import (read_config_text, read_meta, read_predictions, read_results,
                          read_sweep, read_table)
 from .summary import answer, best_schemes, log_loss_text, tests_text
@@ -145,7 +146,7 @@ def answer_html(results, rows) -> str:
     for found in found_all:
         dataset, best = found["dataset"], found["best"]
         row = next(r for r in rows if r["dataset"] == dataset and r["scheme"] == best)
-        interval = error_interval({"error_pct": found["error_pct"],
+        interval = error_interval({ERROR_PCT: found[ERROR_PCT],
                                    "error_sd": _parse(row.get("error_sd") or ""),
                                    "n_test": _parse(row.get("n_test") or "")},
                                   splits.get((dataset, best), 1))
@@ -158,7 +159,7 @@ def answer_html(results, rows) -> str:
         untested = (f"; not tested against {label(best)}: "
                     + ", ".join(map(label, found["untested"]))) if found["untested"] else ""
         body.append(f"<tr><td class=\"text\">{_esc(dataset)}</td><td class=\"text\"><b>"
-                    f"{_esc(label(best))}</b> {found['error_pct']:.2f}%{_esc(where + tied)}</td>"
+                    f"{_esc(label(best))}</b> {found[ERROR_PCT]:.2f}%{_esc(where + tied)}</td>"
                     f"<td class=\"text\">{_esc(tests_text(same) + untested)}</td>"
                     f"<td class=\"text\">{_esc(tests_text(found['worse']))}</td></tr>")
     alpha = next((f["alpha"] for f in found_all), 0.05)

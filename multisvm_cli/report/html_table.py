@@ -22,6 +22,7 @@ import html
 from ..base.numeric import is_number
 from . import columns as declared
 from .columns import display
+from .record import ERROR_PCT
 
 OLD_TITLES = {"n_support_vectors": "SVs"}  # a column of earlier runs' table.csv
 CSS = """
@@ -110,7 +111,7 @@ def table_html(header, rows, parse, titles=None, linear=()) -> str:
             exact = row.get(key) or ""
             value = parse(exact)
             text = display(key, value)
-            if key == "error_pct" and row.get("bounded") == "True":
+            if key == ERROR_PCT and row.get("bounded") == "True":
                 text += "*"  # a final fit stopped at max_iter (the footnote says so)
             if key in LINEAR_KEYS and text and (row.get("dataset"), row.get("scheme")) in linear:
                 text += LINEAR_MARK  # the footnote says what a linear model's figures are
@@ -131,7 +132,7 @@ def best_rows(rows, parse) -> set:
     """The indices of each dataset's lowest test error rows (ours; ties all marked)."""
     errors = {}
     for index, row in enumerate(rows):
-        error = parse(row.get("error_pct") or "")
+        error = parse(row.get(ERROR_PCT) or "")
         if is_number(error):
             errors.setdefault(row.get("dataset"), []).append((error, index))
     return {index for found in errors.values() for error, index in found

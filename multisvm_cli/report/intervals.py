@@ -16,6 +16,8 @@ import math
 
 from scipy import stats
 
+from .record import ERROR_PCT
+
 LEVEL = 0.95
 WILSON = "Wilson"
 SPREAD = "fold spread"
@@ -46,7 +48,7 @@ def error_interval(row, n_splits=1) -> tuple[float, float, str] | None:
     """(low %, high %, how) of a report row's test error: the fold spread (:func:`spread`) when
     it was tested on ``n_splits`` >= 2 splits with an ``error_sd``, else Wilson's interval of
     its pooled errors over ``n_test`` points; None when the row has neither."""
-    error = row.get("error_pct")
+    error = row.get(ERROR_PCT)
     if error is None:
         return None
     if n_splits >= 2 and row.get("error_sd") is not None:

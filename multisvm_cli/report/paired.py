@@ -19,6 +19,8 @@ import math
 import numpy as np
 from scipy import stats
 
+from .record import ERROR_PCT
+
 EXACT_BELOW = 25
 RESAMPLED = "corrected-t"  # the mcnemar_test value of the corrected resampled t-test
 
@@ -87,5 +89,5 @@ def paired_test(result, base) -> dict:
         return mcnemar(result["correct"], base["correct"])
     splits, others = result["splits"], base["splits"]
     ratio = float(np.mean([s["n_test"] / s["n_train"] for s in splits]))
-    return corrected_resampled_ttest([s["error_pct"] for s in splits],
-                                     [s["error_pct"] for s in others], ratio)
+    return corrected_resampled_ttest([s[ERROR_PCT] for s in splits],
+                                     [s[ERROR_PCT] for s in others], ratio)

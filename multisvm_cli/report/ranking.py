@@ -30,17 +30,17 @@ import pandas as pd
 from scipy import stats
 
 from ..base.errors import MultisvmError
-from ..estimators.registry import label
+from .record import ERROR_PCT, label
 
 
 def errors_table(rows) -> pd.DataFrame:
     """Datasets x schemes test error (%) from report rows (``table.table_rows``); rows without
     our own ``error_pct`` (the paper's baselines) are left out."""
-    ours = [r for r in rows if r.get("error_pct") is not None]
+    ours = [r for r in rows if r.get(ERROR_PCT) is not None]
     if not ours:
         raise MultisvmError("no report row has an error_pct to rank; run the protocol first")
     frame = pd.DataFrame(ours)
-    return frame.pivot_table(index="dataset", columns="scheme", values="error_pct",
+    return frame.pivot_table(index="dataset", columns="scheme", values=ERROR_PCT,
                              aggfunc="first", sort=False)
 
 

@@ -29,6 +29,7 @@ from collections import Counter
 from ..base.numeric import is_count, is_number
 from . import columns
 from .columns import COUNT, FRACTION, NONNEGATIVE, error_pct
+from .record import ERROR_PCT
 
 # the ranges of the keys of grid.csv, sweep.csv and results.json's results that are not
 # columns of the report table (the table's own are declared with it: columns.ranges())
@@ -117,7 +118,7 @@ def sweep_problem(frame, results) -> str | None:
         d, v, s, r = (missing or extra or twice)[0]
         what = "has no row" if missing else "is not in the run" if extra else "has two rows"
         return f"{d} at {v}, {s}, repeat {r} {what}: a row was dropped, added or copied"
-    ours = Counter(_key(r["scheme"], r["n_train"], r["n_test"], r["error_pct"], r)
+    ours = Counter(_key(r["scheme"], r["n_train"], r["n_test"], r[ERROR_PCT], r)
                    for r in rows)
     theirs = Counter(_key(r["scheme"], (r.get("splits") or [{}])[0].get("n_train"),
                           r.get("n_test"), _error_pct(r), r)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..base.errors import MultisvmError, one_line
@@ -29,6 +30,7 @@ from ..base.readers import read_json, read_text
 from ..base.storage import atomic_write, to_json, write_json
 from . import columns, run_checks
 from .hsu_lin import HSU_LIN, LAYOUTS, TABLE_1, tables_text
+from .record import ERROR_PCT
 from .table import render
 from .verdict import verdict_problem
 
@@ -42,11 +44,11 @@ GRID_NUMBERS = ("C", "validation_error")  # what the heatmaps draw: finite in ev
 RESULT_KEYS = ("dataset", "scheme", "params")
 TABLE_KEYS = ("dataset", "scheme")
 SWEEP_COLUMNS = ["sweep", "value", "dataset", "scheme", "repeat", "classes", "n_train", "n_test",
-                 "error_pct", "cpu_time", "evaluation_time", "max_train_memory_mb",
+                 ERROR_PCT, "cpu_time", "evaluation_time", "max_train_memory_mb",
                  "kernel_evaluations", "size", "level1_accuracy", "level2_accuracy"]
 # sweep.csv's numbers: each finite in every row (the last three may be empty: naive Bayes
 # records no memory before it was recorded, and only Hier has levels)
-SWEEP_NUMBERS = ("error_pct", "cpu_time", "evaluation_time", "kernel_evaluations", "size")
+SWEEP_NUMBERS = (ERROR_PCT, "cpu_time", "evaluation_time", "kernel_evaluations", "size")
 SWEEP_OPTIONAL = ("max_train_memory_mb", "level1_accuracy", "level2_accuracy")
 LIMIT = 1 << 30          # bytes of grid.csv, table.csv or results.json
 SMALL_LIMIT = 16 << 20   # bytes of run.json or config.yaml
@@ -57,41 +59,61 @@ CONFIG_SHA256 = "config_sha256"  # run.json's record of config.yaml (:func:`chec
 
 # --------------------------------------------------------------------------- writing
 
-def write_tables(folder, name, results, grid_rows, rows, checksums, *, compare_to, repeats,
-                 source=None, ranking=None, dag_orders=None, versus_best=None,
-                 layout=TABLE_1):
-    """grid.csv, table.csv, table.md and results.json of a run, each written atomically.
+@dataclass(frozen=True)
+class RunTables:
+    """What :func:`write_tables` writes of a run.
 
-    ``results``: the protocol's per-scheme results (their per-point ``correct`` and the DAG
-    order studies are left out: the studies are ``dag_orders``); ``rows``: the report rows;
-    ``source``: the reference numbers' source (table.md's footnote); ``versus_best``: each
-    scheme's paired test against its dataset's best (``summary.versus_best``); ``layout`` (the
+    ``name``: the config's; ``results``: the protocol's per-scheme results
+    (:class:`.record.Result`; their per-point ``correct`` and the DAG order studies are left
+    out of results.json: the studies are ``dag_orders``); ``grid_rows``: grid.csv's rows;
+    ``rows``: the report rows; ``checksums``: the datasets' files; ``compare_to``: the
+    comparison scheme; ``repeats``; ``source``: the reference numbers' source (table.md's
+    footnote); ``ranking``; ``dag_orders``: {dataset: study}; ``versus_best``: each scheme's
+    paired test against its dataset's best (``summary.versus_best``); ``layout`` (the
     config's, kept in results.json): ``hsu-lin`` adds Hsu & Lin's tables to table.md
-    (:mod:`.hsu_lin`). results.json is strict JSON (a non-finite number is refused here, as
-    the reader would refuse it)."""
+    (:mod:`.hsu_lin`)."""
+
+    name: str
+    results: list
+    grid_rows: list
+    rows: list
+    checksums: dict
+    compare_to: str
+    repeats: int
+    source: str | None = None
+    ranking: dict | None = None
+    dag_orders: dict | None = None
+    versus_best: dict | None = None
+    layout: str = TABLE_1
+
+
+def write_tables(folder, run: RunTables):
+    """grid.csv, table.csv, table.md and results.json of a run (:class:`RunTables`), each
+    written atomically, and its predictions.csv (:func:`write_predictions`). results.json is
+    strict JSON (a non-finite number is refused here, as the reader would refuse it)."""
     import pandas as pd
 
     folder = Path(folder)
-    grid = pd.DataFrame(grid_rows).reindex(columns=GRID_COLUMNS)
+    grid = pd.DataFrame(run.grid_rows).reindex(columns=GRID_COLUMNS)
     atomic_write(folder / "grid.csv", grid.to_csv(index=False))
-    atomic_write(folder / "table.csv", render(rows, "csv"))
+    atomic_write(folder / "table.csv", render(run.rows, "csv"))
     public = [{k: v for k, v in r.items() if k not in ("correct", "dag_orders", "points")}
-              for r in results]
-    markdown = render(rows, "markdown", source, compare_to)
-    if layout == HSU_LIN:
-        markdown += "\n\n" + tables_text(public, "markdown", config=name)
+              for r in run.results]
+    markdown = render(run.rows, "markdown", run.source, run.compare_to)
+    if run.layout == HSU_LIN:
+        markdown += "\n\n" + tables_text(public, "markdown", config=run.name)
     atomic_write(folder / "table.md", markdown + "\n")
-    saved = {"config": name, "checksums": checksums, "compare_to": compare_to,
-             "repeats": repeats, "layout": layout, "results": public, "table": rows}
-    if ranking is not None:
-        saved["ranking"] = ranking
-    if dag_orders:
-        saved["dag_orders"] = dag_orders
-    if versus_best:
-        saved["versus_best"] = versus_best
+    saved = {"config": run.name, "checksums": run.checksums, "compare_to": run.compare_to,
+             "repeats": run.repeats, "layout": run.layout, "results": public, "table": run.rows}
+    if run.ranking is not None:
+        saved["ranking"] = run.ranking
+    if run.dag_orders:
+        saved["dag_orders"] = run.dag_orders
+    if run.versus_best:
+        saved["versus_best"] = run.versus_best
     atomic_write(folder / "results.json", to_json(saved, indent=2, allow_nan=False) + "\n")
-    if any("points" in r for r in results):  # the protocol's results (not a hand-made table)
-        write_predictions(folder, results)
+    if any("points" in r for r in run.results):  # the protocol's results (not hand-made)
+        write_predictions(folder, run.results)
 
 
 def write_predictions(folder, results) -> Path:

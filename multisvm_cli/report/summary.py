@@ -20,8 +20,8 @@ has little power, and the summary says so.
 
 from __future__ import annotations
 
-from ..estimators.registry import label
 from .paired import paired_test
+from .record import ERROR_PCT, label
 
 ALPHA = 0.05
 
@@ -31,7 +31,7 @@ def best_schemes(rows) -> dict:
     first row)."""
     best = {}
     for row in rows:
-        error = row.get("error_pct")
+        error = row.get(ERROR_PCT)
         if error is None or error == "":
             continue
         error = float(error)
@@ -75,12 +75,12 @@ def answer(saved: dict, rows) -> list[dict]:
         tests = _tests(dataset, best, versus, saved.get("compare_to"), rows)
         alpha = (versus.get(dataset) or {}).get("alpha", ALPHA)
         others = [r["scheme"] for r in rows if r["dataset"] == dataset and r["scheme"] != best
-                  and r.get("error_pct") not in (None, "")]
+                  and r.get(ERROR_PCT) not in (None, "")]
         same = [(s, *tests[s]) for s in others if s in tests and tests[s][0] >= alpha]
         worse = [(s, *tests[s]) for s in others if s in tests and tests[s][0] < alpha]
         tied = [r["scheme"] for r in rows if r["dataset"] == dataset and r["scheme"] != best
-                and r.get("error_pct") not in (None, "") and float(r["error_pct"]) == error]
-        summary.append({"dataset": dataset, "best": best, "error_pct": error, "alpha": alpha,
+                and r.get(ERROR_PCT) not in (None, "") and float(r[ERROR_PCT]) == error]
+        summary.append({"dataset": dataset, "best": best, ERROR_PCT: error, "alpha": alpha,
                         "tied": tied, "same": same, "worse": worse,
                         "untested": [s for s in others if s not in tests]})
         lowest = lowest_log_loss(rows, dataset)
@@ -119,7 +119,7 @@ def answer_text(saved: dict, rows) -> str:
     not significantly different at alpha = 0.05: ...; significantly worse: ..."."""
     lines = []
     for found in answer(saved, rows):
-        best = f"{found['dataset']}: best {label(found['best'])} {found['error_pct']:.2f}%"
+        best = f"{found['dataset']}: best {label(found['best'])} {found[ERROR_PCT]:.2f}%"
         if found["tied"]:
             best += f" (tied: {', '.join(map(label, found['tied']))})"
         if "log_loss" in found:

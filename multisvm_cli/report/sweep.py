@@ -12,14 +12,14 @@ import textwrap
 import pandas as pd
 from tabulate import tabulate
 
-from ..estimators.registry import label
 from .columns import column
+from .record import ERROR_PCT, label
 
 SWEEP_TABLE = (  # sweep.csv's columns the table shows, means over the repeats (titled as in
     # the report table, columns.COLUMNS; size, in parameters, is not one of its columns)
-    "error_pct", "cpu_time", "evaluation_time", "max_train_memory_mb", "kernel_evaluations",
+    ERROR_PCT, "cpu_time", "evaluation_time", "max_train_memory_mb", "kernel_evaluations",
     "size", "level1_accuracy", "level2_accuracy")
-DIGITS = {"error_pct": 2, "cpu_time": 3, "evaluation_time": 3, "max_train_memory_mb": 3,
+DIGITS = {ERROR_PCT: 2, "cpu_time": 3, "evaluation_time": 3, "max_train_memory_mb": 3,
           "kernel_evaluations": 1, "size": 0, "level1_accuracy": 3, "level2_accuracy": 3}
 
 
@@ -31,7 +31,7 @@ def sweep_summary(rows) -> pd.DataFrame:
     columns = [c for c in SWEEP_TABLE if c in frame and frame[c].notna().any()]
     grouped = frame.groupby(keys, sort=False)
     summary = grouped[columns].mean()
-    summary["error_sd"] = grouped["error_pct"].std(ddof=1)
+    summary["error_sd"] = grouped[ERROR_PCT].std(ddof=1)
     summary["repeats"] = grouped.size()
     return summary.reset_index()
 
@@ -42,11 +42,11 @@ def sweep_table(rows, fmt="table") -> str:
     summary = sweep_summary(rows)
     name = pd.DataFrame(rows)["sweep"].iloc[0]
     columns = [c for c in SWEEP_TABLE if c in summary]
-    header = ["dataset", name, "scheme", "repeats", *map(_title, ("error_pct", "error_sd")),
-              *[_title(c) for c in columns if c != "error_pct"]]
+    header = ["dataset", name, "scheme", "repeats", *map(_title, (ERROR_PCT, "error_sd")),
+              *[_title(c) for c in columns if c != ERROR_PCT]]
     body = [[r["dataset"], r["value"], label(r["scheme"]), int(r["repeats"]),
-             _cell(r["error_pct"], 2), _cell(r["error_sd"], 2),
-             *[_cell(r[c], DIGITS[c]) for c in columns if c != "error_pct"]]
+             _cell(r[ERROR_PCT], 2), _cell(r["error_sd"], 2),
+             *[_cell(r[c], DIGITS[c]) for c in columns if c != ERROR_PCT]]
             for _, r in summary.iterrows()]
     note = sweep_footnote(name)
     if fmt == "html":

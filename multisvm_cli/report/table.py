@@ -21,9 +21,10 @@ import textwrap
 import numpy as np
 from tabulate import tabulate
 
-from ..estimators.registry import ORDER_STUDY, REFERENCE, label
+from ..estimators.registry import ORDER_STUDY, REFERENCE
 from .columns import copied, display, error_pct, narrow_notes, narrow_titles, notes, shown
 from .paired import EXACT_BELOW, RESAMPLED, paired_test
+from .record import ERROR_PCT, LABEL, label, label_of
 
 FORMATS = ("table", "markdown", "csv", "json")
 MCNEMAR_KEYS = ("mcnemar_p", "mcnemar_test", "significant")
@@ -64,8 +65,9 @@ def table_rows(results, reference=None, compare_to=REFERENCE) -> list[dict]:
 
 def _our_numbers(result) -> dict:
     return {
-        "dataset": result["dataset"], "scheme": result["scheme"], "kernel": result["kernel"],
-        "C": result["C"], "error_pct": error_pct(result["n_errors"], result["n_test"]),
+        "dataset": result["dataset"], "scheme": result["scheme"], LABEL: label_of(result),
+        "kernel": result["kernel"],
+        "C": result["C"], ERROR_PCT: error_pct(result["n_errors"], result["n_test"]),
         "error_sd": result.get("error_sd"), "n_test": result["n_test"],
         "kernel_evaluations": result["kernel_evaluations"], "cpu_time": result["cpu_time"],
         "smo_iterations": result.get("smo_iterations"),
@@ -88,8 +90,8 @@ def _cv_best_numbers(result) -> dict:
         return {}
     nested = error_pct(result["n_errors"], result["n_test"])
     return {"cv_best_kernel": best["kernel"], "cv_best_C": best["C"],
-            "cv_best_error_pct": best["error_pct"],
-            "optimism": nested - best["error_pct"], "cv_best_ties": best["ties"]}
+            "cv_best_error_pct": best[ERROR_PCT],
+            "optimism": nested - best[ERROR_PCT], "cv_best_ties": best["ties"]}
 
 
 def _paper_numbers(numbers) -> dict:
@@ -138,7 +140,7 @@ def render(rows, fmt="table", reference_source=None, compare_to=REFERENCE, wide=
     if not wide and fmt == "table":
         narrow = narrow_titles(rows)
         columns = [(key, narrow[key]) for key, _ in columns if key in narrow]
-    body = [[display(key, row.get(key)) + ("*" if key == "error_pct" and row.get("bounded")
+    body = [[display(key, row.get(key)) + ("*" if key == ERROR_PCT and row.get("bounded")
                                            else "") for key, _ in columns] for row in rows]
     table = tabulate(body, headers=[title for _, title in columns],
                      tablefmt="github" if fmt == "markdown" else "simple", disable_numparse=True)
@@ -212,23 +214,29 @@ def _csv_value(value):
     return value
 
 
-def evaluation_text(meta, dataset, part, y_true, y_pred, seconds, kernel_evaluations,
-                    n_parameters, classes, confusion=None) -> str:
-    """What ``multisvm evaluate`` prints: error, kernel evaluations, time, size (+ confusion)."""
-    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
+def evaluation_text(measured) -> str:
+    """What ``multisvm evaluate`` prints: error, kernel evaluations, time, size (+ confusion).
+
+    ``measured``: what ``experiment.evaluate`` measured (its ``Evaluation``): the model's
+    ``metadata``, the ``dataset`` and ``part``, ``y_true`` and ``y_pred``, ``seconds``,
+    ``kernel_evaluations`` (per test point), ``n_parameters``, the model's ``classes`` and
+    the ``confusion`` matrix (None: not asked for)."""
+    meta, seconds = measured.metadata, measured.seconds
+    y_true, y_pred = np.asarray(measured.y_true), np.asarray(measured.y_pred)
     errors = int(np.sum(y_true.astype(str) != y_pred.astype(str)))  # a file's labels: by name
     scheme = label(meta.get("scheme"))
+    kernel_evaluations, n_parameters = measured.kernel_evaluations, measured.n_parameters
     lines = [
         f"model: {scheme}, {meta.get('kernel')}, C={meta.get('params', {}).get('C', 0):g} "
         f"(trained on {meta.get('dataset')})",
-        f"data: {dataset} {part}, {len(y_true)} points",
+        f"data: {measured.dataset} {measured.part}, {len(y_true)} points",
         f"error rate: {100.0 * errors / max(len(y_true), 1):.2f}% ({errors} errors)",
         f"kernel evaluations per test point: {kernel_evaluations:.1f}",
         f"evaluation time: {seconds:.3f} s ({1e6 * seconds / max(len(y_true), 1):.1f} us/point)",
         f"classifier size: {n_parameters / 1000:.1f}K parameters",
     ]
-    if confusion is not None:
-        lines += ["", confusion_text(classes, confusion)]
+    if measured.confusion is not None:
+        lines += ["", confusion_text(measured.classes, measured.confusion)]
     return "\n".join(lines)
 
 

@@ -44,10 +44,10 @@ import pandas as pd
 from scipy import stats
 
 from ..base.errors import MultisvmError
-from ..estimators.registry import label
 from ..base.numeric import is_count, is_number
 from ..base.parallel import single_threaded_blas
 from .ranking import _check, errors_table, ranking_text
+from .record import label
 
 DEFAULT_ROPE = 1.0          # points of test error (%): 1 point of accuracy
 N_SAMPLES = 50_000          # posterior samples per pair (baycomp's default)

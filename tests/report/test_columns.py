@@ -14,6 +14,7 @@ from multisvm_cli.report import columns, run_checks, table
 from multisvm_cli.report.columns import NONNEGATIVE, Column
 from multisvm_cli.report.html import _parse
 from multisvm_cli.report.html_table import table_html
+from multisvm_cli.report.record import LABEL
 from helpers import REPO
 
 spec = importlib.util.spec_from_file_location("gen_docs", REPO / "scripts" / "gen_docs.py")
@@ -70,8 +71,16 @@ def test_every_declared_column_reaches_every_output():
         if column.note_at:
             assert columns.note(column) in out["footnote"], column.key
         assert column.note and column.key == column.key.strip()
+
+
+def test_a_rows_keys_are_the_declared_columns():
+    """The declaration is the one list of the table's keys: each key a row carries is a
+    declared column (besides the record's label and the linear machines' flag), once each."""
     keys = [c.key for c in columns.COLUMNS]
-    assert len(keys) == len(set(keys)) == 38
+    assert len(keys) == len(set(keys))
+    rows = _rows()
+    assert {k for row in rows for k in row} - {LABEL, "primal"} <= set(keys)
+    assert [row[LABEL] for row in rows[:2]] == ["DAGSVM", "max-wins"]
 
 
 def test_the_run_folder_reference_section_is_generated_from_the_declaration():

@@ -4,6 +4,7 @@ import csv
 import io
 import json
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -107,8 +108,10 @@ def test_mcnemar_footnote_only_when_a_scheme_was_compared():
 def test_evaluation_text_with_confusion():
     meta = {"scheme": "dag", "kernel": "gaussian sigma=2", "params": {"C": 10.0},
             "dataset": "wine"}
-    text = evaluation_text(meta, "wine", "test", [1, 1, 2, 3], [1, 2, 2, 3], 0.5, 12.0, 3456,
-                           np.array([1, 2, 3]), np.array([[1, 1, 0], [0, 1, 0], [0, 0, 1]]))
+    text = evaluation_text(SimpleNamespace(
+        metadata=meta, dataset="wine", part="test", y_true=[1, 1, 2, 3], y_pred=[1, 2, 2, 3],
+        seconds=0.5, kernel_evaluations=12.0, n_parameters=3456, classes=np.array([1, 2, 3]),
+        confusion=np.array([[1, 1, 0], [0, 1, 0], [0, 0, 1]])))
     assert "error rate: 25.00% (1 errors)" in text
     assert "kernel evaluations per test point: 12.0" in text
     assert "classifier size: 3.5K parameters" in text and "DAGSVM" in text

@@ -7,8 +7,9 @@ from statistics import stdev
 
 import numpy as np
 
-from ...estimators.registry import kernel_free
+from ...estimators.registry import kernel_free, label
 from ...report.columns import error_pct
+from ...report.record import ERROR_PCT, LABEL
 
 
 def _pool(dataset, scheme, tests, rows, drawn=False):
@@ -26,7 +27,7 @@ def _pool(dataset, scheme, tests, rows, drawn=False):
     mine = [r for r in rows if r["scheme"] == scheme]
     splits = [_split_record(t) for t in tests]
     pooled = {
-        "dataset": dataset, "scheme": scheme, "kernel": kernel,
+        "dataset": dataset, "scheme": scheme, LABEL: label(scheme), "kernel": kernel,
         "C": point.C if not kernel_free(scheme) else None,
         "params": point.params(), "selected": [t["point"].params() for t in tests],
         "selections": [{"fold": i, "params": t["point"].params(),
@@ -36,7 +37,7 @@ def _pool(dataset, scheme, tests, rows, drawn=False):
         "smo_iterations": _mean([t["smo_iterations"] for t in tests]),
         "validation_error": float(np.mean([t["validation_error"] for t in tests])),
         "n_errors": int(np.sum(~correct)), "n_test": int(len(correct)), "correct": correct,
-        "error_sd": stdev(s["error_pct"] for s in splits) if len(splits) > 1 else None,
+        "error_sd": stdev(s[ERROR_PCT] for s in splits) if len(splits) > 1 else None,
         "repeats": repeats, "splits": splits,
         "kernel_evaluations": _mean([t["kernel_evaluations"] for t in tests], n_test),
         "cpu_time": float(np.mean([t["cpu_time"] for t in tests])),
@@ -85,7 +86,7 @@ def _split_record(test) -> dict:
     return {"repeat": test.get("repeat", 0), "fold": test.get("fold", 0),
             "params": test["point"].params(), "validation_error": test["validation_error"],
             "n_train": test.get("n_train"), "n_test": n_test, "n_errors": n_errors,
-            "error_pct": error_pct(n_errors, n_test),
+            ERROR_PCT: error_pct(n_errors, n_test),
             "kernel_evaluations": test["kernel_evaluations"], "size": test["size"],
             "n_support_vectors": test["n_support_vectors"], "cpu_time": test["cpu_time"],
             **_memory_and_levels([test])}
@@ -136,7 +137,7 @@ def combine_estimates(per_estimate):
         return [{**r, "estimate": "nested"} for r in nested]
     summaries = [{"kernel": r["kernel"], "C": r["C"], "params": r["params"],
                   "n_errors": r["n_errors"], "n_test": r["n_test"],
-                  "error_pct": error_pct(r["n_errors"], r["n_test"]),
+                  ERROR_PCT: error_pct(r["n_errors"], r["n_test"]),
                   "ties": r["selections"][0]["ties"]} for r in cv_best]
     if nested is None:
         return [{**{k: v for k, v in r.items() if k != "correct"}, "estimate": "cv-best",

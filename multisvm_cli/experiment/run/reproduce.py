@@ -178,7 +178,7 @@ def _compute(config, settings, jobs, datasets, folder, log):
     rows, ranking, sweep rows or None).  Runs in a worker thread
     (:func:`.interrupt.run_interruptible`)."""
     from ...report.figures import write_figures
-    from ...report.run_folder import write_sweep, write_tables
+    from ...report.run_folder import RunTables, write_sweep, write_tables
     from ...report.summary import versus_best
     from ...report.table import table_rows
 
@@ -191,11 +191,11 @@ def _compute(config, settings, jobs, datasets, folder, log):
     ranking = rank_over_datasets(rows, config.rope, config.seed) if swept is None else None
     if swept is not None:
         write_sweep(folder, swept)
-    write_tables(folder, config.name, results, grid_rows, rows, checksums,
-                 compare_to=config.compare_to, repeats=config.repeats,
-                 source=config.reference.get("source"), ranking=ranking,
-                 dag_orders=dag_order_studies(results),
-                 versus_best=versus_best(results, rows), layout=config.layout)
+    write_tables(folder, RunTables(
+        config.name, results, grid_rows, rows, checksums, compare_to=config.compare_to,
+        repeats=config.repeats, source=config.reference.get("source"), ranking=ranking,
+        dag_orders=dag_order_studies(results), versus_best=versus_best(results, rows),
+        layout=config.layout))
     figures = Stopwatch()
     if settings.figures:
         write_figures(folder, settings.figure_format, settings.dpi)
@@ -288,9 +288,10 @@ def rank_over_datasets(rows, rope=None, seed=0):
     ``report.verdict.compare_pairs`` at the config's ``rope`` (points of test error; None:
     the default) and ``seed``."""
     from ...report.ranking import errors_table, rank_schemes
+    from ...report.record import ERROR_PCT
     from ...report.verdict import DEFAULT_ROPE, compare_pairs
 
-    ours = [row for row in rows if row.get("error_pct") is not None]
+    ours = [row for row in rows if row.get(ERROR_PCT) is not None]
     if len({r["dataset"] for r in ours}) < 2 or len({r["scheme"] for r in ours}) < 2:
         return None
     errors = errors_table(ours)

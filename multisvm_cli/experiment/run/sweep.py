@@ -9,6 +9,7 @@ labelled with the derived dataset's name; :func:`sweep_rows` turns them into swe
 from __future__ import annotations
 
 from ...report.columns import error_pct
+from ...report.record import ERROR_PCT
 from ..config.sweep import sweep_name
 from ..plans import derive
 from ..protocol import run_protocol
@@ -32,7 +33,7 @@ def run_sweep(config, datasets, cache, n_jobs=1, progress=None, fit_jobs=None):
     return results, grid_rows, checksums, rows
 
 
-SWEEP_FIGURES = ("error_pct", "cpu_time", "evaluation_time", "max_train_memory_mb",
+SWEEP_FIGURES = (ERROR_PCT, "cpu_time", "evaluation_time", "max_train_memory_mb",
                  "kernel_evaluations", "size", "level1_accuracy", "level2_accuracy")
 
 
@@ -45,7 +46,7 @@ def sweep_rows(sweep, dataset, value, repeat, drawn, results) -> list:
                "scheme": result["scheme"], "repeat": repeat,
                "classes": " ".join(map(str, drawn)) if drawn is not None else "",
                "n_train": split.get("n_train"), "n_test": result["n_test"],
-               "error_pct": error_pct(result["n_errors"], result["n_test"]),
+               ERROR_PCT: error_pct(result["n_errors"], result["n_test"]),
                "size": result["size"]}
         row.update({key: result.get(key) for key in SWEEP_FIGURES if key not in row})
         rows.append(row)

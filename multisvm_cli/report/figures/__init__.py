@@ -23,9 +23,9 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from .base import FIGURES, RunData, draw_all, draw_figures, figure, registered, write_figures
+from .base import FIGURES, RunData, draw_figures, figure, registered, write_figures
 
-__all__ = ["FIGURES", "RunData", "draw_all", "draw_figures", "figure", "registered",
+__all__ = ["FIGURES", "RunData", "draw_figures", "figure", "registered",
            "write_figures"]
 
 for _module in pkgutil.iter_modules(__path__):

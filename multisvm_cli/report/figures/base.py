@@ -183,18 +183,6 @@ def stale_figures(folder, drawn) -> list[Path]:
                   and any(kind.owns(p) for kind in kinds))
 
 
-def draw_all(run_folder, grid, chosen, table_rows, ranking=None, dag_orders=None,
-             fmt="png", dpi=None, sweep=None, results=None) -> list[Path]:
-    """Every figure of the given data (``grid``: grid.csv as a DataFrame; ``chosen``:
-    {(dataset, scheme): params}; ``table_rows``: the report rows; ``ranking``;
-    ``dag_orders``: {dataset: study}; ``sweep``: sweep.csv's frame; ``results``:
-    results.json) into ``run_folder/figures/``; returns the paths written."""
-    data = RunData(values={"grid": grid, "chosen": chosen, "table_rows": table_rows,
-                           "ranking": ranking, "dag_orders": dag_orders, "sweep": sweep,
-                           "results": results})
-    return draw_figures(data, Path(run_folder) / "figures", fmt, dpi)
-
-
 def write_figures(run_folder, fmt="png", dpi=None) -> list[Path]:
     """Every figure of a run, drawn from its saved files, into ``run_folder/figures/`` as
     ``fmt`` files at ``dpi``; files of an earlier drawing not made again (in any format) are

@@ -15,7 +15,7 @@ from pathlib import Path
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from ...estimators.registry import label
+from ..record import label
 from ..verdict import OUTCOMES, bayes_decision, decision_words
 from .base import figure, figure_path
 from .drawing import DPI, margins, save_figure

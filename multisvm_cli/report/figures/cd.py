@@ -9,8 +9,8 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 
-from ...estimators.registry import label
 from ..ranking import small_sample_caution, small_sample_failures
+from ..record import label
 from .base import figure, figure_path
 from .drawing import DPI, margins, save_figure, style
 

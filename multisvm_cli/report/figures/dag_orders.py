@@ -11,7 +11,8 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from ...estimators.registry import ORDER_STUDY, label
+from ...estimators.registry import ORDER_STUDY
+from ..record import label
 from .base import figure, figure_path
 from .drawing import DPI, margins, save_figure
 

@@ -18,8 +18,9 @@ from matplotlib.figure import Figure
 
 import numpy as np
 
-from ...estimators.registry import SCHEME_NAMES, label
+from ...estimators.registry import SCHEME_NAMES
 from ...base.storage import atomic_write
+from ..record import label
 
 DPI = 150                         # the figures' default resolution (PNG pixels per inch)
 FIGURE_FORMATS = ("png", "svg", "pdf")

@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 from matplotlib.figure import Figure
 
-from ...estimators.registry import label
 from ..intervals import wilson
+from ..record import label
 from .base import figure, figure_path
 from .drawing import DPI, margins, save_figure, style
 

@@ -15,12 +15,12 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ...estimators.registry import label
 from ..intervals import spread, wilson
+from ..record import ERROR_PCT, label
 from .base import figure, figure_path
 from .drawing import margins, save_figure, tick_labels
 
-PANELS = [("error_pct", "test error (%)"), ("cpu_time", "train CPU s"),
+PANELS = [(ERROR_PCT, "test error (%)"), ("cpu_time", "train CPU s"),
           ("max_train_memory_mb", "largest SVM's training data (MB)")]
 LOG_SPAN = 20  # a range wider than this many times gets a log axis
 CAPTION = ("Test error, final-fit training CPU seconds and the largest binary SVM's training "
@@ -97,7 +97,7 @@ def _band(rows, column) -> pd.DataFrame:
     interval (:mod:`..intervals`), the repeats' min and max for the other columns."""
     stats = rows.groupby("value", sort=False)[column].agg(["mean", "min", "max", "std", "count"])
     stats = stats.rename(columns={"min": "low", "max": "high"})
-    if column != "error_pct":
+    if column != ERROR_PCT:
         return stats
     n_test = rows.groupby("value", sort=False)["n_test"].first()
     for value, row in stats.iterrows():

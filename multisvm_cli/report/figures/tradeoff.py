@@ -16,8 +16,8 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 from matplotlib.transforms import offset_copy
 
-from ...estimators.registry import label
 from ..intervals import error_interval, n_splits
+from ..record import ERROR_PCT, label_of
 from .base import figure, figure_path
 from .drawing import DPI, margins, save_figure, scheme_title, style
 
@@ -41,7 +41,7 @@ def tradeoff(table_rows, folder, fmt="png", dpi=None, splits=None) -> list[Path]
     """Per dataset: test error (%) against kernel evaluations per test point (log x axis), into
     ``folder/tradeoff-<dataset>.<fmt>``; ``splits``: {(dataset, scheme): test splits}
     (:func:`..intervals.n_splits`; missing: 1, Wilson's interval)."""
-    rows = [r for r in table_rows if r.get("error_pct") is not None]
+    rows = [r for r in table_rows if r.get(ERROR_PCT) is not None]
     paths = []
     for dataset in dict.fromkeys(r["dataset"] for r in rows):
         fig = tradeoff_figure(dataset, [r for r in rows if r["dataset"] == dataset], splits)
@@ -64,14 +64,14 @@ def tradeoff_figure(dataset, rows, splits=None) -> Figure:
         fig.intervals[row["scheme"]] = interval
         evals = row.get("kernel_evaluations")
         if not evals or evals <= 0:
-            ax.axhline(row["error_pct"], color=color, linestyle="--", linewidth=1.2,
+            ax.axhline(row[ERROR_PCT], color=color, linestyle="--", linewidth=1.2,
                        label=f"{name} (no kernel evaluations)")
             if interval:
                 ax.axhspan(interval[0], interval[1], color=color, alpha=0.08, linewidth=0)
             continue
-        yerr = ([[row["error_pct"] - interval[0]], [interval[1] - row["error_pct"]]]
+        yerr = ([[row[ERROR_PCT] - interval[0]], [interval[1] - row[ERROR_PCT]]]
                 if interval else None)
-        drawn = ax.errorbar([evals], [row["error_pct"]], yerr=yerr, fmt=marker, color=color,
+        drawn = ax.errorbar([evals], [row[ERROR_PCT]], yerr=yerr, fmt=marker, color=color,
                             markersize=8, capsize=4, label=name)
         if shifts[row["scheme"]]:  # drawn aside, its data (and the axis limits) unchanged
             shifted = offset_copy(ax.transData, fig=fig, x=shifts[row["scheme"]],
@@ -126,7 +126,7 @@ def _same_points(rows) -> list:
     for row in rows:
         evals = row.get("kernel_evaluations")
         if evals and evals > 0:
-            spots.setdefault((round(evals, 6), round(row["error_pct"], 6)), []).append(row)
+            spots.setdefault((round(evals, 6), round(row[ERROR_PCT], 6)), []).append(row)
     return [group for group in spots.values() if len(group) > 1]
 
 
@@ -142,8 +142,8 @@ def _shifts(rows) -> dict:
 def _label_shared_points(ax, rows):
     """Name the schemes of each shared spot above it (their markers are spread sideways)."""
     for group in _same_points(rows):
-        ax.annotate(" = ".join(label(r["scheme"]) for r in group),
-                    (group[0]["kernel_evaluations"], group[0]["error_pct"]),
+        ax.annotate(" = ".join(label_of(r) for r in group),
+                    (group[0]["kernel_evaluations"], group[0][ERROR_PCT]),
                     xytext=(0, 9), textcoords="offset points", ha="center", va="bottom",
                     fontsize=7.5)
 

@@ -9,7 +9,7 @@ from matplotlib.patches import Rectangle
 
 from multisvm_cli.report.figures import cd, dag_orders, drawing, tradeoff
 from multisvm_cli.report.figures import heatmaps as hm
-from multisvm_cli.report.figures.base import draw_all
+from multisvm_cli.report.figures.base import RunData, draw_figures
 from multisvm_cli.base.errors import MultisvmError
 from multisvm_cli.report.ranking import rank_schemes
 
@@ -200,7 +200,7 @@ def test_dag_orders_histogram(tmp_path):
         dag_orders.dag_orders_figure([], [], 1.0)
 
 
-def test_draw_all_names_the_files(tmp_path):
+def test_draw_figures_names_the_files(tmp_path):
     chosen = {("iris", "ovr"): {"kernel": "gaussian", "sigma": 1.0, "C": 1.0}}
     rows = grid_frame()
     rows = rows[(rows.scheme == "ovr") & (rows.kernel_type == "gaussian")]
@@ -208,7 +208,9 @@ def test_draw_all_names_the_files(tmp_path):
                                          "nb": [3.0, 4.0, 5.0]}))
     study = {"iris": {"errors_pct": [1.0, 2.0], "kernel_evaluations": [3.0, 3.0],
                       "selected_error": 1.0}}
-    paths = draw_all(tmp_path, rows, chosen, table_rows()[:4], ranking, study)
+    data = RunData(values={"grid": rows, "chosen": chosen, "table_rows": table_rows()[:4],
+                           "ranking": ranking, "dag_orders": study})
+    paths = draw_figures(data, tmp_path / "figures")
     assert sorted(p.relative_to(tmp_path).as_posix() for p in paths) == [
         "figures/cd-diagram.png", "figures/dag-orders-iris.png",
         "figures/grid-iris-gaussian.png", "figures/tradeoff-iris.png"]

@@ -1,7 +1,8 @@
 """Bounded reading of every file multisvm reads back: bytes, UTF-8 text and strict JSON.
 
 Each read stops at a byte limit (a symlink to ``/dev/zero`` or a 10 GB file is refused with
-one line, never read whole), accepts regular files only, and turns every failure into the
+one line, never read whole), accepts regular files only (checked by :func:`regular_file`
+before the file is opened, so a FIFO never blocks in ``open()``), and turns every failure into the
 caller's one-line error type naming the file. The JSON reader is strict: no ``NaN`` or
 ``Infinity``, no duplicate keys, nesting at most :data:`MAX_DEPTH` levels. Model files
 (persist), run folders (report.run_folder) and resume-cache entries (storage) all read through
@@ -11,6 +12,7 @@ loader.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import stat
@@ -27,24 +29,59 @@ def _size_text(limit: int) -> str:
     return f"{limit / 1024:g} KiB" if limit >= 1024 else f"{limit} bytes"
 
 
+def _not_regular(path, what: str) -> str:
+    return f"{path}: not a regular file; a {what} must be one"
+
+
+def regular_file(path, error=MultisvmError, what: str = "file") -> os.stat_result:
+    """``os.stat`` of ``path`` once it is known to be a regular file (symlinks followed).
+
+    The one check that comes before every open of a file multisvm reads from its own folders
+    or is given (a FIFO would block ``open()`` for ever, a folder or a device is no file):
+    ``error`` is raised with one line for a missing path ("no such"), one that exists but is
+    not a regular file ("not a regular file"), a symlink loop or an unreadable path."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise error(f"{path}: no such {what}") from None
+    except (RuntimeError, OSError) as exc:
+        if isinstance(exc, RuntimeError) or exc.errno == errno.ELOOP:
+            raise error(f"{path}: a symlink loop; point it at a real {what}") from None
+        raise error(f"{path}: unreadable {what} ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise error(_not_regular(path, what))
+    return info
+
+
+def open_regular(path, error=MultisvmError, what: str = "file"):
+    """``path`` open for binary reading, checked by :func:`regular_file` first; opened without
+    blocking (a FIFO swapped in after the check cannot hang) and checked again once open."""
+    regular_file(path, error, what)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise error(f"{path}: no such {what}") from None
+    except OSError as exc:
+        raise error(f"{path}: unreadable {what} ({exc.strerror or exc})") from None
+    stream = os.fdopen(fd, "rb")
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        stream.close()
+        raise error(_not_regular(path, what))
+    return stream
+
+
 def read_bytes(path, limit: int, error=MultisvmError, what: str = "file") -> bytes:
     """The bytes of the regular file ``path``, at most ``limit`` of them.
 
     ``error`` (a MultisvmError subclass, or any exception type taking one message) is raised
-    with one line for a missing, unreadable, special or larger file."""
+    with one line for a missing, unreadable, special or larger file (see :func:`regular_file`)."""
     path = Path(path)
-    try:
-        with open(path, "rb") as stream:
-            info = os.fstat(stream.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                raise error(f"{path}: not a regular file; a {what} must be one")
-            raw = stream.read(min(info.st_size, limit) + 1)  # read(n) reserves n bytes first
-    except FileNotFoundError:
-        raise error(f"{path}: no such {what}") from None
-    except RuntimeError:  # a symlink loop on some Pythons
-        raise error(f"{path}: a symlink loop; point it at a real {what}") from None
-    except OSError as exc:
-        raise error(f"{path}: unreadable {what} ({exc.strerror or exc})") from None
+    with open_regular(path, error, what) as stream:
+        try:
+            size = os.fstat(stream.fileno()).st_size
+            raw = stream.read(min(size, limit) + 1)  # read(n) reserves n bytes first
+        except OSError as exc:
+            raise error(f"{path}: unreadable {what} ({exc.strerror or exc})") from None
     if len(raw) > limit:
         raise error(f"{path}: larger than {_size_text(limit)}; too large for a {what}")
     return raw

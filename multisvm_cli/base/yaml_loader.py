@@ -5,7 +5,8 @@ safe loader with YAML 1.2 (core schema) numbers: ``1e2`` is a number, ``1:30`` a
 1.1 read it as the base-60 integer 90), ``010`` is ten. A document is refused with one line
 (the caller's error type, naming the file) when it has more than :data:`MAX_YAML_NODES` values
 once aliases are expanded (an alias bomb), nests deeper than :data:`MAX_YAML_DEPTH` levels, or
-is not valid YAML; :func:`read_yaml` also bounds the bytes read (see :mod:`.readers`).
+is not valid YAML, or holds a character YAML does not allow (an ESC or NUL pasted from a
+terminal: ``FILE:LINE: character U+001B is not allowed; remove it``); :func:`read_yaml` also bounds the bytes read (see :mod:`.readers`).
 """
 
 from __future__ import annotations
@@ -89,10 +90,21 @@ def _check_cost(node, where, error, what):
             stack.extend((child, level + 1) for child in children)
 
 
+def _reader_message(text: str, where, exc) -> str:
+    """``FILE:LINE: character U+001B is not allowed; remove it`` for a character YAML refuses
+    (an ESC or NUL pasted from a terminal)."""
+    line = text.count("\n", 0, exc.position or 0) + 1
+    code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+    return f"{where}:{line}: character U+{code:04X} is not allowed; remove it"
+
+
 def parse(text: str, where, error=MultisvmError, what: str = "YAML file"):
     """(root node or None, document) of ``text``: the node keeps each value's line; both are
     bounded as the module docstring says. ``where`` names the text in ``error``'s one line."""
-    loader = Loader(text)
+    try:
+        loader = Loader(text)
+    except yaml.reader.ReaderError as exc:
+        raise error(_reader_message(text, where, exc)) from None
     try:
         node = loader.get_single_node()
         if node is not None:

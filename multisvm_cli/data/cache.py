@@ -25,6 +25,7 @@ to a temporary name and renamed; reading uses ``allow_pickle=False``.
 import hashlib
 import io
 import json
+import os
 import zipfile
 from pathlib import Path
 
@@ -33,7 +34,7 @@ import numpy as np
 from ..base.code_digest import code_digest
 from ..base.hashing import sha256_hex
 from ..base.lazy import issparse
-from ..base.readers import read_json
+from ..base.readers import read_json, regular_file
 from ..base.storage import atomic_write
 
 FORMAT_VERSION = 2
@@ -171,6 +172,8 @@ def read_part(path):
     if not path.exists() and not record_file.exists():
         return None
     record = _read_record(record_file)
+    if os.path.lexists(path):
+        regular_file(path, Mismatch, "parsed-cache .npz")
     try:
         with np.load(path, allow_pickle=False) as stored:
             X, y = _stored_X(stored), stored["y"]

@@ -6,12 +6,14 @@ Methods (statistics are always those of the data given to ``fit``, i.e. the trai
   [-1, 1] per column (as LIBSVM's svm-scale); other parts may leave [-1, 1]. A constant column
   (max_j = min_j = v) becomes x'_j = x_j - v: 0 on the training part, never NaN or inf.
 - ``standard``: x'_j = (x_j - mean_j) / std_j with the population standard deviation
-  (ddof 0); a constant column (std_j = 0) uses std_j = 1, giving 0 on the training part.
+  (ddof 0); a constant column (std_j = 0) uses std_j = 1, giving 0 on the training part. A
+  column of tiny scale whose variance underflows to 0 (x 1e-200) is not constant: its
+  statistics are computed on x_j / max|x_j| and multiplied back (:func:`_underflow_rescued`).
 - ``standard-continuous``: ``standard`` on the card's continuous columns only; the binary
   1-of-n columns are left as they are (Covertype in Platt et al. 1999).
 - ``maxabs``: x'_j = x_j / max_i |x_ij|, so the training part lies in [-1, 1] per column and
-  every zero stays zero (scikit-learn's MaxAbsScaler): the scaling for sparse data. An all-zero
-  column uses max = 1.
+  every zero stays zero (scikit-learn's MaxAbsScaler, but a column of max |x| below 2.2e-15
+  is scaled too): the scaling for sparse data. An all-zero column uses max = 1.
 - ``paper``: the card's ``paper_scaling`` (docs: the dataset cards page).
 
 Sparse input (scipy CSR) is scaled without densifying: ``none`` copies it and ``maxabs``
@@ -26,7 +28,7 @@ A fitted scaler is fully described by ``get_state()`` (plain arrays, no pickle),
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler, StandardScaler
+from sklearn.preprocessing import MinMaxScaler, StandardScaler
 from sklearn.utils.validation import check_is_fitted
 
 METHODS = ("none", "minmax", "standard", "standard-continuous", "maxabs", "paper")
@@ -89,8 +91,10 @@ class Scaler(TransformerMixin, BaseEstimator):
     def _statistics(self, block):
         if self.method == "none" or block.shape[1] == 0:
             return np.zeros(block.shape[1]), np.ones(block.shape[1])
-        if self.method == "maxabs":
-            return np.zeros(block.shape[1]), MaxAbsScaler().fit(block).scale_
+        if self.method == "maxabs":  # not MaxAbsScaler: it takes max |x| < 2.2e-15 as 0
+            top = abs(block).max(axis=0)
+            top = np.asarray(top.toarray() if sp.issparse(top) else top, dtype=np.float64).ravel()
+            return np.zeros(block.shape[1]), np.where(top > 0, top, 1.0)
         if self.method == "minmax":
             fitted = MinMaxScaler().fit(block)
             low, width = fitted.data_min_, fitted.data_range_
@@ -98,7 +102,8 @@ class Scaler(TransformerMixin, BaseEstimator):
             return np.where(constant, low - 1.0, low), np.where(constant, 2.0, width)
         if self.method in ("standard", "standard-continuous"):
             fitted = StandardScaler().fit(block)
-            return fitted.mean_, fitted.scale_
+            return _underflow_rescued(block, fitted.mean_.copy(), fitted.scale_.copy(),
+                                      fitted.var_)
         raise ValueError(f"unknown scaling {self.method!r}")
 
     def transform(self, X):
@@ -179,6 +184,22 @@ class Scaler(TransformerMixin, BaseEstimator):
         scaler.offset_, scaler.scale_ = offset.astype(np.float64), scale.astype(np.float64)
         scaler.n_features_in_ = n_features
         return scaler
+
+
+def _underflow_rescued(block, mean, scale, variance):
+    """``standard``'s (mean, scale) with the columns whose variance underflowed to 0 though
+    they vary (x 1e-200: 1e-400 is 0 in float64) computed on the column divided by its max
+    |x| and multiplied back, so that they are scaled, never taken as constant; ValueError
+    (one line, 1-based column) for one that varies by too little even then."""
+    varying = block.max(axis=0) != block.min(axis=0) if block.shape[0] else np.zeros(0, bool)
+    for j in np.flatnonzero((variance == 0) & varying):
+        top = np.abs(block[:, j]).max()
+        unit = block[:, j] / top
+        mean[j], scale[j] = top * unit.mean(), top * unit.std()
+        if not (np.isfinite(scale[j]) and scale[j] > 0):
+            raise ValueError(f"column {j + 1} varies by less than float64 can scale "
+                             f"(max |x| {top:.3g}); multiply it by a power of ten")
+    return mean, scale
 
 
 def _as_matrix(X, method):

@@ -367,6 +367,12 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
             fits(shown or name, value, classes)
 
     @classmethod
+    def _check_options_together(cls, options, classes=None):
+        """OptionError (one line, naming the option) unless the ``options`` a config gives
+        this scheme go together (an option that does not apply to another's value is refused)
+        and, given the sorted ``classes``, fit that data together; nothing for most schemes."""
+
+    @classmethod
     def _check_option_sweep(cls, name, value, shown=None):
         """ValueError (one line) when option ``name``'s ``value`` names the classes, which a
         classes sweep changes (the constraint's ``sweeps``); the sentence names the option

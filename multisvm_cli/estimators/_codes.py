@@ -23,7 +23,10 @@ The named codes, for k classes:
   with the largest minimum distance between rows is kept, the distance between rows u and v
   being sum_b (1 - u_b v_b) / 2 (Allwein et al.'s generalised Hamming distance).  When there are
   few distinct problems (at most ENUMERATE_LIMIT), each draw takes L distinct columns of the
-  enumerated set; otherwise columns are drawn at random and invalid matrices discarded;
+  enumerated set; otherwise columns are drawn at random and invalid matrices discarded.  A
+  draw with two equal rows is discarded too (its classes could never be told apart), and a
+  column count too small for k different rows (:func:`min_columns`) is refused before any
+  draw (:func:`check_drawable`, which ``validate`` runs too);
 - ``dense`` / ``sparse`` with ``code_size: allwein``: the papers' own draw (Allwein, Schapire &
   Singer 2000, section 6, p. 136; as Rifkin & Klautau 2004 replicated it, p. 119 and their note
   10): ceil(10 log2 k) columns (dense) or ceil(15 log2 k) (sparse), every entry drawn
@@ -46,10 +49,12 @@ from numbers import Real
 import numpy as np
 
 CODE_NAMES = ("ovr", "ovo", "dense", "sparse", "exhaustive")
+RANDOM_CODES = ("dense", "sparse")  # the drawn codes: code_size and code_seed apply to these only
 MAX_EXHAUSTIVE_CLASSES = 12  # 2047 columns
 N_DRAWS = 10_000  # Allwein et al.'s random matrices
 DRAW_BATCH = 500
 ENUMERATE_LIMIT = 4096
+CHECK_DRAW_COST = 40_000  # k^2 L of the codes check_drawable draws (about half a second)
 ALLWEIN = "allwein"  # code_size: the papers' column count and draw
 ALLWEIN_COLUMNS = {False: 10, True: 15}  # ceil(F log2 k) columns: dense F = 10, sparse F = 15
 
@@ -165,10 +170,47 @@ def code_matrix(code, n_classes, code_size, seed):
         return ovo_code(n_classes)
     if code == "exhaustive":
         return exhaustive_code(n_classes)
+    check_drawable(code, code_size, n_classes)
     if code_size == ALLWEIN:
         return allwein_code(n_classes, code == "sparse", int(seed)).copy()
     return random_code(n_classes, max(1, int(n_classes * code_size)), code == "sparse",
                        int(seed)).copy()
+
+
+def min_columns(k, sparse):
+    """The fewest columns whose k rows can all differ: 2^L >= k (dense), 3^L - 1 >= k (sparse:
+    no all-zero row)."""
+    columns = 1
+    while (3**columns - 1 if sparse else 2**columns) < k:
+        columns += 1
+    return columns
+
+
+def n_code_columns(k, code_size, sparse):
+    """The columns of a random code of k classes drawn with ``code_size`` (see the module
+    docstring)."""
+    if code_size == ALLWEIN:
+        return allwein_columns(k, sparse)
+    return min(max(1, int(k * code_size)), n_distinct_problems(k, sparse))
+
+
+def check_drawable(code, code_size, k, seed=None):
+    """ValueError (one line) when the random ``code`` (dense or sparse) of ``code_size`` has
+    too few columns for k different rows (some classes would share a row, and one of them
+    would never be predicted).  With a ``seed``, where the draw takes well under a second
+    (k^2 L at most :data:`CHECK_DRAW_COST`: 26 classes of 39 columns take 0.35 s), the code
+    is drawn too (cached, so the run reuses it): ``validate`` then refuses any code the fit
+    would; a larger code that no draw can give different rows is refused by the fit."""
+    sparse = code == "sparse"
+    columns, needed = n_code_columns(k, code_size, sparse), min_columns(k, sparse)
+    if columns < needed:
+        least = math.ceil(needed / k * 1000) / 1000
+        raise ValueError(f"code {code} with code_size {code_size} has {columns} column"
+                         f"{'s' if columns > 1 else ''} for {k} classes, so some classes would "
+                         f"share a row and never be told apart; {k} classes need at least "
+                         f"{needed} columns: code_size >= {least:g}")
+    if seed is not None and k * k * columns <= CHECK_DRAW_COST:
+        code_matrix(code, k, code_size, seed)
 
 
 def ovr_code(k):
@@ -218,7 +260,7 @@ def random_code(k, n_columns, sparse, seed):
     rng = np.random.default_rng(seed)
     pool = all_columns(k, sparse) if n_distinct_problems(k, sparse) <= ENUMERATE_LIMIT else None
     return _best_of(lambda: _draw(rng, pool, k, n_columns, sparse), sparse, n_columns, k,
-                    "lower code_size", opposites=False)
+                    "try another code_size", opposites=False)
 
 
 @lru_cache(maxsize=64)
@@ -244,8 +286,8 @@ def allwein_columns(k, sparse):
 
 def _best_of(draw_batch, sparse, n_columns, k, advice, opposites):
     """Of N_DRAWS candidate codes (``draw_batch()`` gives DRAW_BATCH of them), the valid one
-    (:func:`_valid`) with the largest minimum row distance (the first on ties); ValueError when
-    none is valid."""
+    (:func:`_valid`, no two rows equal) with the largest minimum row distance (the first on
+    ties); ValueError when none is valid."""
     best, best_distance = None, -1.0
     for _ in range(N_DRAWS // DRAW_BATCH):
         draws = draw_batch()
@@ -253,13 +295,22 @@ def _best_of(draw_batch, sparse, n_columns, k, advice, opposites):
         if not valid.any():
             continue
         draws = draws[valid]
+        if sparse:  # dense rows differ where their distance is above 0
+            draws = draws[_rows_differ(draws)]
+            if not len(draws):
+                continue
         smallest = min_row_distances(draws)
+        if not sparse:
+            draws, smallest = draws[smallest > 0], smallest[smallest > 0]
+            if not len(draws):
+                continue
         pick = int(np.argmax(smallest))
         if smallest[pick] > best_distance:
             best, best_distance = draws[pick], float(smallest[pick])
     if best is None:
         raise ValueError(f"no valid {'sparse' if sparse else 'dense'} code of {n_columns} columns "
-                         f"for {k} classes in {N_DRAWS} draws; {advice}")
+                         f"for {k} classes (every column a problem once, every row different) "
+                         f"in {N_DRAWS} draws; {advice}")
     best.setflags(write=False)
     return best
 
@@ -272,6 +323,17 @@ def min_row_distances(codes):
     k = codes.shape[1]
     distance[:, np.arange(k), np.arange(k)] = np.inf
     return distance.min(axis=(1, 2))
+
+
+def _rows_differ(codes):
+    """Which of the (batch, k, L) codes have no two equal rows (squared distance above 0; the
+    row distance alone does not tell, as a 0 entry costs 1/2 against itself)."""
+    rows = codes.astype(np.float32)
+    norms = (rows * rows).sum(axis=2)
+    squared = norms[:, :, None] + norms[:, None, :] - 2 * rows @ rows.transpose(0, 2, 1)
+    k = codes.shape[1]
+    squared[:, np.arange(k), np.arange(k)] = np.inf
+    return squared.min(axis=(1, 2)) > 0
 
 
 def _draw(rng, pool, k, n_columns, sparse):

@@ -1,6 +1,7 @@
 """ECOC: one binary SVM per column of an error-correcting output code (Dietterich & Bakiri
 1995; Allwein, Schapire & Singer 2000)."""
 
+import inspect
 from dataclasses import replace
 from functools import partial
 
@@ -9,12 +10,13 @@ from joblib import delayed
 
 from ._base import FIXED_ROWS, MulticlassSVM, copy_fitted
 from ._binary import fit_binary, run_parallel, shared_gram
-from ._codes import (ALLWEIN, CODE_NAMES, check_code, check_code_classes, check_code_size,
-                     check_matrix, code_matrix, fixed_code, n_distinct_problems)
+from ._codes import (ALLWEIN, CODE_NAMES, RANDOM_CODES, check_code, check_code_classes,
+                     check_code_size, check_drawable, check_matrix, code_matrix, fixed_code,
+                     n_distinct_problems)
 from ._pairwise import fit_pairwise, pairwise_problems
 from ._primal import build_machines, load_machines
 from ._probability import ProbabilityMixin, code_coupling
-from .options import PROBABILITY, Option, check_choice, check_seed
+from .options import PROBABILITY, Option, OptionError, check_choice, check_seed
 from ._schema import FLOAT, INT, machine_arrays
 from .maxwins import MaxWinsSVC
 from .ovr import OneVsRestSVC
@@ -88,6 +90,29 @@ class ECOCSVC(ProbabilityMixin, MulticlassSVM):
         "decoding": Option(partial(check_choice, choices=DECODINGS), " | ".join(DECODINGS)),
         "probability": PROBABILITY,
     }
+
+    _draw_options = ("code_size", "code_seed")  # apply to the drawn codes (RANDOM_CODES) only
+
+    @classmethod
+    def _check_options_together(cls, options, classes=None):
+        """``code_size`` and ``code_seed`` apply to the dense and sparse codes only; a drawn
+        code needs enough columns for one different row per class (see
+        :func:`._codes.check_drawable`)."""
+        defaults = inspect.signature(cls).parameters
+        code = options.get("code", defaults["code"].default)
+        if not (isinstance(code, str) and code in RANDOM_CODES):
+            shown = f"code {code}" if isinstance(code, str) else "an explicit code matrix"
+            for name in (name for name in cls._draw_options if name in options):
+                raise OptionError(name, f"{name} applies to the dense and sparse codes only "
+                                        f"(their draw), not to {shown}; remove it")
+            return
+        if classes is not None:
+            size, seed = (options.get(name, defaults[name].default) for name in cls._draw_options)
+            try:
+                check_drawable(code, size, len(classes), seed)
+            except ValueError as exc:
+                raise OptionError("code_size" if "code_size" in options else "code",
+                                  str(exc)) from None
 
     @classmethod
     def _point_cost(cls, n_rows, n_classes):

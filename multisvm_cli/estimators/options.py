@@ -102,6 +102,15 @@ class Option:
                     given)
 
 
+class OptionError(ValueError):
+    """A one-line ValueError about the options of one scheme taken together; ``option`` names
+    the option it is about (where a config shows it)."""
+
+    def __init__(self, option, message):
+        super().__init__(message)
+        self.option = option
+
+
 def check_flag(name, value):
     """ValueError unless ``value`` is true or false."""
     if not isinstance(value, bool):

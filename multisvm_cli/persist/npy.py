@@ -10,7 +10,6 @@ then :func:`read_data` reads each array straight into place and checks its SHA-2
 import hashlib
 import math
 import os
-import stat
 import struct
 import zipfile
 from contextlib import contextmanager
@@ -21,6 +20,7 @@ import numpy as np
 
 from ..base.hashing import sha256_hex
 from ..base.errors import one_line
+from ..base.readers import open_regular
 from .format import ARRAY_KINDS, JSON_NAME, MANIFEST_NAME, ModelFormatError
 
 LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")  # a zip member's local file header (APPNOTE 4.3.7)
@@ -72,15 +72,9 @@ class Archive:
 def open_archive(npz_path):
     """model.npz as an open :class:`Archive`; ModelFormatError if it is not a zip archive, or if
     reading it fails."""
-    try:
-        stream = open(npz_path, "rb")
-    except FileNotFoundError:
-        raise ModelFormatError(f"{npz_path}: missing; the model folder is incomplete") from None
-    except OSError as exc:
-        raise ModelFormatError(f"{npz_path}: unreadable model arrays ({exc.strerror or exc})") from None
-    with stream:
-        if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
-            raise ModelFormatError(f"{npz_path}: not a regular file; model arrays must be one")
+    if not os.path.lexists(npz_path):
+        raise ModelFormatError(f"{npz_path}: missing; the model folder is incomplete")
+    with open_regular(npz_path, ModelFormatError, "model arrays file") as stream:
         try:
             with zipfile.ZipFile(stream) as directory:
                 yield Archive(npz_path, directory, stream, os.fstat(stream.fileno()).st_size)

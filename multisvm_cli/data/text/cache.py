@@ -36,7 +36,7 @@ import scipy.sparse as sp
 
 from ...base.errors import one_line
 from ...base.code_digest import code_digest
-from ...base.readers import read_json
+from ...base.readers import open_regular, read_json
 from ...base.hashing import sha256_hex
 from ...base.storage import atomic_write
 
@@ -171,11 +171,13 @@ def _load(path):
     try:
         record = read_json(path.with_suffix(".json"), RECORD_BYTES, error=Unusable,
                            what="text-features cache record")
-        with open(path, "rb") as stream, np.load(stream, allow_pickle=False) as stored:
-            arrays = {name: stored[name] for name in stored.files}
     except Unusable as exc:
         raise Unusable(f"has an unreadable record ({one_line(exc)[:160]})") \
             from None
+    try:
+        with open_regular(path, Unusable, "text-features cache file") as stream, \
+                np.load(stream, allow_pickle=False) as stored:
+            arrays = {name: stored[name] for name in stored.files}
     except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as exc:
         raise Unusable(f"is unreadable, likely truncated ({type(exc).__name__}: "
                        f"{one_line(exc)[:120]})") from None

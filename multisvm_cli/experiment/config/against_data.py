@@ -301,6 +301,7 @@ def _check_option_classes(config, plan, dataset):
     (``_check_option_classes``): a local file's written options (a registry dataset's were
     checked against its card, :func:`.sections._check_option_classes`) and every swept
     value, named as ``file:line: key: dataset: <the scheme's sentence>``."""
+    from ...estimators.options import OptionError
     from ...estimators.registry import REGISTRY
 
     written = plan.where.get("scheme_options")
@@ -319,3 +320,10 @@ def _check_option_classes(config, plan, dataset):
             REGISTRY[scheme].estimator._check_option_classes(name, value, classes, named)
         except ValueError as exc:
             raise where.error(f"{plan.name}: {exc}") from None
+    for scheme, given in config.scheme_options.items():
+        if plan.local is not None and scheme in REGISTRY and given:
+            try:
+                REGISTRY[scheme].estimator._check_options_together(given, classes)
+            except OptionError as exc:
+                where = plan.where.get(("scheme_options", scheme, exc.option), written)
+                raise where.error(f"{plan.name}: {exc}") from None

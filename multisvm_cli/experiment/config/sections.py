@@ -10,6 +10,7 @@ import numpy as np
 from ...estimators.registry import (ALIASES, ORDER_STUDY, OWN, REFERENCE, REGISTRY, SCHEME_NAMES,
                                    label, own_name, scheme_name)
 from ...report.hsu_lin import LAYOUTS
+from ...estimators.options import OptionError
 from .document import Location, _key_name
 from .own import own_row
 from .checks import (SEED_RANGE, check_choice, check_folds, check_list, check_mapping,
@@ -142,6 +143,10 @@ def _scheme_options(doc, value, path, schemes):
                 estimator._check_option(name, given)
             except ValueError as exc:
                 doc.fail(where + (name,), f"{exc}; allowed: {constraint.allowed}")
+        try:
+            estimator._check_options_together(options[scheme])
+        except OptionError as exc:
+            doc.fail(where + (exc.option,), str(exc))
     return options
 
 
@@ -177,6 +182,12 @@ def _check_option_classes(doc, options, plan):
                 REGISTRY[scheme].estimator._check_option_classes(name, value, classes)
             except ValueError as exc:
                 doc.fail(path, f"{plan.name}: {exc}")
+        if plan.local is None and given:
+            classes = np.unique(np.asarray(data.get_card(plan.name).classes))
+            try:
+                REGISTRY[scheme].estimator._check_options_together(given, classes)
+            except OptionError as exc:
+                doc.fail(("scheme_options", scheme, exc.option), f"{plan.name}: {exc}")
 
 
 def _check_classes_sweep(doc, options, sweep):

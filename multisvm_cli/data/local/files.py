@@ -45,6 +45,7 @@ from ..loader import Dataset
 from ..text.sources import documents
 from ..verify import sha256_file
 
+TEST_PATH = "test_path"  # the key of a local dataset's test file: configs, resolved configs, models
 MAX_TEXT_FILES = text_folder.MAX_TEXT_FILES
 MAX_TEXT_BYTES = text_folder.MAX_TEXT_BYTES
 
@@ -94,7 +95,7 @@ class LocalSpec:
         and :meth:`from_entry` reads them back (model metadata)."""
         entry = {"path": str(self.path)}
         if self.test_path:
-            entry["test_path"] = str(self.test_path)
+            entry[TEST_PATH] = str(self.test_path)
         entry["format"] = self.format
         entry.update({key: value for key, value in self.read_options().items()
                       if value is not None})
@@ -105,7 +106,7 @@ class LocalSpec:
     @classmethod
     def from_entry(cls, name, entry):
         """The spec of a resolved config entry (or of ``entry()``)."""
-        test_path = entry.get("test_path")
+        test_path = entry.get(TEST_PATH)
         return cls(name=name, path=Path(entry["path"]), format=entry["format"],
                    test_path=Path(test_path) if test_path else None,
                    label=entry.get("label"), header=entry.get("header"),

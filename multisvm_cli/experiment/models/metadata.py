@@ -19,6 +19,7 @@ import numpy as np
 
 from ... import __version__, data
 from ...data.formats import local_names
+from ...data.local.files import TEST_PATH
 from ...estimators.registry import REGISTRY
 from ...estimators.options import check_C
 from ...estimators.kernels import KERNEL_NAMES, KERNEL_PARAMS, Kernel
@@ -245,7 +246,7 @@ def _local_metadata(value, where):
     known = local_names()
     if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)
             and entry.get("format") in (*known, "text")
-            and isinstance(entry.get("test_path", ""), str)
+            and isinstance(entry.get(TEST_PATH, ""), str)
             and isinstance(entry.get("label", 0), (str, int))
             and isinstance(entry.get("header", False), (bool, type(None)))
             and isinstance(entry.get("zero_based", False), bool)):

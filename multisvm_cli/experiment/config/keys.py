@@ -164,9 +164,7 @@ def _grid(doc, value, path, C_values, max_points):
 
 
 def _plans(value, values) -> list:
-    """``dataset`` in the resolved config: each dataset's entry (:func:`.load.plan_entry`)."""
-    from .load import plan_entry
-
+    """``dataset`` in the resolved config: each dataset's entry (:func:`plan_entry`)."""
     return [plan_entry(plan) for plan in value]
 
 
@@ -317,3 +315,22 @@ def entry_keys() -> tuple:
 def required() -> tuple:
     """The keys a config must name (a per-dataset one at the top level or in every entry)."""
     return tuple(name for name, key in KEYS.items() if key.required)
+
+
+def resolved_document(values, names) -> dict:
+    """The resolved document of the keys ``names`` with ``values`` (the table's order; a
+    cascading key is written per dataset, not at the top level): each key as its row resolves
+    it, where its row does not omit it."""
+    return {name: KEYS[name].written(values[name], values) for name in names
+            if name in values and not (KEYS[name].omit and KEYS[name].omit(values[name]))}
+
+
+def plan_entry(plan) -> dict:
+    """A dataset entry of the resolved config (``dataset``'s resolved form), from its
+    :class:`.resolved.DatasetPlan`: its name, a local file's keys (``LocalSpec.entry``: paths
+    absolute, the format and read options written), then each per-dataset key (the grid as one
+    kernel entry per kernel, each with its own C list)."""
+    names = written_at(DATASET)
+    values = {name: getattr(plan, KEYS[name].field or name) for name in names}
+    local = plan.local.entry() if plan.local is not None else {}
+    return {"name": plan.name, **local, **resolved_document(values, names)}

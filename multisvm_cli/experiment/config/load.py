@@ -9,7 +9,7 @@ from pathlib import Path
 from .datasets import _check_parts, _local_spec
 from .document import Errors, Location, _Document, _key_name
 from .features import _check_solvers
-from .keys import DATASET, KEYS, TOP, required, written_at
+from .keys import DATASET, KEYS, TOP, required, resolved_document, written_at
 from .resolved import Config, DatasetPlan
 from .sections import _check_classes_sweep, _check_option_classes, _check_repeats
 from .checks import check_mapping
@@ -101,28 +101,10 @@ def _config(doc, checked, plans) -> Config:
     document."""
     values = {name: checked[name] for name in written_at(TOP) if not KEYS[name].cascades}
     values["dataset"] = plans
-    resolved = _resolved(values, written_at(TOP))
+    resolved = resolved_document(values, written_at(TOP))
     return Config(path=doc.path, datasets=plans, original_text=doc.text, resolved=resolved,
                   values={KEYS[name].field or name: value for name, value in values.items()
                           if name != "dataset"})
-
-
-def _resolved(values, names) -> dict:
-    """The resolved document of the keys ``names`` with ``values`` (the table's order; a
-    cascading key is written per dataset, not at the top level): each key as its row resolves
-    it, where its row does not omit it."""
-    return {name: KEYS[name].written(values[name], values) for name in names
-            if name in values and not (KEYS[name].omit and KEYS[name].omit(values[name]))}
-
-
-def plan_entry(plan: DatasetPlan) -> dict:
-    """A dataset entry of the resolved config: its name, a local file's keys
-    (``LocalSpec.entry``: paths absolute, the format and read options written), then each
-    per-dataset key (the grid as one kernel entry per kernel, each with its own C list)."""
-    names = written_at(DATASET)
-    values = {name: getattr(plan, KEYS[name].field or name) for name in names}
-    local = plan.local.entry() if plan.local is not None else {}
-    return {"name": plan.name, **local, **_resolved(values, names)}
 
 
 def _plan(doc, entry, top, checked):

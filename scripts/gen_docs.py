@@ -2,7 +2,7 @@
 
 - ``reference/cli.md``: every command of the click app ``multisvm_cli.cli.main.cli`` (groups walked
   recursively): usage, help text and options, as ``--help`` gives them;
-- ``reference/config-keys.md``: the top-level config keys from the one table that validates them
+- ``reference/config-keys.md``: the config keys from the one table that validates them
   (``multisvm_cli.experiment.config.keys.KEYS``), and the nested tables the checks use (dataset
   entries, local files, kernels, ranges, sweeps, scheme options, text features);
 - ``reference/datasets.md``: one section per dataset card (``datasets/*.yaml``), read through
@@ -125,26 +125,41 @@ def command_names() -> list[str]:
 
 # --- the config keys --------------------------------------------------------------------------
 
+def _option_row(name, owners, where) -> str:
+    """The config reference's row of a local format's read option, as its format declares it
+    (:class:`multisvm_cli.data.formats.Option`: the option's one home)."""
+    from multisvm_cli.data.formats import options
+
+    option = options(owners[0])[name]
+    default = option.shown or (str(option.default).lower() if isinstance(option.default, bool)
+                               else str(option.default))
+    return (f"| `{name}` | {where} ({', '.join(owners)}) | {_cell(default)} | "
+            f"{_cell(option.meaning)} |")
+
+
 def config_page() -> str:
     """The config reference: the top-level keys from the table that validates them, then the
     nested tables the checks use."""
     from multisvm_cli.data import TextFeatures
+    from multisvm_cli.data.formats import option_owners
     from multisvm_cli.estimators.registry import REGISTRY
-    from multisvm_cli.experiment.config import checks, datasets, grid, keys, sections, sweep
+    from multisvm_cli.experiment.config import checks, grid, keys, sections, sweep
 
     lines = ["# Config keys", "", GENERATED.strip(), "",
-             "A config is a YAML mapping. These are all the top-level keys it may hold (any other "
-             "is refused, with a \"did you mean\"); the table is the one `multisvm validate` "
-             "checks configs with. [Writing configs](../guides/configs.md) explains them with "
+             "A config is a YAML mapping. These are all the keys it may hold, at the top level "
+             "or in a `dataset` entry (any other is refused, with a \"did you mean\"); the table "
+             "is the one `multisvm validate` checks configs with, in the order the resolved "
+             "config writes them. [Writing configs](../guides/configs.md) explains them with "
              "examples.", "",
-             "| key | default | meaning |", "|---|---|---|"]
-    lines += [f"| `{name}` | {_cell(key.default_text())} | {_cell(key.meaning)} |"
-              for name, key in keys.KEYS.items()]
+             "| key | where | default | meaning |", "|---|---|---|---|"]
+    lines += [f"| `{name}` | {', '.join(key.where)} | {_cell(key.default_text())} | "
+              f"{_cell(key.meaning)} |" for name, key in keys.KEYS.items()]
+    lines += [_option_row(name, owners, keys.LOCAL) for name, owners in option_owners().items()]
     features = [field.name for field in dataclasses.fields(TextFeatures)]
     defaults = {field.name: field.default for field in dataclasses.fields(TextFeatures)}
     nested = [
-        ("A `dataset` list item (overrides for one dataset)", keys.DATASET_KEYS),
-        ("A `dataset` list item naming a local file", ("name",) + datasets.local_keys()),
+        ("A `dataset` list item (overrides for one dataset)", keys.entry_keys()),
+        ("A `dataset` list item naming a local file", ("name",) + keys.local_keys()),
         *((f"A `kernels` entry of `type: {kind}`", names)
           for kind, names in grid.KERNEL_KEYS.items()),
         ("A range (`C`, `sigma`, `gamma`)", checks.RANGE_KEYS),

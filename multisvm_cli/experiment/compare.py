@@ -37,10 +37,12 @@ def compare_config_text(data, test=None, schemes=None, label=None, kernel=None,
     a csv's ``label`` column (name or index), ``kernel`` (one of :data:`KERNELS`; default
     gaussian, linear for a folder of documents, read as text with tf-idf features) over the
     coarse grid, or Hsu & Lin's whole grid with ``full``."""
+    from ..data.local.files import TEST_PATH  # numpy: not for 'multisvm compare --help'
+
     data_path = Path(data).resolve()
     entry = {"name": _name(data_path), "path": str(data_path)}
     if test is not None:
-        entry["test_path"] = str(Path(test).resolve())
+        entry[TEST_PATH] = str(Path(test).resolve())
     if label is not None:
         entry["label"] = label
     step = -1 if full else -COARSE_STEP

@@ -70,7 +70,7 @@ def test_a_bad_first_row_is_named_not_taken_for_a_header(iris_model, tmp_path, r
 
 def test_a_local_training_file_with_underscored_numbers_is_refused(tmp_path):
     from multisvm_cli.data import DatasetError
-    from multisvm_cli.data.local.csv_file import read_csv
+    from multisvm_cli.data.csv_file import read_csv
 
     (tmp_path / "t.csv").write_text("1,2,0\n3,4_0,1\n5,6,0\n")
     with pytest.raises(DatasetError, match=r"t.csv:2: column 1: '4_0' is not a number"):

@@ -102,16 +102,19 @@ class Part:
 class Option:
     """A read option of a local format: ``default``, the value used and recorded when a config
     does not give it; ``expected``, what a value must be (for messages); ``holds(value)``,
-    whether a given value is one."""
+    whether a given value is one; ``meaning`` and ``shown``: the config reference's description
+    and default (None: ``default`` as written)."""
 
     default: object
     expected: str
     holds: Callable
+    meaning: str = ""
+    shown: str | None = None
 
 
-def flag(default) -> Option:
+def flag(default, meaning="", shown=None) -> Option:
     """A true-or-false read option."""
-    return Option(default, "true or false", lambda value: isinstance(value, bool))
+    return Option(default, "true or false", lambda value: isinstance(value, bool), meaning, shown)
 
 
 def names() -> tuple:

@@ -22,8 +22,10 @@ from . import Option, flag
 
 EXTENSIONS = (".csv",)
 OPTIONS = {"label": Option(-1, "a column name or a 0-based index",
-                          lambda value: isinstance(value, str) or is_int(value)),
-           "header": flag(None)}
+                          lambda value: isinstance(value, str) or is_int(value),
+                          "csv: the label column, by name or 0-based index.", "the last column"),
+           "header": flag(None, "csv: whether the first row names the columns (true/false).",
+                          "detected")}
 ORDER = 1
 
 

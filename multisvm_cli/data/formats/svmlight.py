@@ -20,7 +20,7 @@ from ..csv_file import whole_labels
 from . import flag
 
 EXTENSIONS = (".svm", ".svmlight", ".libsvm")
-OPTIONS = {"zero_based": flag(False)}
+OPTIONS = {"zero_based": flag(False, "svmlight: feature indices start at 0.")}
 SPARSE = True
 ORDER = 2
 

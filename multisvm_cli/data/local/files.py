@@ -43,6 +43,8 @@ from ..errors import DatasetError
 from ..loader import Dataset
 from ..verify import sha256_file
 
+TEST_PATH = "test_path"  # the key of a local dataset's test file: configs, resolved configs, models
+
 
 @dataclass(frozen=True)
 class LocalSpec:
@@ -91,7 +93,7 @@ class LocalSpec:
         and :meth:`from_entry` reads them back (model metadata)."""
         entry = {"path": str(self.path)}
         if self.test_path:
-            entry["test_path"] = str(self.test_path)
+            entry[TEST_PATH] = str(self.test_path)
         entry["format"] = self.format
         entry.update({key: value for key, value in self.read_options().items()
                       if value is not None})
@@ -102,7 +104,7 @@ class LocalSpec:
     @classmethod
     def from_entry(cls, name, entry):
         """The spec of a resolved config entry (or of ``entry()``)."""
-        test_path = entry.get("test_path")
+        test_path = entry.get(TEST_PATH)
         return cls(name=name, path=Path(entry["path"]), format=entry["format"],
                    test_path=Path(test_path) if test_path else None,
                    options={key: entry[key] for key in formats.options(entry["format"])

@@ -6,18 +6,21 @@ import re
 from pathlib import Path
 
 from ...base.numeric import is_count
+from ...data.local.files import TEST_PATH
 from .checks import check_choice, check_mapping, joined, show
+
+FILES = ("path", TEST_PATH)  # a local entry's files: the data, and its own test part
 
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")  # a portable folder name
 
 
-def _dataset_names(doc, value, path, known, overridable):
+def _dataset_names(doc, value, path, known, overridable, local_keys):
     """The dataset entries as (name, overrides dict, path) triples; an entry may hold
-    ``overridable`` keys (``keys.DATASET_KEYS``) and a local file's."""
+    ``overridable`` keys (``keys.entry_keys``) and a local file's (``keys.local_keys``)."""
     items = value if isinstance(value, list) else [value]
     if value is None or isinstance(value, list) and not value:
         doc.fail(path, "name at least one dataset; known: " + joined(known))
-    entries, allowed = [], local_keys()
+    entries, allowed = [], local_keys
     for i, item in enumerate(items):
         where = path + (i,) if isinstance(value, list) else path
         overrides = {}
@@ -41,14 +44,6 @@ def _dataset_names(doc, value, path, known, overridable):
     if len(set(names)) != len(names):
         doc.fail(path, f"a dataset is named twice: {show(names)}")
     return entries
-
-
-def local_keys() -> tuple:
-    """The keys of a local dataset entry: its files, format, kind, the read options the format
-    registry declares (:func:`...data.formats.option_owners`) and memory_mb."""
-    from ...data.formats import option_owners
-
-    return ("path", "test_path", "format", "kind", *option_owners(), "memory_mb")
 
 
 def _local_name(doc, item, where, known):
@@ -76,11 +71,10 @@ def _local_spec(doc, name, entry, where):
         check_choice(doc, entry["kind"], where + ("kind",), ("numeric", "text"), "kind")
     if _is_text(doc, entry):
         paths = {key: _local_file(doc, entry[key], where + (key,), folder=True)
-                 for key in ("path", "test_path") if key in entry}
+                 for key in FILES if key in entry}
         return data.LocalSpec(name=name, path=paths["path"], format="text",
-                              test_path=paths.get("test_path"))
-    paths = {key: _local_file(doc, entry[key], where + (key,))
-             for key in ("path", "test_path") if key in entry}
+                              test_path=paths.get(TEST_PATH))
+    paths = {key: _local_file(doc, entry[key], where + (key,)) for key in FILES if key in entry}
     if "format" in entry:
         fmt = check_choice(doc, entry["format"], where + ("format",), config_names(), "format")
     else:
@@ -95,7 +89,7 @@ def _local_spec(doc, name, entry, where):
         doc.fail(where + ("memory_mb",), f"expected a positive number of megabytes, got "
                                          f"{show(memory_mb)}")
     return data.LocalSpec(name=name, path=paths["path"], format=fmt,
-                          test_path=paths.get("test_path"), options=options,
+                          test_path=paths.get(TEST_PATH), options=options,
                           memory_mb=memory_mb)
 
 
@@ -155,6 +149,26 @@ def _scaling(doc, value, path, local):
         doc.fail(path, f"'paper' applies to registry datasets only (no paper scaled "
                        f"a local file); allowed: {joined(choices)}")
     return check_choice(doc, value, path, choices, "scaling")
+
+
+def default_scaling(doc, name, local, text):
+    """A dataset's scaling when none is written: none for text (tf-idf rows are l2-normalised
+    already), else :func:`_scaling`'s (paper; a local file's standard, or maxabs)."""
+    return "none" if text else _scaling(doc, None, ("scaling",), local)
+
+
+def dataset_scaling(doc, value, path, name, local, text):
+    """A dataset's checked scaling (:func:`_scaling`): a text dataset's keeps its sparse matrix
+    sparse (none or maxabs), and sparse data takes no centering scaling."""
+    from .features import TEXT_SCALINGS
+
+    scaling = _scaling(doc, value, path, local)
+    if text and scaling not in TEXT_SCALINGS:
+        doc.fail(path, f"{name!r} is text (a sparse matrix): {scaling} scaling would center it "
+                       f"and store every zero; use scaling: none (the default) or maxabs")
+    if not text:
+        _check_sparse_scaling(doc, name, local, scaling, path)
+    return scaling
 
 
 def _max_iter(doc, value, path):

@@ -30,15 +30,18 @@ def _features(doc, value, path):
         doc.fail(path, one_line(exc).removeprefix("features: "))
 
 
-def _check_text(doc, name, text, features, scaling, paths):
-    """``features`` only on a text dataset; a text dataset's scaling keeps the matrix sparse.
-    ``paths``: where features and scaling were written (None: not written)."""
-    if features is not None and not text:
-        doc.fail(paths["features"], f"features is for text datasets; {name!r} is numeric")
-    if text and scaling not in TEXT_SCALINGS:
-        doc.fail(paths["scaling"], f"{name!r} is text (a sparse matrix): {scaling} scaling would "
-                                   f"center it and store every zero; use scaling: none "
-                                   f"(the default) or maxabs")
+def default_features(doc, name, text):
+    """A dataset's ``features`` when none is written: a text dataset's defaults (an empty
+    mapping, checked as a written one is), none for numeric data."""
+    return {} if text else None
+
+
+def dataset_features(doc, value, path, name, text):
+    """A dataset's checked ``features`` (:func:`_features`): text datasets only."""
+    features = _features(doc, value, path)
+    if not text:
+        doc.fail(path, f"features is for text datasets; {name!r} is numeric")
+    return features
 
 
 def features_dict(features) -> dict:
@@ -60,18 +63,19 @@ def scheme_solvers(plan, schemes, scheme_options) -> dict:
             for s in schemes if not kernel_free(s)}
 
 
-def _check_solvers(doc, plan, schemes, scheme_options, path):
+def _check_solvers(plan, schemes, scheme_options, written):
     """liblinear trains linear machines only: refuse it beside another kernel in the grid, and
-    for a scheme whose class takes no liblinear (``_solvers``: the all-together machines)."""
+    for a scheme whose class takes no liblinear (``_solvers``: the all-together machines);
+    ``written``: the Location the error names (the solver's, else the schemes')."""
     solvers = scheme_solvers(plan, schemes, scheme_options)
     for scheme, solver in solvers.items():
         if solver not in estimator(scheme)._solvers:
-            doc.fail(path, f"{scheme} trains with its own solver; solver {solver} (on "
-                           f"{plan.name}) does not apply to it: set solver: libsvm for {scheme} "
-                           f"in scheme_options, or leave it out of schemes")
+            raise written.error(f"{scheme} trains with its own solver; solver {solver} (on "
+                                f"{plan.name}) does not apply to it: set solver: libsvm for "
+                                f"{scheme} in scheme_options, or leave it out of schemes")
     kernels = sorted({point.kernel for point in plan.grid} - {"linear"})
     liblinear = [s for s, solver in solvers.items() if solver == "liblinear"]
     if liblinear and kernels:
-        doc.fail(path, f"solver liblinear ({show(liblinear)} on {plan.name}) trains linear "
-                       f"machines only; the grid has the {', '.join(kernels)} kernel: use "
-                       f"solver: libsvm or a linear kernel grid")
+        raise written.error(f"solver liblinear ({show(liblinear)} on {plan.name}) trains "
+                            f"linear machines only; the grid has the {', '.join(kernels)} "
+                            f"kernel: use solver: libsvm or a linear kernel grid")

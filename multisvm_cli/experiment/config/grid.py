@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ...estimators.options import check_C
 from ...estimators.kernels import KERNEL_ALIASES, KERNEL_NAMES, KERNEL_PARAMS, Kernel, kernel_name
 from ...base.numeric import is_number
-from .checks import (check_choice, check_flag, check_list, check_mapping, check_number,
+from .checks import (check_choice, check_flag, check_list, check_mapping, check_number, joined,
                      range_count, show)
 
 KERNEL_TYPES = KERNEL_NAMES
@@ -57,9 +57,10 @@ class GridPoint:
                 gamma)
 
 
-def _kernels(doc, value, path, C_values, max_points):
+def _kernels(doc, value, path, C_values, max_points, required=()):
     """Expand the kernel entries and C values into the list of grid points (at most
-    ``max_points``: the count is checked before the points are built)."""
+    ``max_points``: the count is checked before the points are built); ``required``: the
+    config's required keys, named when C is missing."""
     if not isinstance(value, list) or not value:
         doc.fail(path, f"expected a non-empty list of kernels, got {show(value)}")
     _check_grid_size(doc, value, path, C_values, max_points)
@@ -74,8 +75,8 @@ def _kernels(doc, value, path, C_values, max_points):
         check_mapping(doc, entry, where, KERNEL_KEYS[kind])
         Cs = _C_list(doc, entry["C"], where + ("C",)) if "C" in entry else C_values
         if Cs is None:
-            doc.fail((), "missing key 'C'; required keys: dataset, kernels, C, schemes "
-                         "(or a C list in every kernel entry)")
+            doc.fail((), f"missing key 'C'; required keys: {joined(required)} (or a C list in "
+                         f"every kernel entry)")
         for point in _kernel_points(doc, entry, where, kind):
             grid.extend(GridPoint(C=C, **point) for C in Cs)
     if len(set(grid)) != len(grid):
@@ -153,3 +154,18 @@ def _C_list(doc, value, path):
 
     return check_list(doc, value, path, one)
 
+
+
+def kernel_entries(grid) -> list:
+    """The resolved config's ``kernels`` of a grid: one kernel entry per kernel (in grid order),
+    each with its own C list."""
+    kernels = []
+    for point in grid:
+        params = point.params()
+        params.pop("C")
+        entry = {"type": params.pop("kernel"), **params}
+        if kernels and {k: v for k, v in kernels[-1].items() if k != "C"} == entry:
+            kernels[-1]["C"].append(point.C)
+        else:
+            kernels.append({**entry, "C": [point.C]})
+    return kernels

@@ -1,19 +1,17 @@
 """load_config: a config file read and validated into a :class:`Config`, a loop over the table
-of top-level keys (:data:`.keys.KEYS`); the package's docstring describes the format."""
+of keys (:data:`.keys.KEYS`): the top-level keys once, the per-dataset keys once per dataset;
+the package's docstring describes the format."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from .datasets import _check_parts, _check_sparse_scaling, _local_spec, _max_iter, _scaling
+from .datasets import _check_parts, _local_spec
 from .document import Errors, Location, _Document, _key_name
-from .features import _check_solvers, _check_text, _features, _solver
-from .grid import _C_list, _kernels
-from .keys import DATASET_KEYS, KEYS, REQUIRED, TOP_KEYS
-from .resolved import Config, DatasetPlan, _resolved
-from .sections import (_check_classes_sweep, _check_option_classes, _check_repeats, _estimate,
-                       _split, _validation)
-from .sweep import sweep_document
+from .features import _check_solvers
+from .keys import DATASET, KEYS, TOP, required, resolved_document, written_at
+from .resolved import Config, DatasetPlan
+from .sections import _check_classes_sweep, _check_option_classes, _check_repeats
 from .checks import check_mapping
 
 
@@ -40,13 +38,13 @@ def _check_names(doc, errors):
     """The document is a mapping of known top-level keys holding the required ones."""
     raw = doc.data
     if not isinstance(raw, dict):
-        check_mapping(doc, raw, (), TOP_KEYS)
+        check_mapping(doc, raw, (), written_at(TOP))
     for key in raw:
-        errors.attempt(check_mapping, doc, {key: None}, (), TOP_KEYS)
-    for key in REQUIRED:
+        errors.attempt(check_mapping, doc, {key: None}, (), written_at(TOP))
+    for key in required():
         if key not in raw and not KEYS[key].cascades:
             errors.attempt(doc.fail, (), f"missing key {key!r}; required keys: "
-                                         f"{', '.join(REQUIRED)}")
+                                         f"{', '.join(required())}")
 
 
 def _top_level(doc, errors, checked) -> dict:
@@ -76,11 +74,10 @@ def _plans(doc, errors, checked) -> list:
     entries, raw = checked["dataset"], doc.data
     if entries and "kernels" not in raw and any("kernels" not in o for _, o, _ in entries):
         errors.attempt(doc.fail, (), f"missing key 'kernels'; required keys: "
-                                     f"{', '.join(REQUIRED)}")
+                                     f"{', '.join(required())}")
         return []
-    top = {key: raw[key] for key in DATASET_KEYS if key in raw and key != "name"}
-    return [errors.attempt(_plan, doc, name, overrides, where, top, checked["seed"],
-                           checked["max_grid_points"])
+    top = {key: raw[key] for key in written_at(DATASET) if key in raw}
+    return [errors.attempt(_plan, doc, (name, overrides, where), top, checked)
             for name, overrides, where in entries or []]
 
 
@@ -91,7 +88,8 @@ def _check_across(doc, errors, checked, plans):
     for plan in plans:
         if plan is not None and options is not None:
             errors.attempt(_check_option_classes, doc, options, plan)
-            errors.attempt(_check_solvers, doc, plan, schemes, options, plan.where["solver"])
+            written = plan.where["solver" if plan.solver is not None else "schemes"]
+            errors.attempt(_check_solvers, plan, schemes, options, written)
     if plans and None not in plans:
         errors.attempt(_check_repeats, doc, checked["repeats"], plans)
     if sweep is not None and options:
@@ -99,68 +97,53 @@ def _check_across(doc, errors, checked, plans):
 
 
 def _config(doc, checked, plans) -> Config:
-    """The :class:`Config` of the checked values, with its resolved document."""
-    values = {key: checked[key] for key in ("name", "schemes", "scheme_options", "compare_to",
-                                            "seed", "reference", "repeats", "dag_orders",
-                                            "reuse_across_C", "sweep", "rope", "layout")}
-    resolved = _resolved(values["name"], values["seed"], values["schemes"], values["compare_to"],
-                         values["scheme_options"], values["reference"], plans,
-                         doc.data.get("max_grid_points"))
-    resolved.update({key: values[key] for key in ("repeats", "dag_orders", "reuse_across_C",
-                                                  "rope", "layout")})
-    if values["sweep"] is not None:
-        resolved["sweep"] = sweep_document(values["sweep"])
-    return Config(path=doc.path, datasets=plans, resolved=resolved, original_text=doc.text,
-                  **values)
+    """The :class:`Config` of the checked values (``dataset``'s: the plans), with its resolved
+    document."""
+    values = {name: checked[name] for name in written_at(TOP) if not KEYS[name].cascades}
+    values["dataset"] = plans
+    resolved = resolved_document(values, written_at(TOP))
+    return Config(path=doc.path, datasets=plans, original_text=doc.text, resolved=resolved,
+                  values={KEYS[name].field or name: value for name, value in values.items()
+                          if name != "dataset"})
 
 
-def _plan(doc, name, overrides, where, top, seed, max_points):
-    """One dataset's plan: its overrides on top of the top-level values (``top``), on top of
-    the table's defaults (a null counts as not written, except max_iter's: no bound)."""
+def _plan(doc, entry, top, checked):
+    """One dataset's plan from its ``entry`` (name, overrides, where): each per-dataset key of
+    the table, in its order, as the entry writes it, else as the top level does (``top``), else
+    the table's default (a null counts as not written unless the key ``takes_null``); checked
+    with the values it needs (earlier per-dataset keys, the top level's ``checked`` values, the
+    dataset's ``name``, ``local`` spec and ``text`` flag). Then the split and validation
+    against the dataset's parts."""
     from ... import data
 
-    def pick(key, null_is_value=False):
-        value, at = (overrides[key], where + (key,)) if key in overrides else (top.get(key),
-                                                                                (key,))
-        if value is None and not (null_is_value and (key in overrides or key in top)):
-            value = KEYS[key].default
-        return value, at
-
+    name, overrides, where = entry
     local = _local_spec(doc, name, overrides, where) if "path" in overrides else None
     text = local.format == "text" if local else data.get_card(name).kind == "text"
-    features, features_path = pick("features")
-    features = None if features is None else _features(doc, features, features_path)
-    scaling, path = pick("scaling")
-    scaling = _scaling(doc, scaling if scaling is not None else "none" if text else None, path,
-                       local)
-    _check_text(doc, name, text, features, scaling, {"features": features_path, "scaling": path})
-    if text and features is None:
-        features = data.TextFeatures()
-    if not text:
-        _check_sparse_scaling(doc, name, local, scaling, path)
-    solver, solver_path = pick("solver")
-    solver = None if solver is None else _solver(doc, solver, solver_path)
-    max_iter, max_iter_path = pick("max_iter", null_is_value=True)
-    max_iter = _max_iter(doc, max_iter, max_iter_path)
-    split, path = pick("split")
-    split = _split(doc, split, path, seed)
-    written = {"split": path}
-    validation, path = pick("validation")
-    validation = _validation(doc, validation, path, seed)
-    written["validation"] = path
-    estimate, path = pick("estimate")
-    estimate = _estimate(doc, estimate, path, split)
-    C_values, C_path = pick("C")
-    C_values = None if C_values is None else _C_list(doc, C_values, C_path)
-    kernels, path = pick("kernels")
-    grid = _kernels(doc, kernels, path, C_values, max_points)
-    written["kernels"] = path
-    written["features"] = features_path if features_path[-1:] == ("features",) and (
-        "features" in overrides or top.get("features") is not None) else where or ("dataset",)
-    written.update(sweep=("sweep",), scheme_options=("scheme_options",))
-    _check_parts(doc, name, split, validation, where, local.parts if local else None)
-    located = {key: Location(doc.path, doc.line(at), _key_name(at)) for key, at in written.items()}
-    located["solver"] = solver_path if solver is not None else ("schemes",)
-    return DatasetPlan(name=name, scaling=scaling, split=split, validation=validation, grid=grid,
-                       estimate=estimate, where=located, local=local, features=features,
-                       solver=solver, max_iter=max_iter)
+    values = {**checked, "name": name, "local": local, "text": text}
+    written, names = {}, written_at(DATASET)
+    for key_name in names:
+        values[key_name], written[key_name] = _plan_value(doc, key_name, entry, top, values)
+    _check_parts(doc, name, values["split"], values["validation"], where,
+                 local.parts if local else None)
+    located = {key: Location(doc.path, doc.line(at), _key_name(at))
+               for key, at in {**{key: (key,) for key in written_at(TOP)}, **written}.items()}
+    return DatasetPlan(name=name, local=local, where=located,
+                       values={KEYS[key].field or key: values[key] for key in names})
+
+
+def _plan_value(doc, name, entry, top, values):
+    """(checked value, where it was written) of the per-dataset key ``name`` (see
+    :func:`_plan`). Not written, it is located at the key's top-level name, or at the
+    dataset's entry when its default is the dataset's own (a function of the data)."""
+    key, (_, overrides, where) = KEYS[name], entry
+    value, at = (overrides[name], where + (name,)) if name in overrides else (top.get(name),
+                                                                              (name,))
+    needed = [values[need] for need in key.needs]
+    null = value is None and key.takes_null and (name in overrides or name in top)
+    located = at
+    if value is None and not null:
+        value = key.default(doc, *needed) if callable(key.default) else key.default
+        located = (where or ("dataset",)) if callable(key.default) else at
+    if value is not None or null:
+        value = key.check(doc, value, at, *needed)
+    return value, located

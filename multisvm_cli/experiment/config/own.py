@@ -13,8 +13,10 @@ line, before any run folder exists.
 
 from __future__ import annotations
 
+import copy
+
 from ...base.errors import one_line
-from ...estimators.registry import OWN, own_name, scheme_name
+from ...estimators.registry import OWN, label, own_name, scheme_name
 from .checks import check_mapping, show
 
 ROW_KEYS = ("scheme", "label", "options")
@@ -95,3 +97,25 @@ def own_options(rows) -> dict:
 def as_row(name, options) -> dict:
     """The ``schemes`` entry of a user's classifier row (for the resolved config)."""
     return {"scheme": options["target"], "label": name[len(OWN):], "options": options["options"]}
+
+
+def resolved_schemes(schemes, values) -> list:
+    """The resolved config's ``schemes``: a user's classifier row written as its row (its
+    options from ``values["scheme_options"]``)."""
+    options = values["scheme_options"]
+    return [as_row(s, options[s]) if s.startswith(OWN) else s for s in schemes]
+
+
+def resolved_compare_to(compare_to, values) -> str:
+    """The resolved config's ``compare_to``: a user's classifier row by its label."""
+    return label(compare_to) if compare_to.startswith(OWN) else compare_to
+
+
+def resolved_scheme_options(scheme_options, values) -> dict:
+    """The resolved config's ``scheme_options``: the registry schemes' (a user's classifier
+    row's options are in its row), DAG's order written natural where it is the default."""
+    options = {s: o for s, o in copy.deepcopy(scheme_options).items() if not s.startswith(OWN)}
+    for given in options.values():
+        if "order" in given and given["order"] is None:
+            given["order"] = "natural"
+    return options

@@ -3,40 +3,52 @@ resolved document (every default filled in, every grid point explicit)."""
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import yaml
 
-from ...estimators.registry import OWN, kernel_free, label, scheme_groups
-from .own import as_row
+from ...estimators.registry import kernel_free, label, scheme_groups
 from .document import ConfigError
-from .features import features_dict
 from .checks import did_you_mean
 from .sections import outer_folds
 
 
-@dataclass(frozen=True, kw_only=True)
-class DatasetPlan:
-    """What to run on one dataset: scaling, outer split, validation method and grid (the
-    defaults of what a config leaves out are the key table's, :data:`.keys.KEYS`)."""
+class KeyValues:
+    """One value per key of the table (:data:`.keys.KEYS`), kept in ``values`` by each key's
+    field name and read as attributes (``config.seed``, ``plan.split``): a key added to the
+    table is a value here with no other edit. The constructor takes the keys' values as keyword
+    arguments beside ``values``, so ``dataclasses.replace(plan, split=...)`` replaces one."""
+
+    def __getattr__(self, name):
+        values = self.__dict__.get("values")  # not yet set while unpickling
+        if values is not None and name in values:
+            return values[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _set(self, fixed, values, given):
+        """Set the fixed fields and ``values`` updated with the ``given`` keys' values."""
+        for name, value in {**fixed, "values": {**(values or {}), **given}}.items():
+            object.__setattr__(self, name, value)
+
+
+@dataclass(frozen=True, init=False)
+class DatasetPlan(KeyValues):
+    """What to run on one dataset: its name, its local file's spec, and the value of each
+    per-dataset key (:func:`.keys.written_at` DATASET: scaling, split, validation, grid, estimate,
+    features, solver, max_iter, ...; the defaults of what a config leaves out are the key
+    table's)."""
 
     name: str
-    scaling: str
-    split: dict
-    validation: dict
-    grid: tuple
-    estimate: tuple             # nested and/or cv-best, as in ESTIMATES
-    # where each section was written: key -> (file, line, key path), for errors found later
-    where: dict = field(default_factory=dict, compare=False, repr=False)
     # a local data file's data.LocalSpec (None: a registry dataset)
     local: object
-    # a text dataset's data.TextFeatures (None: numeric data)
-    features: object
-    # the dataset's (or the top level's) solver: libsvm | liblinear (None: not written)
-    solver: str | None
-    max_iter: object  # libsvm's SMO bound (estimators.options: libsvm | int | none)
+    values: dict
+    # where each section was written: key -> (file, line, key path), for errors found later
+    where: dict = field(compare=False, repr=False)
+
+    def __init__(self, *, name, local=None, values=None, where=None, **keys):
+        self._set({"name": name, "local": local, "where": {} if where is None else where},
+                  values, keys)
 
     def options(self, scheme_options, schemes) -> dict:
         """The estimators' keyword arguments per scheme on this dataset: ``scheme_options``
@@ -48,10 +60,12 @@ class DatasetPlan:
         return {s: {"max_iter": self.max_iter, **scheme_options.get(s, {})} for s in schemes}
 
 
-@dataclass(kw_only=True)
-class Config:
-    """A validated experiment config (its values' defaults are the key table's,
-    :data:`.keys.KEYS`).
+@dataclass(init=False)
+class Config(KeyValues):
+    """A validated experiment config: the value of each top-level key of the table
+    (:data:`.keys.KEYS`: name, seed, schemes, scheme_options, compare_to, reference, repeats,
+    sweep, ...; the defaults of what it leaves out are the table's), and ``datasets``, the plan
+    of each dataset.
 
     ``original_text`` is the file as the user wrote it; ``resolved`` is the same experiment
     with every default filled in and every grid point explicit, itself a valid config
@@ -59,23 +73,17 @@ class Config:
     """
 
     path: Path
-    name: str
     datasets: list
-    schemes: list
-    scheme_options: dict
-    compare_to: str
-    seed: int
-    reference: dict
+    values: dict
     resolved: dict = field(repr=False)
     original_text: str = field(repr=False)
-    repeats: int            # the whole protocol N times, split/validation seeds seed + r
-    dag_orders: int         # random class orders of the DAG order study (0: none)
-    reuse_across_C: bool    # grid fits reuse machines across C (estimators.reuse)
-    sweep: dict | None      # the swept setting and its values (config.sweep), or None
-    rope: float             # the Bayesian signed-rank test's ROPE, points of test error
-    layout: str             # the report's tables: table-1 | hsu-lin (report.hsu_lin)
     # the file's datasets when only some of them are run (:meth:`only`), else None
     selected_from: list | None = None
+
+    def __init__(self, *, path, datasets, resolved, original_text, selected_from=None,
+                 values=None, **keys):
+        self._set({"path": path, "datasets": datasets, "resolved": resolved,
+                   "original_text": original_text, "selected_from": selected_from}, values, keys)
 
     def resolved_text(self) -> str:
         """The resolved config as YAML (a comment says where it comes from, and which of the
@@ -170,44 +178,3 @@ def summary(config) -> str:
     lines.append(f"# {config.path}: valid; {config.grid_size()} grid points x schemes per "
                  f"outer fold; {total} fits in all")
     return "\n".join(lines)
-
-
-def _resolved(name, seed, schemes, compare_to, scheme_options, reference, plans, max_points):
-    """The config with every default filled in and every grid point explicit: a valid config
-    document that gives the same experiment (same grid, same order, same seeds)."""
-    own = [s for s in schemes if s.startswith(OWN)]  # a user's classifier rows
-    options = {s: o for s, o in copy.deepcopy(scheme_options).items() if s not in own}
-    for given in options.values():
-        if "order" in given and given["order"] is None:
-            given["order"] = "natural"
-    rows = [as_row(s, scheme_options[s]) if s in own else s for s in schemes]
-    resolved = {"name": name, "seed": seed, "schemes": rows,
-                "compare_to": label(compare_to) if compare_to in own else compare_to,
-                "scheme_options": options,
-                "dataset": [_plan_dict(plan) for plan in plans]}
-    if max_points is not None:
-        resolved["max_grid_points"] = max_points
-    if reference:
-        resolved["reference"] = reference
-    return resolved
-
-
-def _plan_dict(plan: DatasetPlan) -> dict:
-    """A dataset entry of the resolved config: its grid as one kernel entry per kernel (in grid
-    order), each with its own C list."""
-    kernels = []
-    for point in plan.grid:
-        params = point.params()
-        params.pop("C")
-        entry = {"type": params.pop("kernel"), **params}
-        if kernels and {k: v for k, v in kernels[-1].items() if k != "C"} == entry:
-            kernels[-1]["C"].append(point.C)
-        else:
-            kernels.append({**entry, "C": [point.C]})
-    estimate = list(plan.estimate) if len(plan.estimate) > 1 else plan.estimate[0]
-    local = plan.local.entry() if plan.local is not None else {}
-    text = {"features": features_dict(plan.features)} if plan.features is not None else {}
-    solver = {"solver": plan.solver} if plan.solver is not None else {}
-    return {"name": plan.name, **local, "scaling": plan.scaling, **text, **solver,
-            "split": plan.split, "validation": plan.validation, "estimate": estimate,
-            "kernels": kernels, "max_iter": plan.max_iter}

@@ -327,6 +327,11 @@ def _estimate(doc, value, path, split):
     return tuple(e for e in ESTIMATES if e in chosen)
 
 
+def resolved_estimate(estimate):
+    """The resolved config's ``estimate``: one name, or the list of both."""
+    return list(estimate) if len(estimate) > 1 else estimate[0]
+
+
 
 def _measured(doc, value, path):
     """``measured``: the config's last real run, {seconds: its wall time, cores: the machine's

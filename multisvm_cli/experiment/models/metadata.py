@@ -19,6 +19,7 @@ import numpy as np
 
 from ... import __version__, data
 from ...data import formats
+from ...data.local.files import TEST_PATH
 from ...estimators.registry import REGISTRY
 from ...estimators.options import check_C
 from ...estimators.kernels import KERNEL_NAMES, KERNEL_PARAMS, Kernel
@@ -245,7 +246,7 @@ def _local_metadata(value, where):
     known = formats.config_names()
     if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)
             and entry.get("format") in known
-            and isinstance(entry.get("test_path", ""), str) and _read_options_hold(entry)):
+            and isinstance(entry.get(TEST_PATH, ""), str) and _read_options_hold(entry)):
         raise ModelFormatError(f"{where}: local.entry must be a local dataset entry (path, "
                                f"format: {', '.join(known)}, read options), got {short(entry)}")
     folder = hasattr(formats.module(entry["format"]), "read_dataset")

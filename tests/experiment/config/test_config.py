@@ -103,7 +103,7 @@ MALFORMED = {
     "unknown dataset": (("dataset: iris", "dataset: mnist"),
                         "dataset: 'mnist' is not a valid dataset; allowed: ", 2),
     "unknown top-level key": (("name: small", "name: small\nkernel: rbf"),
-                              "kernel: unknown key 'kernel'; allowed keys: name, dataset, scaling",
+                              "kernel: unknown key 'kernel'; allowed keys: name, seed, schemes",
                               2),
     "unknown kernel type": (("type: gaussian", "type: sigmoid"),  # (rbf is gaussian's alias)
                             "kernels[0].type: 'sigmoid' is not a valid kernel type; allowed: gaussian, "

@@ -64,11 +64,12 @@ import scipy.sparse as sp
 from numba import njit
 
 from .._solvers import iteration_bound
-from .box import can_decrease, can_increase
-from .kernel_rows import data_bytes
-from .solver import FORMULATIONS, JointSolution, warn_unless_converged
-from .state import BOUND, CONVERGED, CS, STALLED
-from .steps import solve_cs, solve_ww
+from .decomposition.box import can_decrease, can_increase
+from .decomposition.kernel_rows import data_bytes
+from .decomposition.solver import JointSolution, warn_unless_converged
+from .decomposition.state import BOUND, CONVERGED, CS, STALLED
+from .decomposition.steps import solve_cs, solve_ww
+from .formulations import FORMULATIONS
 
 INF = np.inf
 MOVE_TOL = 1e-12  # a row whose violation is at most this takes no step (liblinear's 1e-12)

@@ -39,7 +39,8 @@ from sklearn.utils import check_random_state
 
 from .._base import MulticlassSVM
 from .._binary import BinaryFit
-from .solver import solve_dual
+from .decomposition.solver import solve_dual
+from .formulations import FORMULATIONS
 from .._machines import Machines
 from .._primal import PrimalMachines, load_machines
 
@@ -72,7 +73,7 @@ def row_order_seed(random_state):
 
 class JointSVM(MulticlassSVM):
     """Base of the all-together schemes (not used directly): ``_formulation`` names the dual
-    (:data:`.solver.FORMULATIONS`), ``_bias`` whether its scores carry Hsu & Lin's
+    (:data:`.formulations.FORMULATIONS`), :attr:`_bias` whether its scores carry Hsu & Lin's
     regularized bias.  The shared parameters are :class:`._base.MulticlassSVM`'s; ``solver``
     must stay 'libsvm' (the joint problem has its own solver; liblinear is refused), ``tol`` is
     the KKT tolerance of every example's row, ``max_iter`` bounds the solver's steps ("libsvm":
@@ -81,10 +82,15 @@ class JointSVM(MulticlassSVM):
     larger."""
 
     _formulation = None
-    _bias = False
     _shares_gram = False  # the protocol's shared Gram matrix is not worth it (one solve per C)
     _warm_starts = True  # with a reuse store, each solve starts from the last (module docstring)
     _solvers = ("libsvm",)  # its own joint solver; 'libsvm' names the default (no liblinear)
+
+    @property
+    def _bias(self):
+        """Whether the scores carry Hsu & Lin's regularized bias b_m = sum_i beta_im: the
+        formulation's Q = K + 1 (its ``shift``)."""
+        return FORMULATIONS[self._formulation].shift != 0.0
 
     @staticmethod
     def _machine_bounds(n_classes):
@@ -123,7 +129,7 @@ class JointSVM(MulticlassSVM):
                              f"solver {self.solver!r} does not apply (leave solver at 'libsvm')")
 
     def _solve(self, X, y_index, n_classes, settings):
-        """The dual's :class:`.solver.JointSolution`: with the linear kernel, solved in the
+        """The dual's :class:`.decomposition.solver.JointSolution`: with the linear kernel, solved in the
         primal weights (:mod:`.linear`); otherwise the kernel dual, started from the reuse
         store's last solve of the same problem when the fit has a store (warm starts)."""
         if settings.kernel.name == "linear":  # the primal path: numba loads here, not at import

@@ -5,7 +5,7 @@ examples' gradient, trackers and the next working example are the same either wa
 import numpy as np
 import pytest
 
-from multisvm_cli.estimators.joint.state import CS, WW, Dual, Problem
+from multisvm_cli.estimators.joint.decomposition.state import CS, WW, Dual, Problem
 
 from .test_projected_search import BOXES, feasible_rows
 
@@ -28,7 +28,7 @@ def exact_trackers(kind, C, y, beta, G):
 @pytest.mark.parametrize("kind", [CS, WW])
 @pytest.mark.parametrize("n_active", [60, 31, 9])  # all, over 1 / DIRECT, under it
 def test_the_update_moves_the_active_examples_alike(kind, n_active):
-    from multisvm_cli.estimators.joint import trackers
+    from multisvm_cli.estimators.joint.decomposition import trackers
 
     rng = np.random.default_rng(n_active + 10 * kind)
     k, n, C, shift = 6, 60, 1.5, float(kind == WW)

@@ -1,6 +1,6 @@
 """Compiled loops of the all-together solver (numba; imported only when a joint machine trains).
 
-The dual both formulations share (see :mod:`.machine`): variables beta, stored (k, l) (one
+The dual both formulations share (see :mod:`..machine`): variables beta, stored (k, l) (one
 column per training example, so that a class's entries are contiguous for the updates), each
 example's k entries summing to 0, each entry in a box [L_im, U_im] that depends on the
 formulation (``kind``) and on whether m is the example's class y_i (:mod:`.box`, their one

@@ -98,8 +98,12 @@ def row_dot(W, m, indices, data, start, end):
 
 
 @njit(**LEAF)
-def row_gradient(i, indptr, indices, data, W, bias, shift, margin, order, n_active, own, g):
-    """g[a] = G_{i, order[i, a]} for the row's first ``n_active`` classes (X in CSR arrays)."""
+def row_gradient(i, rows, model, terms, order, n_active, own, g):
+    """g[a] = G_{i, order[i, a]} for the row's first ``n_active`` classes (``rows``: X's CSR
+    arrays (indptr, indices, data); ``model``: (W, bias); ``terms``: (shift, margin))."""
+    indptr, indices, data = rows
+    W, bias = model
+    shift, margin = terms
     for a in range(n_active):
         m = order[i, a]
         g[a] = row_dot(W, m, indices, data, indptr[i], indptr[i + 1]) + shift * bias[m] \
@@ -120,11 +124,13 @@ def bounds(i, kind, C, g, beta, order, n_active, own):
 
 
 @njit(**LEAF)
-def shrink_row(i, kind, C, g, beta, order, n_active, own, low):
+def shrink_row(i, box, g, beta, order, n_active, own, low):
     """Set aside the wrong classes at their upper bound 0 whose g is below ``low`` (moved past
     the active count in ``order`` and ``g``): (the new active count, the own class's position).
     A count of 1 sets the row aside: only its own class left, or (C&S) its own class at C with
-    g below ``low`` (liblinear would set it aside) and one wrong class, then fixed at -C."""
+    g below ``low`` (liblinear would set it aside) and one wrong class, then fixed at -C.
+    ``box``: (kind, C)."""
+    kind, C = box
     a = 0
     while a < n_active:
         if a != own and beta[i, order[i, a]] == 0.0 and g[a] < low:
@@ -159,9 +165,13 @@ def solve_row_ww(C, A, g, old, nu, scratch, n_active, own):
 
 
 @njit(**LEAF)
-def apply_step(i, indptr, indices, data, W, bias, shift, beta, order, n_active, old, nu):
-    """Move row i from ``old`` to ``nu`` (over its first ``n_active`` classes), and W and b
-    with it: w_m += d_m x_i, b_m += shift d_m.  Whether anything moved."""
+def apply_step(i, rows, model, shift, beta, order, n_active, moves):
+    """Move row i from ``old`` to ``nu`` (``moves``: (old, nu), over its first ``n_active``
+    classes), and W and b with it (``model``: (W, bias); ``rows``: X's CSR arrays): w_m += d_m
+    x_i, b_m += shift d_m.  Whether anything moved."""
+    indptr, indices, data = rows
+    W, bias = model
+    old, nu = moves
     moved = False
     for a in range(n_active):
         step = nu[a] - old[a]
@@ -176,16 +186,17 @@ def apply_step(i, indptr, indices, data, W, bias, shift, beta, order, n_active, 
 
 
 @njit(cache=True, nogil=True)
-def one_pass(problem, rows, sq, beta, W, bias, state, steps, bound):
-    """One pass over the active rows (``state``: order, n_active, own, the row order, the
-    active row count in a one-element array, the work arrays): (largest violation, steps taken
-    in all, whether a step of this pass moved anything, whether the step ``bound`` ended it).
-    The tuples are unpacked here, once a pass: each array taken out of one inside the loop
-    would cost reference counting every row."""
+def one_pass(problem, rows, sq, beta, model, state, steps, bound):
+    """One pass over the active rows (``rows``: X's CSR arrays; ``model``: (W, bias);
+    ``state``: order, n_active, own, the row order, the active row count in a one-element
+    array, the work arrays): (largest violation, steps taken in all, whether a step of this pass
+    moved anything, whether the step ``bound`` ended it).  The tuples are unpacked, and the ones
+    the per-row helpers take are built, here, once a pass: each array taken out of one inside
+    the loop would cost reference counting every row (the helpers run without it)."""
     kind, C, shift, margin, shrinking = problem
-    indptr, indices, data = rows
     order, n_active, own, rows_order, n_rows, work = state
     g, old, nu, scratch = work[0], work[1], work[2], work[3]
+    box, terms, moves = (kind, C), (shift, margin), (old, nu)
     worst, s, moved = -INF, 0, False
     while s < n_rows[0]:
         i = rows_order[s]
@@ -193,10 +204,10 @@ def one_pass(problem, rows, sq, beta, W, bias, state, steps, bound):
             s += 1
             continue
         count = n_active[i]
-        row_gradient(i, indptr, indices, data, W, bias, shift, margin, order, count, own[i], g)
+        row_gradient(i, rows, model, terms, order, count, own[i], g)
         high, low = bounds(i, kind, C, g, beta, order, count, own[i])
         if shrinking:
-            count, own[i] = shrink_row(i, kind, C, g, beta, order, count, own[i], low)
+            count, own[i] = shrink_row(i, box, g, beta, order, count, own[i], low)
             n_active[i] = count
             if count <= 1:
                 n_rows[0] -= 1
@@ -212,17 +223,18 @@ def one_pass(problem, rows, sq, beta, W, bias, state, steps, bound):
                 solve_row_cs(C, sq[i], g, old, nu, scratch, count, own[i])
             else:
                 solve_row_ww(C, sq[i], g, old, nu, scratch, count, own[i])
-            moved |= apply_step(i, indptr, indices, data, W, bias, shift, beta, order, count,
-                                old, nu)
+            moved |= apply_step(i, rows, model, shift, beta, order, count, moves)
             steps += 1
         s += 1
     return worst, steps, moved, False
 
 
 @njit(cache=True, nogil=True)
-def solve(problem, tol, bound, seed, rows, y, sq, beta, W, bias):
+def solve(problem, stopping, rows, y, sq, beta, model):
     """Passes of :func:`one_pass` in random row order until liblinear's stopping rule holds (see
-    the module docstring): (status, steps, passes, last pass's largest violation)."""
+    the module docstring): (status, steps, passes, last pass's largest violation).
+    ``stopping``: (tol, the step bound, the row order's seed); ``model``: (W, bias)."""
+    tol, bound, seed = stopping
     n, k = beta.shape
     np.random.seed(seed)
     order = np.empty((n, k), np.int64)
@@ -237,7 +249,7 @@ def solve(problem, tol, bound, seed, rows, y, sq, beta, W, bias):
         for s in range(n_rows[0]):  # a new random order (liblinear's swaps)
             j = s + np.random.randint(n_rows[0] - s)
             rows_order[s], rows_order[j] = rows_order[j], rows_order[s]
-        worst, steps, moved, ended = one_pass(problem, rows, sq, beta, W, bias, state, steps, bound)
+        worst, steps, moved, ended = one_pass(problem, rows, sq, beta, model, state, steps, bound)
         passes += 1
         if ended:
             return BOUND, steps, passes, worst
@@ -273,8 +285,8 @@ def solve_primal(X, y_index, n_classes, formulation, settings, seed, shrinking=T
     W, bias = np.zeros((X.shape[1], n_classes)), np.zeros(n_classes)
     bound = iteration_bound(settings.max_iter, X.shape[0])
     problem = (kind, float(settings.C), shift, margin, bool(shrinking))
-    status, steps, _, worst = solve(problem, float(settings.tol), bound, int(seed), rows, y, sq,
-                                    beta, W, bias)
+    stopping = (float(settings.tol), bound, int(seed))
+    status, steps, _, worst = solve(problem, stopping, rows, y, sq, beta, (W, bias))
     memory = 2 * beta.nbytes + W.nbytes + bias.nbytes + data_bytes(matrix)
     solution = JointSolution(beta, int(steps), int(status), int(memory))
     warn_unless_converged(solution, bound, float(worst), float(settings.tol))

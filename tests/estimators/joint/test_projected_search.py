@@ -179,10 +179,9 @@ def test_the_search_takes_the_first_length_that_passes_armijo(kind):
     passing = [t for t in 0.5 ** np.arange(12) if change_of(t)[1] < 0
                and change_of(t)[2] <= 0.1 * change_of(t)[1]]
     assert passing and passing[0] < 1.0  # the curvature turns t = 1 down: a shorter one passes
-    moved, found = searched(kind, C, y, rows, gradient, Q, classes, positions,
-                            direction[classes, positions], 12, 0.1)
+    step = (classes, positions, direction[classes, positions])
+    moved, found = searched((kind, C), y, rows, gradient, Q, step, 12, 0.1)
     assert found
     np.testing.assert_array_equal(moved, change_of(passing[0])[0])
-    _, found = searched(kind, C, y, rows, -gradient, Q, classes, positions,
-                        direction[classes, positions], 12, 0.1)
+    _, found = searched((kind, C), y, rows, -gradient, Q, step, 12, 0.1)
     assert not found

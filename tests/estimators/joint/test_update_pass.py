@@ -50,7 +50,7 @@ def test_the_update_moves_the_active_examples_alike(kind, n_active):
         expected[m] += d[m] * (q + shift) + d2[m] * (q2 + shift)
     outside = G[:, active[n_active:]].copy()
 
-    best, worst = trackers.update(problem, dual, n_active, i, q, d, i2, q2, d2, changed)
+    best, worst = trackers.update(problem, dual, n_active, (i, q, d), (i2, q2, d2), changed)
 
     mine = active[:n_active]
     assert np.allclose(G[:, mine], expected[:, mine], rtol=1e-14, atol=1e-15)

@@ -61,7 +61,7 @@ def test_a_row_over_some_classes_is_solved_exactly(form, seed):
     moving[[0, 5]] = True
     lower, upper = (bound[y] for bound in box(form, np.full(k, y), k, C))
     v = np.empty(k)
-    found = solve_row_over(KINDS[form], C, y, A, g, row, moving, v, np.empty((6, 2 * k)))
+    found = solve_row_over((KINDS[form], C), y, A, g, row, moving, v, np.empty((6, 2 * k)))
     assert np.all(v[~moving] == 0.0) and abs(v.sum()) < 1e-12
     assert np.all(row + v >= lower - 1e-12) and np.all(row + v <= upper + 1e-12)
     _, reference = restricted_optimum(A, g, lower - row, upper - row, moving)

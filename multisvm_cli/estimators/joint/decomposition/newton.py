@@ -169,9 +169,7 @@ def _projected_search(kind, C, y, values, gradient, Q, step):
     passes."""
     from .search import searched  # numba loads here, not at import
 
-    classes, positions, direction = step
-    moved, found = searched(kind, C, y, values, gradient, Q, classes, positions, direction,
-                            SEARCH_TRIES, ARMIJO)
+    moved, found = searched((kind, C), y, values, gradient, Q, step, SEARCH_TRIES, ARMIJO)
     return moved if found else None
 
 

@@ -1,6 +1,6 @@
 """The Newton step beyond MAX_FREE free variables: taken only when its cost is paid for by the
 decomposition steps since the last one, and then solved again without the variables its full
-step would carry past their bounds (multisvm_cli/estimators/joint/newton.py)."""
+step would carry past their bounds (multisvm_cli/estimators/joint/decomposition/newton.py)."""
 
 import warnings
 
@@ -99,4 +99,40 @@ def test_large_steps_reach_the_same_optimum(form, monkeypatch):
         assert solution.converged
         assert kkt_violations(form, solution.beta, Q, E, y, C).max() <= 1e-3 * (1 + 1e-6)
     assert dual_objective(large.beta, Q, E) == \
+        pytest.approx(dual_objective(plain.beta, Q, E), rel=1e-6)
+
+
+@pytest.mark.parametrize("form", ["cs", "ww"])
+def test_a_failed_factorisation_is_counted_and_reported(form, monkeypatch):
+    """A Newton step whose KKT system cannot be factorised (LinAlgError) is not taken, and
+    counted: the solution's ``failed_factorisations`` is the number of such steps, and the fit
+    warns once with that count (a ConvergenceWarning, kept as a note as the stall's is); the
+    decomposition steps still reach the optimum.  A solve whose factorisations all succeed
+    reports none."""
+    from multisvm_cli.estimators.joint.decomposition import newton
+    from multisvm_cli.estimators.joint.decomposition.solver import FACTOR_MESSAGE
+
+    X, y = tiny_problem(150, 4, seed=12)
+    kernel, C = Kernel.from_params("gaussian", gamma=2.0**-8), 2.0**10
+    Q, E = dual_terms(form, X, y, kernel, 4)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        plain = solve_dual(X, y, 4, form, settings(kernel, C, 1e-3))
+    assert plain.failed_factorisations == 0
+    assert not [w for w in caught if "factorisation" in str(w.message)]
+    tried = []
+
+    def singular(*args):
+        tried.append(1)
+        raise np.linalg.LinAlgError("singular")
+
+    monkeypatch.setattr(newton, "_direction", singular)
+    with pytest.warns(ConvergenceWarning, match="factorisation") as raised:
+        failed = solve_dual(X, y, 4, form, settings(kernel, C, 1e-3))
+    assert len(tried) > 0 and failed.failed_factorisations == len(tried)
+    notes = [str(w.message) for w in raised if "factorisation" in str(w.message)]
+    assert notes == [FACTOR_MESSAGE.format(len(tried))]
+    assert failed.converged
+    assert kkt_violations(form, failed.beta, Q, E, y, C).max() <= 1e-3 * (1 + 1e-6)
+    assert dual_objective(failed.beta, Q, E) == \
         pytest.approx(dual_objective(plain.beta, Q, E), rel=1e-6)

@@ -1,4 +1,4 @@
-"""The Newton step's projected search (multisvm_cli/estimators/joint/search.py, newton.py) and
+"""The Newton step's projected search (multisvm_cli/estimators/joint/decomposition/search.py, newton.py) and
 the loops' stall on steps of rounding's size (steps.rounding_only)."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""The Newton step's KKT system, reduced class by class (multisvm_cli/estimators/joint/schur.py,
+"""The Newton step's KKT system, reduced class by class (multisvm_cli/estimators/joint/decomposition/schur.py,
 newton._direction), against a dense solve of the whole system."""
 
 import numpy as np

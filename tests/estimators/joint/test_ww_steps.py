@@ -1,5 +1,5 @@
 """W&W's step choice (issue 38): the thinned row step and the partner's row step of the joint
-solver (multisvm_cli/estimators/joint/loops.py) solve their sub-problems exactly, keep every row
+solver (multisvm_cli/estimators/joint/decomposition/loops.py) solve their sub-problems exactly, keep every row
 in its box, and the solve still reaches the dual's optimum with every example's KKT conditions
 met."""
 

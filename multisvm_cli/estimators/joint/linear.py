@@ -1,8 +1,10 @@
 """The all-together machines with the linear kernel, solved in the primal weights (numba;
 imported only when such a fit starts, by :meth:`.machine.JointSVM._fit`).
 
-Same problem, same dual variables as :mod:`.solver`'s (see :mod:`.machine`, the class docstrings
-of :mod:`..cs` and :mod:`..ww`); only the way to the optimum differs.  Primal, for l examples
+The linear machines of C&S and W&W: the same problem, the same dual variables as
+:mod:`.decomposition.solver`'s (their formulations: :mod:`.crammer_singer`,
+:mod:`.weston_watkins`, read from :data:`.formulations.FORMULATIONS`); only the way to the
+optimum differs.  Primal, for l examples
 (x_i, y_i), k classes and W = (w_1 .. w_k):
 
     C&S (Crammer & Singer 2001, eq. (9)):
@@ -15,7 +17,7 @@ of :mod:`..cs` and :mod:`..ww`); only the way to the optimum differs.  Primal, f
 Dual (the same as the kernel solver's, with K(x_i, x_j) = x_i' x_j):
 
     min_beta  1/2 sum_m ||w_m(beta)||^2 (+ 1/2 sum_m b_m(beta)^2 for W&W) + sum_{i,m} e_im beta_im
-    s.t.      sum_m beta_im = 0, beta_i. in its box (:mod:`.box`),
+    s.t.      sum_m beta_im = 0, beta_i. in its box (:mod:`.decomposition.box`),
     w_m(beta) = sum_i beta_im x_i,   b_m(beta) = sum_i beta_im (W&W; else no bias),
 
 so W (and b) are kept, not the kernel: this is the sequential dual method of Keerthi, Sundararajan,
@@ -29,8 +31,8 @@ k dot products with the kept weights (x_i's non-zeros only); its k-variable sub-
     min_nu  1/2 A_i ||nu||^2 + sum_m (G_im - A_i beta_im) nu_m   s.t.  sum_m nu_m = 0, nu in the box,
     A_i = ||x_i||^2 (+ 1 for W&W's bias feature),
 
-is solved exactly (:func:`.steps.solve_cs`, :func:`.steps.solve_ww`), and the change
-d = nu - beta_i. is added: w_m += d_m x_i (b_m += d_m).  W is kept (d, k), a feature's k
+is solved exactly (:func:`.decomposition.steps.solve_cs`,
+:func:`.decomposition.steps.solve_ww`), and the change d = nu - beta_i. is added: w_m += d_m x_i (b_m += d_m).  W is kept (d, k), a feature's k
 weights together, as liblinear keeps it.  One such sub-problem is one step
 (``smo_iterations_``).  A row with x_i = 0 under C&S (A_i = 0) is skipped, as liblinear does:
 it moves no weight (its dual row then stays 0, the primal optimum is unchanged).
@@ -40,8 +42,8 @@ may decrease - min G over those that may increase (the kernel solver's).  During
 wrong class at its upper bound 0 whose G is below that minimum is set aside for the row (its
 gradient is not computed); a row left with its own class only is set aside for the pass loop.
 Unlike liblinear, the row's own class stays (free, or at C in C&S), so the sub-problem over the
-remaining classes keeps sum 0 and the box of :func:`.steps.solve_cs` / :func:`.steps.solve_ww`;
-where liblinear would set the own class aside (C&S: at C, G below that minimum) and one wrong
+remaining classes keeps sum 0 and the box of :func:`.decomposition.steps.solve_cs` /
+:func:`.decomposition.steps.solve_ww`; where liblinear would set the own class aside (C&S: at C, G below that minimum) and one wrong
 class is left (then fixed at -C), the row is set aside instead.  After a pass whose largest
 violation is below eps_shrink (first max(10 tol, 1)), everything returns: if that pass was over
 all rows and classes and its largest violation is below ``tol``, the solve has converged; else
@@ -149,7 +151,7 @@ def shrink_row(i, box, g, beta, order, n_active, own, low):
 @njit(**LEAF)
 def solve_row_cs(C, A, g, old, nu, scratch, n_active, own):
     """C&S's sub-problem over the row's first ``n_active`` classes (gradient ``g``, values
-    ``old``), solved exactly into ``nu`` (:func:`.steps.solve_cs`; whole arrays when every
+    ``old``), solved exactly into ``nu`` (:func:`.decomposition.steps.solve_cs`; whole arrays when every
     class is active, as a slice is a new array view)."""
     if n_active < len(g):
         g, old, nu, scratch = g[:n_active], old[:n_active], nu[:n_active], scratch[:n_active]
@@ -158,7 +160,7 @@ def solve_row_cs(C, A, g, old, nu, scratch, n_active, own):
 
 @njit(cache=True, nogil=True)  # solve_ww allocates its breakpoints: reference counting needed
 def solve_row_ww(C, A, g, old, nu, scratch, n_active, own):
-    """W&W's sub-problem, as :func:`solve_row_cs` (:func:`.steps.solve_ww`)."""
+    """W&W's sub-problem, as :func:`solve_row_cs` (:func:`.decomposition.steps.solve_ww`)."""
     if n_active < len(g):
         g, old, nu, scratch = g[:n_active], old[:n_active], nu[:n_active], scratch[:n_active]
     solve_ww(A, g, old, own, C, nu, scratch)
@@ -272,10 +274,10 @@ def csr_rows(X):
 
 def solve_primal(X, y_index, n_classes, formulation, settings, seed, shrinking=True):
     """Solve the ``formulation`` ('cs' or 'ww') dual of a linear-kernel fit in the primal
-    weights: a :class:`.solver.JointSolution` (``beta`` (l, k), the steps, the status, the
+    weights: a :class:`.decomposition.solver.JointSolution` (``beta`` (l, k), the steps, the status, the
     memory of the module docstring).  ``settings``: the fit's ``TrainSettings`` (C, tol,
     max_iter: the step bound, as the kernel solver's); ``seed`` (an int) seeds the row order.
-    Warns as the kernel solver does (:func:`.solver.warn_unless_converged`)."""
+    Warns as the kernel solver does (:func:`.decomposition.solver.warn_unless_converged`)."""
     kind, margin, shift = FORMULATIONS[formulation]
     matrix = csr_rows(X)
     rows = (matrix.indptr, matrix.indices, matrix.data)

@@ -2,7 +2,7 @@
 
 Crammer & Singer (:mod:`.cs`) and Weston & Watkins (:mod:`.ww`) train all k class scores
 f_m(x) = sum_i beta_im (k(x_i, x) + s) in one optimisation problem (Hsu & Lin 2002, sections
-II.C and II.D), solved in the dual by :mod:`.solver` (s = 1 for a formulation with Hsu &
+II.C and II.D), solved in the dual by :mod:`.decomposition.solver` (s = 1 for a formulation with Hsu &
 Lin's regularized bias, else 0); with the linear kernel, the same dual is solved in the primal
 weights instead, by :mod:`.linear` (liblinear's sequential dual method).  Prediction: the class
 of highest score, ties to the lowest class index; ``decision_function`` returns the k scores
@@ -21,14 +21,15 @@ coefficients (+ k biases for a formulation with a bias; linear kernel: the non-z
 (+ k)); ``n_support_vectors_`` = the pool size; ``smo_iterations_`` = the solver's steps (one
 example's sub-problem each); ``max_train_memory_`` = the kernel cache (or Gram matrix) + the
 dual variables and their gradient + the training data as stored + the most that a Newton
-step's temporaries held (its kernel blocks and KKT matrices, :class:`.newton.Peak`); linear kernel: :mod:`.linear`'s
-figure, the dual variables, each row's class order, the weights and the rows as CSR.
+step's temporaries held (its kernel blocks and KKT matrices,
+:class:`.decomposition.newton.Peak`); linear kernel: :mod:`.linear`'s figure, the dual
+variables, each row's class order, the weights and the rows as CSR.
 
 Warm starts: a fit given a ``reuse`` store (the grid's, one per validation split, at ascending
 C) starts from the store's last solve of the same problem at another C (its variables and
-their gradient) and reads its kernel rows (:class:`.reuse.PathSlot`,
-:func:`.solver.solve_dual`'s ``path``); it reaches the cold fit's optimum within tol.  Without
-a store (final fits, ``reuse_across_C: false``) every fit starts at beta = 0.
+their gradient) and reads its kernel rows (:class:`..reuse.PathSlot`,
+:func:`.decomposition.solver.solve_dual`'s ``path``); it reaches the cold fit's optimum within
+tol.  Without a store (final fits, ``reuse_across_C: false``) every fit starts at beta = 0.
 """
 
 import os

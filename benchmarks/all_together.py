@@ -48,7 +48,8 @@ from multisvm_cli import data
 from multisvm_cli.estimators import MaxWinsSVC
 from multisvm_cli.estimators._binary import TrainSettings
 from multisvm_cli.estimators.cs import CrammerSingerSVC
-from multisvm_cli.estimators.joint.solver import FORMULATIONS, solve_dual
+from multisvm_cli.estimators.joint.decomposition.solver import solve_dual
+from multisvm_cli.estimators.joint.formulations import FORMULATIONS
 from multisvm_cli.estimators.kernels import Kernel
 from multisvm_cli.estimators.reuse import PathSlot
 from multisvm_cli.estimators.ww import WestonWatkinsSVC

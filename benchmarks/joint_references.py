@@ -45,7 +45,7 @@ from threadpoolctl import threadpool_limits
 
 from all_together import SCHEMES, scaled_rows
 from multisvm_cli.estimators._primal import PrimalMachines
-from multisvm_cli.estimators.joint.solver import FORMULATIONS
+from multisvm_cli.estimators.joint.formulations import FORMULATIONS
 
 TOL, CACHE_MB = 1e-3, 200
 # name -> (dataset, training rows (None: all), gamma (None: linear kernel), C)

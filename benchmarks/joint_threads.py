@@ -12,7 +12,7 @@ gradient's reconstruction after unshrinking (``reconstruct``) and the Newton ste
 is the compiled steps.  Printed per case, threads and side-by-side: wall and CPU seconds of
 the fit and of each phase (CPU: the process's, every thread of it).
 
-The solver's own BLAS settings apply inside (:mod:`multisvm_cli.estimators.joint.solver`), so
+The solver's own BLAS settings apply inside (:mod:`multisvm_cli.estimators.joint.decomposition.solver`), so
 after a change this measures the chosen threading, not the limit set here, for the phases it
 pins.  Usage: python benchmarks/joint_threads.py [--large] [--blas 1 2] [--at-once 1 2]
 """
@@ -29,7 +29,7 @@ from joint_references import SETS
 from multisvm_cli.estimators.cs import CrammerSingerSVC
 from multisvm_cli.estimators.ww import WestonWatkinsSVC
 from multisvm_cli.estimators import kernels
-from multisvm_cli.estimators.joint import kernel_rows, newton, solver
+from multisvm_cli.estimators.joint.decomposition import kernel_rows, newton, solver
 
 SCHEMES = {"cs": CrammerSingerSVC, "ww": WestonWatkinsSVC}
 # case -> (joint_references' set, scheme)

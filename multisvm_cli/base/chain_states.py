@@ -4,7 +4,7 @@ A grid task of an all-together scheme solves its points in ascending C, each fro
 solve (warm starts along C: :mod:`..estimators.reuse`), and with single-split validation the
 resume cache stores each point as it ends.  The last solve's state (its dual variables ``beta``,
 their gradient ``G`` when current, which kernel rows its cache held, and the numbers ``C``,
-``curvature`` and ``linear``: :meth:`..estimators.joint.solver.PathPoint.saved`) is stored
+``curvature`` and ``linear``: :meth:`..estimators.joint.decomposition.solver.PathPoint.saved`) is stored
 beside that point's entry, under the same key, as ``<the key's SHA-256>.state.npz``.  A run
 stopped mid-chain then resumes at the next C instead of solving the chain again from its first;
 a chain keeps its latest state only, and drops it when it ends (a run killed between writing one

@@ -23,7 +23,7 @@ the smallest C with no bounded support vector, and the latest one.
 
 The all-together machines (:mod:`.joint`) solve one problem over all classes, which no
 machine of a smaller C solves; instead each of their solves starts from the last one of the
-same problem (warm starts along C, :func:`.joint.solver.solve_dual`'s ``path``).  The same
+same problem (warm starts along C, :func:`.joint.decomposition.solver.solve_dual`'s ``path``).  The same
 store holds those too, one :class:`PathSlot` a problem (:meth:`MachineReuse.path`), keyed by
 the training X's content, the class indices, the formulation, the kernel, tol, cache_size,
 memory_mb (which decide how its kernel rows are held) and max_iter; not C.  A warm-started
@@ -72,7 +72,7 @@ class MachineReuse:
     ``n_reused`` counts the lookups that found one, over the store's life; an estimator's
     ``n_reused_machines_`` counts those of one fit.  Thread-safe.
 
-    ``start``: a :class:`.joint.solver.PathPoint` read back from disk (a resumed C path: the
+    ``start``: a :class:`.joint.decomposition.solver.PathPoint` read back from disk (a resumed C path: the
     resume cache's chain states), which the first all-together problem's slot starts with; the
     caller promises it is that problem's last solve (a grid task holds one such problem).
     """
@@ -136,7 +136,7 @@ class MachineReuse:
             return self._paths[key]
 
     def last_points(self) -> list:
-        """The last solve (:class:`.joint.solver.PathPoint`, or None) of each all-together
+        """The last solve (:class:`.joint.decomposition.solver.PathPoint`, or None) of each all-together
         problem, in the order they were first solved."""
         with self._lock:
             return [slot.previous for slot in self._paths.values()]
@@ -153,7 +153,7 @@ class MachineReuse:
 
 class PathSlot:
     """The last solve of one all-together problem along C: ``previous`` (a
-    :class:`.joint.solver.PathPoint`, or None before the first), replaced by ``keep``."""
+    :class:`.joint.decomposition.solver.PathPoint`, or None before the first), replaced by ``keep``."""
 
     def __init__(self, previous=None):
         self.previous = previous

@@ -5,39 +5,14 @@ from .joint.machine import JointSVM
 
 class WestonWatkinsSVC(JointSVM):
     """Weston & Watkins' (and Vapnik's 1998) multiclass SVM, kernelized, trained by our own
-    dual solver.
+    dual solver: one slack per example and wrong class, with Hsu & Lin's regularized bias.
 
-    Primal (Hsu & Lin 2002, section II.C, eq. (12)), for l examples (x_i, y_i) and k classes:
-
-        min_{w, b, xi}  1/2 sum_m (||w_m||^2 + b_m^2) + C sum_i sum_{m != y_i} xi_i^m
-        s.t.  w_{y_i}' phi(x_i) + b_{y_i} >= w_m' phi(x_i) + b_m + 2 - xi_i^m,
-              xi_i^m >= 0,   i = 1..l, m != y_i:
-
-    one slack per example and wrong class.  The bias: Hsu & Lin's decomposition implementation
-    (section III, as in their BSVM) adds 1/2 sum_m b_m^2 to the objective, which removes the
-    dual's k equality constraints sum_i beta_i^m = 0; the bias is then regularized like w, i.e.
-    the kernel becomes K + 1.  We do the same: f_m(x) = w_m' phi(x) + b_m.
-
-    Dual, with beta_i^m = -alpha_i^m for m != y_i and beta_i^{y_i} = sum_{m != y_i} alpha_i^m
-    (alpha_i^m the constraints' Lagrange multipliers):
-
-        min_beta  1/2 sum_m sum_{i,j} (K(x_i, x_j) + 1) beta_i^m beta_j^m + sum_{i,m} e_i^m beta_i^m
-        s.t.      sum_m beta_i^m = 0,   -C <= beta_i^m <= 0 for m != y_i,   i = 1..l,
-
-    with e_i^m = 2 (1 - delta(y_i, m)); w_m = sum_i beta_i^m phi(x_i), b_m = sum_i beta_i^m,
-    so f_m(x) = sum_i beta_i^m (K(x_i, x) + 1).
-
-    Solver (:mod:`.joint.solver`): decomposition, each step the example of largest KKT
-    violation; its sub-problem (min 1/2 A ||nu||^2 + c' nu over sum nu = 0 and the box) has the
-    solution nu_m = clip(theta - c_m / A, ...) for one scalar theta, the root of an increasing
-    piecewise-linear function, found exactly by sorting its 2(k - 1) breakpoints
-    (:func:`.joint.steps.solve_ww`), then a pair step with a second example
-    (:mod:`.joint.loops`); every 100 steps a Newton step on the free variables, from its KKT
-    system (:mod:`.joint.newton`); stops when every violation is <= ``tol``.
+    Its formulation (primal, dual, box and the dual's constant, with the papers' equations) is
+    :mod:`.joint.weston_watkins`; its solvers are :mod:`.joint.decomposition` (any kernel) and
+    :mod:`.joint.linear` (the linear kernel, in the primal weights).
 
     Parameters: :class:`._base.MulticlassSVM`'s (``solver`` must stay 'libsvm').  Figures and
     prediction: see :mod:`.joint.machine` (``n_parameters_`` counts the k biases).
     """
 
     _formulation = "ww"
-    _bias = True

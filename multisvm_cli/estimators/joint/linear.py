@@ -1,8 +1,10 @@
 """The all-together machines with the linear kernel, solved in the primal weights (numba;
 imported only when such a fit starts, by :meth:`.machine.JointSVM._fit`).
 
-Same problem, same dual variables as :mod:`.solver`'s (see :mod:`.machine`, the class docstrings
-of :mod:`..cs` and :mod:`..ww`); only the way to the optimum differs.  Primal, for l examples
+The linear machines of C&S and W&W: the same problem, the same dual variables as
+:mod:`.decomposition.solver`'s (their formulations: :mod:`.crammer_singer`,
+:mod:`.weston_watkins`, read from :data:`.formulations.FORMULATIONS`); only the way to the
+optimum differs.  Primal, for l examples
 (x_i, y_i), k classes and W = (w_1 .. w_k):
 
     C&S (Crammer & Singer 2001, eq. (9)):
@@ -15,7 +17,7 @@ of :mod:`..cs` and :mod:`..ww`); only the way to the optimum differs.  Primal, f
 Dual (the same as the kernel solver's, with K(x_i, x_j) = x_i' x_j):
 
     min_beta  1/2 sum_m ||w_m(beta)||^2 (+ 1/2 sum_m b_m(beta)^2 for W&W) + sum_{i,m} e_im beta_im
-    s.t.      sum_m beta_im = 0, beta_i. in its box (:mod:`.box`),
+    s.t.      sum_m beta_im = 0, beta_i. in its box (:mod:`.decomposition.box`),
     w_m(beta) = sum_i beta_im x_i,   b_m(beta) = sum_i beta_im (W&W; else no bias),
 
 so W (and b) are kept, not the kernel: this is the sequential dual method of Keerthi, Sundararajan,
@@ -29,8 +31,8 @@ k dot products with the kept weights (x_i's non-zeros only); its k-variable sub-
     min_nu  1/2 A_i ||nu||^2 + sum_m (G_im - A_i beta_im) nu_m   s.t.  sum_m nu_m = 0, nu in the box,
     A_i = ||x_i||^2 (+ 1 for W&W's bias feature),
 
-is solved exactly (:func:`.steps.solve_cs`, :func:`.steps.solve_ww`), and the change
-d = nu - beta_i. is added: w_m += d_m x_i (b_m += d_m).  W is kept (d, k), a feature's k
+is solved exactly (:func:`.decomposition.steps.solve_cs`,
+:func:`.decomposition.steps.solve_ww`), and the change d = nu - beta_i. is added: w_m += d_m x_i (b_m += d_m).  W is kept (d, k), a feature's k
 weights together, as liblinear keeps it.  One such sub-problem is one step
 (``smo_iterations_``).  A row with x_i = 0 under C&S (A_i = 0) is skipped, as liblinear does:
 it moves no weight (its dual row then stays 0, the primal optimum is unchanged).
@@ -40,8 +42,8 @@ may decrease - min G over those that may increase (the kernel solver's).  During
 wrong class at its upper bound 0 whose G is below that minimum is set aside for the row (its
 gradient is not computed); a row left with its own class only is set aside for the pass loop.
 Unlike liblinear, the row's own class stays (free, or at C in C&S), so the sub-problem over the
-remaining classes keeps sum 0 and the box of :func:`.steps.solve_cs` / :func:`.steps.solve_ww`;
-where liblinear would set the own class aside (C&S: at C, G below that minimum) and one wrong
+remaining classes keeps sum 0 and the box of :func:`.decomposition.steps.solve_cs` /
+:func:`.decomposition.steps.solve_ww`; where liblinear would set the own class aside (C&S: at C, G below that minimum) and one wrong
 class is left (then fixed at -C), the row is set aside instead.  After a pass whose largest
 violation is below eps_shrink (first max(10 tol, 1)), everything returns: if that pass was over
 all rows and classes and its largest violation is below ``tol``, the solve has converged; else
@@ -64,11 +66,12 @@ import scipy.sparse as sp
 from numba import njit
 
 from .._solvers import iteration_bound
-from .box import can_decrease, can_increase
-from .kernel_rows import data_bytes
-from .solver import FORMULATIONS, JointSolution, warn_unless_converged
-from .state import BOUND, CONVERGED, CS, STALLED
-from .steps import solve_cs, solve_ww
+from .decomposition.box import can_decrease, can_increase
+from .decomposition.kernel_rows import data_bytes
+from .decomposition.solver import JointSolution, warn_unless_converged
+from .decomposition.state import BOUND, CONVERGED, CS, STALLED
+from .decomposition.steps import solve_cs, solve_ww
+from .formulations import FORMULATIONS
 
 INF = np.inf
 MOVE_TOL = 1e-12  # a row whose violation is at most this takes no step (liblinear's 1e-12)
@@ -97,8 +100,12 @@ def row_dot(W, m, indices, data, start, end):
 
 
 @njit(**LEAF)
-def row_gradient(i, indptr, indices, data, W, bias, shift, margin, order, n_active, own, g):
-    """g[a] = G_{i, order[i, a]} for the row's first ``n_active`` classes (X in CSR arrays)."""
+def row_gradient(i, rows, model, terms, order, n_active, own, g):
+    """g[a] = G_{i, order[i, a]} for the row's first ``n_active`` classes (``rows``: X's CSR
+    arrays (indptr, indices, data); ``model``: (W, bias); ``terms``: (shift, margin))."""
+    indptr, indices, data = rows
+    W, bias = model
+    shift, margin = terms
     for a in range(n_active):
         m = order[i, a]
         g[a] = row_dot(W, m, indices, data, indptr[i], indptr[i + 1]) + shift * bias[m] \
@@ -119,11 +126,13 @@ def bounds(i, kind, C, g, beta, order, n_active, own):
 
 
 @njit(**LEAF)
-def shrink_row(i, kind, C, g, beta, order, n_active, own, low):
+def shrink_row(i, box, g, beta, order, n_active, own, low):
     """Set aside the wrong classes at their upper bound 0 whose g is below ``low`` (moved past
     the active count in ``order`` and ``g``): (the new active count, the own class's position).
     A count of 1 sets the row aside: only its own class left, or (C&S) its own class at C with
-    g below ``low`` (liblinear would set it aside) and one wrong class, then fixed at -C."""
+    g below ``low`` (liblinear would set it aside) and one wrong class, then fixed at -C.
+    ``box``: (kind, C)."""
+    kind, C = box
     a = 0
     while a < n_active:
         if a != own and beta[i, order[i, a]] == 0.0 and g[a] < low:
@@ -142,7 +151,7 @@ def shrink_row(i, kind, C, g, beta, order, n_active, own, low):
 @njit(**LEAF)
 def solve_row_cs(C, A, g, old, nu, scratch, n_active, own):
     """C&S's sub-problem over the row's first ``n_active`` classes (gradient ``g``, values
-    ``old``), solved exactly into ``nu`` (:func:`.steps.solve_cs`; whole arrays when every
+    ``old``), solved exactly into ``nu`` (:func:`.decomposition.steps.solve_cs`; whole arrays when every
     class is active, as a slice is a new array view)."""
     if n_active < len(g):
         g, old, nu, scratch = g[:n_active], old[:n_active], nu[:n_active], scratch[:n_active]
@@ -151,16 +160,20 @@ def solve_row_cs(C, A, g, old, nu, scratch, n_active, own):
 
 @njit(cache=True, nogil=True)  # solve_ww allocates its breakpoints: reference counting needed
 def solve_row_ww(C, A, g, old, nu, scratch, n_active, own):
-    """W&W's sub-problem, as :func:`solve_row_cs` (:func:`.steps.solve_ww`)."""
+    """W&W's sub-problem, as :func:`solve_row_cs` (:func:`.decomposition.steps.solve_ww`)."""
     if n_active < len(g):
         g, old, nu, scratch = g[:n_active], old[:n_active], nu[:n_active], scratch[:n_active]
     solve_ww(A, g, old, own, C, nu, scratch)
 
 
 @njit(**LEAF)
-def apply_step(i, indptr, indices, data, W, bias, shift, beta, order, n_active, old, nu):
-    """Move row i from ``old`` to ``nu`` (over its first ``n_active`` classes), and W and b
-    with it: w_m += d_m x_i, b_m += shift d_m.  Whether anything moved."""
+def apply_step(i, rows, model, shift, beta, order, n_active, moves):
+    """Move row i from ``old`` to ``nu`` (``moves``: (old, nu), over its first ``n_active``
+    classes), and W and b with it (``model``: (W, bias); ``rows``: X's CSR arrays): w_m += d_m
+    x_i, b_m += shift d_m.  Whether anything moved."""
+    indptr, indices, data = rows
+    W, bias = model
+    old, nu = moves
     moved = False
     for a in range(n_active):
         step = nu[a] - old[a]
@@ -175,16 +188,17 @@ def apply_step(i, indptr, indices, data, W, bias, shift, beta, order, n_active, 
 
 
 @njit(cache=True, nogil=True)
-def one_pass(problem, rows, sq, beta, W, bias, state, steps, bound):
-    """One pass over the active rows (``state``: order, n_active, own, the row order, the
-    active row count in a one-element array, the work arrays): (largest violation, steps taken
-    in all, whether a step of this pass moved anything, whether the step ``bound`` ended it).
-    The tuples are unpacked here, once a pass: each array taken out of one inside the loop
-    would cost reference counting every row."""
+def one_pass(problem, rows, sq, beta, model, state, steps, bound):
+    """One pass over the active rows (``rows``: X's CSR arrays; ``model``: (W, bias);
+    ``state``: order, n_active, own, the row order, the active row count in a one-element
+    array, the work arrays): (largest violation, steps taken in all, whether a step of this pass
+    moved anything, whether the step ``bound`` ended it).  The tuples are unpacked, and the ones
+    the per-row helpers take are built, here, once a pass: each array taken out of one inside
+    the loop would cost reference counting every row (the helpers run without it)."""
     kind, C, shift, margin, shrinking = problem
-    indptr, indices, data = rows
     order, n_active, own, rows_order, n_rows, work = state
     g, old, nu, scratch = work[0], work[1], work[2], work[3]
+    box, terms, moves = (kind, C), (shift, margin), (old, nu)
     worst, s, moved = -INF, 0, False
     while s < n_rows[0]:
         i = rows_order[s]
@@ -192,10 +206,10 @@ def one_pass(problem, rows, sq, beta, W, bias, state, steps, bound):
             s += 1
             continue
         count = n_active[i]
-        row_gradient(i, indptr, indices, data, W, bias, shift, margin, order, count, own[i], g)
+        row_gradient(i, rows, model, terms, order, count, own[i], g)
         high, low = bounds(i, kind, C, g, beta, order, count, own[i])
         if shrinking:
-            count, own[i] = shrink_row(i, kind, C, g, beta, order, count, own[i], low)
+            count, own[i] = shrink_row(i, box, g, beta, order, count, own[i], low)
             n_active[i] = count
             if count <= 1:
                 n_rows[0] -= 1
@@ -211,17 +225,18 @@ def one_pass(problem, rows, sq, beta, W, bias, state, steps, bound):
                 solve_row_cs(C, sq[i], g, old, nu, scratch, count, own[i])
             else:
                 solve_row_ww(C, sq[i], g, old, nu, scratch, count, own[i])
-            moved |= apply_step(i, indptr, indices, data, W, bias, shift, beta, order, count,
-                                old, nu)
+            moved |= apply_step(i, rows, model, shift, beta, order, count, moves)
             steps += 1
         s += 1
     return worst, steps, moved, False
 
 
 @njit(cache=True, nogil=True)
-def solve(problem, tol, bound, seed, rows, y, sq, beta, W, bias):
+def solve(problem, stopping, rows, y, sq, beta, model):
     """Passes of :func:`one_pass` in random row order until liblinear's stopping rule holds (see
-    the module docstring): (status, steps, passes, last pass's largest violation)."""
+    the module docstring): (status, steps, passes, last pass's largest violation).
+    ``stopping``: (tol, the step bound, the row order's seed); ``model``: (W, bias)."""
+    tol, bound, seed = stopping
     n, k = beta.shape
     np.random.seed(seed)
     order = np.empty((n, k), np.int64)
@@ -236,7 +251,7 @@ def solve(problem, tol, bound, seed, rows, y, sq, beta, W, bias):
         for s in range(n_rows[0]):  # a new random order (liblinear's swaps)
             j = s + np.random.randint(n_rows[0] - s)
             rows_order[s], rows_order[j] = rows_order[j], rows_order[s]
-        worst, steps, moved, ended = one_pass(problem, rows, sq, beta, W, bias, state, steps, bound)
+        worst, steps, moved, ended = one_pass(problem, rows, sq, beta, model, state, steps, bound)
         passes += 1
         if ended:
             return BOUND, steps, passes, worst
@@ -259,10 +274,10 @@ def csr_rows(X):
 
 def solve_primal(X, y_index, n_classes, formulation, settings, seed, shrinking=True):
     """Solve the ``formulation`` ('cs' or 'ww') dual of a linear-kernel fit in the primal
-    weights: a :class:`.solver.JointSolution` (``beta`` (l, k), the steps, the status, the
+    weights: a :class:`.decomposition.solver.JointSolution` (``beta`` (l, k), the steps, the status, the
     memory of the module docstring).  ``settings``: the fit's ``TrainSettings`` (C, tol,
     max_iter: the step bound, as the kernel solver's); ``seed`` (an int) seeds the row order.
-    Warns as the kernel solver does (:func:`.solver.warn_unless_converged`)."""
+    Warns as the kernel solver does (:func:`.decomposition.solver.warn_unless_converged`)."""
     kind, margin, shift = FORMULATIONS[formulation]
     matrix = csr_rows(X)
     rows = (matrix.indptr, matrix.indices, matrix.data)
@@ -272,8 +287,8 @@ def solve_primal(X, y_index, n_classes, formulation, settings, seed, shrinking=T
     W, bias = np.zeros((X.shape[1], n_classes)), np.zeros(n_classes)
     bound = iteration_bound(settings.max_iter, X.shape[0])
     problem = (kind, float(settings.C), shift, margin, bool(shrinking))
-    status, steps, _, worst = solve(problem, float(settings.tol), bound, int(seed), rows, y, sq,
-                                    beta, W, bias)
+    stopping = (float(settings.tol), bound, int(seed))
+    status, steps, _, worst = solve(problem, stopping, rows, y, sq, beta, (W, bias))
     memory = 2 * beta.nbytes + W.nbytes + bias.nbytes + data_bytes(matrix)
     solution = JointSolution(beta, int(steps), int(status), int(memory))
     warn_unless_converged(solution, bound, float(worst), float(settings.tol))

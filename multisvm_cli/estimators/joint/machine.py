@@ -2,7 +2,7 @@
 
 Crammer & Singer (:mod:`.cs`) and Weston & Watkins (:mod:`.ww`) train all k class scores
 f_m(x) = sum_i beta_im (k(x_i, x) + s) in one optimisation problem (Hsu & Lin 2002, sections
-II.C and II.D), solved in the dual by :mod:`.solver` (s = 1 for a formulation with Hsu &
+II.C and II.D), solved in the dual by :mod:`.decomposition.solver` (s = 1 for a formulation with Hsu &
 Lin's regularized bias, else 0); with the linear kernel, the same dual is solved in the primal
 weights instead, by :mod:`.linear` (liblinear's sequential dual method).  Prediction: the class
 of highest score, ties to the lowest class index; ``decision_function`` returns the k scores
@@ -21,14 +21,15 @@ coefficients (+ k biases for a formulation with a bias; linear kernel: the non-z
 (+ k)); ``n_support_vectors_`` = the pool size; ``smo_iterations_`` = the solver's steps (one
 example's sub-problem each); ``max_train_memory_`` = the kernel cache (or Gram matrix) + the
 dual variables and their gradient + the training data as stored + the most that a Newton
-step's temporaries held (its kernel blocks and KKT matrices, :class:`.newton.Peak`); linear kernel: :mod:`.linear`'s
-figure, the dual variables, each row's class order, the weights and the rows as CSR.
+step's temporaries held (its kernel blocks and KKT matrices,
+:class:`.decomposition.newton.Peak`); linear kernel: :mod:`.linear`'s figure, the dual
+variables, each row's class order, the weights and the rows as CSR.
 
 Warm starts: a fit given a ``reuse`` store (the grid's, one per validation split, at ascending
 C) starts from the store's last solve of the same problem at another C (its variables and
-their gradient) and reads its kernel rows (:class:`.reuse.PathSlot`,
-:func:`.solver.solve_dual`'s ``path``); it reaches the cold fit's optimum within tol.  Without
-a store (final fits, ``reuse_across_C: false``) every fit starts at beta = 0.
+their gradient) and reads its kernel rows (:class:`..reuse.PathSlot`,
+:func:`.decomposition.solver.solve_dual`'s ``path``); it reaches the cold fit's optimum within
+tol.  Without a store (final fits, ``reuse_across_C: false``) every fit starts at beta = 0.
 """
 
 import os
@@ -39,7 +40,8 @@ from sklearn.utils import check_random_state
 
 from .._base import MulticlassSVM
 from .._binary import BinaryFit
-from .solver import solve_dual
+from .decomposition.solver import solve_dual
+from .formulations import FORMULATIONS
 from .._machines import Machines
 from .._primal import PrimalMachines, load_machines
 
@@ -72,7 +74,7 @@ def row_order_seed(random_state):
 
 class JointSVM(MulticlassSVM):
     """Base of the all-together schemes (not used directly): ``_formulation`` names the dual
-    (:data:`.solver.FORMULATIONS`), ``_bias`` whether its scores carry Hsu & Lin's
+    (:data:`.formulations.FORMULATIONS`), :attr:`_bias` whether its scores carry Hsu & Lin's
     regularized bias.  The shared parameters are :class:`._base.MulticlassSVM`'s; ``solver``
     must stay 'libsvm' (the joint problem has its own solver; liblinear is refused), ``tol`` is
     the KKT tolerance of every example's row, ``max_iter`` bounds the solver's steps ("libsvm":
@@ -81,10 +83,15 @@ class JointSVM(MulticlassSVM):
     larger."""
 
     _formulation = None
-    _bias = False
     _shares_gram = False  # the protocol's shared Gram matrix is not worth it (one solve per C)
     _warm_starts = True  # with a reuse store, each solve starts from the last (module docstring)
     _solvers = ("libsvm",)  # its own joint solver; 'libsvm' names the default (no liblinear)
+
+    @property
+    def _bias(self):
+        """Whether the scores carry Hsu & Lin's regularized bias b_m = sum_i beta_im: the
+        formulation's Q = K + 1 (its ``shift``)."""
+        return FORMULATIONS[self._formulation].shift != 0.0
 
     @staticmethod
     def _machine_bounds(n_classes):
@@ -123,7 +130,7 @@ class JointSVM(MulticlassSVM):
                              f"solver {self.solver!r} does not apply (leave solver at 'libsvm')")
 
     def _solve(self, X, y_index, n_classes, settings):
-        """The dual's :class:`.solver.JointSolution`: with the linear kernel, solved in the
+        """The dual's :class:`.decomposition.solver.JointSolution`: with the linear kernel, solved in the
         primal weights (:mod:`.linear`); otherwise the kernel dual, started from the reuse
         store's last solve of the same problem when the fit has a store (warm starts)."""
         if settings.kernel.name == "linear":  # the primal path: numba loads here, not at import

@@ -8,7 +8,7 @@ mid-chain has stored the points below the first missing one (:class:`ChainCheckp
 with one validation split, the state the next solve starts from (:mod:`...base.chain_states`):
 the resumed task starts at the first missing C from that state, and each solve gets the start it
 had in an uninterrupted run, bit for bit: beta and G, and the kernel rows its cache held, computed
-again into their slots (:meth:`...estimators.joint.kernel_rows.KernelRows.refill`).  Without a state
+again into their slots (:meth:`...estimators.joint.decomposition.kernel_rows.KernelRows.refill`).  Without a state
 that passes its checks the chain is solved again from its first C.  A linear kernel's cs and ww
 (the primal solver: no path) are cached point by point but keep no state, and tasks on Dask's
 workers neither keep nor read states: their stopped chains are solved again from the first C.
@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...estimators import registry
-from ...estimators.joint.solver import PathPoint
+from ...estimators.joint.decomposition.solver import PathPoint
 
 NO_C = -float("inf")
 

@@ -151,7 +151,7 @@ def score_points(group, points, options, splits, seed, reuse=True, start=None, o
     no prediction (:func:`selection_options`).
 
     With one validation split and ``reuse``: ``start`` (or None) is the
-    :class:`~multisvm_cli.estimators.joint.solver.PathPoint` the group's all-together problem
+    :class:`~multisvm_cli.estimators.joint.decomposition.solver.PathPoint` the group's all-together problem
     goes on from (a resumed chain: the store's ``start``), and ``on_point(index, result,
     store)`` (or None) is called as each point's result is final, with the store its last solve
     is in (a checkpoint of the chain).

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..protocol.fitting import ONE_CLASS_NOTE
 
 BOUND_NOTE = "Solver terminated early"  # scikit-learn's ConvergenceWarning (see _solvers)
-STALL_NOTE = "Solver stalled"  # the all-together solver's ConvergenceWarning (estimators.joint.solver)
+STALL_NOTE = "Solver stalled"  # the all-together solver's ConvergenceWarning (estimators.joint.decomposition.solver)
 STALLED = "stalled above tol (its steps no longer moved the dual variables)"
 SHOWN = 3  # grid points named per warning
 

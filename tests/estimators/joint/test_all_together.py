@@ -15,7 +15,9 @@ from sklearn.svm import LinearSVC
 
 from multisvm_cli import data
 from multisvm_cli.estimators._binary import TrainSettings
-from multisvm_cli.estimators.joint.solver import FORMULATIONS, solve_dual
+from multisvm_cli.estimators.joint.decomposition.solver import solve_dual
+from multisvm_cli.estimators.joint.decomposition.state import Problem
+from multisvm_cli.estimators.joint.formulations import FORMULATIONS
 from multisvm_cli.estimators.cs import CrammerSingerSVC
 from multisvm_cli.estimators.ww import WestonWatkinsSVC
 from multisvm_cli.estimators.kernels import Kernel
@@ -39,6 +41,11 @@ def settings(kernel, C, tol, cache_size=200.0, max_iter="libsvm", memory_mb=2048
     """A fit's TrainSettings; K(X, X) is held whole where it fits ``memory_mb``, else its rows
     are cached in ``cache_size`` MB."""
     return TrainSettings(kernel, C, tol, cache_size, memory_mb, max_iter=max_iter)
+
+
+def newton_problem(kind, C, shift, y):
+    """The :class:`Problem` a Newton step reads (its kind, C, shift and classes)."""
+    return Problem(kind, C, shift, 1e-3, 0, np.ascontiguousarray(y, np.int64), None)
 
 
 def dual_terms(form, X, y, kernel, n_classes):
@@ -128,7 +135,7 @@ def test_small_cache_gives_the_same_solution(form):
 def test_shrinking_reaches_the_same_optimum(form, monkeypatch):
     """Examples set aside by shrinking get their gradient rebuilt and are checked at the end:
     every example meets the KKT conditions, as without shrinking."""
-    from multisvm_cli.estimators.joint import solver as _joint_solver
+    from multisvm_cli.estimators.joint.decomposition import solver as _joint_solver
 
     rebuilt = []
     original = _joint_solver.reconstruct
@@ -151,9 +158,9 @@ def test_shrinking_reaches_the_same_optimum(form, monkeypatch):
 def test_newton_step_descends_and_stays_feasible(form):
     """One Newton step on the free variables: the objective falls, every row stays in its box
     with sum 0, and G stays Q beta + e."""
-    from multisvm_cli.estimators.joint.loops import CS, WW
-    from multisvm_cli.estimators.joint.newton import newton_step
-    from multisvm_cli.estimators.joint.kernel_rows import KernelRows
+    from multisvm_cli.estimators.joint.decomposition.loops import CS, WW
+    from multisvm_cli.estimators.joint.decomposition.newton import newton_step
+    from multisvm_cli.estimators.joint.decomposition.kernel_rows import KernelRows
 
     X, y = tiny_problem(40, 3, seed=11)
     kernel, C = Kernel.from_params("gaussian", gamma=2.0**-6), 100.0
@@ -165,7 +172,7 @@ def test_newton_step_descends_and_stays_feasible(form):
     G = np.ascontiguousarray((Q @ start + E).T)
     shift = FORMULATIONS[form][2]
     kind = CS if form == "cs" else WW
-    moved = newton_step(kind, C, shift, y, beta, G, np.arange(40),
+    moved = newton_step(newton_problem(kind, C, shift, y), beta, G, np.arange(40),
                         KernelRows(X, kernel, 200.0, 2048.0), 2048.0)
     assert moved
     assert dual_objective(beta.T, Q, E) < dual_objective(start, Q, E) - 1e-6
@@ -182,9 +189,9 @@ def test_newton_step_updates_g_of_the_active_examples(n_active, everyone, cache_
     equal to Q beta + e; where K(X, X) is stored and at least a quarter of the examples are
     active it updates every example's G (one pass over consecutive entries), else the
     set-aside examples' G stays as it was (stale until they come back)."""
-    from multisvm_cli.estimators.joint.kernel_rows import KernelRows
-    from multisvm_cli.estimators.joint.loops import CS
-    from multisvm_cli.estimators.joint.newton import newton_step
+    from multisvm_cli.estimators.joint.decomposition.kernel_rows import KernelRows
+    from multisvm_cli.estimators.joint.decomposition.loops import CS
+    from multisvm_cli.estimators.joint.decomposition.newton import newton_step
 
     X, y = tiny_problem(40, 3, seed=11)
     kernel, C = Kernel.from_params("gaussian", gamma=2.0**-6), 100.0
@@ -201,7 +208,7 @@ def test_newton_step_updates_g_of_the_active_examples(n_active, everyone, cache_
     G[:, aside] = stale
     rows = KernelRows(X, kernel, cache_size, cache_size)
     assert rows.full == (cache_size == 200.0)
-    assert newton_step(CS, C, 0.0, y, beta, G, active, rows, 2048.0)
+    assert newton_step(newton_problem(CS, C, 0.0, y), beta, G, active, rows, 2048.0)
     assert not np.array_equal(beta.T, start) and np.array_equal(beta.T[aside], start[aside])
     np.testing.assert_allclose(G[:, active].T, (Q @ beta.T + E)[active], atol=1e-9)
     moved = Q[np.ix_(aside, np.arange(40))] @ (beta.T - start)
@@ -216,7 +223,7 @@ def test_large_c_small_gamma_takes_newton_steps_to_the_same_optimum(form, monkey
     variables do the work: the same optimum (KKT within tol, the same objective) as without
     them, and as with kernel rows from a small cache instead of the Gram matrix (whose
     rounding the Newton systems, ill-conditioned here, amplify: another path)."""
-    from multisvm_cli.estimators.joint import newton as _joint_newton, solver as _joint_solver
+    from multisvm_cli.estimators.joint.decomposition import newton as _joint_newton, solver as _joint_solver
 
     X, y = tiny_problem(150, 4, seed=12)
     kernel, C = Kernel.from_params("gaussian", gamma=2.0**-8), 2.0**10
@@ -332,7 +339,7 @@ def test_sparse_input_and_determinism(form):
 
 @pytest.mark.parametrize("form", ["cs", "ww"])
 def test_table_figures(form, monkeypatch):
-    from multisvm_cli.estimators.joint import newton
+    from multisvm_cli.estimators.joint.decomposition import newton
 
     peaks, original = [], newton.newton_step
     monkeypatch.setattr(newton, "newton_step", lambda *args: peaks.append(args[-1]) or original(*args))
@@ -371,7 +378,7 @@ def test_a_stalled_solve_warns_and_a_normal_fit_does_not(form):
     """A tol below float64's rounding: the working example's step changes nothing while its
     violation is still above tol, a stall (not a convergence): the fit warns, at the optimum to
     rounding; at the default tol the same solve converges without a warning."""
-    from multisvm_cli.estimators.joint.state import STALLED
+    from multisvm_cli.estimators.joint.decomposition.state import STALLED
 
     X, y = tiny_problem(40, 3, seed=8)
     kernel = Kernel.from_params("gaussian", gamma=0.5)
@@ -413,7 +420,7 @@ def test_the_solver_reads_each_formulations_box_from_one_home(form):
     """The Newton step's free variables (box.free_variables) are the entries strictly inside
     the box as the class docstrings write it, of the rows with two or more of them, class by
     class, with their G, value and bounds."""
-    from multisvm_cli.estimators.joint.box import free_variables
+    from multisvm_cli.estimators.joint.decomposition.box import free_variables
 
     y, C = np.array([0, 2, 1, 2, 0, 1]), 3.0
     lower, upper = box(form, y, 3, C)  # (l, k), as the class docstrings write it
@@ -443,7 +450,7 @@ def test_the_solver_reads_each_formulations_box_from_one_home(form):
 def test_newton_systems_are_solved_by_cholesky_with_an_lu_fallback(monkeypatch):
     """A positive definite block by Cholesky's factors; an indefinite one (rounding, or a kernel
     that is not positive semi-definite) by LU; a singular one raises (the step is not taken)."""
-    from multisvm_cli.estimators.joint import newton
+    from multisvm_cli.estimators.joint.decomposition import newton
 
     used = []
     original = newton.dpotrs

@@ -17,7 +17,7 @@ from multisvm_cli import data
 from multisvm_cli.data.text.features import TextFeatures, fit_transform_parts
 from multisvm_cli.estimators.cs import CrammerSingerSVC
 from multisvm_cli.estimators.joint.linear import solve_primal
-from multisvm_cli.estimators.joint.solver import solve_dual
+from multisvm_cli.estimators.joint.decomposition.solver import solve_dual
 from multisvm_cli.estimators.kernels import Kernel
 from multisvm_cli.estimators.ww import WestonWatkinsSVC
 from .test_all_together import (crammer_singer_primal, dual_objective, dual_terms, kkt_violations,
@@ -141,7 +141,7 @@ def test_the_step_bound_warns_and_a_normal_fit_does_not(form):
 def test_a_tol_below_rounding_stalls_at_the_optimum(form):
     """No row can move (every violation at most 1e-12) while one is above tol: stalled, warned,
     at the optimum to rounding."""
-    from multisvm_cli.estimators.joint.state import STALLED
+    from multisvm_cli.estimators.joint.decomposition.state import STALLED
 
     X, y = tiny_problem(40, 3, seed=27)
     Q, E = dual_terms(form, X, y, LINEAR, 3)

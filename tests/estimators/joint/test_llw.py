@@ -15,11 +15,13 @@ from sklearn.preprocessing import MinMaxScaler
 from multisvm_cli import data
 from multisvm_cli.estimators import registry
 from multisvm_cli.estimators._binary import TrainSettings
-from multisvm_cli.estimators.joint.absolute import ABSOLUTE, alpha_of, centred, solve_absolute
+from multisvm_cli.estimators.joint.decomposition.absolute import solve_absolute
+from multisvm_cli.estimators.joint.formulations import FORMULATIONS
+from multisvm_cli.estimators.joint.lee_lin_wahba import alpha_of, centred
 from multisvm_cli.estimators.kernels import Kernel
 from multisvm_cli.estimators.llw import LeeLinWahbaSVC
 
-SHIFT = ABSOLUTE["llw"][1]
+SHIFT = FORMULATIONS["llw"].shift
 
 
 def scaled(X):
@@ -124,7 +126,7 @@ def test_llw_dual_matches_a_general_qp_solver_and_meets_the_kkt_conditions(probl
 def test_llw_row_subproblem_is_solved_exactly():
     """The one-example sub-problem (min 1/2 A x'Px + h'x over the box, x_y = 0), against
     L-BFGS-B, from random rows and gradients that put entries at 0, at C and in between."""
-    from multisvm_cli.estimators.joint.absolute_loops import solve_row
+    from multisvm_cli.estimators.joint.decomposition.absolute_loops import solve_row
 
     rng = np.random.default_rng(3)
     for k, C in [(3, 1.0), (4, 2.0), (7, 0.5), (10, 5.0)]:

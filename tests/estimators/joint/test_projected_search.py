@@ -1,10 +1,10 @@
-"""The Newton step's projected search (multisvm_cli/estimators/joint/search.py, newton.py) and
+"""The Newton step's projected search (multisvm_cli/estimators/joint/decomposition/search.py, newton.py) and
 the loops' stall on steps of rounding's size (steps.rounding_only)."""
 
 import numpy as np
 import pytest
 
-from multisvm_cli.estimators.joint.state import CS, WW
+from multisvm_cli.estimators.joint.decomposition.state import CS, WW
 
 BOXES = {CS: lambda mine, C: (-np.inf, C if mine else 0.0),
          WW: lambda mine, C: (-np.inf if mine else -C, np.inf if mine else 0.0)}
@@ -61,7 +61,7 @@ def random_step(kind, C, shape, rng, mean, share):
 def test_each_row_moves_to_the_nearest_feasible_point(kind):
     """projected_rows against the nearest feasible row found by bisection: several entries of a
     row stop on their bounds at once, the row's sum stays 0, the unmoving entries stay."""
-    from multisvm_cli.estimators.joint.search import projected_rows
+    from multisvm_cli.estimators.joint.decomposition.search import projected_rows
 
     k, r, C = 5, 30, 2.0
     y, rows, direction, moving = random_step(kind, C, (k, r), np.random.default_rng(3), 0.0, 0.7)
@@ -85,7 +85,7 @@ def test_rows_that_stay_inside_move_by_their_step_less_its_mean(kind):
     """At a short length most rows' moves, projected onto sum 0 alone (t D less its mean over
     the moving entries), stay inside their boxes: that is their projection, with no bound met
     (checked against bisection, with row sums of D far from 0); the other rows meet a bound."""
-    from multisvm_cli.estimators.joint.search import projected_rows
+    from multisvm_cli.estimators.joint.decomposition.search import projected_rows
 
     k, r, C, t = 4, 40, 2.0, 0.05
     y, rows, direction, moving = random_step(kind, C, (k, r), np.random.default_rng(5), 1.0, 0.8)
@@ -106,7 +106,7 @@ def test_rows_that_stay_inside_move_by_their_step_less_its_mean(kind):
 @pytest.mark.parametrize("kind", [CS, WW])
 def test_a_short_enough_length_is_the_plain_step(kind):
     """Where t D keeps every entry inside its box, the projection is beta + t D itself."""
-    from multisvm_cli.estimators.joint.search import projected_rows
+    from multisvm_cli.estimators.joint.decomposition.search import projected_rows
 
     rows = np.array([[-1.0, 0.5], [-0.5, -0.25], [1.5, -0.25]])
     y = np.array([2, 0])
@@ -119,7 +119,7 @@ def test_a_short_enough_length_is_the_plain_step(kind):
 def test_a_step_of_rounding_size_is_told_from_a_small_step():
     """rounding_only: a move of one unit in the last place is rounding; a move of 1e-10 on
     entries of size 0.3 (a step with a large Q_ii) is not, nor a move away from 0."""
-    from multisvm_cli.estimators.joint.steps import rounding_only
+    from multisvm_cli.estimators.joint.decomposition.steps import rounding_only
 
     row = np.array([0.3, -0.7, 0.4])
     none = np.zeros(3)
@@ -135,7 +135,7 @@ def test_a_moved_row_is_settled_in_its_box(kind):
     """box.settle, as every step and the search place a row: an entry a hair from its bound
     lands on it, the row's sum (off by 3e-13) goes to the moving entry with the most room, and
     an entry that may not move is kept, even a hair from its bound (W&W's -C + 1e-14)."""
-    from multisvm_cli.estimators.joint.box import settle
+    from multisvm_cli.estimators.joint.decomposition.box import settle
 
     C, y = 2.0, 0
     row = np.array([0.0, -1e-14, -0.4, -1.4 if kind == CS else -C + 1e-14])
@@ -160,7 +160,7 @@ def test_the_search_takes_the_first_length_that_passes_armijo(kind):
     """search.searched tries t = 1, 1/2, ... and returns the projection at the first length
     whose exact change of the objective (g'd + 1/2 sum_m d_m' Q d_m, computed here in NumPy)
     is at most armijo x g'd < 0; with the direction reversed (an ascent) no length passes."""
-    from multisvm_cli.estimators.joint.search import projected_rows, searched
+    from multisvm_cli.estimators.joint.decomposition.search import projected_rows, searched
 
     rng = np.random.default_rng(5)
     k, r, C = 4, 12, 1.0
@@ -179,10 +179,9 @@ def test_the_search_takes_the_first_length_that_passes_armijo(kind):
     passing = [t for t in 0.5 ** np.arange(12) if change_of(t)[1] < 0
                and change_of(t)[2] <= 0.1 * change_of(t)[1]]
     assert passing and passing[0] < 1.0  # the curvature turns t = 1 down: a shorter one passes
-    moved, found = searched(kind, C, y, rows, gradient, Q, classes, positions,
-                            direction[classes, positions], 12, 0.1)
+    step = (classes, positions, direction[classes, positions])
+    moved, found = searched((kind, C), y, rows, gradient, Q, step, 12, 0.1)
     assert found
     np.testing.assert_array_equal(moved, change_of(passing[0])[0])
-    _, found = searched(kind, C, y, rows, -gradient, Q, classes, positions,
-                        direction[classes, positions], 12, 0.1)
+    _, found = searched((kind, C), y, rows, -gradient, Q, step, 12, 0.1)
     assert not found

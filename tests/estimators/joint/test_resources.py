@@ -9,10 +9,12 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import threadpool_info, threadpool_limits
 
-from multisvm_cli.estimators.joint.kernel_rows import KernelRows
-from multisvm_cli.estimators.joint.solver import FORMULATIONS, solve_dual
+from multisvm_cli.estimators.joint.decomposition.kernel_rows import KernelRows
+from multisvm_cli.estimators.joint.decomposition.solver import solve_dual
+from multisvm_cli.estimators.joint.formulations import FORMULATIONS
 from multisvm_cli.estimators.kernels import Kernel
-from tests.estimators.joint.test_all_together import SCHEMES, dual_terms, settings, tiny_problem
+from tests.estimators.joint.test_all_together import (SCHEMES, dual_terms, newton_problem, settings,
+                                                     tiny_problem)
 
 
 def newton_start(form, n_rows, n_classes, seed):
@@ -32,8 +34,8 @@ def test_newton_step_counts_the_bytes_it_allocates(form):
     """The bytes a Newton step reports are what Python's allocator saw it hold at its peak
     (tracemalloc, which numpy reports to), within 10%: the count leaves out only small
     index arrays."""
-    from multisvm_cli.estimators.joint.loops import CS, WW
-    from multisvm_cli.estimators.joint.newton import Peak, newton_step
+    from multisvm_cli.estimators.joint.decomposition.loops import CS, WW
+    from multisvm_cli.estimators.joint.decomposition.newton import Peak, newton_step
 
     X, y, kernel, C, beta, G = newton_start(form, 400, 4, seed=3)
     rows, peak = KernelRows(X, kernel, 200.0, 2048.0), Peak()
@@ -42,7 +44,8 @@ def test_newton_step_counts_the_bytes_it_allocates(form):
     try:
         tracemalloc.reset_peak()
         before = tracemalloc.get_traced_memory()[0]
-        moved = newton_step(kind, C, shift, y, beta, G, np.arange(len(y)), rows, 2048.0, peak)
+        moved = newton_step(newton_problem(kind, C, shift, y), beta, G, np.arange(len(y)), rows,
+                            2048.0, peak)
         allocated = tracemalloc.get_traced_memory()[1] - before
     finally:
         tracemalloc.stop()
@@ -53,7 +56,7 @@ def test_newton_step_counts_the_bytes_it_allocates(form):
 
 def test_training_memory_adds_the_newton_peak(monkeypatch):
     """max_train_memory_ = Gram matrix + dual + data + the largest Newton step's temporaries."""
-    from multisvm_cli.estimators.joint import newton as _joint_newton
+    from multisvm_cli.estimators.joint.decomposition import newton as _joint_newton
 
     X, y = tiny_problem(150, 4, seed=12)
     peaks = []
@@ -71,7 +74,7 @@ def test_every_phase_runs_blas_on_one_thread(monkeypatch):
     Newton steps of a solve all see one (solver's docstring: two only spent CPU), and the
     caller's setting is back afterwards."""
     from multisvm_cli.estimators import kernels
-    from multisvm_cli.estimators.joint import kernel_rows, newton as _joint_newton, solver as _joint_solver
+    from multisvm_cli.estimators.joint.decomposition import kernel_rows, newton as _joint_newton, solver as _joint_solver
 
     seen, solves = [], []
 

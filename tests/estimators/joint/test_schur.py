@@ -1,4 +1,4 @@
-"""The Newton step's KKT system, reduced class by class (multisvm_cli/estimators/joint/schur.py,
+"""The Newton step's KKT system, reduced class by class (multisvm_cli/estimators/joint/decomposition/schur.py,
 newton._direction), against a dense solve of the whole system."""
 
 import numpy as np
@@ -28,7 +28,7 @@ def free_variables(rng, n_rows, k):
 def test_a_class_block_is_inverted_by_cholesky_or_else_lu(monkeypatch):
     """Positive definite: Cholesky's factor and potri (the lower triangle, which is all that
     assemble reads); indefinite: LU, whole; singular: LinAlgError (the step is not taken)."""
-    from multisvm_cli.estimators.joint import newton
+    from multisvm_cli.estimators.joint.decomposition import newton
 
     used = []
     original = newton.dpotri
@@ -48,7 +48,7 @@ def test_a_class_block_is_inverted_by_cholesky_or_else_lu(monkeypatch):
 def test_the_reduced_system_gives_the_dense_systems_direction(seed):
     """Rows' multipliers from S, then each class's D: the same D as the whole KKT system, on a
     kernel block with a ridge (Cholesky) and with one class's block indefinite (LU)."""
-    from multisvm_cli.estimators.joint import newton
+    from multisvm_cli.estimators.joint.decomposition import newton
 
     rng = np.random.default_rng(seed)
     n_rows, k = 25, 4

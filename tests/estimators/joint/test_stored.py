@@ -6,9 +6,10 @@ is Q beta + e."""
 import numpy as np
 import pytest
 
-from multisvm_cli.estimators.joint import solver, stored
-from multisvm_cli.estimators.joint.kernel_rows import KernelRows, plain_pages
-from multisvm_cli.estimators.joint.solver import FORMULATIONS, reconstruct, solve_dual
+from multisvm_cli.estimators.joint.decomposition import solver, stored
+from multisvm_cli.estimators.joint.decomposition.kernel_rows import KernelRows, plain_pages
+from multisvm_cli.estimators.joint.decomposition.solver import reconstruct, solve_dual
+from multisvm_cli.estimators.joint.formulations import FORMULATIONS
 from multisvm_cli.estimators.kernels import Kernel, rows_per_chunk
 from tests.estimators.joint.test_all_together import dual_terms, settings, tiny_problem
 

@@ -5,7 +5,7 @@ examples' gradient, trackers and the next working example are the same either wa
 import numpy as np
 import pytest
 
-from multisvm_cli.estimators.joint.state import CS, WW, Dual, Problem
+from multisvm_cli.estimators.joint.decomposition.state import CS, WW, Dual, Problem
 
 from .test_projected_search import BOXES, feasible_rows
 
@@ -28,7 +28,7 @@ def exact_trackers(kind, C, y, beta, G):
 @pytest.mark.parametrize("kind", [CS, WW])
 @pytest.mark.parametrize("n_active", [60, 31, 9])  # all, over 1 / DIRECT, under it
 def test_the_update_moves_the_active_examples_alike(kind, n_active):
-    from multisvm_cli.estimators.joint import trackers
+    from multisvm_cli.estimators.joint.decomposition import trackers
 
     rng = np.random.default_rng(n_active + 10 * kind)
     k, n, C, shift = 6, 60, 1.5, float(kind == WW)
@@ -50,7 +50,7 @@ def test_the_update_moves_the_active_examples_alike(kind, n_active):
         expected[m] += d[m] * (q + shift) + d2[m] * (q2 + shift)
     outside = G[:, active[n_active:]].copy()
 
-    best, worst = trackers.update(problem, dual, n_active, i, q, d, i2, q2, d2, changed)
+    best, worst = trackers.update(problem, dual, n_active, (i, q, d), (i2, q2, d2), changed)
 
     mine = active[:n_active]
     assert np.allclose(G[:, mine], expected[:, mine], rtol=1e-14, atol=1e-15)

@@ -11,9 +11,10 @@ from sklearn.exceptions import ConvergenceWarning
 
 from multisvm_cli import data
 from multisvm_cli.estimators.cs import CrammerSingerSVC
-from multisvm_cli.estimators.joint.kernel_rows import KernelRows
-from multisvm_cli.estimators.joint.solver import FORMULATIONS, PathPoint, seed, solve_dual
-from multisvm_cli.estimators.joint.state import Problem
+from multisvm_cli.estimators.joint.decomposition.kernel_rows import KernelRows
+from multisvm_cli.estimators.joint.decomposition.solver import PathPoint, seed, solve_dual
+from multisvm_cli.estimators.joint.formulations import FORMULATIONS
+from multisvm_cli.estimators.joint.decomposition.state import Problem
 from multisvm_cli.estimators.kernels import Kernel
 from multisvm_cli.estimators.reuse import MachineReuse, PathSlot
 from multisvm_cli.estimators.ww import WestonWatkinsSVC

@@ -1,5 +1,5 @@
 """W&W's step choice (issue 38): the thinned row step and the partner's row step of the joint
-solver (multisvm_cli/estimators/joint/loops.py) solve their sub-problems exactly, keep every row
+solver (multisvm_cli/estimators/joint/decomposition/loops.py) solve their sub-problems exactly, keep every row
 in its box, and the solve still reaches the dual's optimum with every example's KKT conditions
 met."""
 
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from multisvm_cli.estimators.joint.solver import solve_dual
-from multisvm_cli.estimators.joint.state import CS, WW, Dual, Problem
+from multisvm_cli.estimators.joint.decomposition.solver import solve_dual
+from multisvm_cli.estimators.joint.decomposition.state import CS, WW, Dual, Problem
 from multisvm_cli.estimators.kernels import Kernel
 
 from .test_all_together import (box, dual_objective, dual_terms, kkt_violations, scipy_dual, settings,
@@ -52,7 +52,7 @@ def random_row(form, k, y, C, rng):
 def test_a_row_over_some_classes_is_solved_exactly(form, seed):
     """steps.solve_row_over: its move is 0 off the chosen classes, sums to 0, keeps the row in
     its box and gains what a general QP solver finds on the same classes."""
-    from multisvm_cli.estimators.joint.steps import solve_row_over
+    from multisvm_cli.estimators.joint.decomposition.steps import solve_row_over
 
     rng = np.random.default_rng(seed)
     k, y, C, A = 9, 3, 2.0, 1.7
@@ -61,7 +61,7 @@ def test_a_row_over_some_classes_is_solved_exactly(form, seed):
     moving[[0, 5]] = True
     lower, upper = (bound[y] for bound in box(form, np.full(k, y), k, C))
     v = np.empty(k)
-    found = solve_row_over(KINDS[form], C, y, A, g, row, moving, v, np.empty((6, 2 * k)))
+    found = solve_row_over((KINDS[form], C), y, A, g, row, moving, v, np.empty((6, 2 * k)))
     assert np.all(v[~moving] == 0.0) and abs(v.sum()) < 1e-12
     assert np.all(row + v >= lower - 1e-12) and np.all(row + v <= upper + 1e-12)
     _, reference = restricted_optimum(A, g, lower - row, upper - row, moving)
@@ -72,7 +72,7 @@ def test_a_row_over_some_classes_is_solved_exactly(form, seed):
 def one_row_state(k, y_i, C, rng):
     """A W&W Problem and Dual of 3 examples (example 0 of class ``y_i``): random rows in the
     box, a random gradient of uneven violations."""
-    from multisvm_cli.estimators.joint import loops
+    from multisvm_cli.estimators.joint.decomposition import loops
 
     y = np.array([y_i, (y_i + 1) % k, (y_i + 2) % k], dtype=np.int64)
     beta = np.column_stack([random_row("ww", k, label, C, rng) for label in y])
@@ -88,8 +88,8 @@ def test_the_thinned_row_step_keeps_the_large_moves_and_descends(seed):
     it moves by more than THIN x its largest move and the most violating pair; the others stay;
     the thinned move is that restricted sub-problem's optimum, gains no more than the exact
     move and at least the best move of the most violating pair alone."""
-    from multisvm_cli.estimators.joint import loops
-    from multisvm_cli.estimators.joint.steps import solve_ww
+    from multisvm_cli.estimators.joint.decomposition import loops
+    from multisvm_cli.estimators.joint.decomposition.steps import solve_ww
 
     rng = np.random.default_rng(seed)
     k, C = 12, 3.0
@@ -121,7 +121,7 @@ def test_the_partner_row_step_is_exact_over_the_moving_classes(seed):
     the classes that either row moved, from the gradient after both moves; the placed row is
     that sub-problem's optimum, stays in the box, and no other class of it moves (but for its
     own class's rounding of the row's sum)."""
-    from multisvm_cli.estimators.joint import loops
+    from multisvm_cli.estimators.joint.decomposition import loops
 
     rng = np.random.default_rng(seed)
     k, C, i, j = 10, 2.0, 0, 1

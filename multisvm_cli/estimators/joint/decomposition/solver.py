@@ -1,6 +1,6 @@
 """The all-together solver: decomposition on the dual, one example's row of variables a step.
 
-The dual of both formulations (Crammer & Singer, Weston & Watkins; see :mod:`.machine` and
+The dual of both formulations (Crammer & Singer, Weston & Watkins; see :mod:`..machine` and
 :mod:`.loops` for the exact problem, :mod:`.box` for its bounds) has l x k variables beta, one
 row per example. As
 Crammer & Singer (2001, section 6) and Hsu & Lin (2002, section III) do it, each step takes the
@@ -44,11 +44,11 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from ...base.parallel import single_threaded_blas
-from .._solvers import BOUND_MESSAGE, iteration_bound
+from ....base.parallel import single_threaded_blas
+from ..._solvers import BOUND_MESSAGE, iteration_bound
+from ..formulations import FORMULATIONS
 from .kernel_rows import KernelRows, data_bytes
-from .state import (BOUND, CONVERGED, CS, NEED_ROW, STALLED, WW, Cache, Dual, Problem,
-                    new_progress)
+from .state import BOUND, CONVERGED, CS, NEED_ROW, STALLED, WW, Cache, Dual, Problem, new_progress
 
 SHRINK_EVERY = 1000  # steps between shrinking passes (libsvm's min(l, 1000))
 NEWTON_EVERY = 100  # steps between Newton steps on the free variables (.newton); after a step
@@ -56,22 +56,24 @@ NEWTON_BACKOFF = 256  # that could not move, the gap doubles, up to this many ti
 # (100 rather than 200: the warm C paths on vowel and vehicle 8% less CPU, Letter's 10,500-row
 # solves the same; docs/results/speed.md, "The Newton step's kernel values from K(X, X)")
 
-# formulation -> (the compiled loops' kind, margin e_im for m != y_i, shift added to K)
-FORMULATIONS = {"cs": (CS, 1.0, 0.0), "ww": (WW, 2.0, 1.0)}
 STALL_MESSAGE = ("Solver stalled: its steps no longer move the dual variables, but the largest "
                  "KKT violation ({:.3g}) is above tol ({:g}); a larger tol ends it as converged")
+FACTOR_MESSAGE = ("Newton step skipped: {} factorisation(s) of its KKT system failed (a singular "
+                  "matrix); the decomposition steps went on without them")
 
 
 @dataclass
 class JointSolution:
     """The solved dual: ``beta`` (l, k), the steps taken, why the solve ended (``status``:
-    :data:`.state.CONVERGED`, BOUND or STALLED) and the bytes the solve held (``memory``, see
-    :func:`solve_memory`)."""
+    :data:`.state.CONVERGED`, BOUND or STALLED), the bytes the solve held (``memory``, see
+    :func:`solve_memory`) and the Newton steps not taken because their factorisation failed
+    (``failed_factorisations``, :attr:`.newton.Peak.failed`)."""
 
     beta: np.ndarray
     n_iter: int
     status: int
     memory: int
+    failed_factorisations: int = 0
 
     @property
     def converged(self):
@@ -105,12 +107,12 @@ class PathPoint:
     whose ``cached_rows`` say which rows its solve held, :meth:`.kernel_rows.KernelRows.refill`).
 
     Why the next solve may read them: a path's solves are the same problem at another C (the
-    caller's promise; :class:`..reuse.MachineReuse` keys them by the training rows' content,
+    caller's promise; :class:`...reuse.MachineReuse` keys them by the training rows' content,
     the class indices, the formulation, the kernel, tol, cache_size, memory_mb and max_iter).
     Q = K + shift and the linear term e do not depend on C, so the kernel rows (or the Gram matrix)
     are the same numbers, and are kept rather than recomputed (:meth:`.kernel_rows.KernelRows.carried_over`);
     only the box does (:mod:`.box`), which :func:`seed` accounts for, and G follows beta there.
-    The next solve takes beta and G over (:meth:`..reuse.PathSlot.take`: no copy); the
+    The next solve takes beta and G over (:meth:`...reuse.PathSlot.take`: no copy); the
     trackers, shrinking and the step count start afresh."""
 
     C: float
@@ -249,6 +251,8 @@ def _solve_dual(X, y_index, n_classes, formulation, settings, shrinking, path):
     from . import newton, trackers  # numba loads here, not at import
 
     kind, margin, shift = FORMULATIONS[formulation]
+    if kind not in (CS, WW):
+        raise ValueError(f"the decomposition solver solves C&S's and W&W's duals, not {formulation!r}'s")
     n = X.shape[0]
     y = np.ascontiguousarray(y_index, dtype=np.int64)
     previous = None if path is None else path.take()
@@ -284,7 +288,8 @@ def _solve_dual(X, y_index, n_classes, formulation, settings, shrinking, path):
     if path is not None:
         path.keep(PathPoint.of(problem.C, dual, margin, y, rows, progress[0]["n_active"] == n))
     solution = JointSolution(np.ascontiguousarray(dual.beta.T), int(progress[0]["steps"]), status,
-                             solve_memory(rows, dual.beta, X, pauses.peak.nbytes))
+                             solve_memory(rows, dual.beta, X, pauses.peak.nbytes),
+                             pauses.peak.failed)
     warn_unless_converged(solution, bound, float(progress[0]["worst"]), problem.tol)
     return solution
 
@@ -306,9 +311,8 @@ def run_active(problem, rows, dual, progress, bound, pauses, memory_mb):
         if status != BOUND or not (bound < 0 or state["steps"] < bound):
             return status
         pauses.peak.spent = pauses.gap  # the steps since the last Newton step
-        moved = newton.newton_step(problem.kind, problem.C, problem.shift, problem.y,
-                                   dual.beta, dual.G, dual.active[:state["n_active"]], rows,
-                                   memory_mb, pauses.peak)
+        moved = newton.newton_step(problem, dual.beta, dual.G, dual.active[:state["n_active"]],
+                                   rows, memory_mb, pauses.peak)
         if moved:
             trackers.init_trackers(problem, dual)
         pauses.after(moved, state["steps"])
@@ -317,8 +321,11 @@ def run_active(problem, rows, dual, progress, bound, pauses, memory_mb):
 def warn_unless_converged(solution, bound, violation, tol):
     """The fit's ConvergenceWarning when the step ``bound`` (scikit-learn's words, as the binary
     fits') or a stall (:data:`STALL_MESSAGE`, with the last ``violation`` and ``tol``) ended
-    the solve."""
+    the solve; and one when Newton steps were skipped for a failed factorisation
+    (:data:`FACTOR_MESSAGE`, with their count).  The fit keeps each as a note, as the stall's."""
     if solution.status == BOUND:
         warnings.warn(BOUND_MESSAGE.format(bound), ConvergenceWarning)
     elif solution.status == STALLED:
         warnings.warn(STALL_MESSAGE.format(violation, tol), ConvergenceWarning)
+    if solution.failed_factorisations:
+        warnings.warn(FACTOR_MESSAGE.format(solution.failed_factorisations), ConvergenceWarning)

@@ -1,13 +1,12 @@
-"""The box of the all-together dual's variables: the one home of each formulation's bounds
-(numba; imported only when a joint machine trains).
+"""The box of the all-together dual's variables, as the compiled loops read it (numba; imported
+only when a joint machine trains).
 
 Each example i's row beta_i. sums to 0 and each entry lies in [L_im, U_im], which depend on the
-formulation and on whether m is the example's class y_i (``mine``):
-
-- Crammer & Singer (``CS``; Crammer & Singer 2001, in Hsu & Lin 2002's form, section II.D,
-  eq. (17)): beta_im <= C delta(m, y_i), no lower bound;
-- Weston & Watkins (``WW``; Weston & Watkins 1999, in Hsu & Lin 2002's form, section II.C,
-  beta_im = -alpha_im for m != y_i): -C <= beta_im <= 0 for m != y_i, beta_iy free.
+formulation and on whether m is the example's class y_i (``mine``).  Each formulation declares
+its box once, in its own module (plain Python, compiled here): Crammer & Singer's
+(:func:`..crammer_singer.lower`, :func:`..crammer_singer.upper`: beta_im <= C delta(m, y_i), no
+lower bound) and Weston & Watkins' (:mod:`..weston_watkins`: -C <= beta_im <= 0 for m != y_i,
+beta_iy free).  :func:`lower` and :func:`upper` pick the formulation's by ``kind`` (CS or WW).
 
 Everything else (the loops' trackers, the row and pair sub-problems, shrinking, the Newton
 step) reads the box from :func:`lower` and :func:`upper`, and places a moved value in it with
@@ -17,24 +16,27 @@ step) reads the box from :func:`lower` and :func:`upper`, and places a moved val
 import numpy as np
 from numba import njit
 
+from .. import crammer_singer, weston_watkins
 from .state import CS
 
 INF = np.inf
 SNAP = 1e-12  # a value within SNAP max(1, C) of its bound is rounding away from it
+_BOUND = {"cache": True, "nogil": True, "inline": "always"}
+_cs_lower, _cs_upper = njit(**_BOUND)(crammer_singer.lower), njit(**_BOUND)(crammer_singer.upper)
+_ww_lower, _ww_upper = njit(**_BOUND)(weston_watkins.lower), njit(**_BOUND)(weston_watkins.upper)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**_BOUND)
 def lower(kind, mine, C):
-    """L_im, the lower bound of beta_im (``mine``: m is the example's class): C&S has none;
-    W&W has -C for a wrong class, none for the example's own."""
-    return -INF if (kind == CS) | mine else -C
+    """L_im, the lower bound of beta_im (``mine``: m is the example's class), of formulation
+    ``kind``."""
+    return _cs_lower(mine, C) if kind == CS else _ww_lower(mine, C)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**_BOUND)
 def upper(kind, mine, C):
-    """U_im, the upper bound of beta_im: 0 for a wrong class; for the example's own, C (C&S)
-    or none (W&W)."""
-    return (C if kind == CS else INF) if mine else 0.0
+    """U_im, the upper bound of beta_im, of formulation ``kind``."""
+    return _cs_upper(mine, C) if kind == CS else _ww_upper(mine, C)
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -22,10 +22,10 @@ import mmap
 import numpy as np
 import scipy.sparse as sp
 
-from ..kernels import (BYTES_PER_VALUE, GRAM_TILE, OVERFLOW_MESSAGE, gram_fits, rows_per_chunk,
+from ...kernels import (BYTES_PER_VALUE, GRAM_TILE, OVERFLOW_MESSAGE, gram_fits, rows_per_chunk,
                        squared_norms)
-from ...base.parallel import resolve_n_jobs
-from .._machines import row_slices
+from ....base.parallel import resolve_n_jobs
+from ..._machines import row_slices
 
 CARRIED, EMPTY = -1, -2  # read stamps of a row kept from the previous solve, of an empty slot
 MIN_CACHE_ROWS = 2  # libsvm's cache keeps at least two columns, whatever cache_size says

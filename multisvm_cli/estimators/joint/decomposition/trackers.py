@@ -69,10 +69,11 @@ def over_everyone(n_active, n):
 
 
 @njit(cache=True, nogil=True)
-def update(problem, dual, n_active, i, q, d, i2, q2, d2, changed):
-    """G += (Q row i) d + (Q row i2) d2 on the ``changed`` classes of every active example (a
-    single step passes d2 = 0), and the trackers with it; returns :func:`select`'s answer for
-    the new state.
+def update(problem, dual, n_active, first, second, changed):
+    """G += (Q row i) d + (Q row i2) d2 on the ``changed`` classes of every active example
+    (``first`` = (i, q, d): the example, its kernel row q = K(x_i, X) and its move; ``second`` =
+    (i2, q2, d2) the same of the pair step's partner; a single step passes d2 = 0), and the
+    trackers with it; returns :func:`select`'s answer for the new state.
 
     An entry that was its example's extreme (equal to it) and moves inwards (the largest G
     falls, the smallest rises) leaves the trackers an upper bound of the violation: the example
@@ -89,14 +90,15 @@ def update(problem, dual, n_active, i, q, d, i2, q2, d2, changed):
     and trackers are stale anyway: rebuilt when they come back (:func:`.solver.reconstruct`,
     :func:`init_trackers`), and a solve that ends with some set aside hands on no G
     (:class:`.solver.PathPoint`).  The active examples' numbers are the very same."""
+    (i, q, d), (i2, q2, d2) = first, second
     n = dual.beta.shape[1]
     everyone = over_everyone(n_active, n)
     for m in changed:  # two calls, each with a literal ``listed``: one call with a variable
         # flag kept the indexed loop's speed (Letter's 10,500-row C&S solve: 18.5 s, not 11.2)
         if everyone:
-            update_class(problem, dual, n, m, q, d[m], q2, d2[m], False)
+            update_class(problem, dual, (n, m), (q, d[m], q2, d2[m]), False)
         else:
-            update_class(problem, dual, n_active, m, q, d[m], q2, d2[m], True)
+            update_class(problem, dual, (n_active, m), (q, d[m], q2, d2[m]), True)
     high, low, stale = dual.high, dual.low, dual.stale
     stale[i], high[i], low[i] = True, INF, -INF
     stale[i2], high[i2], low[i2] = True, INF, -INF
@@ -104,9 +106,11 @@ def update(problem, dual, n_active, i, q, d, i2, q2, d2, changed):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def update_class(problem, dual, count, m, q, step, q2, step2, listed):
-    """:func:`update`'s pass over class m: the first ``count`` examples of the active list
-    (``listed``) or examples 0 .. count - 1."""
+def update_class(problem, dual, pass_, moves, listed):
+    """:func:`update`'s pass over class m (``pass_`` = (count, m)): the first ``count`` examples
+    of the active list (``listed``) or examples 0 .. count - 1; ``moves`` = (q, step, q2,
+    step2), the two examples' kernel rows and their moves in class m."""
+    (count, m), (q, step, q2, step2) = pass_, moves
     kind, C, shift, y = problem.kind, problem.C, problem.shift, problem.y
     high, low, stale, active = dual.high, dual.low, dual.stale, dual.active
     row, own = dual.G[m], dual.beta[m]

@@ -19,7 +19,7 @@ machine trains, by :class:`.kernel_rows.KernelRows` where it holds K(X, X) whole
 import numpy as np
 from numba import njit
 
-from ..kernels import BYTES_PER_VALUE
+from ...kernels import BYTES_PER_VALUE
 
 
 @njit(cache=True, nogil=True)

@@ -43,22 +43,24 @@ def projected_rows(kind, C, y, beta, direction, moving, t, new):
             v[m] = -c[m] - total / max(count, 1) if moving[m, a] else 0.0
             inside &= lower(kind, m == y[a], C) <= beta[m, a] + v[m] <= upper(kind, m == y[a], C)
         if not inside:
-            solve_row_over(kind, C, y[a], 1.0, c, beta[:, a], moving[:, a], v, work)
+            solve_row_over((kind, C), y[a], 1.0, c, beta[:, a], moving[:, a], v, work)
         for m in range(k):
             new[m, a] = beta[m, a] + v[m] if moving[m, a] else beta[m, a]
         settle(kind, C, y[a], new[:, a], moving[:, a])
 
 
 @njit(cache=True, nogil=True)
-def searched(kind, C, y, beta, gradient, Q, classes, positions, direction, tries, armijo):
+def searched(box, y, beta, gradient, Q, step, tries, armijo):
     """The projected search along a Newton step (:func:`.newton._projected_search`): the rows
-    ``beta`` (k, r; classes ``y``, gradient ``gradient``, Q block ``Q``) moved along
-    ``direction`` on the variables (``classes``, ``positions``), projected (:func:`projected_rows`)
-    at t = 1, 1/2, ..., ``tries`` lengths: (the moved rows, whether one passed).  A length passes
+    ``beta`` (k, r; classes ``y``, gradient ``gradient``, Q block ``Q``; ``box`` = (kind, C))
+    moved along ``step`` = (classes, positions, direction), the direction of those variables,
+    projected (:func:`projected_rows`) at t = 1, 1/2, ..., ``tries`` lengths: (the moved rows,
+    whether one passed).  A length passes
     when the dual objective's exact change g'd + 1/2 sum_m d_m' Q d_m is at most ``armijo`` x
     g'd < 0 (Armijo's rule): where Q_FF is close to singular (a polynomial kernel of low
     degree, rows that nearly coincide), the direction is mostly rounding near the optimum, and
     its row sums' rounding, moved onto one variable a row, could raise the objective."""
+    (kind, C), (classes, positions, direction) = box, step
     k, r = beta.shape
     full, moving = np.zeros((k, r)), np.zeros((k, r), np.bool_)
     for v in range(len(classes)):

@@ -177,12 +177,13 @@ def solve_box(A, c, lo, hi, v, z, points):
 
 
 @njit(cache=True, nogil=True)
-def solve_row_over(kind, C, y, A, g, b, moving, v, work):
+def solve_row_over(box, y, A, g, b, moving, v, work):
     """One example's sub-problem over the classes where ``moving`` is True, the others kept,
     solved exactly into its move ``v``: min_v 1/2 A ||v||^2 + g'v  s.t.  sum_m v_m = 0, b + v in
-    the row's box (class y its own) on the moving classes, v_m = 0 on the others
-    (:func:`solve_box`), where b is the row and g its gradient.  Returns the gain.  ``work``:
-    scratch, at least 4 rows of 2k."""
+    the row's box (``box`` = (kind, C); class y its own) on the moving classes, v_m = 0 on the
+    others (:func:`solve_box`), where b is the row and g its gradient.  Returns the gain.
+    ``work``: scratch, at least 4 rows of 2k."""
+    kind, C = box
     k = len(b)
     lo, hi = work[0, :k], work[1, :k]
     for m in range(k):

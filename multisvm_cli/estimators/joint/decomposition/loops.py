@@ -1,6 +1,6 @@
 """Compiled loops of the all-together solver (numba; imported only when a joint machine trains).
 
-The dual both formulations share (see :mod:`.machine`): variables beta, stored (k, l) (one
+The dual both formulations share (see :mod:`..machine`): variables beta, stored (k, l) (one
 column per training example, so that a class's entries are contiguous for the updates), each
 example's k entries summing to 0, each entry in a box [L_im, U_im] that depends on the
 formulation (``kind``) and on whether m is the example's class y_i (:mod:`.box`, their one
@@ -77,10 +77,10 @@ def extremes(kind, C, yi, b, g):
 
 
 @njit(cache=True, nogil=True)
-def partner(problem, dual, n_active, i, p, q, gi, step, q_row):
-    """The partner j of a pair step with example i (-1: none); p and q are i's most violating
-    classes (:func:`extremes`) before its own step ``step``, ``gi`` its gradient after it (G_j
-    then also moved, by (Q_ij) step); ``q_row`` is K(x_i, X).
+def partner(problem, dual, n_active, i, classes, gi, step, q_row):
+    """The partner j of a pair step with example i (-1: none); ``classes`` = (p, q) are i's
+    most violating classes (:func:`extremes`) before its own step ``step``, ``gi`` its gradient
+    after it (G_j then also moved, by (Q_ij) step); ``q_row`` is K(x_i, X).
 
     Along the direction that moves i's classes p down and q up and j's the other way, which
     keeps every class's sum of beta, the unconstrained step gains b^2 / (2 a),
@@ -89,6 +89,7 @@ def partner(problem, dual, n_active, i, p, q, gi, step, q_row):
     second-order information, as in libsvm's working-set selection (Fan, Chen & Lin, JMLR
     2005).  (p and q are taken before i's step: after it, i's classes that may move are all
     at one gradient value, and which is largest is rounding.)"""
+    p, q = classes
     if p < 0 or q < 0 or p == q:
         return -1
     kind, C, shift, y, diag = problem.kind, problem.C, problem.shift, problem.y, problem.diag
@@ -177,11 +178,13 @@ def shrink(problem, dual, worst, n_active):
 
 
 @njit(cache=True, nogil=True)
-def pair_step(kind, C, yi, yj, A2, bi, bj, gi, gj, v, work):
-    """The pair sub-problem of rows ``bi`` and ``bj`` (gradients ``gi``, ``gj``): b_i += v,
-    b_j -= v, sum v = 0, both rows in their boxes, curvature A2 = K_ii + K_jj - 2 K_ij
-    (:func:`partner`'s direction generalised to every class), solved exactly into ``v``
-    (:func:`solve_box`); returns its gain."""
+def pair_step(problem, owners, A2, rows, gradients, v, work):
+    """The pair sub-problem of ``rows`` = (bi, bj) (``gradients`` = (gi, gj); ``owners`` =
+    (yi, yj), their classes): b_i += v, b_j -= v, sum v = 0, both rows in their boxes,
+    curvature A2 = K_ii + K_jj - 2 K_ij (:func:`partner`'s direction generalised to every
+    class), solved exactly into ``v`` (:func:`solve_box`); returns its gain."""
+    kind, C = problem.kind, problem.C
+    (yi, yj), (bi, bj), (gi, gj) = owners, rows, gradients
     k = len(bi)
     lo, hi, c = work[0, :k], work[1, :k], work[2, :k]
     pair_bounds(kind, C, yi, yj, bi, bj, lo, hi)
@@ -252,29 +255,31 @@ def thin(problem, dual, i, A, classes, s):
         dropped |= s.d[m] != 0.0 and not s.moving[m]
     if not dropped:
         return
-    solve_row_over(WW, problem.C, problem.y[i], A, dual.G[:, i], beta[:, i], s.moving, s.d,
+    solve_row_over((WW, problem.C), problem.y[i], A, dual.G[:, i], beta[:, i], s.moving, s.d,
                    s.work[1:])
     for m in range(k):
         s.nu[m] = beta[m, i] + s.d[m]
 
 
 @njit(cache=True, nogil=True)
-def pair_move(problem, dual, n_active, i, q, A, classes, alone_ok, s):
+def pair_move(problem, dual, n_active, working, classes, alone_ok, s):
     """The pair step after i's own (:func:`partner`, :func:`pair_step`): (partner j or -1, the
     pair's gain, whether the C&S pair alone from before i's step was taken instead, in which
-    case ``s.nu`` is i's old row).  ``classes``: i's most violating pair before its step."""
+    case ``s.nu`` is i's old row).  ``working`` = (i, q, A): the example, its kernel row and its
+    curvature; ``classes``: i's most violating pair before its step."""
+    i, q, A = working
     beta, G, shift, y = dual.beta, dual.G, problem.shift, problem.y
-    j = partner(problem, dual, n_active, i, classes[0], classes[1], s.gi, s.d, q)
+    j = partner(problem, dual, n_active, i, classes, s.gi, s.d, q)
     if j < 0:
         return -1, 0.0, False
     for m in range(len(s.nu)):
         s.gj[m] = G[m, j] + (q[j] + shift) * s.d[m]
         s.bj[m] = beta[m, j]
     A2 = max(problem.diag[i] + problem.diag[j] - 2.0 * q[j], TAU)
-    kind, C, work = problem.kind, problem.C, s.work[1:]
-    after = pair_step(kind, C, y[i], y[j], A2, s.nu, s.bj, s.gi, s.gj, s.v, work)
-    if kind == CS and alone_ok:  # or the pair alone, if it gains more (module docstring)
-        alone = pair_step(kind, C, y[i], y[j], A2, beta[:, i], s.bj, G[:, i], G[:, j], s.v0, work)
+    owners, work = (y[i], y[j]), s.work[1:]
+    after = pair_step(problem, owners, A2, (s.nu, s.bj), (s.gi, s.gj), s.v, work)
+    if problem.kind == CS and alone_ok:  # or the pair alone, if it gains more (module docstring)
+        alone = pair_step(problem, owners, A2, (beta[:, i], s.bj), (G[:, i], G[:, j]), s.v0, work)
         if alone > gain(A, G[:, i], s.d) + max(after, 0.0):
             for m in range(len(s.nu)):
                 s.nu[m], s.v[m] = beta[m, i], s.v0[m]
@@ -308,7 +313,7 @@ def partner_row(problem, dual, i, j, q, s):
         di, dj = s.nu[m] - beta[m, i], s.bj[m] - beta[m, j]
         s.moving[m] = di != 0.0 or dj != 0.0
         s.gj[m] = G[m, j] + (q[j] + shift) * di + Ajj * dj
-    solve_row_over(WW, problem.C, problem.y[j], max(Ajj, TAU), s.gj, s.bj, s.moving, s.v0,
+    solve_row_over((WW, problem.C), problem.y[j], max(Ajj, TAU), s.gj, s.bj, s.moving, s.v0,
                    s.work[1:])
     for m in range(k):
         s.bj[m] += s.v0[m]
@@ -367,7 +372,7 @@ def run(problem, cache, dual, progress, bound):
         q = rows[slot_of[i]]
         classes = extremes(problem.kind, problem.C, problem.y[i], beta[:, i], G[:, i])
         A = row_step(problem, dual, i, q, classes, s)
-        j, after, took_alone = pair_move(problem, dual, n_active, i, q, A, classes, alone_ok, s)
+        j, after, took_alone = pair_move(problem, dual, n_active, (i, q, A), classes, alone_ok, s)
         q2 = q
         if j >= 0 and after > 0.0:
             if slot_of[j] < 0:
@@ -388,7 +393,7 @@ def run(problem, cache, dual, progress, bound):
             status = STALLED
             break
         alone_ok, rounding = True, rounding_only(s.d, beta[:, i], s.d2, beta[:, j])
-        i, worst = update(problem, dual, n_active, i, q, s.d, j, q2, s.d2, s.changed[:n_changed])
+        i, worst = update(problem, dual, n_active, (i, q, s.d), (j, q2, s.d2), s.changed[:n_changed])
         steps += 1
         if rounding and took_alone:  # the pair alone moved by rounding only: i's own step next
             alone_ok = False

@@ -1,6 +1,6 @@
 """Compiled loops of the absolute-margin solver (numba; imported only when ``llw`` trains).
 
-The dual (Lee, Lin & Wahba 2004; see :mod:`..llw` for its derivation) is a box QP in the
+The dual (Lee, Lin & Wahba 2004; see :mod:`...llw` for its derivation) is a box QP in the
 constraints' multipliers alpha, stored (l, k) (one row per training example, so that a step's
 update of an example's k entries is contiguous): alpha_im in [0, C] for m != y_i, alpha_iy = 0,
 

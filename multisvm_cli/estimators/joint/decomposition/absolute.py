@@ -1,4 +1,5 @@
-"""The absolute-margin solver: Lee, Lin & Wahba's dual (:mod:`..llw`), a box QP in alpha space.
+"""The absolute-margin solver: Lee, Lin & Wahba's dual (:mod:`..lee_lin_wahba`), a box QP in
+alpha space.
 
 Why its own solver beside :mod:`.solver`: there, every variable beta_im has a box of its own
 (:mod:`.box`) and each row sums to 0.  Lee, Lin & Wahba's dual in that form, beta = -alpha P
@@ -30,43 +31,34 @@ all examples until they all meet ``tol``.
 
 import numpy as np
 
+from ..formulations import FORMULATIONS
+from ..lee_lin_wahba import centred
 from .kernel_rows import KernelRows
 from .solver import (SHRINK_EVERY, JointSolution, initial_gradient, reconstruct, solve_memory,
                      warn_unless_converged)
 from .state import BOUND, LLW, NEED_ROW, Cache, Problem, new_progress
-from .._solvers import iteration_bound
-
-# formulation -> (the loops' kind, shift added to K: 1 for Hsu & Lin's regularized bias)
-ABSOLUTE = {"llw": (LLW, 1.0)}
-
-
-def centred(alpha):
-    """beta = -alpha P = -(alpha_im - mean_m alpha_i.), (l, k): the scores' coefficients
-    (f_m(x) = sum_i beta_im (K(x_i, x) + shift)); each row sums to 0."""
-    return -(alpha - alpha.mean(axis=1, keepdims=True))
-
-
-def alpha_of(beta, y_index):
-    """The multipliers back from beta: alpha_im = beta_iy - beta_im (0 at m = y_i)."""
-    return beta[np.arange(len(y_index)), y_index][:, None] - beta
+from ..._solvers import iteration_bound
 
 
 def solve_absolute(X, y_index, n_classes, formulation, settings, shrinking=True):
     """Solve the ``formulation`` ('llw') dual on training rows ``X`` with class indices
-    ``y_index``: a :class:`.solver.JointSolution` whose ``beta`` = :func:`centred` (alpha).
+    ``y_index``: a :class:`.solver.JointSolution` whose ``beta`` =
+    :func:`..lee_lin_wahba.centred` (alpha).
     ``settings``: the fit's ``TrainSettings`` (kernel, C, tol, cache_size, memory_mb,
     max_iter, gram, n_jobs).  Warns (ConvergenceWarning) when the step bound or a stall ended
     it, as :func:`.solver.solve_dual` does."""
     from . import absolute_loops as loops  # numba loads here, not at import
     from .absolute_loops import AbsoluteDual
 
-    kind, shift = ABSOLUTE[formulation]
+    kind, margin, shift = FORMULATIONS[formulation]
+    if kind != LLW:
+        raise ValueError(f"the absolute-margin solver solves LLW's dual, not {formulation!r}'s")
     n = X.shape[0]
     y = np.ascontiguousarray(y_index, dtype=np.int64)
     rows = KernelRows.of(X, settings)
     problem = Problem(kind, float(settings.C), shift, float(settings.tol),
                       min(n, SHRINK_EVERY) if shrinking else 0, y, rows.diag)
-    gradient = np.ascontiguousarray(initial_gradient(y, n_classes, -1.0).T)  # G at alpha = 0
+    gradient = np.ascontiguousarray(initial_gradient(y, n_classes, margin).T)  # G at alpha = 0
     dual = AbsoluteDual(np.zeros((n, n_classes)), gradient, np.empty(n), np.arange(n, dtype=np.int64))
     loops.init_violations(problem, dual)
     progress, bound = new_progress(n), iteration_bound(settings.max_iter, n)
@@ -75,7 +67,7 @@ def solve_absolute(X, y_index, n_classes, formulation, settings, shrinking=True)
         if status == BOUND or progress[0]["n_active"] == n:
             break
         shrunk = np.setdiff1d(np.arange(n), dual.active[:progress[0]["n_active"]])  # unshrink
-        reconstruct(dual.G.T, -centred(dual.alpha).T, y, -1.0, shift, rows, shrunk,
+        reconstruct(dual.G.T, -centred(dual.alpha).T, y, margin, shift, rows, shrunk,
                     settings.memory_mb)
         loops.init_violations(problem, dual)
         dual.active[:], progress[0]["n_active"] = np.arange(n), n

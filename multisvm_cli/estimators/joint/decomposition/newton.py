@@ -89,28 +89,34 @@ ARMIJO = 1e-4  # the share of the first-order decrease a length must reach
 
 @dataclass
 class Peak:
-    """The most bytes the Newton steps' temporaries held at once (``nbytes``), over the steps
-    that built them: their kernel blocks and the KKT system's matrices (the solver adds it to
-    the training memory, :func:`.solver.solve_memory`); and ``spent``, the decomposition steps
-    since the last Newton step, which the solver sets before each (:func:`affordable` weighs a
-    step's cost against theirs)."""
+    """What the Newton steps of one solve leave for its record: the most bytes their
+    temporaries held at once (``nbytes``: their kernel blocks and the KKT system's matrices; the
+    solver adds it to the training memory, :func:`.solver.solve_memory`); ``failed``, how many
+    steps were not taken because a factorisation of their KKT system failed (a singular
+    matrix: LinAlgError; the fit reports them, :func:`.solver.warn_unless_converged`); and
+    ``spent``, the decomposition steps since the last Newton step, which the solver sets before
+    each (:func:`affordable` weighs a step's cost against theirs)."""
 
     nbytes: int = 0
     spent: int = 100
+    failed: int = 0
 
     def hold(self, nbytes):
         """Note that ``nbytes`` were held at once."""
         self.nbytes = max(self.nbytes, int(nbytes))
 
 
-def newton_step(kind, C, shift, y, beta, G, active, rows, memory_mb, peak=None):
-    """One step on the free variables of the ``active`` examples (see the module docstring),
-    beta and G (both (k, l)) updated in place; ``rows`` is the solver's
+def newton_step(problem, beta, G, active, rows, memory_mb, peak=None):
+    """One step on the free variables of the ``active`` examples (see the module docstring) of
+    ``problem`` (a :class:`.state.Problem`: its kind, C, shift and classes y), beta and G (both
+    (k, l)) updated in place; ``rows`` is the solver's
     :class:`.kernel_rows.KernelRows` (its kernel values read from K(X, X) where it is stored, else
     computed from X, G's update in blocks of at most ``memory_mb``).  Returns whether it moved
-    (beyond MAX_FREE free variables, not when :func:`affordable` says no).  ``peak`` (a
-    :class:`Peak`, when given) is raised to the bytes this step's temporaries held at once."""
+    (beyond MAX_FREE free variables, not when :func:`affordable` says no; nor when a
+    factorisation fails, which ``peak.failed`` counts).  ``peak`` (a :class:`Peak`, when given)
+    is raised to the bytes this step's temporaries held at once."""
     peak = Peak() if peak is None else peak
+    kind, C, shift, y = problem.kind, problem.C, problem.shift, problem.y
     examples, classes, positions, g, current, low, high = free_variables(kind, C, y, beta, G,
                                                                          active)
     large = len(g) > MAX_FREE
@@ -127,7 +133,8 @@ def newton_step(kind, C, shift, y, beta, G, active, rows, memory_mb, peak=None):
     try:
         direction, system_bytes = _reduced_direction(
             Q, g, classes, positions, (current, low, high), ROUNDS if large else 1)
-    except np.linalg.LinAlgError:
+    except np.linalg.LinAlgError:  # a singular system: no step, counted for the fit's notes
+        peak.failed += 1
         return False
     peak.hold(held + system_bytes)
     slope = float(g @ direction)
@@ -162,9 +169,7 @@ def _projected_search(kind, C, y, values, gradient, Q, step):
     passes."""
     from .search import searched  # numba loads here, not at import
 
-    classes, positions, direction = step
-    moved, found = searched(kind, C, y, values, gradient, Q, classes, positions, direction,
-                            SEARCH_TRIES, ARMIJO)
+    moved, found = searched((kind, C), y, values, gradient, Q, step, SEARCH_TRIES, ARMIJO)
     return moved if found else None
 
 

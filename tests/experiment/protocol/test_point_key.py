@@ -1,19 +1,29 @@
 """The resume cache's key of a grid point, pinned: a refactor that changes a key's digest would
 silently make every saved cache miss (and, worse, a changed key could match another point)."""
 
+from dataclasses import dataclass
 from types import SimpleNamespace
 
 import pytest
 
 from multisvm_cli.base.storage import PointCache
 from multisvm_cli.experiment.config.grid import GridPoint
-from multisvm_cli.experiment.protocol import cache
+from multisvm_cli.experiment.protocol import Search, cache
 
 VERSIONS = {"multisvm": "0", "scikit-learn": "0", "code": "0" * 64}
 DATASET = SimpleNamespace(name="iris", checksums={"iris.data": "ab" * 32}, provenance={})
-PLAN = SimpleNamespace(split={"method": "holdout", "test_size": 0.3, "seed": 0},
-                       scaling="standard", validation={"method": "holdout", "fraction": 0.7},
-                       features=None)
+
+
+@dataclass(frozen=True)
+class Plan:  # what a key reads of a DatasetPlan
+    split: dict
+    scaling: str
+    validation: dict
+    features: object = None
+
+
+PLAN = Plan({"method": "holdout", "test_size": 0.3, "seed": 0}, "standard",
+            {"method": "holdout", "fraction": 0.7})
 FOLD = SimpleNamespace(index=1)
 POINT = GridPoint("gaussian", 4.0, sigma=2.0)
 PINNED = {  # computed at 92b0f04, before the grid search's state was named
@@ -28,11 +38,21 @@ def fixed_versions(monkeypatch):
 
 
 def digest(scheme, options, reuse=True, chain=None):
-    return PointCache.digest(cache.point_key(DATASET, PLAN, FOLD, POINT, scheme, options, 7,
-                                             reuse, chain))
+    search = Search(DATASET, PLAN, (scheme,), options, 7, reuse)
+    return PointCache.digest(cache.point_key(search, FOLD, POINT, scheme, chain))
 
 
 def test_a_point_keys_digest_is_pinned():
     assert digest("ovr", {"ovr": {"probability": True}}) == PINNED["ovr"]
     assert digest("nb", {}, reuse=False) == PINNED["nb"]
     assert digest("cs", {"cs": {"solver": "libsvm"}}, chain=(0.25, 1.0)) == PINNED["cs"]
+
+
+def test_a_cv_best_point_is_keyed_by_the_plan_that_scores_it():
+    search = Search(DATASET, PLAN, ("ovr",), {}, 7, estimates=("nested", "cv-best"))
+    nested, cv_best = (cache.point_key(search.scoring(e), FOLD, POINT, "ovr")
+                       for e in search.estimates)
+    assert nested["validation"] == PLAN.validation
+    assert cv_best["validation"] == {"method": "test"}
+    assert {k: v for k, v in cv_best.items() if k != "validation"} == \
+        {k: v for k, v in nested.items() if k != "validation"}

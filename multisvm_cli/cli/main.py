@@ -350,12 +350,12 @@ def predict(model_dir, file, output, proba, fmt, zero_based, label, confusion, f
 
     Example: multisvm predict models/wine-dag new-wines.csv -o predictions.csv
     """
-    from ..experiment import predict as predict_file
+    from ..experiment import PointsFile, predict as predict_file
     from ..report.table import confusion_text
 
     label = int(label) if label is not None and label.lstrip("-").isdigit() else label
-    found = predict_file(model_dir, file, output, proba, force, fmt, zero_based, label,
-                         need_labels=confusion)
+    found = predict_file(model_dir, file, output, proba, force,
+                         PointsFile(fmt, zero_based, label), need_labels=confusion)
     if output is None:
         click.echo(found.csv_text(), nl=False)
     else:

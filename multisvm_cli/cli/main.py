@@ -270,10 +270,12 @@ def predict(model_dir, file, output, confusion, **reading):
 
     Example: multisvm predict models/wine-dag new-wines.csv -o predictions.csv
     """
-    from ..experiment import predict as predict_file
+    from ..experiment import PointsFile, predict as predict_file
     from ..report.table import confusion_text
 
-    found = predict_file(model_dir, file, output, need_labels=confusion, **reading)
+    proba, force = reading.pop("proba"), reading.pop("force")
+    found = predict_file(model_dir, file, output, proba, force, PointsFile(**reading),
+                         need_labels=confusion)
     if output is None:
         click.echo(found.csv_text(), nl=False)
     else:

@@ -67,6 +67,7 @@ from ._primal import PrimalMachines
 from .options import NB_NAMES, SHARED, check_C, check_choice, check_solver_kernel
 from .reuse import MachineReuse
 from ._schema import machine_arrays
+from .defaults import CACHE_SIZE, MAX_ITER, MEMORY_MB, SOLVER, TOL
 
 FIXED_ROWS = 500  # a binary problem's fixed cost, as the SMO cost of a problem of this many rows
 NB_MODELS = {"gaussian": GaussianNB, "multinomial": MultinomialNB}
@@ -288,8 +289,8 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=DEFAULT_SIGMA, gamma=None, degree=3,
-                 homogeneous=False, n_jobs=None, random_state=None, cache_size=200, memory_mb=2048,
-                 tol=1e-3, solver="libsvm", max_iter="libsvm"):
+                 homogeneous=False, n_jobs=None, random_state=None, cache_size=CACHE_SIZE,
+                 memory_mb=MEMORY_MB, tol=TOL, solver=SOLVER, max_iter=MAX_ITER):
         self.C = C
         self.kernel = kernel
         self.sigma = sigma

@@ -20,6 +20,8 @@ from sklearn import config_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC, LinearSVC
 
+from .errors import NonFiniteSolution
+
 try:  # the libsvm entry point SVC.fit calls (see libsvm_fit)
     from sklearn.svm._libsvm import fit as _LIBSVM_FIT
     from sklearn.svm._libsvm import set_verbosity_wrap as _LIBSVM_QUIET
@@ -31,6 +33,8 @@ VALUE_BYTES = 8  # a float64
 LIBLINEAR_MAX_ITER = 1000  # LinearSVC's default bound on liblinear's outer iterations
 LIBSVM_MIN_ITER_BOUND = 10**7  # upstream LIBSVM's Solver::Solve: max(10^7, 100 l) iterations
 INT_MAX = 2**31 - 1
+NON_FINITE_MESSAGE = ("The dual coefficients or intercepts are not finite. The input data may "
+                      "contain large values and need to be preprocessed.")  # scikit-learn's too
 BOUND_MESSAGE = "Solver terminated early (max_iter={})"  # scikit-learn's own words
 # liblinear draws its coordinate order from the C library's one global rand(), seeded by
 # srand(seed) at the start of each fit (scikit-learn issue 8410): two fits at once in threads
@@ -121,13 +125,28 @@ def libsvm_fit(X, positive, settings, kernel_params):
             pass
     params = {"gamma": 1.0, **kernel_params} if kernel_params["kernel"] == "precomputed" \
         else kernel_params
+    svc = SVC(C=settings.C, tol=settings.tol, cache_size=settings.cache_size,
+              max_iter=iteration_bound(settings.max_iter, X.shape[0]), **params)
     with config_context(assume_finite=True):  # checked by the estimator / where the Gram was made
-        svc = SVC(C=settings.C, tol=settings.tol, cache_size=settings.cache_size,
-                  max_iter=iteration_bound(settings.max_iter, X.shape[0]),
-                  **params).fit(X, positive.astype(np.int8))
+        try:
+            svc.fit(X, positive.astype(np.int8))
+        except ValueError as exc:  # SVC refuses its own non-finite solution with a ValueError
+            if _solved_non_finite(svc):
+                raise NonFiniteSolution(NON_FINITE_MESSAGE) from exc
+            raise
     dual_coef = svc.dual_coef_.toarray() if sp.issparse(svc.dual_coef_) else svc.dual_coef_
     return (svc.support_, np.ravel(dual_coef[0]).copy(), float(svc.intercept_[0]),
             int(svc.n_iter_[0]))
+
+
+def _solved_non_finite(svc) -> bool:
+    """Whether ``svc``'s fit solved its problem to a non-finite solution (the dual coefficients
+    or intercept it keeps before its own finiteness check; False when it got no solution)."""
+    dual_coef, intercept = getattr(svc, "_dual_coef_", None), getattr(svc, "_intercept_", None)
+    if dual_coef is None or intercept is None:
+        return False
+    dual_coef = dual_coef.data if sp.issparse(dual_coef) else dual_coef
+    return not (np.isfinite(dual_coef).all() and np.isfinite(intercept).all())
 
 
 def _direct_libsvm(X, labels, settings, kernel_params):
@@ -150,8 +169,7 @@ def _direct_libsvm(X, labels, settings, kernel_params):
         warnings.warn(f"libsvm stopped with status {status}", ConvergenceWarning)
     dual_coef, intercept = -dual_coef[0], -float(intercept[0])
     if not (np.isfinite(dual_coef).all() and np.isfinite(intercept)):
-        raise ValueError("The dual coefficients or intercepts are not finite. The input data "
-                         "may contain large values and need to be preprocessed.")
+        raise NonFiniteSolution(NON_FINITE_MESSAGE)
     return support, dual_coef, intercept, int(np.ravel(n_iter)[0])
 
 

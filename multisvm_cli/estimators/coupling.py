@@ -3,6 +3,7 @@ probabilities over Max Wins' pairwise SVMs (their rule delta_2, LIBSVM's ``svm-p
 
 from ._base import MulticlassSVM
 from .maxwins import MaxWinsSVC
+from .defaults import CACHE_SIZE, MAX_ITER, MEMORY_MB, SOLVER, TOL
 
 
 class PairwiseCouplingSVC(MaxWinsSVC):
@@ -25,8 +26,8 @@ class PairwiseCouplingSVC(MaxWinsSVC):
     """
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
-                 n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
-                 solver="libsvm", max_iter="libsvm", probability=True):
+                 n_jobs=None, random_state=None, cache_size=CACHE_SIZE, memory_mb=MEMORY_MB,
+                 tol=TOL, solver=SOLVER, max_iter=MAX_ITER, probability=True):
         super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
                          homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
                          cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver,

@@ -10,6 +10,7 @@ from ._pairwise import class_pairs, fit_pairwise, pair_table, pairwise_problems
 from ._probability import ProbabilityMixin
 from .maxwins import MaxWinsSVC
 from .options import PROBABILITY, Option
+from .defaults import CACHE_SIZE, MAX_ITER, MEMORY_MB, SOLVER, TOL
 
 
 def check_order(name, value):
@@ -83,8 +84,8 @@ class DAGSVC(ProbabilityMixin, MulticlassSVM):
         return (n_classes * (n_classes - 1) // 2,) * 2
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
-                 n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
-                 solver="libsvm", max_iter="libsvm", order=None, probability=False):
+                 n_jobs=None, random_state=None, cache_size=CACHE_SIZE, memory_mb=MEMORY_MB,
+                 tol=TOL, solver=SOLVER, max_iter=MAX_ITER, order=None, probability=False):
         super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
                          homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
                          cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver,

@@ -20,6 +20,7 @@ from .options import PROBABILITY, Option, OptionError, check_choice, check_seed
 from ._schema import FLOAT, INT, machine_arrays
 from .maxwins import MaxWinsSVC
 from .ovr import OneVsRestSVC
+from .defaults import CACHE_SIZE, MAX_ITER, MEMORY_MB, SOLVER, TOL
 
 DECODINGS = ("hamming", "loss", "euclidean")
 
@@ -66,8 +67,9 @@ class ECOCSVC(ProbabilityMixin, MulticlassSVM):
     _shares_gram = True  # dense, ovr and exhaustive columns all train on every row
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
-                 n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
-                 solver="libsvm", max_iter="libsvm", code="dense", code_size=1.5, code_seed=0,
+                 n_jobs=None, random_state=None, cache_size=CACHE_SIZE, memory_mb=MEMORY_MB,
+                 tol=TOL, solver=SOLVER, max_iter=MAX_ITER,
+                 code="dense", code_size=1.5, code_seed=0,
                  decoding="loss", probability=False):
         super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
                          homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,

@@ -12,6 +12,7 @@ from ._primal import build_machines, load_machines
 from ._schema import FLOAT, INT
 from ._schema import nb_arrays as nb_schema
 from .options import HOLDOUT, NB, Option, check_share
+from .defaults import CACHE_SIZE, MAX_ITER, MEMORY_MB, SOLVER, TOL
 
 
 class GraphSVC(MulticlassSVM):
@@ -57,8 +58,9 @@ class GraphSVC(MulticlassSVM):
         return (0, n_classes * n_classes)
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
-                 n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
-                 solver="libsvm", max_iter="libsvm", threshold=0.05, nb="gaussian", holdout=0.3):
+                 n_jobs=None, random_state=None, cache_size=CACHE_SIZE, memory_mb=MEMORY_MB,
+                 tol=TOL, solver=SOLVER, max_iter=MAX_ITER,
+                 threshold=0.05, nb="gaussian", holdout=0.3):
         super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
                          homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
                          cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver,

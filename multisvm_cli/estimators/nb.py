@@ -4,6 +4,7 @@ from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_fit, nb_from_arrays,
                     nb_joint_log_proba, nb_n_parameters)
 from ._schema import nb_arrays as nb_schema
 from .options import NB
+from .defaults import CACHE_SIZE, MAX_ITER, MEMORY_MB, SOLVER, TOL
 
 
 class NBClassifier(MulticlassSVM):
@@ -20,8 +21,8 @@ class NBClassifier(MulticlassSVM):
     """
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
-                 n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
-                 solver="libsvm", max_iter="libsvm", nb="gaussian"):
+                 n_jobs=None, random_state=None, cache_size=CACHE_SIZE, memory_mb=MEMORY_MB,
+                 tol=TOL, solver=SOLVER, max_iter=MAX_ITER, nb="gaussian"):
         super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
                          homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
                          cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver,

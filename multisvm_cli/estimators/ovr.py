@@ -7,6 +7,7 @@ from ._binary import fit_one_vs_rest, one_vs_rest_problems
 from ._primal import build_machines, load_machines
 from ._probability import ProbabilityMixin, normalised
 from .options import PROBABILITY
+from .defaults import CACHE_SIZE, MAX_ITER, MEMORY_MB, SOLVER, TOL
 
 
 class OneVsRestSVC(ProbabilityMixin, MulticlassSVM):
@@ -31,8 +32,8 @@ class OneVsRestSVC(ProbabilityMixin, MulticlassSVM):
     """
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
-                 n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
-                 solver="libsvm", max_iter="libsvm", probability=False):
+                 n_jobs=None, random_state=None, cache_size=CACHE_SIZE, memory_mb=MEMORY_MB,
+                 tol=TOL, solver=SOLVER, max_iter=MAX_ITER, probability=False):
         super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
                          homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
                          cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver,

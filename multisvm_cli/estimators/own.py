@@ -34,6 +34,7 @@ from sklearn.base import is_classifier
 from ..base.errors import MultisvmError, one_line
 from ..base.hashing import sha256_hex
 from ._base import MulticlassSVM
+from .defaults import CACHE_SIZE, MAX_ITER, MEMORY_MB, SOLVER, TOL
 
 class OptionError(ValueError):
     """A user's classifier refuses one of its options: ``path`` names it (``("C",)``, or
@@ -168,8 +169,8 @@ class OwnClassifier(MulticlassSVM):
     """
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3,
-                 homogeneous=False, n_jobs=None, random_state=None, cache_size=200,
-                 memory_mb=2048, tol=1e-3, solver="libsvm", max_iter="libsvm",
+                 homogeneous=False, n_jobs=None, random_state=None, cache_size=CACHE_SIZE,
+                 memory_mb=MEMORY_MB, tol=TOL, solver=SOLVER, max_iter=MAX_ITER,
                  target="sklearn.svm:LinearSVC", options=None):
         super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
                          homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,

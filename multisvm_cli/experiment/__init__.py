@@ -20,7 +20,7 @@ __getattr__ = module_getattr(__name__, {
     ".config": ("Config", "ConfigError", "GridPoint", "summary"),
     ".config.against_data": ("validate",),
     ".models.train_evaluate": ("Evaluation", "Trained", "evaluate", "train"),
-    ".models.predict": ("Predictions", "predict"),
+    ".models.predict": ("PointsFile", "Predictions", "predict"),
     ".run.report": ("rebuild_report",),
     ".run.reproduce": ("Run", "reproduce"),
     ".run.settings": ("BACKENDS", "Settings", "workers"),
@@ -37,7 +37,7 @@ def load_config(path, seed=None):
     return load(config_path(path), seed=seed)
 
 
-__all__ = ["BACKENDS", "Config", "ConfigError", "Evaluation", "GridPoint", "Predictions", "Run",
-           "Settings", "Trained", "config_path", "describe", "evaluate", "load_config",
+__all__ = ["BACKENDS", "Config", "ConfigError", "Evaluation", "GridPoint", "PointsFile",
+           "Predictions", "Run", "Settings", "Trained", "config_path", "describe", "evaluate", "load_config",
            "measured_time", "predict", "rebuild_report", "reproduce", "shipped_configs", "summary",
            "train", "validate", "workers"]

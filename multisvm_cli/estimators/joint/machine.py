@@ -39,6 +39,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from .._base import MulticlassSVM
+from ..errors import NonFiniteSolution
 from .._binary import BinaryFit
 from .decomposition.solver import solve_dual
 from .formulations import FORMULATIONS
@@ -148,9 +149,9 @@ class JointSVM(MulticlassSVM):
         solution = self._solve(X, y_index, n_classes, settings)
         beta = solution.beta
         if not np.isfinite(beta).all():
-            raise ValueError(f"{type(self).__name__}: the solver's result is not finite "
-                             f"(kernel {settings.kernel.label()}, C={settings.C:g}); scale the "
-                             f"features or lower C")
+            raise NonFiniteSolution(f"{type(self).__name__}: the solver's result is not finite "
+                                    f"(kernel {settings.kernel.label()}, C={settings.C:g}); "
+                                    f"scale the features or lower C")
         pool = np.flatnonzero(np.any(beta != 0.0, axis=1))
         pool = pool[np.argsort(y_index[pool], kind="stable")]
         intercept = beta.sum(axis=0) if self._bias else np.zeros(n_classes)

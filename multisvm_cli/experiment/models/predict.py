@@ -109,15 +109,24 @@ class Predictions:
                                 np.asarray(self.labels).astype(str), labels=names)
 
 
-def predict(model_dir, file, output=None, proba=False, force=False, fmt=None,
-            zero_based=None, label=None, need_labels=False) -> Predictions:
-    """Predict every point of ``file`` (format ``fmt``, else from its extension) with the saved
-    model in ``model_dir``; with ``output``, write :meth:`Predictions.csv_text` there atomically.
-    ``zero_based``: whether an svmlight file's indices start at 0 (None: as the model's
-    training file's, else at 1); ``label``: a csv file's label column (a name or a 0-based
-    index; None: the model's training csv's, else the last column where the file has one more
-    column than the model's features); ``need_labels``: refuse a file without labels (for
-    ``--confusion``).
+@dataclass(frozen=True)
+class PointsFile:
+    """How to read the file of points to predict: its format ``fmt`` (None: from its
+    extension); ``zero_based``: whether an svmlight file's indices start at 0 (None: as the
+    model's training file's, else at 1); ``label``: a csv file's label column (a name or a
+    0-based index; None: the model's training csv's, else the last column where the file has
+    one more column than the model's features)."""
+
+    fmt: str | None = None
+    zero_based: bool | None = None
+    label: object = None
+
+
+def predict(model_dir, file, output=None, proba=False, force=False, reading=PointsFile(),
+            need_labels=False) -> Predictions:
+    """Predict every point of ``file`` (read as ``reading`` says, :class:`PointsFile`) with the
+    saved model in ``model_dir``; with ``output``, write :meth:`Predictions.csv_text` there
+    atomically. ``need_labels``: refuse a file without labels (for ``--confusion``).
 
     Refused with a one-line error, before anything is written: an existing ``output`` without
     ``force``, one that is not a regular file, or one inside the model folder
@@ -135,6 +144,7 @@ def predict(model_dir, file, output=None, proba=False, force=False, fmt=None,
         raise MultisvmError(_no_probabilities(model_dir, scheme))
     from ... import data
 
+    fmt, zero_based, label = reading.fmt, reading.zero_based, reading.label
     rows = None
     if model.text is not None:
         if label is not None:

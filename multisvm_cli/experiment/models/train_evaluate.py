@@ -40,9 +40,9 @@ class Trained:
     chosen: dict
 
 
-def default_model_folder(config, dataset, scheme) -> Path:
+def default_model_folder(config_name, dataset, scheme) -> Path:
     """``models/<config>-<dataset>-<scheme>``."""
-    return Path("models") / f"{config.name}-{dataset}-{scheme}"
+    return Path("models") / f"{config_name}-{dataset}-{scheme}"
 
 
 def train(config, scheme, dataset=None, output=None, settings: Settings = Settings(),
@@ -60,15 +60,13 @@ def train(config, scheme, dataset=None, output=None, settings: Settings = Settin
         raise MultisvmError(f"{config.path}: scheme {scheme!r} is not in its schemes "
                             f"({', '.join(config.schemes)}){did_you_mean(scheme, config.schemes)}")
     plan = config.plan(dataset) if dataset else config.datasets[0]
-    output = Path(output) if output else default_model_folder(config, plan.name, scheme)
+    output = Path(output) if output else default_model_folder(config.name, plan.name, scheme)
     if output.exists() and not force:
         raise MultisvmError(f"{output} already exists; choose another folder with -o, or pass "
                             f"--force to replace it")
     with workers(settings) as jobs:
         estimator, scaler, chosen, dataset, vocabulary = fit_selected(
-            config, plan, scheme, point_cache(config, settings), n_jobs=jobs.grid,
-            fit_jobs=jobs.fit, mirror=settings.mirror, data_home=settings.data_home,
-            quiet=settings.quiet,
+            config, plan, scheme, point_cache(config.name, settings), jobs, settings,
             progress=lambda total: progress_bar(
                 total, f"{config.name}/{plan.name}/{scheme}: grid points", settings.quiet))
     metadata = training_metadata(config.name, plan, chosen["point"], chosen["validation_error"],

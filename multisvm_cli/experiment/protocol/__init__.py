@@ -42,12 +42,13 @@ tested again under N random class orders, the same N orders (seeded by the confi
 every split, without refitting (:meth:`DAGSVC.with_order`); each order's test error is pooled
 over the splits like ``error_pct``.
 
-The package, one idea a module: :mod:`.fitting` (fit and score a group of schemes at grid
-points), :mod:`.tasks` (the grid as named tasks, run in parallel), :mod:`.cache` (the resume
-cache's key and entry check), :mod:`.selection` (nested, cv-best, the tie rule), :mod:`.final`
-(final fits and tests, the DAG order study), :mod:`.pooling` (one Table-1 result from the
-splits' tests), :mod:`.plan` (a whole config, and one saved model's selection); the plans
-they run come from :mod:`..plans`.
+The package, one idea a module: :mod:`.search` (the named state: what a grid search and its
+final tests need, and where its tasks write), :mod:`.fitting` (fit and score a group of
+schemes at grid points), :mod:`.tasks` (the grid as named tasks, run in parallel),
+:mod:`.cache` (the resume cache's key and entry check), :mod:`.selection` (nested, cv-best,
+the tie rule), :mod:`.final` (final fits and tests, the DAG order study), :mod:`.pooling` (one
+Table-1 result from the splits' tests), :mod:`.plan` (a whole config, and one saved model's
+selection); the plans they run come from :mod:`..plans`.
 """
 
 from .cache import check_point_result, point_key, software_versions
@@ -55,10 +56,11 @@ from .final import dag_order_study, fold_tests, random_orders
 from .fitting import Stopwatch, fit_group, make_estimator, score_points, shared_gram
 from .plan import fit_selected, load_datasets, run_protocol
 from .pooling import combine_estimates
+from .search import Search, Stores, estimate_plan
 from .selection import select, select_cv_best
-from .tasks import GridTask, PointJob, estimate_plan, grid_search, grid_tasks, same_kernel_tasks
+from .tasks import GridTask, PointJob, grid_search, grid_tasks, same_kernel_tasks
 
-__all__ = ["GridTask", "PointJob", "Stopwatch", "check_point_result", "combine_estimates",
+__all__ = ["GridTask", "PointJob", "Search", "Stopwatch", "Stores", "check_point_result", "combine_estimates",
            "dag_order_study", "estimate_plan", "fit_group", "fit_selected", "fold_tests",
            "grid_search", "grid_tasks", "load_datasets", "make_estimator", "point_key",
            "random_orders", "run_protocol",

@@ -5,11 +5,12 @@ from __future__ import annotations
 from ...base.numeric import is_count, is_int, is_number
 
 
-def point_key(dataset, plan, fold, point, scheme, options, seed, reuse=True, chain=None):
-    """What identifies a grid point's result in the resume cache: the software that computed
-    it (multisvm and scikit-learn versions: libsvm comes with the latter; the digest of the
-    package's source files, :func:`..code_digest.code_digest`, so an edited install computes
-    afresh), the data (the raw files' checksums; a sweep's derived dataset adds the exact
+def point_key(search, fold, point, scheme, chain=None):
+    """What identifies a grid point's result in the resume cache (``search``: the
+    :class:`.search.Search` whose plan scores the point, :meth:`.search.Search.scoring`): the
+    software that computed it (multisvm and scikit-learn versions: libsvm comes with the
+    latter; the digest of the package's source files, :func:`..code_digest.code_digest`, so an
+    edited install computes afresh), the data (the raw files' checksums; a sweep's derived dataset adds the exact
     value and the drawn classes in their order), the protocol (split, fold, scaling,
     validation, seed), the point, the scheme's solver (written or default), whether its
     fits reused machines across C (equal within libsvm's tolerance, not bit for bit), for a
@@ -17,11 +18,13 @@ def point_key(dataset, plan, fold, point, scheme, options, seed, reuse=True, cha
     (:func:`.chains.warm_chain`: a warm start reaches the optimum within tol, so the numbers
     depend on them), and for a user's classifier the SHA-256 of its modules' source files (an
     edited module computes afresh: :func:`..estimators.own.module_digests`)."""
+    dataset, plan, options = search.dataset, search.plan, search.options
     key = {"versions": software_versions(), "dataset": dataset.name,
            "checksums": dict(sorted(dataset.checksums.items())),
            "split": plan.split, "fold": fold.index, "scaling": plan.scaling,
            "validation": plan.validation, "point": point.params(), "scheme": scheme,
-           "options": options.get(scheme, {}), "seed": seed, "reuse_across_C": bool(reuse),
+           "options": options.get(scheme, {}), "seed": search.seed,
+           "reuse_across_C": bool(search.reuse),
            "solver": scheme_solver(scheme, options)}
     if chain is not None:
         key["warm_chain"] = [float(C) for C in chain]

@@ -10,16 +10,17 @@ from .fitting import Stopwatch, fit_group, naming_the_row
 from .selection import _of_estimate, select, select_cv_best
 
 
-def fold_tests(folds, plan, rows, schemes, options, seed, n_jobs=1, repeat=0, dag_orders=0,
-               estimate="nested"):
-    """{scheme: [one test per fold]}: each fold's selected point retrained on its training
-    part and tested once (see :func:`_test`; :func:`_pool` makes one Table-1 result of them).
+def fold_tests(search, folds, rows, n_jobs=1, repeat=0, dag_orders=0, estimate="nested"):
+    """{scheme: [one test per fold]}: for each scheme of ``search`` (:class:`.search.Search`),
+    each fold's selected point retrained on its training part and tested once (see
+    :func:`_test`; :func:`.pooling._pool` makes one Table-1 result of them).
 
     ``estimate``: ``nested`` selects on each fold's own validation rows; ``cv-best`` fits the
     one point of lowest pooled cross-validation error on every fold (its pooled test error is
     then exactly that cross-validation error). With ``dag_orders`` = N, the DAG's tests also
     hold its N random class orders' wrong counts and kernel evaluations
     (:func:`dag_order_study`)."""
+    plan, schemes, options, seed = search.plan, search.schemes, search.options, search.seed
     per_scheme = {s: [] for s in schemes}
     best = ({s: select_cv_best(rows, plan, s) for s in schemes} if estimate == "cv-best"
             else None)

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import numpy as np
 
 from ...base.errors import one_line
 from ...estimators import registry
+from ...estimators.defaults import MEMORY_MB
+from ...estimators.errors import NonFiniteSolution
 from ...estimators.own import UserClassifierError
 from ...estimators.reuse import MachineReuse
 from ...estimators.kernels import KERNEL_PARAMS, Kernel, gram_fits
@@ -79,15 +82,28 @@ def selection_options(group, options) -> dict:
                 if key not in registry.estimator(s)._selection_free} for s in group}
 
 
-def fit_group(group, params, options, X, y, n_jobs, seed, gram=None, reuse=None):
+@dataclass(frozen=True)
+class Shared:
+    """What one task's fits on one training X share across its points: ``gram``, K(X, X) under
+    their kernel (:func:`shared_gram`; None: each fit computes its kernel), and ``reuse``, a
+    :class:`~multisvm_cli.estimators.reuse.MachineReuse` store (None: every machine is fitted,
+    as in final fits)."""
+
+    gram: object = None
+    reuse: object = None
+
+
+NOT_SHARED = Shared()
+
+
+def fit_group(group, params, options, X, y, n_jobs, seed, shared: Shared = NOT_SHARED):
     """Fit the schemes of a group (see ``registry.scheme_groups``): the first is trained, at
     the options it needs and those its readers need of it (``_trainer_options``: DAGSVM's
     probabilities need Max Wins' sigmoids); the others read its machines (``from_trained``,
     given the training labels too).
 
-    ``gram``: K(X, X) under the point's kernel, shared by the group's points (or None);
-    ``reuse``: a MachineReuse store for this training X (or None: every machine is fitted).
-    Returns ({scheme: fitted estimator}, [warning messages], wall seconds).
+    ``shared``: the Gram matrix and machine store the task's points share on this training X
+    (:class:`Shared`; none by default). Returns ({scheme: fitted estimator}, [warning messages], wall seconds).
     """
     watch = Stopwatch()
     with caught() as raised:
@@ -96,9 +112,9 @@ def fit_group(group, params, options, X, y, n_jobs, seed, gram=None, reuse=None)
             trainer.update(registry.estimator(reader)._trainer_options(options.get(reader, {})))
         estimator = make_estimator(group[0], params, {group[0]: trainer}, n_jobs, seed)
         try:
-            first = estimator.fit(X, y, gram=gram, reuse=reuse)
-        except ValueError as exc:
-            raise NonFiniteFit.at(group, params) if "not finite" in str(exc) else exc
+            first = estimator.fit(X, y, gram=shared.gram, reuse=shared.reuse)
+        except NonFiniteSolution:
+            raise NonFiniteFit.at(group, params) from None
         fitted = {group[0]: first}
         for reader in group[1:]:
             fitted[reader] = registry.estimator(reader).from_trained(first, options.get(reader, {}), y)
@@ -106,13 +122,14 @@ def fit_group(group, params, options, X, y, n_jobs, seed, gram=None, reuse=None)
     return fitted, notes, watch.wall
 
 
-def shared_gram(group, params, options, X, seed, cpu_clock):
+def shared_gram(group, params, options, X, cpu_clock):
     """(K(X, X), wall seconds, CPU seconds by ``cpu_clock``) under the kernel of ``params`` when
-    the group's schemes read a shared Gram matrix and it fits their ``memory_mb``; else
+    the group's schemes read a shared Gram matrix and it fits their trainer's ``memory_mb`` (its
+    option, else the estimators' default :data:`...estimators.defaults.MEMORY_MB`); else
     (None, 0, 0)."""
     if not registry.estimator(group[0])._shares_gram:
         return None, 0.0, 0.0
-    if not gram_fits(X.shape[0], make_estimator(group[0], params, options, 1, seed).memory_mb):
+    if not gram_fits(X.shape[0], options.get(group[0], {}).get("memory_mb", MEMORY_MB)):
         return None, 0.0, 0.0
     watch, cpu = Stopwatch(), cpu_clock()
     names = ("kernel",) + KERNEL_PARAMS[params["kernel"]]
@@ -167,14 +184,13 @@ def score_points(group, points, options, splits, seed, reuse=True, start=None, o
     selecting = selection_options(group, options)
     order = ascending_C(points) if reuse else list(range(len(points)))
     for X_fit, y_fit, X_score, y_score in splits:
-        gram, gram_wall, gram_cpu = shared_gram(group, points[0], options, X_fit, seed,
-                                                cpu_clock)
+        gram, gram_wall, gram_cpu = shared_gram(group, points[0], options, X_fit, cpu_clock)
         store = MachineReuse(start) if reuse else None
         for rank, index in enumerate(order):
             started = cpu_clock()
             with naming_the_row(group, options):
                 fitted, notes, fit_wall = fit_group(group, points[index], selecting, X_fit,
-                                                    y_fit, 1, seed, gram, store)
+                                                    y_fit, 1, seed, Shared(gram, store))
                 fit_cpu = cpu_clock() - started
                 if rank == 0:
                     fit_wall, fit_cpu = fit_wall + gram_wall, fit_cpu + gram_cpu

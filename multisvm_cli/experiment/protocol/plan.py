@@ -12,6 +12,7 @@ from ..splits import scaled_folds
 from .final import fold_tests
 from .fitting import NonFiniteFit, fit_group
 from .pooling import _pool, combine_estimates
+from .search import Search
 from .selection import _of_estimate, select
 from .tasks import grid_search, grid_tasks
 
@@ -50,21 +51,17 @@ def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, f
         for plan, dataset in loaded:
             tests = {e: {s: [] for s in config.schemes} for e in plan.estimate}
             rows_of_plan, stats = [], []
-            options = plan_options(config, plan)
+            search = plan_search(config, plan, dataset, config.schemes, plan.estimate)
             for r in range(repeats):
-                planned = repeat_plan(plan, r)
-                folds = scaled_folds(dataset, planned)  # one repeat's folds in memory at once
+                repeat = replace(search, plan=repeat_plan(plan, r))
+                folds = scaled_folds(dataset, repeat.plan)  # one repeat's folds in memory at once
                 stats += [fold.text_stats for fold in folds if fold.text_stats]
-                rows = grid_search(dataset, planned, folds, config.schemes,
-                                   options, config.seed, cache, n_jobs=n_jobs,
-                                   progress=bar, estimates=plan.estimate,
-                                   reuse=config.reuse_across_C)
+                rows = grid_search(repeat, folds, cache, n_jobs=n_jobs, progress=bar)
                 for row in rows:
                     row["repeat"] = r
                 for estimate in plan.estimate:
-                    found = fold_tests(folds, planned, rows, config.schemes,
-                                       options, config.seed, fit_jobs or n_jobs,
-                                       repeat=r, estimate=estimate,
+                    found = fold_tests(repeat, folds, rows, fit_jobs or n_jobs, repeat=r,
+                                       estimate=estimate,
                                        dag_orders=config.dag_orders if estimate == "nested" else 0)
                     for scheme in config.schemes:
                         tests[estimate][scheme] += found[scheme]
@@ -84,6 +81,13 @@ def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, f
             bar.close()
     checksums = {dataset.name: dict(dataset.checksums) for _, dataset in loaded}
     return results, grid_rows, checksums
+
+def plan_search(config, plan, dataset, schemes, estimates=("nested",)) -> Search:
+    """The :class:`.search.Search` of ``schemes`` on ``plan``'s ``dataset`` under ``config``:
+    their options on the plan (:func:`plan_options`), the config's seed and reuse across C,
+    scoring ``estimates``."""
+    return Search(dataset, plan, tuple(schemes), plan_options(config, plan), config.seed,
+                  config.reuse_across_C, tuple(estimates))
 
 def plan_options(config, plan) -> dict:
     """The estimators' options on ``plan``: the config's scheme_options with the plan's
@@ -116,9 +120,13 @@ def text_features(stats) -> dict:
         "vocabulary_size": int(round(sum(s["vocabulary_size"] for s in stats) / len(stats))),
         "mean_nonzeros": round(sum(s["mean_nonzeros"] for s in stats) / len(stats), 3)}}
 
-def fit_selected(config, plan, scheme, cache: PointCache, n_jobs=1, progress=None, mirror=None,
-                 data_home=None, quiet=False, fit_jobs=None):
+def fit_selected(config, plan, scheme, cache: PointCache, jobs, places, progress=None):
     """Select ``scheme``'s grid point on ``plan`` and fit it on the whole training part.
+
+    ``jobs``: the grid points run at once (``jobs.grid``) and the final fit's threads
+    (``jobs.fit``), as ``run.settings.Workers`` has them; ``places``: where the data is read
+    from and whether to stay quiet (``mirror``, ``data_home``, ``quiet``, as
+    ``run.settings.Settings`` has them).
 
     The training part is the first outer fold's (a draws split's first draw; all rows for a
     k-fold split); a dataset's own
@@ -130,20 +138,19 @@ def fit_selected(config, plan, scheme, cache: PointCache, n_jobs=1, progress=Non
 
     parts = parts_needed(plan)
     parts = parts and [part for part in parts if part != "test"]
-    dataset = load_plan_data(plan, parts, mirror, data_home, quiet)
+    dataset = load_plan_data(plan, parts, places.mirror, places.data_home, places.quiet)
     check_plan(plan, dataset)
     if plan.split["method"] == "kfold":
         plan = replace(plan, split={"method": "all"})
     fold = scaled_folds(dataset, plan)[0]
     bar = progress(len(grid_tasks(plan, [scheme]))) if progress else None
-    options = plan_options(config, plan)
+    search = plan_search(config, plan, dataset, [scheme])
     try:
-        rows = grid_search(dataset, plan, [fold], [scheme], options, config.seed,
-                           cache, n_jobs=n_jobs, progress=bar, reuse=config.reuse_across_C)
+        rows = grid_search(search, [fold], cache, n_jobs=jobs.grid, progress=bar)
     finally:
         if bar is not None:
             bar.close()
     chosen = select(rows, plan, scheme, fold.index)
-    fitted, _, _ = fit_group((scheme,), chosen["point"].params(), options,
-                             fold.X_train, fold.y_train, fit_jobs or n_jobs, config.seed)
+    fitted, _, _ = fit_group((scheme,), chosen["point"].params(), search.options,
+                             fold.X_train, fold.y_train, jobs.fit, config.seed)
     return fitted[scheme], fold.scaler, chosen, dataset, fold.vocabulary

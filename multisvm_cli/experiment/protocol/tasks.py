@@ -6,7 +6,7 @@ import threading
 from collections import Counter
 from contextlib import nullcontext
 from functools import partial
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from joblib import Parallel, delayed, effective_n_jobs
 
@@ -20,6 +20,7 @@ from .cache import point_key
 from .chains import (ChainCheckpoint, problem_shape, resolved_chains, task_key, warm_chain,
                      warm_starts)
 from .fitting import score_points
+from .search import Search, Stores
 
 
 @dataclass(frozen=True)
@@ -50,79 +51,80 @@ class GridTask:
         return [job.point.params() for job in self.jobs]
 
 
-def estimate_plan(plan, estimate):
-    """The plan whose validation scores ``estimate``'s grid: the plan itself for ``nested``;
-    for ``cv-best`` the outer fold's own test part (validation method ``test``)."""
-    return plan if estimate == "nested" else replace(plan, validation={"method": "test"})
-
-
-def grid_search(dataset, plan, folds, schemes, options, seed, cache: PointCache, n_jobs=1,
-                progress=None, estimates=("nested",), reuse=True):
-    """Score every grid point of every scheme on every outer fold, for each of ``estimates``
-    (``nested``: on the fold's validation split(s); ``cv-best``: on the fold's test part).
+def grid_search(search: Search, folds, cache: PointCache, n_jobs=1, progress=None):
+    """Score every grid point of every scheme of ``search`` (:class:`.search.Search`) on every
+    outer fold, for each of its estimates (``nested``: on the fold's validation split(s);
+    ``cv-best``: on the fold's test part).
 
     Returns the long-format grid rows (one per estimate x fold x point x scheme, with
     ``estimate``, and ``cached`` telling whether it came from the resume cache). Points missing
     from the cache are scored in :class:`GridTask` s (:func:`same_kernel_tasks`) through one
-    ``joblib.Parallel`` for all estimates, and cached as soon as each task finishes. ``reuse``:
-    reuse machines across C inside each task (see :mod:`.fitting`); a warm-started scheme's
-    points are keyed by their chain (:func:`.chains.warm_chain`), cached as each ends where the
-    task has one validation split, and solved again below a missing one unless the chain's
-    state was kept (:mod:`.chains`).
+    ``joblib.Parallel`` for all estimates, and cached as soon as each task finishes. With the
+    search's ``reuse``, machines are reused across C inside each task (see :mod:`.fitting`); a
+    warm-started scheme's points are keyed by their chain (:func:`.chains.warm_chain`), cached
+    as each ends where the task has one validation split, and solved again below a missing one
+    unless the chain's state was kept (:mod:`.chains`).
     """
-    with named_warnings(dataset.name):
-        splits = {(e, fold.index): validation_splits(fold, estimate_plan(plan, e).validation)
-                  for e in estimates for fold in folds}
+    with named_warnings(search.dataset.name):
+        splits = {(e, fold.index): validation_splits(fold, search.scoring(e).plan.validation)
+                  for e in search.estimates for fold in folds}
     sizes = {key: sum(len(part[3]) for part in parts) for key, parts in splits.items()}
-    looked_up = []  # (PointJob, its schemes' stored results, or None when one is missing)
-    for estimate in estimates:
-        scored = estimate_plan(plan, estimate)
-        for fold in folds:
-            expected = sizes[estimate, fold.index]
-            for point, group in grid_tasks(plan, schemes, options):
-                chain = warm_chain(plan.grid, point) if reuse and warm_starts(group) else None
-                keys = {s: point_key(dataset, scored, fold, point, s, options, seed, reuse,
-                                     chain) for s in group}
-                stored = {s: cache.get(k, expected, registry.get(s).figures)
-                          for s, k in keys.items()}
-                complete = all(v is not None for v in stored.values())
-                looked_up.append((PointJob(fold, point, group, keys, estimate),
-                                  stored if complete else None))
+    looked_up = [_looked_up(job, cache, sizes[job.estimate, job.fold.index])
+                 for job in _point_jobs(search, folds)]
     states = states_of(cache)
     shapes = {key: problem_shape(parts[0]) for key, parts in splits.items() if len(parts) == 1}
     # States only where tasks run on this machine (decided here, in the driving thread: joblib
     # reads its backend per thread); a Dask task would leave its start state behind.
-    resumable = reuse and local_backend()
-    resolved, starts = resolved_chains(looked_up, states if resumable else None, shapes)
+    keep_states = search.reuse and local_backend()
+    resolved, starts = resolved_chains(looked_up, states if keep_states else None, shapes)
     rows, todo, counted = [], [], PointsDone(progress)
     for job, stored in resolved:
         if stored is None:
             todo.append(job)
             continue
-        rows.extend(_grid_row(dataset.name, job.fold, job.point, s, stored[s], True,
-                              job.estimate) for s in job.group)
+        rows.extend(_grid_row(search.dataset.name, job, s, stored[s], True) for s in job.group)
         counted.add(None, len(job.group))
     if todo:
-        rows += _run_tasks(dataset, same_kernel_tasks(todo), splits, options, seed,
-                           (cache, states, starts, resumable), n_jobs, counted, reuse)
+        rows += _run_tasks(search, same_kernel_tasks(todo), splits,
+                           Stores(cache, states, starts, keep_states), n_jobs, counted)
     return rows
 
 
-def _run_tasks(dataset, tasks, splits, options, seed, stores, n_jobs, counted, reuse):
+def _point_jobs(search, folds) -> list:
+    """The search's :class:`PointJob` s, estimate by estimate, fold by fold, in grid order, each
+    with its schemes' resume-cache keys (a warm-started group's keyed by its chain)."""
+    jobs = []
+    for estimate in search.estimates:
+        scored = search.scoring(estimate)
+        for fold in folds:
+            for point, group in grid_tasks(search.plan, search.schemes, search.options):
+                chain = (warm_chain(search.plan.grid, point)
+                         if search.reuse and warm_starts(group) else None)
+                keys = {s: point_key(scored, fold, point, s, chain) for s in group}
+                jobs.append(PointJob(fold, point, group, keys, estimate))
+    return jobs
+
+
+def _looked_up(job, cache, expected) -> tuple:
+    """(``job``, its schemes' stored results, or None when one is missing from ``cache``; an
+    entry that claims other than ``expected`` validation points is missing)."""
+    stored = {s: cache.get(k, expected, registry.get(s).figures) for s, k in job.keys.items()}
+    return job, (stored if all(v is not None for v in stored.values()) else None)
+
+
+def _run_tasks(search, tasks, splits, stores: Stores, n_jobs, counted):
     """Score ``tasks`` in parallel; cache each finished task's points at once, a warm task's
-    points on one validation split as each ends (with its chain's state: ``stores`` is the
-    resume cache, its chain states, the resumed tasks' starts and whether chains keep states:
-    reuse across C on this machine's backend), counting them in ``counted`` (:class:`PointsDone`);
-    their rows."""
+    points on one validation split as each ends (with its chain's state, in ``stores``),
+    counting them in ``counted`` (:class:`PointsDone`); their rows."""
     # Grid points run on the active joblib backend: its capacity is this machine's cores for
     # threads and processes, the cluster's worker threads for dask.
-    cache = stores[0]
-    chain_options = [_chain_options(task, stores, splits, partial(counted.add, i))
-                     for i, task in enumerate(tasks)]
+    chains = [_chain(task, stores, splits, partial(counted.add, i))
+              for i, task in enumerate(tasks)]
     outer_jobs = resolve_n_jobs(n_jobs, limit=len(tasks), capacity=effective_n_jobs(-1))
     run = Parallel(n_jobs=outer_jobs, prefer="threads", return_as="generator_unordered")
-    calls = (delayed(_task)(i, task.group, task.points, options, splits[task.estimate,
-                            task.fold.index], seed, reuse, *chain_options[i])
+    calls = (delayed(_task)(i, task.group, task.points, search.options,
+                            splits[task.estimate, task.fold.index], search.seed, search.reuse,
+                            chains[i])
              for i, task in enumerate(tasks))
     rows = []
     # Tasks side by side in threads each get one BLAS thread: BLAS threads of their own would
@@ -131,10 +133,10 @@ def _run_tasks(dataset, tasks, splits, options, seed, stores, n_jobs, counted, r
         for i, scored in run(calls):
             for job, point_scores in zip(tasks[i].jobs, scored):
                 for scheme in job.group:
-                    if chain_options[i][1] is None:  # a checkpoint put them as they ended
-                        cache.put(job.keys[scheme], point_scores[scheme])
-                    rows.append(_grid_row(dataset.name, job.fold, job.point, scheme,
-                                          point_scores[scheme], False, job.estimate))
+                    if chains[i].on_point is None:  # a checkpoint put them as they ended
+                        stores.cache.put(job.keys[scheme], point_scores[scheme])
+                    rows.append(_grid_row(search.dataset.name, job, scheme, point_scores[scheme],
+                                          False))
             counted.rest(i, sum(len(job.group) for job in tasks[i].jobs))
     return rows
 
@@ -181,30 +183,43 @@ def same_kernel_tasks(todo) -> list:
             for jobs in tasks.values()]
 
 
-def _chain_options(task, stores, splits, counted=None) -> tuple:
-    """(start, on_point) of ``task`` for :func:`.fitting.score_points`: the resumed chain's
-    :class:`PathPoint` (or None), and a :class:`.chains.ChainCheckpoint` (reporting each point
-    it caches to ``counted``) for a warm task on one validation split when chains keep states
-    (``stores[3]``: tasks run on this machine, where their files land in its cache, and reuse
-    across C is on), else None."""
-    cache, states, starts, local = stores
-    start_job, start = starts.get(task_key(task.jobs[0]), (None, None))
+@dataclass(frozen=True)
+class Chain:
+    """Where a task's chain of solves along C starts and ends, for
+    :func:`.fitting.score_points`: ``start``, the resumed chain's :class:`PathPoint` (or None),
+    and ``on_point``, a :class:`.chains.ChainCheckpoint` that caches each point as it ends (or
+    None: the task's points are cached when it returns)."""
+
+    start: object = None
+    on_point: object = None
+
+
+def _chain(task, stores, splits, counted=None) -> Chain:
+    """``task``'s :class:`Chain`: its resumed start from ``stores.starts``, and a checkpoint
+    (reporting each point it caches to ``counted``) for a warm task on one validation split
+    when chains keep states (``stores.keep_states``)."""
+    start_job, start = stores.starts.get(task_key(task.jobs[0]), (None, None))
     if not (warm_starts(task.group) and len(splits[task.estimate, task.fold.index]) == 1
-            and local):
-        return start, None
+            and stores.keep_states):
+        return Chain(start)
     previous = None if start_job is None else start_job.keys[start_job.group[0]]
-    return start, ChainCheckpoint(cache, states, task.jobs, previous, counted)
+    return Chain(start, ChainCheckpoint(stores.cache, stores.states, task.jobs, previous,
+                                        counted))
 
 
-def _task(i, group, points, options, splits, seed, reuse, start=None, on_point=None):
-    return i, score_points(group, points, options, splits, seed, reuse, start, on_point)
+def _task(i, group, points, options, splits, seed, reuse, chain):
+    return i, score_points(group, points, options, splits, seed, reuse, chain.start,
+                           chain.on_point)
 
 
-def _grid_row(dataset, fold, point, scheme, scored, cached, estimate="nested"):
+def _grid_row(dataset, job, scheme, scored, cached):
+    """The grid row of ``scheme`` at ``job``'s point (a :class:`PointJob`) from its result
+    ``scored``; ``cached``: whether it came from the resume cache."""
+    point = job.point
     params = point.params()
-    return {"dataset": dataset, "estimate": estimate, "fold": fold.index, "scheme": scheme,
-            "kernel_type": params.pop("kernel"), **params, "kernel": point.kernel_label(),
-            "point": point,
+    return {"dataset": dataset, "estimate": job.estimate, "fold": job.fold.index,
+            "scheme": scheme, "kernel_type": params.pop("kernel"), **params,
+            "kernel": point.kernel_label(), "point": point,
             "validation_error": scored["validation_error"], "n_errors": scored["n_errors"],
             "n_validation": scored["n_validation"], "fit_cpu": scored["fit_cpu"],
             "fit_wall": scored["fit_wall"], "predict_wall": scored["predict_wall"],

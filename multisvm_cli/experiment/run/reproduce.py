@@ -67,9 +67,10 @@ class Run:
     sweep: list | None = None       # sweep.csv's rows when the config sweeps (.sweep)
 
 
-def point_cache(config, settings: Settings) -> PointCache:
-    """The config's resume cache under the results root; every entry is checked before use."""
-    return PointCache(Path(settings.out) / config.name / "cache", force=settings.force,
+def point_cache(config_name, settings: Settings) -> PointCache:
+    """The resume cache of the config named ``config_name`` under the results root; every
+    entry is checked before use."""
+    return PointCache(Path(settings.out) / config_name / "cache", force=settings.force,
                       check=check_point_result)
 
 
@@ -154,7 +155,7 @@ def _protocol(config, settings, jobs, datasets):
         return progress_bar(total, f"{config.name}: grid points", settings.quiet,
                             mode=settings.progress, segments=segments)
 
-    cache = point_cache(config, settings)
+    cache = point_cache(config.name, settings)
     if config.sweep is None:
         return (*run_protocol(config, datasets, cache, n_jobs=jobs.grid, fit_jobs=jobs.fit,
                               progress=progress), None)

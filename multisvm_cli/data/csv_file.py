@@ -60,7 +60,20 @@ def _opened(path, header):
     lines = delimited.Lines(path)
     if header and len(head) < 2:
         raise _header_only(path, lines[0])
+    if header:
+        _check_distinct_names(path, lines[0], head[0])
     return head, header, lines
+
+
+def _check_distinct_names(path, line, names):
+    """DatasetError when the header gives two columns one name (a label or feature column
+    named twice could not be told apart)."""
+    first = {}
+    for j, name in enumerate(names):
+        if name in first:
+            raise DatasetError(f"{path}:{line}: columns {first[name]} and {j} are both named "
+                               f"{name!r}; each column of the header needs its own name")
+        first[name] = j
 
 
 def _from_numbers(path, header, features, column, lines):
@@ -70,24 +83,20 @@ def _from_numbers(path, header, features, column, lines):
     those it filled with NaN for a blank row) are parsed again as float64, so that ``-0`` keeps
     its sign as Python's ``float`` gives it."""
     try:
-        table = delimited.read(path, header=header)
+        table = delimited.read(path, header=header, texts=(column,))
         if not all(_kind(table[j]) in "iuf" for j in features):
             return None
         again = features if table.attrs.get("blank_rows") else \
             [j for j in features if _kind(table[j]) in "iu"]
         if again:
-            table = delimited.read(path, header=header, floats=again)
+            table = delimited.read(path, header=header, floats=again, texts=(column,))
     except DatasetError:
         return None
     X = np.ascontiguousarray(table.iloc[:, features].to_numpy(dtype=np.float64))
     labels = table[column]
     if not np.isfinite(X).all() or first_too_large(X) is not None or labels.isna().any():
         return None
-    if _kind(labels) in "iuf":
-        return X, whole_labels(labels.to_numpy(dtype=np.float64), lambda i: f"{path}:{lines[i]}")
-    if not all(isinstance(value, str) for value in labels):
-        return None
-    return X, csv_labels(path, labels.str.strip().to_numpy(dtype=str), lines)
+    return X, csv_labels(path, labels.to_numpy(dtype=object), lines)  # read as str: texts
 
 
 def _kind(column):
@@ -183,14 +192,45 @@ def _column_name(j, names):
 
 
 def csv_labels(path, labels, lines):
-    """Whole-number labels as int64, else the names as a unicode array."""
-    empty = np.flatnonzero(labels == "")
-    if empty.size:
-        raise DatasetError(f"{path}:{lines[empty[0]]}: the label is empty")
-    numeric = [_is_number(v) for v in labels]
+    """Whole-number labels as int64, else the names as a unicode array, of the label cells
+    ``labels`` (str, their surrounding whitespace ignored); DatasetError for an empty label, a
+    number that is not whole, and two spellings of one number (``1`` and ``1.0``, ``007`` and
+    ``7``: one class as numbers, two as names), refused naming both. Each distinct spelling is
+    checked once (pandas' ``factorize``, in order of first row)."""
+    import pandas as pd
+
+    codes, spellings = pd.factorize(np.asarray(labels, dtype=object))
+    stripped = [spelling.strip() for spelling in spellings]
+    if stripped != list(spellings):  # " 1" and "1" are one spelling
+        again, spellings = pd.factorize(np.asarray(stripped, dtype=object))
+        codes = again[codes]
+    first_rows = np.empty(len(spellings), dtype=np.int64)
+    first_rows[codes[::-1]] = np.arange(len(codes) - 1, -1, -1)  # each spelling's first row
+    if "" in spellings:
+        raise DatasetError(f"{path}:{lines[first_rows[list(spellings).index('')]]}: the label "
+                           f"is empty")
+    numeric = [_is_number(v) for v in spellings]
+    _check_spellings(path, lines, [(v, first_rows[k]) for k, v in enumerate(spellings)
+                                   if numeric[k]])
     if not all(numeric):
-        return labels
-    return whole_labels(labels.astype(np.float64), lambda i: f"{path}:{lines[i]}")
+        return np.asarray(spellings, dtype=str)[codes]
+    values = whole_labels(np.asarray(spellings, dtype=np.float64),
+                          lambda k: f"{path}:{lines[first_rows[k]]}")
+    return values[codes]
+
+
+def _check_spellings(path, lines, spellings):
+    """DatasetError when two of the numeric label ``spellings`` ((spelling, first row) pairs,
+    in order of first row) are one number."""
+    seen = {}
+    for spelling, row in spellings:
+        number = float(spelling)
+        if number in seen:
+            earlier, first = seen[number]
+            raise DatasetError(f"{path}:{lines[row]}: label {spelling!r} is the same number as "
+                               f"label {earlier!r} (line {lines[first]}): two spellings of one "
+                               f"class; write each class's label one way")
+        seen[number] = (spelling, row)
 
 
 def whole_labels(values, where):
@@ -201,3 +241,15 @@ def whole_labels(values, where):
         raise DatasetError(f"{where(int(bad[0]))}: label {values[bad[0]]:g} is not a whole "
                            f"number; classes must be whole numbers or names")
     return values.astype(np.int64)
+
+
+def check_names(path, line, found, expected, whose="the model's"):
+    """DatasetError at the first feature column whose header name (``found``) is not the
+    ``expected`` one (``whose``: a model's columns, or a test file's training file's): the one
+    rule for a second file's header (:mod:`.points`, :mod:`.held_out`)."""
+    for position, (got, wanted) in enumerate(zip(found, expected)):
+        if got != wanted:
+            raise DatasetError(f"{path}:{line}: feature column {position} is {got!r}, {whose} "
+                               f"is {wanted!r}; the file needs {whose} columns "
+                               f"({', '.join(expected[:5])}{', ...' if len(expected) > 5 else ''})"
+                               f" in its order, or no header row")

@@ -35,19 +35,20 @@ WHITESPACE = "whitespace"
 GZIP_MAGIC = b"\x1f\x8b"
 
 
-def read(path, sep=",", header=False, n_columns=None, text=False, floats=()):
+def read(path, sep=",", header=False, n_columns=None, text=False, floats=(), texts=()):
     """The table of ``path`` as a pandas DataFrame with columns 0..k-1 (see the module
     docstring); ``header``: the first row names the columns and is dropped. ``text``: every
     cell a str with its surrounding whitespace stripped, else pandas' inferred dtypes (numbers
     as int64 / float64, parsed exactly as Python's ``float`` parses them; an empty or ``NA``
     field as NaN). ``floats``: columns (0-based) read as float64, a field that is not a number
-    refused. ``table.attrs["blank_rows"]``: how many blank rows pandas parsed and this dropped.
+    refused; ``texts``: columns read as str (as written; an empty or ``NA`` field as NaN).
+    ``table.attrs["blank_rows"]``: how many blank rows pandas parsed and this dropped.
     DatasetError for a file that breaks the module's rules."""
-    table = _parse(path, sep, header, n_columns, text, floats)
+    table = _parse(path, sep, header, n_columns, text, (floats, texts))
     holes = table.eq("") if text else table.isna()
     if holes.to_numpy().any():  # a short row (pandas fills it), a blank row or an empty field
         _raise_first_bad_row(path, table.shape[1], {"sep": sep, "n_columns": n_columns})
-        cells = table if text else _parse(path, sep, header, n_columns, True, ())
+        cells = table if text else _parse(path, sep, header, n_columns, True, ((), ()))
         blank = cells.eq("").all(axis=1).to_numpy()
         if blank.any():
             table = table[~blank].reset_index(drop=True)
@@ -55,8 +56,9 @@ def read(path, sep=",", header=False, n_columns=None, text=False, floats=()):
     return table
 
 
-def _parse(path, sep, header, n_columns, text, floats):
-    """pandas' parse of the file (text: str cells, stripped); DatasetError naming the first
+def _parse(path, sep, header, n_columns, text, dtypes):
+    """pandas' parse of the file (text: str cells, stripped; ``dtypes``: the columns read as
+    float64, and those read as str, where not ``text``); DatasetError naming the first
     bad row (or what pandas says) when it fails. A file pandas refuses only for a blank row with
     more separators than the first row (``,,,``) is parsed again without its blank rows."""
     import pandas as pd
@@ -67,8 +69,8 @@ def _parse(path, sep, header, n_columns, text, floats):
         kwargs.update(names=list(range(n_columns)), usecols=list(range(n_columns)))
     if text:
         kwargs.update(dtype=str, keep_default_na=False, na_filter=False)
-    elif floats:
-        kwargs.update(dtype={j: np.float64 for j in floats})
+    elif any(dtypes):
+        kwargs.update(dtype={**{j: np.float64 for j in dtypes[0]}, **{j: str for j in dtypes[1]}})
     try:
         with warnings.catch_warnings():  # a row longer than the header: refused, not cut
             warnings.simplefilter("error", pd.errors.ParserWarning)

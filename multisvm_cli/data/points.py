@@ -25,7 +25,7 @@ import numpy as np
 from . import delimited, formats
 from .errors import DatasetError
 from .bounds import MEMORY_MB
-from .csv_file import checked_numbers, csv_labels, csv_table, label_column
+from .csv_file import check_names, checked_numbers, csv_labels, csv_table, label_column
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,7 @@ def csv_points(path, columns):
     dropped = label_column(path, names, width, label, first_line) if width > n else None
     features = [j for j in range(width) if j != dropped]
     if names is not None and columns.names is not None:
-        _check_names(path, first_line, [names[j] for j in features], columns.names)
+        check_names(path, first_line, [names[j] for j in features], columns.names)
     table = np.array(rows, dtype=str)
     if dropped is not None:
         y = csv_labels(path, table[:, dropped], lines)
@@ -118,12 +118,3 @@ def _check_width(path, n):
                            f"takes {n} features; give its {n} feature columns (or {n + 1} with "
                            f"the label column)")
 
-
-def _check_names(path, line, found, expected):
-    """DatasetError at the first feature column whose header name is not the model's."""
-    for position, (got, wanted) in enumerate(zip(found, expected)):
-        if got != wanted:
-            raise DatasetError(f"{path}:{line}: feature column {position} is {got!r}, the "
-                               f"model's is {wanted!r}; the file needs the model's columns "
-                               f"({', '.join(expected[:5])}{', ...' if len(expected) > 5 else ''})"
-                               f" in its order, or no header row")

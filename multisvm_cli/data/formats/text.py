@@ -5,9 +5,11 @@ text dataset (documents and labels, part ``all``; with a ``test_path`` folder, p
 ``train`` and ``test``); each folder's checksum is its tree digest (as an archive's,
 :mod:`..archives`).
 
-What the folder may hold is checked by :mod:`..text.folder` before it is read (links out,
-FIFOs and devices, a huge document, too many files, bytes or classes; a test folder that is the
-training folder or has classes it lacks). A card's delimited text files are ``format:
+What the folder may hold is checked by :mod:`..text.folder` before it is read (hidden files
+and folders ignored; a loose document beside the class folders or an empty class folder refused,
+as ``predict`` refuses them; links out, FIFOs and devices, a huge document, too many files, bytes
+or classes; a test folder that is the training folder, holds its documents or has classes it
+lacks). A card's delimited text files are ``format:
 delimited``; a card that writes ``format: text`` (the word's meaning in cards until release
 three) is refused with one line naming it (:data:`NOT_IN_CARDS`).
 """
@@ -44,8 +46,9 @@ def load_text_folder(name, path, test_path=None, encoding=ENCODING,
     ``encoding``. Its checksum is the folder's tree digest (as an archive's, :mod:`..archives`).
     DatasetError for a missing folder, fewer than two classes, a file that does not decode,
     more than ``max_files`` files or ``max_bytes`` bytes in all, and what
-    :mod:`..text.folder` refuses (links out, FIFOs and devices, a huge document, too many
-    classes: ``bounds``; a test folder that is the training folder or has classes it lacks)."""
+    :mod:`..text.folder` refuses (a loose document, an empty class folder, links out, FIFOs and
+    devices, a huge document, too many classes: ``bounds``; a test folder that is the training
+    folder, holds its documents or has classes it lacks)."""
     folders = {"train": Path(path), "test": Path(test_path)} if test_path else \
         {"all": Path(path)}
     text_folder.check_parts(folders)  # the same folder twice: refused before reading
@@ -59,7 +62,8 @@ def load_text_folder(name, path, test_path=None, encoding=ENCODING,
                                "two or more")
         loaded[part] = (documents(texts), labels)
         checksums[str(folder)] = archives.tree_digest(members)
-    text_folder.check_parts(folders, {part: y for part, (_, y) in loaded.items()})
+    text_folder.check_parts(folders, {part: y for part, (_, y) in loaded.items()},
+                            {part: checksums[str(folder)] for part, folder in folders.items()})
     classes = tuple(sorted(set().union(*(set(y.tolist()) for _, y in loaded.values()))))
     card = Card(name=name, title=f"local text folder {path}", description=f"Text folder {path}.",
                 n_classes=len(classes), n_features=0, classes=classes,

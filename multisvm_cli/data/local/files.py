@@ -24,7 +24,10 @@ Every problem is one :class:`DatasetError` line naming the file and the line (``
 ``FILE: row N`` for npz): a ragged row, a value that is not a number, NaN or inf, a missing
 label column, one class only, an svmlight line that does not parse, a repeated index, index 0
 in a one-based file, a missing file, a test file whose feature count is not the training
-file's.
+file's. A test file (``test_path``) is a second file checked against the first by one rule
+(:mod:`..held_out`): refused when it holds the training file's bytes, when both have a header
+and its feature names are not the training file's in its order (as a file to predict against
+a model's), or when it has a class the training file lacks.
 """
 
 from __future__ import annotations
@@ -35,10 +38,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import formats
+from .. import formats, held_out
 from ..bounds import MEMORY_MB, check_file_size
 from ..cards import Card
-from ..csv_file import read_csv  # noqa: F401 (API)
+from ..csv_file import check_names, read_csv  # noqa: F401 (API: read_csv)
+from ..delimited import Lines
 from ..errors import DatasetError
 from ..loader import Dataset
 from ..verify import sha256_file
@@ -126,6 +130,9 @@ def load_local(spec: LocalSpec, parts=None) -> Dataset:
             raise DatasetError(f"{path}: local data file of {spec.name} not found")
         check_file_size(path, spec.memory_mb)
     provenance = {part: _file_record(path) for part, path in files.items()}
+    if spec.test_path:  # a copy of the training file: refused before either is read
+        held_out.check_not_training(files["test"], files["train"], (
+            provenance["test"]["sha256"], provenance["train"]["sha256"]))
     first = "train" if spec.test_path else "all"
     named = reader.read_local(spec, files)
     arrays = {part: found[:3] for part, found in named.items()}
@@ -133,6 +140,8 @@ def load_local(spec: LocalSpec, parts=None) -> Dataset:
     _check_classes(files[first], arrays[first])
     _check_same_columns(files, arrays)
     loaded = {part: (X, y) for part, (X, y, _) in arrays.items()}
+    if spec.test_path:
+        loaded["test"] = (loaded["test"][0], _test_labels(files, named))
     keys = _file_keys(files)
     return Dataset(
         name=spec.name, card=_card(spec, loaded), parts=loaded,
@@ -186,6 +195,18 @@ def _check_classes(path, arrays):
         shown = classes[0].item() if len(classes) else None
         raise DatasetError(f"{path}:{first_line}: the label column has one class ({shown!r}) in "
                            f"all {len(y)} rows; a classifier needs two or more")
+
+
+def _test_labels(files, named):
+    """The test file's labels, kept as the training file's are (:func:`..held_out.
+    matched_labels`); DatasetError naming the test file when its header's feature names are
+    not the training file's (both with a header: by the rule a file to predict follows,
+    :func:`..csv_file.check_names`), or it has classes the training file lacks."""
+    (_, y_train, _, train_names), (_, y_test, _, test_names) = named["train"], named["test"]
+    if train_names is not None and test_names is not None:
+        check_names(files["test"], Lines(files["test"])[0], test_names, train_names,
+                    "the training file's")
+    return held_out.matched_labels(files["test"], files["train"], y_test, y_train)
 
 
 def _check_same_columns(files, arrays):

@@ -13,13 +13,15 @@ DatasetError line naming the folder or the file, before reading what it refuses:
 - a class folder or document name that is not UTF-8 (it names the class and keys the folder's
   tree digest).
 
-Files at the top level (a README) are not documents and are left alone, as
-``sklearn.datasets.load_files`` does. :func:`document_members` reads a folder to predict
-(``multisvm predict``): its class subfolders as above, or, without any, its top-level files;
-a folder holding both is refused (its top-level documents would get no prediction).
-:func:`check_parts` refuses a test folder that is the training folder, or whose classes the
-training folder lacks (a classifier can never predict a class it was not trained on, so its
-test documents would count as errors).
+Hidden files and folders (a name starting with ``.``: ``.keep``, ``.DS_Store``, ``.git/``) are
+not documents nor classes and are ignored, at the top level and in class folders. One layout
+rule (:func:`_layout`) serves training, ``compare`` and ``predict``: a file beside the class
+folders (a loose document: no class would hold it) is refused, and so is a class folder with
+no document (a class with no point). :func:`document_members` reads a folder to predict
+(``multisvm predict``): its class subfolders as above, or, without any, its top-level files.
+:func:`check_parts` refuses a test folder that is the training folder or holds its documents
+(the same tree digest), or whose classes the training folder lacks (the rule of a second
+file, :mod:`..held_out`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import os
 import stat
 from pathlib import Path
 
+from .. import held_out
 from ..errors import DatasetError
 
 MAX_TEXT_FILES = 100_000
@@ -44,7 +47,7 @@ def text_members(folder, max_files=MAX_TEXT_FILES, max_bytes=MAX_TEXT_BYTES,
     if not folder.is_dir():
         raise DatasetError(f"{folder}: local text folder not found (one subfolder per class)")
     root = folder.resolve()
-    classes = sorted(p for p in folder.iterdir() if p.is_dir())
+    classes, _ = _layout(folder)
     if len(classes) > max_classes:
         raise DatasetError(f"{folder}: {len(classes):,} class folders, more than {max_classes:,}"
                            " (one classifier per class or pair would not finish); merge classes"
@@ -52,7 +55,11 @@ def text_members(folder, max_files=MAX_TEXT_FILES, max_bytes=MAX_TEXT_BYTES,
     files = []
     for class_folder in classes:
         _inside(class_folder, root)
-        files += [(class_folder, file) for file in sorted(class_folder.iterdir())]
+        documents = _visible(class_folder)
+        if not documents:
+            raise DatasetError(f"{class_folder}: an empty class folder (no document, hidden "
+                               f"files aside); put its documents in it or remove it")
+        files += [(class_folder, file) for file in documents]
     return _read_all(folder, root, files, max_files, max_bytes, max_document_bytes)
 
 
@@ -61,28 +68,39 @@ def document_members(folder, max_files=MAX_TEXT_FILES, max_bytes=MAX_TEXT_BYTES,
     """(members, labelled) of a folder of documents to predict: with class subfolders, the
     documents in them as :func:`text_members` reads them (keys ``"<class>/<file>"``,
     labelled), else every file at its top level (keys ``"<file>"``, not labelled); refused as
-    :func:`text_members` refuses, when it holds no document, and when it holds both class
-    subfolders and top-level files."""
+    :func:`text_members` refuses, and when it holds no document."""
     folder = Path(folder)
     if not folder.is_dir():
         raise DatasetError(f"{folder}: folder of documents not found")
-    labelled = any(path.is_dir() for path in folder.iterdir())
-    loose = sorted(path.name for path in folder.iterdir() if not path.is_dir())
-    if labelled and loose:  # they would get no row and no word
-        raise DatasetError(f"{folder}: holds class subfolders and also {len(loose):,} file(s) "
-                           f"at its top level ({loose[0]!r}...), which no class would hold; "
-                           f"move them into a class folder, or predict them from a folder of "
-                           f"their own")
-    if labelled:
+    classes, loose = _layout(folder)
+    if classes:
         members = text_members(folder, max_files, max_bytes, max_document_bytes, max_classes)
     else:
-        files = [(None, file) for file in sorted(folder.iterdir())]
+        files = [(None, file) for file in loose]
         members = _read_all(folder, folder.resolve(), files, max_files, max_bytes,
                             max_document_bytes)
     if not members:
         raise DatasetError(f"{folder}: no documents (one file per document, at its top level or"
                            f" in one subfolder per class)")
-    return members, labelled
+    return members, bool(classes)
+
+
+def _visible(folder) -> list:
+    """The entries of ``folder`` whose names do not start with ``.``, sorted."""
+    return sorted(path for path in folder.iterdir() if not path.name.startswith("."))
+
+
+def _layout(folder):
+    """(class folders, top-level files) of ``folder``, hidden ones ignored; DatasetError when
+    it holds both (the files would be in no class: no row, and no word)."""
+    entries = _visible(folder)
+    classes = [path for path in entries if path.is_dir()]
+    loose = [path for path in entries if not path.is_dir()]
+    if classes and loose:
+        raise DatasetError(f"{folder}: holds class subfolders and also {len(loose):,} file(s) "
+                           f"at its top level ({loose[0].name!r}...), which no class would "
+                           f"hold; move them into a class folder, or out of this folder")
+    return classes, loose
 
 
 def _read_all(folder, root, files, max_files, max_bytes, max_document_bytes):
@@ -154,20 +172,14 @@ def decode(members, folder, encoding):
     return texts
 
 
-def check_parts(folders, labels=None) -> None:
-    """DatasetError when the test folder is the training folder, or (``labels`` given) holds
-    classes the training folder lacks (``folders``, ``labels``: part -> folder, part ->
-    labels)."""
+def check_parts(folders, labels=None, digests=None) -> None:
+    """DatasetError when the test folder is the training folder or (``digests`` given: part ->
+    tree digest) holds its documents, or (``labels`` given) holds classes the training folder
+    lacks (``folders``, ``labels``: part -> folder, part -> labels): :mod:`..held_out`."""
     if set(folders) != {"train", "test"}:
         return
-    if Path(folders["train"]).resolve() == Path(folders["test"]).resolve():
-        raise DatasetError(f"{folders['test']}: the test folder is the training folder; a test "
-                           "estimate needs documents held out of training")
-    if labels is None:
-        return
-    missing = sorted(set(labels["test"].tolist()) - set(labels["train"].tolist()))
-    if missing:
-        shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
-        raise DatasetError(f"{folders['test']}: class(es) {shown} have test documents but no "
-                           f"training documents in {folders['train']}; add them there or remove "
-                           "them from the test folder")
+    pair = None if digests is None else (digests["test"], digests["train"])
+    held_out.check_not_training(folders["test"], folders["train"], pair, what="folder")
+    if labels is not None:
+        held_out.matched_labels(folders["test"], folders["train"], labels["test"],
+                             labels["train"], items="documents")

@@ -171,7 +171,7 @@ def test_documents_digest_separates_parts():
 
 def test_a_users_text_folder(tmp_path):
     root = write_files(tmp_path / "mine", {"spam/1.txt": b"buy now", "spam/2.txt": b"cheap \xe9",
-                                           "ham/a.txt": b"hello friend", "readme": b"ignored"})
+                                           "ham/a.txt": b"hello friend", ".readme": b"hidden"})
     mine = data.load_text_folder("mine", root)
     X, y = mine.parts["all"]
     assert list(y) == ["ham", "spam", "spam"] and list(X) == ["hello friend", "buy now",

@@ -35,8 +35,8 @@ def compare_config_text(data, test=None, schemes=None, label=None, kernel=None,
                         full=False, name=None) -> str:
     """The YAML text of the config ``multisvm compare DATA [TEST]`` runs: ``data`` (and
     ``test``) as absolute paths, the dataset named ``name`` (default: :func:`dataset_name`;
-    the config is ``compare-<name>``), ``schemes`` (registry names; default :data:`DEFAULT_SCHEMES`),
-    a csv's ``label`` column (name or index), ``kernel`` (one of :data:`KERNELS`; default
+    the config is ``compare-<name>``), ``schemes`` (registry names; default
+    :data:`DEFAULT_SCHEMES`), a csv's ``label`` column (name or index), ``kernel`` (one of :data:`KERNELS`; default
     gaussian, linear for a folder of documents, read as text with tf-idf features) over the
     coarse grid, or Hsu & Lin's whole grid with ``full``."""
     data_path = Path(data).resolve()

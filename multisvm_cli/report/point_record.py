@@ -1,4 +1,7 @@
-"""predictions.csv's record in results.json: what the run knew of its test points (issue #56).
+"""predictions.csv's text and its record in results.json: what the run knew of its test
+points (issue #56).
+
+:func:`predictions_text` writes the file's text (``run_folder.write_tables`` writes it).
 
 :mod:`.run_checks` checks predictions.csv against itself and results.json's counts; a
 consistent edit (a true label changed under every scheme, a row id moved, a right and a
@@ -18,8 +21,13 @@ checks a read predictions.csv against it. A results.json from before the record 
 
 from __future__ import annotations
 
+import csv
+import io
+
 from ..base.hashing import sha256_hex
 
+PREDICTION_COLUMNS = ["dataset", "scheme", "repeat", "fold", "row", "true", "predicted"]
+PROBABILITY_PREFIX = "p_"  # predictions.csv's class probability columns: p_<class>
 KEY = "test_points"
 FIELD_SEPARATOR = "\x1f"  # between a row's fields in the digested text (never in a CSV field)
 
@@ -82,3 +90,33 @@ def record_problem(frame, record, prefix) -> str | None:
                         f"SHA-256 is not results.json's {KEY}): a prediction or probability "
                         "was edited or swapped after the run")
     return None
+
+
+def predictions_text(results) -> tuple[str, dict]:
+    """predictions.csv's text and its record (:func:`record_of`, kept in
+    results.json): every test point of every result (``results``: the protocol's, each
+    with its splits' ``points``), one row each, :data:`PREDICTION_COLUMNS` then one
+    probability column per class (``p_<class>``, the classes in the order first met; empty
+    where the scheme gives no probabilities). Rows in the results' order, then repeat, fold
+    and test order: the same config gives the same bytes."""
+    splits = [(r["dataset"], r["scheme"], split) for r in results for split in r["points"]]
+    classes = list(dict.fromkeys(str(c) for *_, split in splits if split["proba"] is not None
+                                 for c in split["classes"]))
+    stream = io.StringIO()
+    out = csv.writer(stream, lineterminator="\n")
+    out.writerow(PREDICTION_COLUMNS + [PROBABILITY_PREFIX + c for c in classes])
+    for dataset, scheme, split in splits:
+        place = {str(c): i for i, c in enumerate(split["classes"])}
+        for i, (row, true, predicted) in enumerate(zip(split["row"], split["true"],
+                                                       split["predicted"])):
+            proba = split["proba"]
+            out.writerow([dataset, scheme, split["repeat"], split["fold"], int(row), true,
+                          predicted] + ["" if proba is None or c not in place
+                                        else repr(float(proba[i, place[c]])) for c in classes])
+    text = stream.getvalue()
+    run_classes = {}
+    for dataset, _, split in splits:
+        known = run_classes.setdefault(dataset, {})
+        known.update(dict.fromkeys(str(c) for c in split["classes"]))
+    rows = list(csv.reader(io.StringIO(text)))[1:]  # as the reader will see them
+    return text, record_of(rows, run_classes)

@@ -29,6 +29,7 @@ from ..base.numeric import is_count, is_number
 from ..base.readers import read_json, read_text
 from ..base.storage import atomic_write, to_json, write_json
 from . import columns, point_record, run_checks
+from .point_record import PREDICTION_COLUMNS, PROBABILITY_PREFIX, predictions_text
 from .hsu_lin import HSU_LIN, LAYOUTS, TABLE_1, tables_text
 from .record import ERROR_PCT
 from .table import render
@@ -52,8 +53,6 @@ SWEEP_NUMBERS = (ERROR_PCT, "cpu_time", "evaluation_time", "kernel_evaluations",
 SWEEP_OPTIONAL = ("max_train_memory_mb", "level1_accuracy", "level2_accuracy")
 LIMIT = 1 << 30          # bytes of grid.csv, table.csv or results.json
 SMALL_LIMIT = 16 << 20   # bytes of run.json or config.yaml
-PREDICTION_COLUMNS = ["dataset", "scheme", "repeat", "fold", "row", "true", "predicted"]
-PROBABILITY_PREFIX = "p_"  # predictions.csv's class probability columns: p_<class>
 CONFIG_SHA256 = "config_sha256"  # run.json's record of config.yaml (:func:`check_config`)
 
 
@@ -89,8 +88,9 @@ class RunTables:
 
 def write_tables(folder, run: RunTables):
     """grid.csv, table.csv, table.md and results.json of a run (:class:`RunTables`), each
-    written atomically, and its predictions.csv (:func:`predictions_text`). results.json is
-    strict JSON (a non-finite number is refused here, as the reader would refuse it)."""
+    written atomically, and its predictions.csv (:func:`.point_record.predictions_text`, its
+    record kept in results.json). results.json is strict JSON (a non-finite number is refused
+    here, as the reader would refuse it)."""
     import pandas as pd
 
     folder = Path(folder)
@@ -118,36 +118,6 @@ def write_tables(folder, run: RunTables):
     atomic_write(folder / "results.json", to_json(saved, indent=2, allow_nan=False) + "\n")
     if predictions is not None:
         atomic_write(folder / "predictions.csv", predictions[0])
-
-
-def predictions_text(results) -> tuple[str, dict]:
-    """predictions.csv's text and its record (:func:`.point_record.record_of`, kept in
-    results.json): every test point of every result (``results``: the protocol's, each
-    with its splits' ``points``), one row each, :data:`PREDICTION_COLUMNS` then one
-    probability column per class (``p_<class>``, the classes in the order first met; empty
-    where the scheme gives no probabilities). Rows in the results' order, then repeat, fold
-    and test order: the same config gives the same bytes."""
-    splits = [(r["dataset"], r["scheme"], split) for r in results for split in r["points"]]
-    classes = list(dict.fromkeys(str(c) for *_, split in splits if split["proba"] is not None
-                                 for c in split["classes"]))
-    stream = io.StringIO()
-    out = csv.writer(stream, lineterminator="\n")
-    out.writerow(PREDICTION_COLUMNS + [PROBABILITY_PREFIX + c for c in classes])
-    for dataset, scheme, split in splits:
-        place = {str(c): i for i, c in enumerate(split["classes"])}
-        for i, (row, true, predicted) in enumerate(zip(split["row"], split["true"],
-                                                       split["predicted"])):
-            proba = split["proba"]
-            out.writerow([dataset, scheme, split["repeat"], split["fold"], int(row), true,
-                          predicted] + ["" if proba is None or c not in place
-                                        else repr(float(proba[i, place[c]])) for c in classes])
-    text = stream.getvalue()
-    run_classes = {}
-    for dataset, _, split in splits:
-        known = run_classes.setdefault(dataset, {})
-        known.update(dict.fromkeys(str(c) for c in split["classes"]))
-    rows = list(csv.reader(io.StringIO(text)))[1:]  # as the reader will see them
-    return text, point_record.record_of(rows, run_classes)
 
 
 def write_sweep(folder, rows) -> Path:

@@ -27,8 +27,8 @@ def _seed(ctx, param, value):
     """``--seed``: a whole number from 0 to :data:`SEED_MAX`, refused in one line before any
     run folder exists."""
     if value is not None and not 0 <= value <= SEED_MAX:
-        raise MultisvmError(f"--seed {value}: a seed is a whole number from 0 to {SEED_MAX} "
-                            "(2^32 - 1)")
+        raise MultisvmError(f"--seed: a seed must be an integer from 0 to {SEED_MAX}, got "
+                            f"{value}")
     return value
 
 

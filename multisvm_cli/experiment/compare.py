@@ -79,7 +79,7 @@ def compare_config(folder, data, test=None, seed=None, **choices):
         where = re.compile(rf"^{re.escape(str(path))}:\d+: ")
         raise ConfigError.several(where.sub("compare: ", line) for line in error.lines) from None
     config.path = Path(text.splitlines()[0].removeprefix("# written by "))  # run.json, config.yaml
-    _name_the_files(config, " ".join(str(f) for f in (data, test) if f is not None))
+    _name_the_files(config, str(data) if test is None else f"{data} {test}")
     return config
 
 

@@ -18,6 +18,7 @@ home's ``text-features`` folder, keyed by the settings and the documents' digest
 
 from __future__ import annotations
 
+import math
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -91,15 +92,20 @@ def stratified_folds(y, k, seed) -> list:
 
 def stratified_split(rows, y, seed, **size):
     """scikit-learn's stratified ``train_test_split`` of ``rows`` (labels ``y``; ``size``:
-    its train_size or test_size); ValueError in the tool's words where it cannot be made."""
+    its train_size or test_size, a fraction); ValueError in the tool's words where it cannot
+    be made (a side with fewer rows than classes, a class of one row)."""
     try:
         return train_test_split(rows, stratify=y, random_state=seed, **size)
     except ValueError:
         classes, counts = np.unique(y, return_counts=True)
-        raise ValueError(f"a stratified split of {len(y)} rows into two parts needs every one "
-                         f"of the {len(classes)} classes on both sides: 2 rows or more of each "
-                         f"class and at least {len(classes)} rows on each side; the smallest "
-                         f"class has {counts.min()}: give more rows") from None
+        n = len(y)
+        n_train = (math.floor(size["train_size"] * n) if "train_size" in size
+                   else n - math.ceil(size["test_size"] * n))
+        raise ValueError(f"a stratified split of {n} rows into {n_train} and {n - n_train} "
+                         f"needs every one of the {len(classes)} classes on both sides: "
+                         f"{len(classes)} rows or more on each side, and 2 or more of each "
+                         f"class (the smallest has {counts.min()}): give more rows, or another "
+                         "fraction") from None
 
 
 def draw_seed(seed, draw) -> int:

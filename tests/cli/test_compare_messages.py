@@ -24,7 +24,7 @@ def test_a_seed_out_of_range_is_refused_by_the_option(tmp_path, run_multisvm, se
     data = _iris_csv(tmp_path / "iris.csv")
     out = tmp_path / "out"
     refused(run_multisvm("compare", data, "--seed", seed, "--out", out, "-q"),
-            f"--seed {seed}", "from 0 to 4294967295")
+            f"--seed: a seed must be an integer from 0 to 4294967295, got {seed}")
     assert not out.exists()
 
 

@@ -5,9 +5,12 @@ user errors print one line (``error: ...``) and exit with code 2, warnings print
 """
 
 import os
+import re
 import shutil
 import sys
 import warnings
+
+from pathlib import Path
 
 import click
 
@@ -30,9 +33,30 @@ def _width() -> int:
 
 
 def _label_column(ctx, param, value):
-    """``--label``: a column's 0-based index when ``value`` is an integer, else its header
-    name."""
-    return int(value) if value is not None and value.lstrip("-").isdigit() else value
+    """``--label``: a column's 0-based index when ``value`` is an integer written in ASCII
+    digits (``-1``: the last), else its header name (``²`` is a name, never an index)."""
+    if value is not None and re.fullmatch(r"-?[0-9]+", value):
+        return int(value)
+    return value
+
+
+def _output_name(ctx, param, value):
+    """``-o``: a path, never an empty name."""
+    if value is not None and not value.strip():
+        raise MultisvmError("-o is an empty name; give the file or folder to write, or leave "
+                            "-o out")
+    return value
+
+
+def _schemes(ctx, param, value):
+    """``compare --schemes``: the names, comma-separated; an empty list is refused."""
+    if value is None:
+        return None
+    names = [name.strip() for name in value.split(",")]
+    if not any(names):
+        raise MultisvmError("--schemes is empty; name one or more schemes, comma-separated "
+                            f"(or leave it out for {','.join(DEFAULT_SCHEMES)})")
+    return names
 
 
 CLI_HELP = f"""Compare multiclass SVM schemes on the papers' datasets with one protocol, and
@@ -135,7 +159,7 @@ def _print_report(config, run, fmt, wide, answer):
 @cli.command()
 @click.argument("data", metavar="DATA", type=click.Path(exists=True))
 @click.argument("test", metavar="[TEST]", required=False, type=click.Path(exists=True))
-@click.option("--schemes", default=None, metavar="A,B,...",
+@click.option("--schemes", default=None, metavar="A,B,...", callback=_schemes,
               help=f"The schemes to compare, comma-separated [{','.join(DEFAULT_SCHEMES)}]: "
                    f"{SCHEME_HELP}.")
 @click.option("--label", metavar="NAME|INDEX", default=None, callback=_label_column,
@@ -146,8 +170,11 @@ def _print_report(config, run, fmt, wide, answer):
                    "linear [gaussian; linear for a folder of documents].")
 @click.option("--full", is_flag=True,
               help="Hsu & Lin's whole grid (15 x 15 for gaussian) instead of 3 x 3 of it.")
+@click.option("--name", default=None, metavar="NAME",
+              help="The dataset's name (the run is compare-NAME) [DATA's file name, made "
+                   "folder-safe].")
 @report_options
-def compare(data, test, schemes, label, kernel, full, **options):
+def compare(data, test, schemes, label, kernel, full, name, **options):
     """Compare multiclass schemes on a csv, svmlight or npz file DATA (or a folder of
     documents, one subfolder per class) without a config: print the table and the Answer.
 
@@ -161,13 +188,16 @@ def compare(data, test, schemes, label, kernel, full, **options):
     """
     import tempfile
 
-    from ..experiment.compare import compare_config
+    from ..experiment.compare import compare_config, dataset_name
 
     given = ReportOptions(**options)
-    names = [name.strip() for name in schemes.split(",")] if schemes else None
     with tempfile.TemporaryDirectory(prefix="multisvm-compare-") as folder:
-        config = compare_config(folder, data, test, given.seed, schemes=names, label=label,
-                                kernel=kernel, full=full)
+        config = compare_config(folder, data, test, given.seed, schemes=schemes, label=label,
+                                kernel=kernel, full=full, name=name)
+    stem = Path(data).stem if Path(data).is_file() else Path(data).name
+    if name is None and dataset_name(data) not in (stem, f"{stem}-data"):
+        click.echo(f"note: {data} runs as dataset {dataset_name(data)} (a folder-safe name; "
+                   "--name NAME names it)", err=True)
     _run_and_print([config], given, answer=True)
 
 
@@ -178,6 +208,7 @@ def compare(data, test, schemes, label, kernel, full, **options):
                    f"any case: {SCHEME_HELP}.")
 @click.option("--dataset", default=None, help="Which of the config's datasets [the first].")
 @click.option("-o", "--output", type=click.Path(file_okay=False), default=None,
+              callback=_output_name,
               help="Model folder [models/<config>-<dataset>-<scheme>]; must not exist yet.")
 @click.option("--force", is_flag=True, help="Replace an existing model folder.")
 @run_options
@@ -242,6 +273,7 @@ def _local_format(ctx, param, value):
 @click.argument("model_dir", metavar="MODEL", type=click.Path(file_okay=False))
 @click.argument("file", metavar="FILE|FOLDER", type=click.Path())
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              callback=_output_name,
               help="Write the predictions to this csv file [print them]; must not exist yet.")
 @click.option("--proba", is_flag=True,
               help="Add one column of class probabilities per class (schemes that give them).")

@@ -14,9 +14,22 @@ from dataclasses import dataclass
 import click
 
 from .datasets import cards_option
+from ..base.errors import MultisvmError
 
 FORMATS = ("table", "markdown", "csv", "json")
 FIGURE_FORMATS = ("png", "svg", "pdf")  # report.figures.drawing.FIGURE_FORMATS (not imported: slow)
+
+
+SEED_MAX = 2 ** 32 - 1  # numpy's seeds: 0 .. 2^32 - 1
+
+
+def _seed(ctx, param, value):
+    """``--seed``: a whole number from 0 to :data:`SEED_MAX`, refused in one line before any
+    run folder exists."""
+    if value is not None and not 0 <= value <= SEED_MAX:
+        raise MultisvmError(f"--seed: a seed must be an integer from 0 to {SEED_MAX}, got "
+                            f"{value}")
+    return value
 
 
 def _added(command, options):
@@ -54,8 +67,9 @@ def run_options(command):
         click.option("--n-jobs", "-j", type=int, default=None,
                      help="Grid points and binary SVMs run at once [1; -1 = every core; more "
                           "than the cores is lowered to them; 0 is refused]."),
-        click.option("--seed", type=int, default=None,
-                     help="Replaces the config's seed (splits, validation, estimators)."),
+        click.option("--seed", type=int, default=None, callback=_seed,
+                     help="Replaces the config's seed (splits, validation, estimators) "
+                          f"[0..{SEED_MAX}]."),
         click.option("--backend", default=None, metavar="loky|threading|dask",  # checked by
                      # experiment.settings.workers (importing it here would slow every command)
                      help="joblib backend the work runs on [threads in this process]; dask "

@@ -98,6 +98,10 @@ def csv_points(path, columns):
         raise DatasetError(f"{path}:{first_line}: no label column {columns.label!r}: the file "
                            f"has only the model's {n} feature columns; drop --label")
     label = -1 if columns.label is None else columns.label
+    if isinstance(label, str) and names is None and width > n:  # predict's words, not a config's
+        raise DatasetError(f"{path}:{first_line}: label column {label!r} is named but the file "
+                           f"has no header row; give its index with --label (0..{width - 1}), "
+                           "or add the header row")
     dropped = label_column(path, names, width, label, first_line) if width > n else None
     features = [j for j in range(width) if j != dropped]
     if names is not None and columns.names is not None:

@@ -18,6 +18,8 @@ one.  A :class:`Scheme` holds what the rest of the package needs before any fit:
   reads Max Wins' machines, with the ``ovr`` code 1-v-r's);
 - ``reference``: the scheme every other is compared with by default (a config's ``compare_to``);
 - ``order_study``: the scheme whose test error over random class orders ``dag_orders`` studies;
+- ``pairwise``: whether it trains one SVM per pair of classes (its cost is quadratic in the
+  number of classes: refused above a limit, ``experiment.config.class_limit``);
 - ``figures``: whether Table 1's machine figures (kernel evaluations, size, support vectors,
   iterations) are defined (not for a user's classifier: those cells stay blank);
 - ``help``: one line for ``--help`` and the docs.
@@ -48,6 +50,7 @@ class Scheme:
     reference: bool = False
     order_study: bool = False
     figures: bool = True
+    pairwise: bool = False
 
     @property
     def class_name(self) -> str:
@@ -74,15 +77,17 @@ REGISTRY = {scheme.name: scheme for scheme in (
     Scheme("ovr", "1-v-r", f"{_HERE}.ovr:OneVsRestSVC", "one-vs-rest: one SVM per class",
            aliases=("ova", "onevsrest", "onevsall")),
     Scheme("maxwins", "Max Wins", f"{_HERE}.maxwins:MaxWinsSVC",
-           "one-vs-one voting: one SVM per pair of classes", aliases=("ovo", "onevsone")),
+           "one-vs-one voting: one SVM per pair of classes", aliases=("ovo", "onevsone"),
+           pairwise=True),
     Scheme("dag", "DAGSVM", f"{_HERE}.dag:DAGSVC",
            "Platt et al.'s decision DAG over the pairwise SVMs", trained_with="maxwins",
-           reference=True, order_study=True),
+           reference=True, order_study=True, pairwise=True),
     Scheme("adag", "ADAG", f"{_HERE}.adag:ADAGSVC",
-           "Kijsirikul & Ussivakul's adaptive DAG over the pairwise SVMs", trained_with="maxwins"),
+           "Kijsirikul & Ussivakul's adaptive DAG over the pairwise SVMs", trained_with="maxwins",
+           pairwise=True),
     Scheme("coupling", "Coupling", f"{_HERE}.coupling:PairwiseCouplingSVC",
            "Wu, Lin & Weng's pairwise coupling: the most probable class of the pairwise SVMs' "
-           "coupled sigmoids", aliases=("pairwisecoupling", "pwc")),
+           "coupled sigmoids", aliases=("pairwisecoupling", "pwc"), pairwise=True),
     Scheme("ecoc", "ECOC", f"{_HERE}.ecoc:ECOCSVC",
            "error-correcting output codes: one SVM per code column", aliases=("outputcode",),
            reads=(("code", "ovo", "maxwins"), ("code", "ovr", "ovr"))),

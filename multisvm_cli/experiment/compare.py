@@ -28,19 +28,21 @@ GAMMA = (4, -10)     # Hsu & Lin's gamma exponents, 2^4 .. 2^-10
 C_EXPONENTS = (12, -2)  # and C's, 2^12 .. 2^-2
 COARSE_STEP = 7      # every 7th exponent: both ends and the middle
 FOLDS = 5
+NAME_LIMIT = 100 - len("compare-") - len("-data")  # a config name is at most 100 characters
 
 
 def compare_config_text(data, test=None, schemes=None, label=None, kernel=None,
-                        full=False) -> str:
+                        full=False, name=None) -> str:
     """The YAML text of the config ``multisvm compare DATA [TEST]`` runs: ``data`` (and
-    ``test``) as absolute paths, ``schemes`` (registry names; default :data:`DEFAULT_SCHEMES`),
-    a csv's ``label`` column (name or index), ``kernel`` (one of :data:`KERNELS`; default
+    ``test``) as absolute paths, the dataset named ``name`` (default: :func:`dataset_name`;
+    the config is ``compare-<name>``), ``schemes`` (registry names; default
+    :data:`DEFAULT_SCHEMES`), a csv's ``label`` column (name or index), ``kernel`` (one of :data:`KERNELS`; default
     gaussian, linear for a folder of documents, read as text with tf-idf features) over the
     coarse grid, or Hsu & Lin's whole grid with ``full``."""
     from ..data.local.files import TEST_PATH  # numpy: not for 'multisvm compare --help'
 
     data_path = Path(data).resolve()
-    entry = {"name": _name(data_path), "path": str(data_path)}
+    entry = {"name": name or dataset_name(data_path), "path": str(data_path)}
     if test is not None:
         entry[TEST_PATH] = str(Path(test).resolve())
     if label is not None:
@@ -68,9 +70,7 @@ def compare_config(folder, data, test=None, seed=None, **choices):
     """:func:`compare_config_text`'s config written to ``folder``/<name>.yaml and loaded (a
     :class:`.Config`; ``seed``: the CLI's ``--seed``; raises :class:`.ConfigError` with one
     line per problem, a problem of the generated text named ``compare: <key>``)."""
-    from .config import load_config
-
-    from .config import ConfigError
+    from .config import ConfigError, load_config
 
     text = compare_config_text(data, test, **choices)
     path = Path(folder) / f"{yaml.safe_load(text)['name']}.yaml"
@@ -81,7 +81,22 @@ def compare_config(folder, data, test=None, seed=None, **choices):
         where = re.compile(rf"^{re.escape(str(path))}:\d+: ")
         raise ConfigError.several(where.sub("compare: ", line) for line in error.lines) from None
     config.path = Path(text.splitlines()[0].removeprefix("# written by "))  # run.json, config.yaml
+    _name_the_files(config, str(data) if test is None else f"{data} {test}")
     return config
+
+
+def _name_the_files(config, files) -> None:
+    """Each key's location in ``config``'s plans made the user's ``files``: a check against
+    the data that fails later (in the run) names them, never the temporary config."""
+    from .config import ConfigError, Location
+
+    class Given(Location):
+        def error(self, message) -> ConfigError:
+            return ConfigError(f"{self.path}: {message}")
+
+    for plan in config.datasets:
+        plan.where.update({key: Given(files, 0, at.key) for key, at in plan.where.items()
+                           if isinstance(at, Location)})
 
 
 def _kernel(kernel, step) -> dict:
@@ -95,10 +110,15 @@ def _kernel(kernel, step) -> dict:
     return {"type": "linear"}
 
 
-def _name(path: Path) -> str:
-    """The dataset's name: the file's (or folder's) stem, ``-data`` added when that is a
+def dataset_name(path) -> str:
+    """The dataset's name: the file's (or folder's) stem, made folder-safe (each run of other
+    characters than letters, digits, '.', '_' and '-' one '-', no leading or trailing
+    punctuation, at most :data:`NAME_LIMIT` characters), ``-data`` added when that is a
     registry dataset's name (a local file may not take one)."""
     from .. import data
 
+    path = Path(path)
     stem = path.stem if path.is_file() else path.name
-    return f"{stem}-data" if stem in data.names() else stem
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("._-")[:NAME_LIMIT].rstrip("._-")
+    safe = safe or "data"
+    return f"{safe}-data" if safe in data.names() else safe

@@ -18,6 +18,7 @@ home's ``text-features`` folder, keyed by the settings and the documents' digest
 
 from __future__ import annotations
 
+import math
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -68,13 +69,43 @@ def pooled(dataset):
 def outer_index_folds(y, split):
     """The (train indices, test indices) pairs of a holdout, k-fold or draws split of ``y``."""
     if split["method"] == "holdout":
-        train, test = train_test_split(np.arange(len(y)), test_size=split["test_fraction"],
-                                       stratify=y, random_state=split["seed"])
+        train, test = stratified_split(np.arange(len(y)), y, split["seed"],
+                                       test_size=split["test_fraction"])
         return [(np.sort(train), np.sort(test))]
     if split["method"] == "draws":
         return [drawn_rows(y, split, draw) for draw in range(split["draws"])]
-    folds = StratifiedKFold(n_splits=split["k"], shuffle=True, random_state=split["seed"])
+    return stratified_folds(y, split["k"], split["seed"])
+
+
+def stratified_folds(y, k, seed) -> list:
+    """The (train indices, test indices) pairs of ``k`` seeded stratified folds of ``y``
+    (scikit-learn's StratifiedKFold); ValueError in the tool's words where they cannot be
+    made (fewer than ``k`` rows, or no class with ``k`` rows)."""
+    largest = int(np.unique(y, return_counts=True)[1].max()) if len(y) else 0
+    if k > len(y) or largest < k:
+        raise ValueError(f"{k} stratified folds need {k} rows or more, and a class with {k} "
+                         f"rows or more (each fold tests one); the data has {len(y)} rows, at "
+                         f"most {largest} of a class: give more rows, or fewer folds")
+    folds = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
     return list(folds.split(np.zeros(len(y)), y))
+
+
+def stratified_split(rows, y, seed, **size):
+    """scikit-learn's stratified ``train_test_split`` of ``rows`` (labels ``y``; ``size``:
+    its train_size or test_size, a fraction); ValueError in the tool's words where it cannot
+    be made (a side with fewer rows than classes, a class of one row)."""
+    try:
+        return train_test_split(rows, stratify=y, random_state=seed, **size)
+    except ValueError:
+        classes, counts = np.unique(y, return_counts=True)
+        n = len(y)
+        n_train = (math.floor(size["train_size"] * n) if "train_size" in size
+                   else n - math.ceil(size["test_size"] * n))
+        raise ValueError(f"a stratified split of {n} rows into {n_train} and {n - n_train} "
+                         f"needs every one of the {len(classes)} classes on both sides: "
+                         f"{len(classes)} rows or more on each side, and 2 or more of each "
+                         f"class (the smallest has {counts.min()}): give more rows, or another "
+                         "fraction") from None
 
 
 def draw_seed(seed, draw) -> int:
@@ -202,11 +233,11 @@ def holdout_rows(y, validation):
     classes, counts = np.unique(y, return_counts=True)
     single = np.isin(y, classes[counts < 2])
     if not single.any():
-        return train_test_split(np.arange(len(y)), train_size=validation["train_fraction"],
-                                stratify=y, random_state=validation["seed"])
+        return stratified_split(np.arange(len(y)), y, validation["seed"],
+                                train_size=validation["train_fraction"])
     rest = np.flatnonzero(~single)
-    fit, score = train_test_split(rest, train_size=validation["train_fraction"],
-                                  stratify=y[rest], random_state=validation["seed"])
+    fit, score = stratified_split(rest, y[rest], validation["seed"],
+                                  train_size=validation["train_fraction"])
     return np.concatenate([fit, np.flatnonzero(single)]), score
 
 
@@ -215,9 +246,7 @@ def validation_index_splits(y, validation):
     ``y``: the stratified seeded holdout, or stratified k folds (``given`` has none)."""
     if validation["method"] == "holdout":
         return [holdout_rows(y, validation)]
-    folds = StratifiedKFold(n_splits=validation["k"], shuffle=True,
-                            random_state=validation["seed"])
-    return list(folds.split(np.zeros(len(y)), y))
+    return stratified_folds(y, validation["k"], validation["seed"])
 
 
 def validation_splits(fold, validation):

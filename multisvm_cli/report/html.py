@@ -35,7 +35,7 @@ from .html_table import CSS, LINEAR_MARK, SORTER, table_html
 from .intervals import error_interval, n_splits
 from .hsu_lin import tables_html
 from .paired import RESAMPLED
-from .per_class import per_class
+from .per_class import CONFUSION_LIMIT, per_class
 from .record import ERROR_PCT, label
 from .run_folder import (read_config_text, read_meta, read_predictions, read_results,
                          read_sweep, read_table)
@@ -121,6 +121,9 @@ def per_class_html(predictions, rows) -> list[str]:
             parts.append(plain_table(["true \\ predicted"] + classes,
                                      [(c, *counts) for c, counts in
                                       zip(classes, found["confusion"].tolist())]))
+        elif len(classes) > CONFUSION_LIMIT:
+            parts.append(f"<p class=\"note\">{len(classes)} classes: the confusion matrix is "
+                         f"shown for at most {CONFUSION_LIMIT}</p>")
         parts.append("<p>Recall per class (% of the class's test points predicted right)</p>")
         parts.append(plain_table(["scheme"] + classes, [
             (label(scheme), *("" if r is None else f"{100 * r:.1f}" for r in recalls))

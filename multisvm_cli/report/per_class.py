@@ -10,6 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
+# report.html's confusion matrix has k x k cells: it is shown for at most this many classes
+# (above, counting and drawing it would cost quadratic time and memory in k; the recall per
+# class, linear in k, is shown for every dataset)
+CONFUSION_LIMIT = 100
+
 
 def class_order(labels) -> list:
     """The distinct ``labels`` (texts, as predictions.csv holds them) in order: by value when
@@ -32,20 +37,21 @@ def confusion_matrix(true, predicted, classes) -> np.ndarray:
 
 def recall(true, predicted, classes) -> list:
     """Per class of ``classes``: the fraction of its test points predicted as it (None for a
-    class with no test point)."""
-    true, predicted = np.asarray(true), np.asarray(predicted)
-    found = []
-    for label in classes:
-        mine = true == label
-        found.append(float(np.mean(predicted[mine] == label)) if mine.any() else None)
-    return found
+    class with no test point); one pass over the points (linear in the number of classes)."""
+    place = {label: i for i, label in enumerate(classes)}
+    true_at = np.fromiter((place[t] for t in true), dtype=np.intp, count=len(true))
+    right = np.asarray(true) == np.asarray(predicted)
+    points = np.bincount(true_at, minlength=len(classes))
+    hits = np.bincount(true_at, weights=right, minlength=len(classes))
+    return [float(h / n) if n else None for h, n in zip(hits, points)]
 
 
 def per_class(frame, best) -> list[dict]:
     """Per dataset of predictions.csv (``frame``, as ``run_folder.read_predictions`` gives
     it), in the file's order: {dataset, classes, best, confusion (of ``best[dataset]``, the
-    best scheme's name; None when the dataset has none), recall: {scheme: per-class recall}}.
-    The classes are every label met in the dataset's true or predicted column."""
+    best scheme's name; None when the dataset has none, or more than :data:`CONFUSION_LIMIT`
+    classes), recall: {scheme: per-class recall}}. The classes are every label met in the
+    dataset's true or predicted column."""
     found = []
     for dataset, rows in frame.groupby("dataset", sort=False):
         classes = class_order(list(rows["true"]) + list(rows["predicted"]))
@@ -53,7 +59,8 @@ def per_class(frame, best) -> list[dict]:
         chosen = by_scheme.get(best.get(dataset))
         found.append({
             "dataset": dataset, "classes": classes, "best": best.get(dataset),
-            "confusion": None if chosen is None else confusion_matrix(
+            "confusion": None if chosen is None or len(classes) > CONFUSION_LIMIT
+            else confusion_matrix(
                 chosen["true"], chosen["predicted"], classes),
             "recall": {scheme: recall(mine["true"], mine["predicted"], classes)
                        for scheme, mine in by_scheme.items()}})

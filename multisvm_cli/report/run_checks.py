@@ -199,6 +199,9 @@ def predictions_problem(frame, results) -> str | None:
     probabilities = frame[frame.columns[list(frame.columns).index("predicted") + 1:]]
     if not all(v == "" or _fraction_text(v) for v in probabilities.to_numpy().ravel()):
         return "a probability is not a number in [0, 1]"
+    problem = _probability_sums(probabilities) or _splits_problem(frame, results)
+    if problem:
+        return problem
     groups = {key: group for key, group in frame.groupby(["dataset", "scheme"], sort=False)}
     expected = {}  # (dataset, scheme): [results, n_test, n_errors] (two swept values may
     for r in results["results"]:  # print alike: their results share a name, added up)
@@ -233,3 +236,44 @@ def _fraction_text(text) -> bool:
         return 0.0 <= float(text) <= 1.0
     except ValueError:
         return False
+
+
+SUM_TOLERANCE = 1e-6  # a row's probabilities add up to 1 within this
+
+
+def _probability_sums(probabilities) -> str | None:
+    """What is wrong with the rows' class probabilities (texts; empty where the scheme gives
+    none) beyond their range, or None: a row's given ones add up to 1."""
+    if probabilities.shape[1] == 0:
+        return None
+    values = probabilities.replace("", "nan").astype(float)
+    given = values.notna().any(axis=1)
+    sums = values.sum(axis=1, skipna=True)
+    bad = given & ((sums - 1.0).abs() > SUM_TOLERANCE)
+    if bad.any():
+        n = int(bad.to_numpy().argmax()) + 2
+        return f"row {n}'s probabilities add up to {float(sums[bad].iloc[0]):g}, not 1"
+    return None
+
+
+def _splits_problem(frame, results) -> str | None:
+    """None when every row's (repeat, fold) is a split of its result in results.json and each
+    split has as many rows as its n_test (a row of repeat 7, fold 9 in a 2 x 5 run is not)."""
+    expected = Counter()
+    for r in results["results"]:
+        for split in r.get("splits") or []:
+            if is_count(split.get("n_test")):
+                expected[(r["dataset"], r["scheme"], str(split.get("repeat", 0)),
+                          str(split.get("fold", 0)))] += split["n_test"]
+    if not expected:
+        return None
+    found = Counter(zip(frame["dataset"], frame["scheme"], frame["repeat"], frame["fold"]))
+    for key in found:
+        if key not in expected:
+            return (f"it has {key[0]} {key[1]} rows of repeat {key[2]}, fold {key[3]}, which "
+                    "is not a split of the run (results.json)")
+    for key, n_test in expected.items():
+        if found.get(key, 0) != n_test:
+            return (f"its {key[0]} {key[1]} repeat {key[2]}, fold {key[3]} has {found.get(key, 0)}"
+                    f" rows, the run tested {n_test} points there")
+    return None

@@ -28,7 +28,8 @@ from ..base.hashing import sha256_hex
 from ..base.numeric import is_count, is_number
 from ..base.readers import read_json, read_text
 from ..base.storage import atomic_write, to_json, write_json
-from . import columns, run_checks
+from . import columns, point_record, run_checks
+from .point_record import PREDICTION_COLUMNS, PROBABILITY_PREFIX, predictions_text
 from .hsu_lin import HSU_LIN, LAYOUTS, TABLE_1, tables_text
 from .record import ERROR_PCT
 from .table import render
@@ -52,8 +53,6 @@ SWEEP_NUMBERS = (ERROR_PCT, "cpu_time", "evaluation_time", "kernel_evaluations",
 SWEEP_OPTIONAL = ("max_train_memory_mb", "level1_accuracy", "level2_accuracy")
 LIMIT = 1 << 30          # bytes of grid.csv, table.csv or results.json
 SMALL_LIMIT = 16 << 20   # bytes of run.json or config.yaml
-PREDICTION_COLUMNS = ["dataset", "scheme", "repeat", "fold", "row", "true", "predicted"]
-PROBABILITY_PREFIX = "p_"  # predictions.csv's class probability columns: p_<class>
 CONFIG_SHA256 = "config_sha256"  # run.json's record of config.yaml (:func:`check_config`)
 
 
@@ -89,8 +88,9 @@ class RunTables:
 
 def write_tables(folder, run: RunTables):
     """grid.csv, table.csv, table.md and results.json of a run (:class:`RunTables`), each
-    written atomically, and its predictions.csv (:func:`write_predictions`). results.json is
-    strict JSON (a non-finite number is refused here, as the reader would refuse it)."""
+    written atomically, and its predictions.csv (:func:`.point_record.predictions_text`, its
+    record kept in results.json). results.json is strict JSON (a non-finite number is refused
+    here, as the reader would refuse it)."""
     import pandas as pd
 
     folder = Path(folder)
@@ -111,32 +111,13 @@ def write_tables(folder, run: RunTables):
         saved["dag_orders"] = run.dag_orders
     if run.versus_best:
         saved["versus_best"] = run.versus_best
+    predictions = predictions_text(run.results) \
+        if any("points" in r for r in run.results) else None  # the protocol's (not hand-made)
+    if predictions is not None:
+        saved[point_record.KEY] = predictions[1]
     atomic_write(folder / "results.json", to_json(saved, indent=2, allow_nan=False) + "\n")
-    if any("points" in r for r in run.results):  # the protocol's results (not hand-made)
-        write_predictions(folder, run.results)
-
-
-def write_predictions(folder, results) -> Path:
-    """predictions.csv: every test point of every result (``results``: the protocol's, each
-    with its splits' ``points``), one row each, :data:`PREDICTION_COLUMNS` then one
-    probability column per class (``p_<class>``, the classes in the order first met; empty
-    where the scheme gives no probabilities), written atomically. Rows in the results'
-    order, then repeat, fold and test order: the same config gives the same bytes."""
-    splits = [(r["dataset"], r["scheme"], split) for r in results for split in r["points"]]
-    classes = list(dict.fromkeys(str(c) for *_, split in splits if split["proba"] is not None
-                                 for c in split["classes"]))
-    stream = io.StringIO()
-    out = csv.writer(stream, lineterminator="\n")
-    out.writerow(PREDICTION_COLUMNS + [PROBABILITY_PREFIX + c for c in classes])
-    for dataset, scheme, split in splits:
-        place = {str(c): i for i, c in enumerate(split["classes"])}
-        for i, (row, true, predicted) in enumerate(zip(split["row"], split["true"],
-                                                       split["predicted"])):
-            proba = split["proba"]
-            out.writerow([dataset, scheme, split["repeat"], split["fold"], int(row), true,
-                          predicted] + ["" if proba is None or c not in place
-                                        else repr(float(proba[i, place[c]])) for c in classes])
-    return atomic_write(Path(folder) / "predictions.csv", stream.getvalue())
+    if predictions is not None:
+        atomic_write(folder / "predictions.csv", predictions[0])
 
 
 def write_sweep(folder, rows) -> Path:
@@ -223,6 +204,9 @@ def results_problem(results) -> str | None:
     if not _versus_best_ok(results.get("versus_best") or {}):
         return ("'versus_best' must map each dataset to its best scheme, alpha and tests "
                 "{scheme: {p_value, test}}")
+    if point_record.KEY in results and not point_record.record_ok(results[point_record.KEY]):
+        return (f"{point_record.KEY!r} must map each dataset to its classes, labels_sha256 "
+                "and schemes_sha256")
     if not _studies_ok(results.get("dag_orders") or {}):
         return ("'dag_orders' must map each dataset to its errors_pct, kernel_evaluations and "
                 "selected_error")
@@ -353,13 +337,19 @@ def read_sweep(folder):
 
 def read_predictions(folder):
     """predictions.csv as a DataFrame of texts (None for a run folder from before the file),
-    checked: whole rows, :data:`PREDICTION_COLUMNS` then ``p_<class>`` columns, and against
+    checked: whole rows, :data:`PREDICTION_COLUMNS` then ``p_<class>`` columns, against
     results.json (:func:`.run_checks.predictions_problem`: counts, ids, probabilities, and per
-    dataset x scheme as many rows as n_test, as many wrong as n_errors)."""
+    dataset x scheme as many rows as n_test, as many wrong as n_errors) and against the run's
+    record of it there (:mod:`.point_record`: classes, test points, predictions). A folder
+    whose results.json has that record must have the file, a regular one (not a link)."""
     import pandas as pd
 
     path = Path(folder) / "predictions.csv"
-    if not path.is_file():
+    record = _point_record(folder)
+    if record is not None and (path.is_symlink() or not path.exists()):
+        raise _malformed(path, "missing or a link, though results.json records that the run "
+                               "wrote it")
+    if record is None and not path.is_file():
         return None
     text = read_text(path, LIMIT, what="predictions.csv")
     header = _whole_rows(path, text)
@@ -369,8 +359,18 @@ def read_predictions(folder):
         raise _malformed(path, f"its columns are not {', '.join(PREDICTION_COLUMNS)}, then "
                                f"{PROBABILITY_PREFIX}<class> ones")
     frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
-    _cross_check(path, folder, lambda results: run_checks.predictions_problem(frame, results))
+    _cross_check(path, folder, lambda results: run_checks.predictions_problem(frame, results)
+                 or (record and point_record.record_problem(frame, record,
+                                                            PROBABILITY_PREFIX)))
     return frame
+
+
+def _point_record(folder):
+    """results.json's record of predictions.csv (:mod:`.point_record`), None when the folder
+    has no results.json or it is from before the record."""
+    if not (Path(folder) / "results.json").is_file():
+        return None
+    return read_results(folder).get(point_record.KEY)
 
 
 def read_run_file(folder, name):

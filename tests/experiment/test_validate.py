@@ -18,21 +18,21 @@ REFUSED = {
                       8, "seed: a seed must be an integer from 0 to 4294967295, got -1"),
     "k-fold larger than the dataset": (("split: {test_fraction: 0.3, seed: 1}",
                                         "split: {method: kfold, k: 200}"), 3,
-                                       "split: iris: Cannot have number of splits n_splits=200 "
-                                       "greater than the number of samples: n_samples=150"),
+                                       "split: iris: 200 stratified folds need 200 rows or more, "
+                                       "and a class with 200 rows or more"),
     "k-fold larger than every class": (("split: {test_fraction: 0.3, seed: 1}",
                                         "split: {method: kfold, k: 60}"), 3,
-                                       "split: iris: n_splits=60 cannot be greater than the "
-                                       "number of members in each class"),
+                                       "split: iris: 60 stratified folds need 60 rows or more, "
+                                       "and a class with 60 rows or more"),
     "validation k-fold larger than a training part's classes": (
         ("split: {test_fraction: 0.3, seed: 1}",
          "split: {test_fraction: 0.3, seed: 1}\nvalidation: {method: kfold, k: 40}"), 4,
-        "validation: iris: n_splits=40 cannot be greater than the number of members in each "
-        "class"),
+        "validation: iris: 40 stratified folds need 40 rows or more, and a class with 40 rows "
+        "or more (each fold tests one); the data has 105 rows, at most 35 of a class"),
     "test fraction leaving too few training rows": (("test_fraction: 0.3", "test_fraction: 0.999"),
-                                                    3, "split: iris: With n_samples=150, "
-                                                       "test_size=0.999 and train_size=None, the "
-                                                       "resulting train set will be empty"),
+                                                    3, "split: iris: a stratified split of 150 "
+                                                       "rows into 0 and 150 needs every one of "
+                                                       "the 3 classes on both sides"),
     "graph threshold not a number": (
         ("schemes: [ovr, maxwins, dag]", "schemes: [ovr, graph]\nscheme_options: "
                                          "{graph: {threshold: abc}}"),

@@ -162,3 +162,14 @@ def test_the_proba_refusal_says_how_to_get_probabilities(iris_model, tmp_path, r
     refused(run_multisvm("predict", iris_model, points, "--proba"),
             "this 1-v-r model gives no class probabilities: it was trained without them",
             "scheme_options: {ovr: {probability: true}}", "or drop --proba")
+
+
+def test_a_named_label_on_a_headerless_file_names_predicts_own_option(iris_model, tmp_path,
+                                                                      run_multisvm):
+    """(issue #56) predict's hint is its --label option, never the config key header: true."""
+    rows = _iris_csv(tmp_path / "rows.csv")
+    rows.write_text("".join(line + ",0\n" for line in rows.read_text().splitlines()))
+    line = refused(run_multisvm("predict", iris_model, rows, "--label", "species"),
+                   "label column 'species' is named but the file has no header row",
+                   "give its index with --label (0..4)")
+    assert "header: true" not in line

@@ -38,6 +38,7 @@ import scipy.sparse as sp
 from ...base.errors import MultisvmError, one_line
 from ...base.thread_warnings import caught
 from ..splits import named_warnings, outer_index_folds, pooled, validation_index_splits
+from .class_limit import check_class_limit
 from .sweep import swept_options
 
 # libsvm multiplies and sums kernel values (its gradients, the decision values): past
@@ -83,6 +84,7 @@ def validate(path, mirror=None, data_home=None, datasets=()) -> tuple:
 def check_against_data(config, plan, dataset) -> None:
     """ConfigError for the first problem of the module's list on ``plan`` of ``config`` with
     ``dataset`` (its data): the checks ``multisvm validate`` and a run share."""
+    check_class_limit(config, plan, dataset)
     check_plan(plan, dataset, config.repeats)
     if dataset.card.kind == "text" and plan.features is not None:
         _check_features(plan, dataset)

@@ -1,7 +1,9 @@
 """The recipes of docs/explanation/extending.md work as written: each code block marked
 ``<!-- recipe: NAME -->`` is read from the page and run as the module the page says to write
-(a scheme, a figure, a card data format), or checked against what the package holds (the
-dataset card), with numbers that would be wrong if the recipe were."""
+(a scheme, a scheme's option, a figure, a card data format, a local format), or checked against
+what the package holds (the dataset card), with numbers that would be wrong if the recipe were;
+the config key's and the column's recipes are run by their tables' tests, and a test here checks
+that some test runs every recipe."""
 
 import dataclasses
 import hashlib

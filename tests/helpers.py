@@ -1,10 +1,12 @@
 """Small helpers that several test files use, each written once here: the command line run
 in-process and as a real process, a refused command's one ``error:`` line, class counts, a standardized
-scikit-learn dataset, a folder of given files, and result rows without what differs between
-two runs of one config."""
+scikit-learn dataset, a folder of given files, result rows without what differs between
+two runs of one config, and the recipes of docs/explanation/extending.md."""
 
 import collections
+import re
 import subprocess
+import textwrap
 import sys
 from pathlib import Path
 from typing import NamedTuple
@@ -12,6 +14,8 @@ from typing import NamedTuple
 from click.testing import CliRunner
 
 REPO = Path(__file__).resolve().parents[1]
+EXTENDING = REPO / "docs" / "explanation" / "extending.md"
+RECIPE = re.compile(r"^( *)<!-- recipe: ([\w-]+) -->\n\1```\w+\n(.*?)^\1```$", re.M | re.S)
 # what two runs of one config may differ in: their times and the run folder
 VARYING = ("cpu_time", "selection_time", "evaluation_time", "run_folder")
 
@@ -107,3 +111,21 @@ def sparse_file(path, size):
     with open(path, "wb") as stream:
         stream.truncate(size)
     return path
+
+
+def recipes() -> dict:
+    """name -> the code of each block of docs/explanation/extending.md marked
+    ``<!-- recipe: NAME -->``, dedented (the tests run each one as the page says)."""
+    found = {}
+    for match in RECIPE.finditer(EXTENDING.read_text(encoding="utf-8")):
+        assert match.group(2) not in found, f"recipe {match.group(2)!r} twice"
+        found[match.group(2)] = textwrap.dedent(match.group(3))
+    return found
+
+
+def recipe_row(name, namespace):
+    """The recipe ``name``, one row of a table written as the table writes it (a ``Column(...)``
+    or a ``"key": Key(...)`` item, a trailing comma allowed), evaluated in ``namespace`` (the
+    table's module's): the row, or the one-item dict of a keyed row."""
+    code = recipes()[name].strip().rstrip(",")
+    return eval(f"{{{code}}}" if code.startswith(('"', "'")) else code, dict(namespace))

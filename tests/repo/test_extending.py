@@ -1,13 +1,15 @@
 """The recipes of docs/explanation/extending.md work as written: each code block marked
 ``<!-- recipe: NAME -->`` is read from the page and run as the module the page says to write
-(a scheme, a figure, a card data format), or checked against what the package holds (the
-dataset card), with numbers that would be wrong if the recipe were."""
+(a scheme, a scheme's option, a figure, a card data format, a local format), or checked against
+what the package holds (the dataset card), with numbers that would be wrong if the recipe were;
+the config key's and the column's recipes are run by their tables' tests, and a test here checks
+that some test runs every recipe."""
 
+import dataclasses
 import hashlib
 import importlib.util
 import re
 import sys
-import textwrap
 from types import SimpleNamespace
 
 import numpy as np
@@ -19,22 +21,11 @@ from multisvm_cli import data
 from multisvm_cli.data import formats
 from multisvm_cli.estimators import registry
 from multisvm_cli.estimators.maxwins import MaxWinsSVC
+from multisvm_cli.experiment import load_config
 from multisvm_cli.persist import load_model, save_model
 from multisvm_cli.report.figures import base as figures_base
 from multisvm_cli.report.figures import drawing
-from helpers import REPO
-
-PAGE = REPO / "docs" / "explanation" / "extending.md"
-RECIPE = re.compile(r"^( *)<!-- recipe: ([\w-]+) -->\n\1```\w+\n(.*?)^\1```$", re.M | re.S)
-
-
-def recipes() -> dict:
-    """name -> the code of its block, dedented."""
-    found = {}
-    for match in RECIPE.finditer(PAGE.read_text(encoding="utf-8")):
-        assert match.group(2) not in found, f"recipe {match.group(2)!r} twice"
-        found[match.group(2)] = textwrap.dedent(match.group(3))
-    return found
+from helpers import REPO, recipes, refused
 
 
 def load_recipe(name, module, tmp_path, monkeypatch):
@@ -49,9 +40,13 @@ def load_recipe(name, module, tmp_path, monkeypatch):
     return loaded
 
 
-def test_the_page_holds_every_recipe():
-    assert set(recipes()) == {"scheme", "scheme-line", "figure", "card", "format",
-                              "local-format"}
+def test_the_page_holds_every_recipe_and_a_test_runs_each():
+    names = {"scheme", "scheme-line", "scheme-option", "config-key", "column", "figure", "card",
+             "format", "local-format"}
+    assert set(recipes()) == names
+    tests = "".join(path.read_text(encoding="utf-8") for path in (REPO / "tests").rglob("*.py"))
+    for name in names:
+        assert re.search(rf'(recipes\(\)\[|recipe\w*\()"{name}"', tests), f"no test runs {name}"
 
 
 @pytest.fixture
@@ -82,6 +77,48 @@ def test_the_scheme_recipe_trains_predicts_and_saves(vote, tmp_path):
     loaded = load_model(tmp_path / "model").estimator
     assert type(loaded).__name__ == "VoteSVC"
     np.testing.assert_array_equal(loaded.decision_function(X), scores)
+
+
+@pytest.fixture
+def slope(vote, tmp_path, monkeypatch):
+    """The page's scheme option: its class loaded, and named by the vote scheme's registry line
+    (as vote.py's own class would be, had it gained the option there)."""
+    load_recipe("scheme-option", "multisvm_cli.estimators.vote_slope", tmp_path, monkeypatch)
+    target = "multisvm_cli.estimators.vote_slope:SlopeVoteSVC"
+    monkeypatch.setitem(registry.REGISTRY, "vote", dataclasses.replace(vote, target=target))
+
+
+def test_the_scheme_option_recipe_is_checked_by_the_config_and_reaches_the_estimator(
+        slope, write_config, run_multisvm, tmp_path, monkeypatch):
+    """One entry of _option_constraints and its constructor parameter: the config takes the
+    option and refuses a bad value with the constraint's sentence, the docs list it, and a
+    trained model is fitted with it (its votes tanh(4 |f|), not tanh(|f|))."""
+    assert registry.REGISTRY["vote"].options[:2] == ("probability", "slope")
+    rest = dict(kernels=[{"type": "gaussian", "sigma": [2]}], C=[1], schemes=["vote"])
+    path = write_config(scheme_options={"vote": {"slope": 4}}, **rest)
+    assert load_config(path).scheme_options == {"vote": {"slope": 4}}
+    validated = run_multisvm("validate", path)
+    assert validated.code == 0 and "vote: {slope: 4}" in validated.out, validated
+    bad = write_config("bad.yaml", scheme_options={"vote": {"slope": 0}}, **rest)
+    refused(run_multisvm("validate", bad), "bad.yaml:8: scheme_options.vote.slope: slope must "
+                                            "be a finite number > 0, got 0; allowed: a number > 0")
+    monkeypatch.syspath_prepend(str(REPO / "scripts"))
+    import gen_docs
+
+    page = gen_docs.config_page()
+    assert "| `vote` | Vote | `probability`, `slope`, `cache_size`," in page
+    assert "| `slope` | a number &gt; 0 |" in page
+
+    trained = run_multisvm("train", path, "--scheme", "vote", "-o", tmp_path / "model")
+    assert trained.code == 0, trained.err
+    model = load_model(tmp_path / "model").estimator
+    assert type(model).__name__ == "SlopeVoteSVC" and model.get_params()["slope"] == 4
+    X, _ = load_iris(return_X_y=True)
+    X = X[:20] + 0.5  # points near the boundaries, where the slope changes the votes
+    pairwise = model.machines_.decision(X, model.memory_mb, model.n_jobs)
+    first = (np.where(pairwise[:, 0] < 0, np.tanh(4 * np.abs(pairwise[:, 0])), 0)
+             + np.where(pairwise[:, 1] < 0, np.tanh(4 * np.abs(pairwise[:, 1])), 0))
+    np.testing.assert_allclose(model.decision_function(X)[:, 0], first)
 
 
 def test_the_figure_recipe_registers_and_draws_error_counts(tmp_path, monkeypatch):

@@ -11,11 +11,10 @@ import json
 import pytest
 
 from multisvm_cli.report import columns, run_checks, table
-from multisvm_cli.report.columns import NONNEGATIVE, Column
 from multisvm_cli.report.html import _parse
 from multisvm_cli.report.html_table import table_html
 from multisvm_cli.report.record import LABEL
-from helpers import REPO
+from helpers import REPO, recipe_row
 
 spec = importlib.util.spec_from_file_location("gen_docs", REPO / "scripts" / "gen_docs.py")
 gen_docs = importlib.util.module_from_spec(spec)
@@ -112,33 +111,32 @@ def test_run_checks_and_the_reader_check_the_declared_ranges_and_numbers():
         ("C", "error_pct", "error_sd")
 
 
-NEW = Column("n_features", "features", "features: the dataset's features after scaling",
-             narrow="feats", unit="features", fmt=".0f", number=True, check=NONNEGATIVE,
-             note_at=(2, 4), copied=True)
-
-
 def test_a_new_column_is_one_declaration(monkeypatch, tmp_path):
-    """The recipe: add a Column (here after n_test, copied from the pooled result's
-    n_features); the row, every output, the checks and the reference page follow."""
+    """docs/explanation/extending.md's recipe: one Column added (after n_test, copied from the
+    pooled result's n_support_vectors); the row, every output, the checks and the reference
+    page follow."""
+    new = recipe_row("column", vars(columns))
+    assert new.key == "n_support_vectors" and new.key not in [c.key for c in columns.COLUMNS]
     place = [c.key for c in columns.COLUMNS].index("n_test") + 1
     monkeypatch.setattr(columns, "COLUMNS",
-                        columns.COLUMNS[:place] + (NEW,) + columns.COLUMNS[place:])
-    rows = _rows(n_features=4321.0)
-    assert [row["n_features"] for row in rows] == [4321.0, 4321.0]
+                        columns.COLUMNS[:place] + (new,) + columns.COLUMNS[place:])
+    rows = _rows(n_support_vectors=4321.0)
+    assert [row["n_support_vectors"] for row in rows] == [4321.0, 4321.0]
     out = _outputs(rows)
     header = out["table"].splitlines()[0]
-    assert header.index("n_test") < header.index("features") < header.index("kernel evals")
-    assert "feats" in out["narrow"].splitlines()[0].split()
+    assert header.index("n_test") < header.index("SVs") < header.index("kernel evals")
+    assert "SVs" in out["narrow"].splitlines()[0].split()
     assert " 4321 " in out["table"].splitlines()[2] and " 4321 " in out["narrow"]
-    assert "| features " in out["markdown"] and ">features</th>" in out["html"]
+    assert "| SVs " in out["markdown"] and ">SVs</th>" in out["html"]
     assert ">4321</td>" in out["html"]
-    assert json.loads(out["json"])[0]["n_features"] == 4321.0
-    assert ",n_test,n_features,kernel_evaluations," in out["csv"].splitlines()[0]
+    assert json.loads(out["json"])[0]["n_support_vectors"] == 4321.0
+    assert ",n_test,n_support_vectors,kernel_evaluations," in out["csv"].splitlines()[0]
     assert out["footnote"].split("\n")[1].endswith(
-        "; features: the dataset's features after scaling.")
-    assert "| `n_features` | features | feats | features | always |" in out["reference"]
-    assert "n_features" in columns.numbers()
-    assert run_checks.row_ranges({"n_features": -3}, "r") == "r: n_features -3 is negative"
+        "; SVs: unique support vectors of the final model (mean over folds and repeats).")
+    assert "| `n_support_vectors` | SVs | SVs | support vectors | always |" in out["reference"]
+    assert "n_support_vectors" in columns.numbers()
+    assert run_checks.row_ranges({"n_support_vectors": -3}, "r") == \
+        "r: n_support_vectors -3 is negative"
 
 
 def test_declared_columns_are_well_formed():

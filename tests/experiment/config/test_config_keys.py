@@ -10,8 +10,10 @@ import yaml
 
 from multisvm_cli.experiment.config import ConfigError, load_config
 from multisvm_cli.experiment.config.checks import check_number
+from multisvm_cli.experiment.config import keys
 from multisvm_cli.experiment.config.keys import (DATASET, KEYS, LOCAL, TOP, Key, entry_keys,
                                                  local_keys, required, written_at)
+from helpers import recipe_row
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -75,10 +77,10 @@ def _count(doc, value, path, *needed):
 @pytest.fixture
 def new_rows():
     """Two rows added to the table (in place) and nowhere else: a top-level key and a
-    per-dataset one (the dataset's value wins), as the own-table issue's keys will be."""
+    per-dataset one (the dataset's value wins), as the own-table issue's keys will be; the
+    per-dataset one is docs/explanation/extending.md's recipe."""
     rows = {"patience": Key(None, "A test-only top-level count.", default=3, check=_count),
-            "copies": Key(None, "A test-only per-dataset count.", default=1, check=_count,
-                          needs=("seed",), where=(TOP, DATASET))}
+            **recipe_row("config-key", vars(keys))}
     saved = list(KEYS.items())
     at = list(KEYS).index("max_iter") + 1  # after the last per-dataset key
     KEYS.clear()
@@ -90,32 +92,40 @@ def new_rows():
 
 def test_a_key_added_as_one_row_reaches_validate_the_config_the_run_and_the_docs(
         new_rows, write_config, run_multisvm, tmp_path, monkeypatch):
-    dataset = [{"name": "iris", "copies": 2}, "wine"]
+    dataset = [{"name": "iris", "max_train_rows": 50}, "wine"]
     path = write_config(dataset=dataset, patience=5, split={"test_fraction": 0.3, "seed": 1},
                         kernels=[{"type": "linear"}], C=[1], schemes=["ovr"])
     config = load_config(path)
-    assert config.patience == 5 and [plan.copies for plan in config.datasets] == [2, 1]
+    assert config.patience == 5
+    assert [plan.max_train_rows for plan in config.datasets] == [50, None]
     resolved = yaml.safe_load(config.resolved_text())
     assert resolved["patience"] == 5
-    assert [entry["copies"] for entry in resolved["dataset"]] == [2, 1]
+    assert [entry.get("max_train_rows") for entry in resolved["dataset"]] == [50, None]
+    top = load_config(write_config("top.yaml", dataset=dataset, max_train_rows=500))
+    assert [plan.max_train_rows for plan in top.datasets] == [50, 500]
 
     validated = run_multisvm("validate", path)
     assert validated.code == 0, validated.err
-    assert "patience: 5\n" in validated.out and "copies: 2\n" in validated.out
+    assert "patience: 5\n" in validated.out and "max_train_rows: 50\n" in validated.out
 
     bad = write_config("bad.yaml", patience=0)
     refused = run_multisvm("validate", bad)
     assert refused.code == 2 and "bad.yaml:8: patience: must be > 0, got 0" in refused.err
+    bad = write_config("bad.yaml", dataset=[{"name": "iris", "max_train_rows": 0}])
+    refused = run_multisvm("validate", bad)
+    assert refused.code == 2, refused
+    assert "bad.yaml:3: dataset[0].max_train_rows: must be > 0, got 0" in refused.err
 
     out = tmp_path / "out"
     ran = run_multisvm("reproduce-table", path, "--out", out, "--quiet", "--no-figures")
     assert ran.code == 0, ran.err
     saved = yaml.safe_load(next(out.glob("small/2*/config.yaml")).read_text())
-    assert saved["patience"] == 5 and saved["dataset"][0]["copies"] == 2
+    assert saved["patience"] == 5 and saved["dataset"][0]["max_train_rows"] == 50
 
     monkeypatch.syspath_prepend(str(REPO / "scripts"))
     import gen_docs
 
     page = gen_docs.config_page()
     assert "| `patience` | top level | 3 | A test-only top-level count. |" in page
-    assert "| `copies` | top level, per dataset | 1 | A test-only per-dataset count. |" in page
+    assert ("| `max_train_rows` | top level, per dataset | none | The most training rows a "
+            "dataset may use (a positive integer). |") in page

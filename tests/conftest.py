@@ -25,6 +25,9 @@ sys.path.insert(0, str(REPO / "tests"))
 import local_server  # noqa: E402  (tests/ is on sys.path)
 from configs import write_config as _write_config  # noqa: E402
 from helpers import run_cli  # noqa: E402
+from quick_tier import (  # noqa: E402,F401  (the quick tier's hooks: tests/quick_tier.py)
+    pytest_collection_modifyitems, pytest_ignore_collect, pytest_runtestloop,
+    pytest_sessionfinish)
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,6 @@
 """Shared test set-up: the dataset mirror (../shared/datasets, as in .ci/run) and a partial
-one, a fresh or a session-wide data home, no network, the in-process command line, and the
-base config (see configs.py)."""
+one, a fresh or a session-wide data home, no network, the in-process command line, the base
+config (see configs.py), and the quick tier's hooks (see quick_tier.py)."""
 
 import functools
 import http.server

@@ -176,7 +176,7 @@ def pytest_sessionfinish(session):
     untouched = [name for name in touched.untouched(PACKAGE) if name not in IN_A_CHILD_PROCESS]
     if untouched:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
-        reporter.ensure_newline()
+        reporter.write("\n")  # after the progress line
         reporter.write_sep("=", "quick tier: modules that no test touched", red=True)
         for name in untouched:
             reporter.write_line(f"  {name}")

@@ -3,7 +3,7 @@ touches every module (see quick_tier.py).
 
 A module is *touched* when one of its functions or methods ran (a call seen by
 ``sys.setprofile``; a module body, a class body or a comprehension run at import does not
-count), or one of its compiled functions (numba's, which the profiler does not see) was
+count), or one of its functions compiled by numba (which the profiler does not see) was
 compiled or loaded for a call, or, for a module that defines no function at all (a table of constants, a package
 ``__init__`` that only imports), when it was imported. Code run in a child process (a real
 ``multisvm`` process, a process pool's workers) is not seen.
@@ -49,19 +49,26 @@ class Touched:
     def untouched(self, package: Path) -> list[str]:
         """The modules under the ``package`` folder that no code touched, sorted by name."""
         ran = {os.path.realpath(file) for file in self.files}
-        imported = {os.path.realpath(module.__file__): module
-                    for module in list(sys.modules.values()) if getattr(module, "__file__", None)}
+        loaded = [module for module in list(sys.modules.values())
+                  if getattr(module, "__file__", None)]
+        imported = {os.path.realpath(module.__file__) for module in loaded}
+        compiled = _compiled_for_a_call(
+            [module for module in loaded
+             if os.path.realpath(module.__file__).startswith(os.path.realpath(package))])
         return sorted(name for name, path in modules(package)
-                      if not (path in ran or _compiled_for_a_call(imported.get(path))
+                      if not (path in ran or name in compiled
                               or (path in imported and not _defines_functions(path))))
 
 
-def _compiled_for_a_call(module) -> bool:
-    """Whether one of ``module``'s own numba functions has a compiled signature (it has one
-    only once called)."""
-    return module is not None and any(
-        getattr(value, "signatures", None) and hasattr(value, "py_func")
-        and value.py_func.__module__ == module.__name__ for value in vars(module).values())
+def _compiled_for_a_call(kept_in) -> set[str]:
+    """The modules (names) a numba function of which has a compiled signature (it gets one
+    only when called), kept in one of ``kept_in``. A function compiled into its callers
+    (``inline="always"``) never gets one: a test must call it as Python."""
+    numba = sys.modules.get("numba.core.dispatcher")
+    if numba is None:
+        return set()
+    return {value.py_func.__module__ for module in kept_in for value in vars(module).values()
+            if isinstance(value, numba.Dispatcher) and value.signatures}
 
 
 def modules(package: Path) -> list[tuple[str, str]]:

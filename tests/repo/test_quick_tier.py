@@ -46,16 +46,18 @@ def test_a_numba_function_counts_once_compiled_for_a_call(tmp_path, monkeypatch)
     package = tmp_path / "jitpkg"
     package.mkdir()
     _package(package, {
-        "__init__.py": "from . import ran, waiting\n",
+        "__init__.py": "from . import ran, waiting, wrapper\n",
         "ran.py": "from numba import njit\n@njit\ndef twice(x):\n    return 2 * x\n",
         "waiting.py": "from numba import njit\n@njit\ndef thrice(x):\n    return 3 * x\n",
+        "plain.py": "def half(x):\n    return x / 2\n",   # compiled by wrapper.py
+        "wrapper.py": "from numba import njit\nfrom . import plain\nhalf = njit(plain.half)\n",
     })
     monkeypatch.syspath_prepend(str(tmp_path))
     touched = Touched()
     touched.start()
     try:
         import jitpkg
-        assert jitpkg.ran.twice(4) == 8
+        assert jitpkg.ran.twice(4) == 8 and jitpkg.wrapper.half(3.0) == 1.5
     finally:
         touched.stop()
     assert touched.untouched(package) == ["jitpkg.waiting"]

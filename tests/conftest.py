@@ -1,6 +1,6 @@
 """Shared test set-up: the dataset mirror (../shared/datasets, as in .ci/run) and a partial
-one, a fresh or a session-wide data home, no network, the in-process command line, and the
-base config (see configs.py)."""
+one, a fresh or a session-wide data home, no network, the in-process command line, the base
+config (see configs.py), and the quick tier's hooks (see quick_tier.py)."""
 
 import functools
 import http.server
@@ -25,6 +25,9 @@ sys.path.insert(0, str(REPO / "tests"))
 import local_server  # noqa: E402  (tests/ is on sys.path)
 from configs import write_config as _write_config  # noqa: E402
 from helpers import run_cli  # noqa: E402
+from quick_tier import (  # noqa: E402,F401  (the quick tier's hooks: tests/quick_tier.py)
+    pytest_collection_modifyitems, pytest_ignore_collect, pytest_runtestloop,
+    pytest_sessionfinish)
 
 
 @pytest.fixture(scope="session")

@@ -50,6 +50,9 @@ QUICK = {  # test file: its tests in the tier (none named: all of them)
     "tests/data/test_delimited.py": (
         "test_a_card_file_and_a_users_csv_accept_the_same_files[bom and crlf]",
     ),
+    "tests/estimators/joint/test_all_together.py": (
+        "test_each_formulations_own_bounds_are_the_box_the_docstrings_write",
+    ),
     "tests/estimators/joint/test_linear.py": (
         "test_the_primal_path_reaches_the_kernel_duals_optimum[40-3-0.5-ww]",
     ),
@@ -79,6 +82,7 @@ QUICK = {  # test file: its tests in the tier (none named: all of them)
     "tests/repo/test_extending.py": (),
     "tests/repo/test_import_cycles.py": (),
     "tests/repo/test_one_home.py": (),
+    "tests/repo/test_parameters.py": (),
     "tests/repo/test_paper_pages.py": ("test_both_studies_configs_validate_with_their_codes",),
     "tests/repo/test_quick_tier.py": (),
     "tests/repo/test_readme_outputs.py": (

@@ -531,3 +531,17 @@ def test_liblinear_for_an_all_together_scheme_is_refused_by_validate(tmp_path, r
     run = run_multisvm("validate", config)
     assert run.code == 2 and len(run.err.strip().splitlines()) == 1
     assert "cs trains with its own solver; solver liblinear (on iris) does not apply" in run.err
+
+
+@pytest.mark.parametrize("form", ["cs", "ww"])
+def test_each_formulations_own_bounds_are_the_box_the_docstrings_write(form):
+    """The bounds a formulation's module declares (plain Python, which box.py compiles into
+    the loops) are, entry by entry, the box as the class docstrings write it."""
+    from multisvm_cli.estimators.joint import crammer_singer, weston_watkins
+
+    module = {"cs": crammer_singer, "ww": weston_watkins}[form]
+    y, C = np.array([0, 2, 1, 2]), 3.0
+    own = np.arange(3)[None, :] == y[:, None]
+    lower, upper = box(form, y, 3, C)
+    np.testing.assert_array_equal(np.vectorize(module.lower)(own, C), lower)
+    np.testing.assert_array_equal(np.vectorize(module.upper)(own, C), upper)

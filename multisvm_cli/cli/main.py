@@ -16,8 +16,8 @@ import click
 
 from .. import __version__
 from .datasets import datasets
-from .options import (ReportOptions, RunOptions, data_options, figure_options, report_options,
-                      run_options)
+from .options import (ReportOptions, RunOptions, data_options, figure_options,
+                      input_format_option, report_options, run_options)
 from ..base.errors import MultisvmError, one_line
 from ..estimators.registry import scheme_names_help
 from ..experiment.compare import DEFAULT_SCHEMES, KERNELS
@@ -173,6 +173,7 @@ def _print_report(config, run, fmt, wide, answer):
 @click.option("--name", default=None, metavar="NAME",
               help="The dataset's name (the run is compare-NAME) [DATA's file name, made "
                    "folder-safe].")
+@input_format_option("DATA's and TEST's")
 @report_options
 def compare(data, test, schemes, label, kernel, full, name, **options):
     """Compare multiclass schemes on a csv, svmlight or npz file DATA (or a folder of
@@ -190,10 +191,12 @@ def compare(data, test, schemes, label, kernel, full, name, **options):
 
     from ..experiment.compare import compare_config, dataset_name
 
+    input_format = options.pop("input_format")
     given = ReportOptions(**options)
     with tempfile.TemporaryDirectory(prefix="multisvm-compare-") as folder:
         config = compare_config(folder, data, test, given.seed, schemes=schemes, label=label,
-                                kernel=kernel, full=full, name=name)
+                                kernel=kernel, full=full, name=name,
+                                input_format=input_format)
     stem = Path(data).stem if Path(data).is_file() else Path(data).name
     if name is None and dataset_name(data) not in (stem, f"{stem}-data"):
         click.echo(f"note: {data} runs as dataset {dataset_name(data)} (a folder-safe name; "
@@ -244,8 +247,9 @@ def train(config_path, scheme, dataset, output, force, **options):
               help="Part of the dataset: test, train, validation or all [test where the model's "
                    "split held rows out; all, with a warning, after a k-fold or all split].")
 @click.option("--confusion", is_flag=True, help="Also print the confusion matrix.")
+@input_format_option("The --dataset FILE's")
 @data_options
-def evaluate(model_dir, dataset, part, confusion, mirror, data_home):
+def evaluate(model_dir, dataset, part, confusion, input_format, mirror, data_home):
     """Load a saved model, predict a dataset part (or every point of a labelled FILE) and
     print error, kernel evaluations, evaluation time, size (and the confusion matrix).
 
@@ -254,19 +258,9 @@ def evaluate(model_dir, dataset, part, confusion, mirror, data_home):
     from ..experiment import evaluate as evaluate_model
     from ..report.table import evaluation_text
 
-    result = evaluate_model(model_dir, dataset, part, confusion, mirror, data_home)
+    result = evaluate_model(model_dir, dataset, part, confusion, mirror, data_home,
+                            input_format)
     click.echo(evaluation_text(result))
-
-
-def _local_format(ctx, param, value):
-    """``predict --format``: one of the format registry's local formats, checked as
-    ``click.Choice`` checks (listing them imports their modules, which only ``predict`` needs:
-    ``multisvm --help`` stays quick)."""
-    if value is None:
-        return None
-    from ..data.formats import local_names
-
-    return click.Choice(local_names()).convert(value, param, ctx)
 
 
 @cli.command()
@@ -277,9 +271,7 @@ def _local_format(ctx, param, value):
               help="Write the predictions to this csv file [print them]; must not exist yet.")
 @click.option("--proba", is_flag=True,
               help="Add one column of class probabilities per class (schemes that give them).")
-@click.option("--format", "fmt", metavar="FORMAT", default=None, callback=_local_format,
-              help="FILE's format, a local data format (a name it does not know is answered "
-                   "with those it knows) [from its extension].")
+@input_format_option("FILE's", old_spelling=True)
 @click.option("--zero-based/--one-based", "zero_based", default=None,
               help="Whether an svmlight FILE's indices start at 0 or 1 [as the model's "
                    "training file's; else 1].")
@@ -306,6 +298,8 @@ def predict(model_dir, file, output, confusion, **reading):
     from ..report.table import confusion_text
 
     proba, force = reading.pop("proba"), reading.pop("force")
+    given, old = reading.pop("input_format"), reading.pop("format_alias")
+    reading["fmt"] = given or old
     found = predict_file(model_dir, file, output, proba, force, PointsFile(**reading),
                          need_labels=confusion)
     if output is None:

@@ -39,6 +39,34 @@ def _added(command, options):
     return command
 
 
+def _local_format(ctx, param, value):
+    """``--input-format``: one of the format registry's local formats, checked as
+    ``click.Choice`` checks (listing them imports their modules, which only a command that
+    reads a file needs: ``multisvm --help`` stays quick)."""
+    if value is None:
+        return None
+    from ..data.formats import local_names
+
+    return click.Choice(local_names()).convert(value, param, ctx)
+
+
+def input_format_option(files, old_spelling=False):
+    """The ``--input-format FORMAT`` option (parameter ``input_format``) of a command reading
+    ``files`` (for its help), with ``--format`` too, hidden (parameter ``format_alias``), where
+    ``old_spelling``: ``predict``'s earlier name for it."""
+    def added(command):
+        options = [click.option(
+            "--input-format", "input_format", metavar="FORMAT", default=None,
+            callback=_local_format,
+            help=f"{files} format, a local data format (a name it does not know is answered "
+                 f"with those it knows) [from the extension, else the content].")]
+        if old_spelling:
+            options.append(click.option("--format", "format_alias", default=None, hidden=True,
+                                        callback=_local_format))
+        return _added(command, options)
+    return added
+
+
 def figure_options(command):
     """--figure-format, --dpi and --no-figures, shared by reproduce-table and report."""
     return _added(command, [

@@ -4,7 +4,8 @@ checked against the columns a model was trained on (:class:`Columns`). Labels in
 not needed; where present (a csv file's label column, an svmlight line's label, an npz file's
 ``y``) they are read too, so that the predictions can be scored against them.
 
-The format is ``fmt``, else told from the extension (:func:`.formats.infer_format`); each
+The format is ``fmt``, else told from the extension or the content
+(:func:`.formats.infer_format`; else refused, naming :data:`FORMAT_OPTION`); each
 format's module docstring says what a file of it holds (a csv file: :func:`csv_points`). A
 folder of documents is predicted only by a model trained on documents, which keeps its fitted
 text pipeline (:mod:`.text.pipeline`; read there, not here), so it is refused here: these are
@@ -26,6 +27,8 @@ from . import delimited, formats
 from .errors import DatasetError
 from .bounds import MEMORY_MB
 from .csv_file import check_names, checked_numbers, csv_labels, csv_table, label_column
+
+FORMAT_OPTION = "--input-format"  # how predict and evaluate --dataset are given a file's format
 
 
 @dataclass(frozen=True)
@@ -56,23 +59,8 @@ def read_points(path, columns: Columns, fmt=None, memory_mb=MEMORY_MB):
                            f"{_either(formats.local_names())} file of them")
     if not path.is_file():
         raise DatasetError(f"{path}: file not found")
-    fmt = fmt or formats.infer_format(path)
-    known = formats.local_names()
-    if fmt not in known:
-        raise DatasetError(f"{path}: cannot tell its format from the extension "
-                           f"{path.suffix or '(none)'}; name it {_extensions(known)}, or give "
-                           f"the format ({', '.join(known)})")
+    fmt = formats.given_or_told(path, fmt, FORMAT_OPTION)
     return formats.module(fmt).read_points(path, columns, memory_mb)
-
-
-def _extensions(names):
-    """The formats' extensions as a message names them: the usual one of each format, its
-    others in parentheses (``.csv, .svm (.svmlight, .libsvm) or .npz``)."""
-    shown = []
-    for name in names:
-        usual, *others = formats.module(name).EXTENSIONS
-        shown.append(f"{usual} ({', '.join(others)})" if others else usual)
-    return _either(shown)
 
 
 def _either(items):

@@ -32,17 +32,25 @@ NAME_LIMIT = 100 - len("compare-") - len("-data")  # a config name is at most 10
 
 
 def compare_config_text(data, test=None, schemes=None, label=None, kernel=None,
-                        full=False, name=None) -> str:
+                        full=False, name=None, input_format=None) -> str:
     """The YAML text of the config ``multisvm compare DATA [TEST]`` runs: ``data`` (and
     ``test``) as absolute paths, the dataset named ``name`` (default: :func:`dataset_name`;
     the config is ``compare-<name>``), ``schemes`` (registry names; default
     :data:`DEFAULT_SCHEMES`), a csv's ``label`` column (name or index), ``kernel`` (one of :data:`KERNELS`; default
     gaussian, linear for a folder of documents, read as text with tf-idf features) over the
-    coarse grid, or Hsu & Lin's whole grid with ``full``."""
+    coarse grid, or Hsu & Lin's whole grid with ``full``. A file's format is ``input_format``
+    (written as the entry's ``format``), else told as a config's is
+    (:func:`..data.formats.infer_format`): a file it cannot tell is refused here, one
+    DatasetError line naming ``--input-format``."""
+    from ..data.formats import given_or_told
     from ..data.local.files import TEST_PATH  # numpy: not for 'multisvm compare --help'
 
     data_path = Path(data).resolve()
     entry = {"name": name or dataset_name(data_path), "path": str(data_path)}
+    if input_format is not None:
+        entry["format"] = input_format
+    elif not data_path.is_dir():
+        given_or_told(data_path, None, "--input-format")
     if test is not None:
         entry[TEST_PATH] = str(Path(test).resolve())
     if label is not None:

@@ -3,6 +3,7 @@ config it writes (run again by ``reproduce-table``: the same table), its overrid
 bad files it refuses with one line and no run folder."""
 
 import csv
+import shutil
 
 import numpy as np
 import pytest
@@ -129,3 +130,46 @@ def test_compare_on_a_folder_of_documents(tmp_path, data_home):
     assert written["dataset"][0]["kind"] == "text"
     assert written["features"] == {"vectorizer": "tfidf"}
     assert written["kernels"] == [{"type": "linear"}]
+
+
+def test_compare_runs_libsvm_files_under_libsvm_names(mirror, tmp_path, data_home):
+    for name in ("dna.scale", "dna.scale.t"):  # LIBSVM's names: the extension says nothing
+        shutil.copyfile(mirror / "dna" / name, tmp_path / name)
+    out = tmp_path / "out"
+    result = run_cli("compare", tmp_path / "dna.scale", tmp_path / "dna.scale.t", "--schemes",
+                     "ovr", "--kernel", "linear", "--out", out, "--quiet", "--no-figures",
+                     "--format", "csv")
+    assert result.code == 0, result.err
+    (row,) = csv.DictReader(result.out.splitlines())
+    assert (row["scheme"], row["n_test"], row["C"]) == ("ovr", "1186", "0.25")
+    assert float(row["error_pct"]) == pytest.approx(100 * 56 / 1186)  # 56 of 1186 wrong
+    resolved = yaml.safe_load((_run_folder(out, "compare-dna-data") / "config.yaml")
+                              .read_text())["dataset"][0]
+    assert resolved["format"] == "svmlight" and resolved["scaling"] == "maxabs"
+
+
+def test_compare_runs_a_csv_named_txt_and_takes_input_format(iris_csv, tmp_path, data_home):
+    shutil.copyfile(iris_csv, tmp_path / "flowers.txt")
+    shutil.copyfile(iris_csv, tmp_path / "flowers.data")
+    tables = []
+    for name, given in (("flowers.txt", []), ("flowers.data", ["--input-format", "csv"])):
+        out = tmp_path / f"out-{name}"
+        result = run_cli("compare", tmp_path / name, *given, "--label", "target", "--schemes",
+                         "ovr", "--out", out, "--quiet", "--no-figures")
+        assert result.code == 0, result.err
+        run = _run_folder(out, "compare-flowers")
+        entry = yaml.safe_load((run / "config.original.yaml").read_text())["dataset"][0]
+        assert entry.get("format") == (given[1] if given else None)  # written where given
+        tables.append([{k: v for k, v in row.items() if k != "dataset"} for row in _table(run)])
+    assert tables[0] == tables[1] and tables[0][0]["n_test"] == "150"
+
+
+def test_compare_refuses_a_file_it_cannot_tell_naming_input_format(tmp_path, data_home):
+    (tmp_path / "points.dat").write_text("1 2 0\n3 4 1\n5 6 0\n7 8 1\n")  # spaces: neither
+    out = tmp_path / "out"
+    refused(run_cli("compare", tmp_path / "points.dat", "--out", out, "--quiet"),
+            "cannot tell the format of points.dat", "give --input-format csv, svmlight or npz")
+    assert not out.exists()
+    refused(run_cli("compare", tmp_path / "points.dat", "--input-format", "svmlight",
+                    "--out", out, "--quiet"), "points.dat:1:")  # read as told: not svmlight
+    assert not out.exists()

@@ -3,6 +3,7 @@ and a model folder altered by hand is refused with one line and exit code 2."""
 
 import json
 import re
+import shutil
 
 import numpy as np
 import pytest
@@ -165,3 +166,32 @@ def test_a_shipped_kfold_config_trains_and_evaluates_on_every_row(tmp_path, run_
     assert code == 0 and f"({errors} error" in named
     code, _, err = run_multisvm("evaluate", str(model), "--part", "test")
     assert code == 2 and err.startswith("error: part 'test' is not defined for a kfold split")
+
+
+def test_predict_and_evaluate_read_libsvm_names_as_compare_does(mirror, tmp_path, run_multisvm):
+    """A model trained from a config's ``path: dna.scale`` (no ``format:``) predicts and
+    evaluates ``dna.scale.t``, told svmlight by its content; ``--input-format`` (and
+    ``predict``'s earlier ``--format``) gives the same."""
+    for name in ("dna.scale", "dna.scale.t"):
+        shutil.copyfile(mirror / "dna" / name, tmp_path / name)
+    config, model = tmp_path / "dna.yaml", tmp_path / "model"
+    config.write_text("dataset: [{name: mydna, path: dna.scale, test_path: dna.scale.t}]\n"
+                      "kernels: [{type: linear}]\nC: [1]\nschemes: [ovr]\n")
+    code, _, err = run_multisvm("train", config, "--scheme", "ovr", "-o", model,
+                                "--out", tmp_path / "results", "-q")
+    assert code == 0, err
+    said = []
+    for given in ([], ["--input-format", "svmlight"], ["--format", "svmlight"]):
+        code, out, err = run_multisvm("predict", model, tmp_path / "dna.scale.t", *given)
+        assert code == 0, err
+        said.append((out, err))
+    assert said[0] == said[1] == said[2] and len(said[0][0].splitlines()) == 1 + 1186
+    assert "accuracy = 94.77% (1124/1186), error = 5.23%, n = 1186" in said[0][1]
+    code, text, err = run_multisvm("evaluate", model, "--dataset", tmp_path / "dna.scale.t")
+    assert code == 0, err
+    assert "1186 points" in text and "error rate: 5.23% (62 errors)" in text
+    code, _, err = run_multisvm("evaluate", model, "--input-format", "csv")
+    assert code == 2 and "--input-format is for a file given as --dataset" in err, err
+    (tmp_path / "points.dat").write_text("1 2\n")
+    code, _, err = run_multisvm("evaluate", model, "--dataset", tmp_path / "points.dat")
+    assert code == 2 and "give --input-format csv, svmlight or npz" in err, err

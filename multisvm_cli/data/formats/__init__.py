@@ -23,6 +23,9 @@ folder. A format of files (``multisvm predict --format`` too) defines:
 
 - ``EXTENSIONS``: the file extensions (lower case, the usual one first) that tell the format
   of a file given without ``format`` (:func:`infer_format`);
+- ``sniff(first_bytes) -> bool`` (optional): whether a file's first bytes
+  (:data:`SNIFF_BYTES`) look like this format, for a file whose extension is none of a
+  format's (:func:`infer_format`; a text format reads them with :func:`sniff_lines`);
 - ``read_local(spec, files) -> {part: (X, y, first line, names)}``: the points of a
   :class:`..local.files.LocalSpec`'s files (``files``: part -> path, each checked to exist and
   bounded in bytes): X float64 or scipy CSR, y int64 or str, the line of the first point (for
@@ -55,6 +58,7 @@ from typing import Callable
 from ..errors import DatasetError
 
 LAST = 1000  # the ORDER of a local format whose module sets none
+SNIFF_BYTES = 65536  # how much of a file a format's ``sniff`` sees
 
 
 def listed() -> dict:
@@ -163,10 +167,49 @@ def card_format(name) -> str:
 
 
 def infer_format(path) -> str | None:
-    """The local format whose ``EXTENSIONS`` hold ``path``'s extension (in any case), or None
-    when it cannot be told."""
+    """The local format of the file ``path``, by the one rule every reader of a user's file
+    shares (``predict``, ``evaluate --dataset``, ``compare``, a config's ``dataset:``): the
+    format whose ``EXTENSIONS`` hold its extension (in any case); else, for an existing file
+    whose extension says nothing (``dna.scale``, ``dna.scale.t``, ``.txt``, none), the one
+    format whose ``sniff`` takes its first :data:`SNIFF_BYTES`; None when it cannot be told
+    (no format's, or several formats', content)."""
     suffix = Path(path).suffix.lower()
-    return next((name for name in local_names() if suffix in module(name).EXTENSIONS), None)
+    by_name = next((name for name in local_names() if suffix in module(name).EXTENSIONS), None)
+    if by_name is not None or not Path(path).is_file():
+        return by_name
+    with open(path, "rb") as file:
+        first = file.read(SNIFF_BYTES)
+    sniffed = [name for name in local_names() if getattr(module(name), "sniff", None)
+               and module(name).sniff(first)]
+    return sniffed[0] if len(sniffed) == 1 else None
+
+
+def given_or_told(path, fmt, option) -> str:
+    """``fmt`` when given, else :func:`infer_format`'s format of ``path``; else DatasetError,
+    one line naming ``option``, where the user gives the format (``--input-format`` on the
+    command line, ``format:`` in a config)."""
+    fmt = fmt or infer_format(path)
+    if fmt is None:
+        *others, last = local_names()
+        raise DatasetError(f"cannot tell the format of {Path(path).name} from its extension or "
+                           f"its first lines; give {option} {', '.join(others)} or {last}")
+    return fmt
+
+
+def sniff_lines(first_bytes: bytes) -> list | None:
+    """The non-blank lines (stripped) of a file's ``first_bytes`` as UTF-8 text (a byte-order
+    mark dropped), without a last line the read may have cut; None when they are not text.
+    For a format's ``sniff``."""
+    try:
+        text = first_bytes.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None
+    if "\0" in text:
+        return None
+    lines = text.splitlines()
+    if len(first_bytes) >= SNIFF_BYTES and len(lines) > 1:
+        lines = lines[:-1]
+    return [line.strip() for line in lines if line.strip()]
 
 
 def register(name: str, module: str) -> None:

@@ -14,11 +14,13 @@ A file to predict (:func:`..points.csv_points`) has the model's feature columns,
 its label column too (read as the points' labels).
 """
 
+import csv
+
 from ...base.numeric import is_int
 from ..bounds import check_dense_size, csv_shape
 from ..csv_file import read_csv_named
 from ..points import csv_points
-from . import Option, flag
+from . import Option, flag, sniff_lines
 
 EXTENSIONS = (".csv",)
 OPTIONS = {"label": Option(-1, "a column name or a 0-based index",
@@ -27,6 +29,14 @@ OPTIONS = {"label": Option(-1, "a column name or a 0-based index",
            "header": flag(None, "csv: whether the first row names the columns (true/false).",
                           "detected")}
 ORDER = 1
+
+
+def sniff(first_bytes) -> bool:
+    """Whether a file's first lines are comma-separated rows of one width, two cells or more
+    (features and a label)."""
+    lines = sniff_lines(first_bytes)
+    widths = {len(row) for row in csv.reader(lines or ())}
+    return len(widths) == 1 and widths.pop() >= 2
 
 
 def read_local(spec, files):

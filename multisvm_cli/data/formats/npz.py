@@ -17,6 +17,12 @@ from ..csv_file import TOO_LARGE, whole_labels
 
 EXTENSIONS = (".npz",)
 ORDER = 3
+ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")  # a zip's first member, or an empty zip
+
+
+def sniff(first_bytes) -> bool:
+    """Whether a file starts as a zip archive does (an npz file is one)."""
+    return first_bytes[:4] in ZIP_MAGIC
 
 
 def read_local(spec, files):

@@ -11,18 +11,30 @@ model's training file was zero-based; each line's label is read (a whole number)
 the predictions against.
 """
 
+import re
+
 import numpy as np
 
 from .. import parsers
 from ..errors import DatasetError
 from ..bounds import check_feature_count
 from ..csv_file import whole_labels
-from . import flag
+from . import flag, sniff_lines
 
 EXTENSIONS = (".svm", ".svmlight", ".libsvm")
 OPTIONS = {"zero_based": flag(False, "svmlight: feature indices start at 0.")}
 SPARSE = True
 ORDER = 2
+NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+LINE = re.compile(rf"{NUMBER}(?:\s+qid:\S+)?(?P<features>(?:\s+\d+:{NUMBER})*)\s*(?:#.*)?")
+
+
+def sniff(first_bytes) -> bool:
+    """Whether a file's first lines are svmlight lines (``label index:value ...``, an optional
+    ``qid:``, a ``#`` comment), one with a feature at least: LIBSVM's ``dna.scale``."""
+    lines = sniff_lines(first_bytes)
+    matches = [LINE.fullmatch(line) for line in lines or ()]
+    return bool(matches) and all(matches) and any(m.group("features") for m in matches)
 
 
 def read_part(part):

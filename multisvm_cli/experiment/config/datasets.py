@@ -64,7 +64,8 @@ def _local_spec(doc, name, entry, where):
     """The data.LocalSpec of a local dataset entry: files exist (relative to the config's
     folder), the format is known or inferred, the read options fit it."""
     from ... import data
-    from ...data.formats import config_names, infer_format, local_names
+    from ...data.errors import DatasetError
+    from ...data.formats import config_names, given_or_told
     from ...data.local.files import MEMORY_MB
 
     if "kind" in entry:
@@ -78,11 +79,10 @@ def _local_spec(doc, name, entry, where):
     if "format" in entry:
         fmt = check_choice(doc, entry["format"], where + ("format",), config_names(), "format")
     else:
-        fmt = infer_format(paths["path"])
-        if fmt is None:
-            doc.fail(where + ("path",), f"cannot tell the format of {paths['path'].name} from "
-                                        f"its extension; add format: "
-                                        f"{joined(local_names())}")
+        try:
+            fmt = given_or_told(paths["path"], None, "format:")
+        except DatasetError as error:
+            doc.fail(where + ("path",), str(error))
     options = _read_options(doc, entry, where, fmt)
     memory_mb = entry.get("memory_mb", MEMORY_MB)
     if not is_count(memory_mb, 1):

@@ -207,8 +207,8 @@ def _documents(model, model_dir, folder, fmt, zero_based):
                             f"documents (one file each, at its top level or in one subfolder "
                             f"per class)")
     if fmt is not None or zero_based is not None:
-        raise MultisvmError(f"--format and --zero-based are for files of features; {model_dir}"
-                            f" predicts a folder of documents: drop them")
+        raise MultisvmError(f"--input-format and --zero-based are for files of features; "
+                            f"{model_dir} predicts a folder of documents: drop them")
     names, texts, truth = model.text.read_folder(folder)
     return names, model.text.transform(texts), truth
 

@@ -126,12 +126,14 @@ def default_part(split) -> str:
 
 
 def evaluate(model_dir, dataset=None, part=None, confusion=False, mirror=None,
-             data_home=None) -> Evaluation:
+             data_home=None, input_format=None) -> Evaluation:
     """Load a saved model, predict a part of ``dataset`` (default: the model's own, with the
     split it was trained under; part default: :func:`default_part`) and measure error, kernel
     evaluations, time and size. ``dataset`` may also be the path of a labelled csv, svmlight
     or npz file (:func:`is_file_dataset`): its every point is predicted (part ``file``), read
-    and checked against the model's columns as ``predict`` reads a file.
+    and checked against the model's columns as ``predict`` reads a file (its format
+    ``input_format``, else told from its extension or content; ValueError for
+    ``input_format`` without such a file).
 
     Warns when the dataset's raw files differ from those the model was trained on, and when
     the default part is every row (the model was fitted on them: a training error).
@@ -141,8 +143,11 @@ def evaluate(model_dir, dataset=None, part=None, confusion=False, mirror=None,
     model = load_trained_model(model_dir)  # every field checked: see trained_model
     meta = model.metadata
     if is_file_dataset(dataset):
-        X, y, part = _file_points(model, model_dir, dataset, part)
+        X, y, part = _file_points(model, model_dir, dataset, part, input_format)
         checksums = {}
+    elif input_format is not None:
+        raise ValueError(f"--input-format is for a file given as --dataset, and "
+                         f"{dataset or meta['dataset']} is not one: drop --input-format")
     else:
         X, y, part, checksums = _dataset_points(model, dataset, part, mirror, data_home)
     name = dataset or meta["dataset"]
@@ -180,10 +185,11 @@ def is_file_dataset(dataset) -> bool:
         Path(dataset).is_file() or formats.infer_format(dataset) is not None)
 
 
-def _file_points(model, model_dir, path, part):
-    """(X, y, ``file``) of a user's labelled file, read as ``predict`` reads it
-    (:func:`.predict.model_columns`), with a warning naming labels the model was not trained
-    on (each an error); ValueError (one line) for a text model, ``--part``, or a file without labels."""
+def _file_points(model, model_dir, path, part, fmt):
+    """(X, y, ``file``) of a user's labelled file (format ``fmt``, else told), read as
+    ``predict`` reads it (:func:`.predict.model_columns`), with a warning naming labels the
+    model was not trained on (each an error); ValueError (one line) for a text model,
+    ``--part``, or a file without labels."""
     from ... import data
     from .predict import model_columns, scalable
 
@@ -192,7 +198,7 @@ def _file_points(model, model_dir, path, part):
                          f"trained on documents: evaluate it on a text dataset")
     if part is not None:
         raise ValueError(f"--part {part}: a file is evaluated whole; drop --part")
-    X, y = data.read_points(path, model_columns(model, model_dir))
+    X, y = data.read_points(path, model_columns(model, model_dir), fmt)
     X = scalable(X, model.scaler)  # an svmlight file, for a model trained on dense data
     if y is None:
         raise ValueError(f"--dataset {path}: no labels (a csv label column, svmlight labels or"

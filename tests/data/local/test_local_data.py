@@ -242,9 +242,10 @@ ERRORS = {
                                "mine.yaml:4: dataset[0].test_path: file d.t not found"),
     "missing path file": ({}, "path: gone.csv",
                           "mine.yaml:4: dataset[0].path: file gone.csv not found"),
-    "unknown extension": ({"d.dat": GOOD_CSV}, "path: d.dat",
-                          "mine.yaml:4: dataset[0].path: cannot tell the format of d.dat from "
-                          "its extension; add format: csv, svmlight, npz"),
+    "unknown extension and content": ({"d.dat": "1 2 0\n3 4 1\n"}, "path: d.dat",
+                                      "mine.yaml:4: dataset[0].path: cannot tell the format of "
+                                      "d.dat from its extension or its first lines; give "
+                                      "format: csv, svmlight or npz"),
     "npz object array": ({"d.npz": None}, "path: d.npz",
                          "d.npz: Object arrays cannot be loaded when allow_pickle=False"),
     "centering a sparse file": ({"d.svm": GOOD_SVM}, "path: d.svm, scaling: minmax",

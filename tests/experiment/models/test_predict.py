@@ -107,7 +107,7 @@ def test_refusals_write_nothing(wine_model, tmp_path, run_multisvm):
                                       "11,12,13\n")
     (tmp_path / "texts" / "a").mkdir(parents=True)
     (tmp_path / "texts" / "a" / "doc.txt").write_text("words")
-    (tmp_path / "notes.txt").write_text("1,2\n")
+    (tmp_path / "notes.txt").write_text("1 2\n")  # neither csv nor svmlight
     cases = {
         ("narrow.csv",): ("narrow.csv:1:", "5 columns", "takes 13 features"),
         ("wide.csv",): ("wide.csv:1:", "15 columns", "13 feature columns (or 14 with the label"),
@@ -120,7 +120,7 @@ def test_refusals_write_nothing(wine_model, tmp_path, run_multisvm):
         ("bad.csv",): ("bad.csv:2:", "column 3", "'four' is not a number"),
         ("missing.csv",): ("missing.csv: file not found",),
         ("texts",): ("is a folder", "trained on documents", "13 numeric features"),
-        ("notes.txt",): ("cannot tell its format", ".txt"),
+        ("notes.txt",): ("cannot tell the format of notes.txt", "--input-format csv"),
         ("narrow.csv", "--proba"): ("DAGSVM model gives no class probabilities", "--proba"),
     }
     for (name, *options), fragments in cases.items():

@@ -243,7 +243,7 @@ def test_a_folder_for_a_numeric_model_and_a_file_for_a_text_model_are_refused(
             "points.csv: a file", "trained on documents (mytexts)", "folder of documents")
     refused(run_multisvm("predict", model, tmp_path / "missing"), "missing: not found")
     refused(run_multisvm("predict", model, tmp_path / "texts-test", "--format", "csv"),
-            "--format and --zero-based are for files of features")
+            "--input-format and --zero-based are for files of features")  # --format: its old name
     (tmp_path / "empty").mkdir()
     refused(run_multisvm("predict", model, tmp_path / "empty"), "empty: no documents")
 

@@ -146,7 +146,7 @@ def test_machine_readable_output_keeps_the_answer(iris_csv, tmp_path, data_home)
     given = run_cli(*common, "--format", "json")
     assert given.code == 0, given.err
     document = json.loads(given.out)
-    assert sorted(document) == ["answer", "rows"]
+    assert isinstance(document, dict) and sorted(document) == ["answer", "rows"]
     assert [row["scheme"] for row in document["rows"]] == ["ovr", "maxwins", "nb"]
     found = document["answer"]
     assert found["ranked_by"] == {"key": "error_pct", "title": "error %",

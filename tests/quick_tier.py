@@ -94,6 +94,9 @@ QUICK = {  # test file: its tests in the tier (none named: all of them)
     ),
     "tests/report/test_hsu_lin_tables.py": ("test_a_range_typed_as_a_number_is_refused",),
     "tests/report/test_report_html.py": ("test_linear_models_are_marked_not_given_kernel_labels",),
+    "tests/report/test_shared_report.py": (
+        "test_a_path_run_json_names_is_rewritten_whole_and_not_inside_a_longer_one",
+    ),
     "tests/report/test_verdict.py": ("test_figure_draws_the_probabilities",),
 }
 

@@ -110,11 +110,13 @@ def reproduce_table(configs, dataset_names, **options):
 
 def _run_and_print(loaded, given: ReportOptions, answer=False):
     """Run each config of ``loaded`` with ``given``'s settings and print its report as
-    ``given.fmt`` (``answer``: with the Answer after a table or markdown report)."""
+    ``given.fmt`` (``answer``: with the Answer: after a table or markdown report; in json as
+    the document's ``"answer"`` key beside its ``"rows"``; in csv as answer.csv in the run
+    folder, named on stderr)."""
     from ..experiment import reproduce
     from ..report.table import render
 
-    fmt, rows = given.fmt, []
+    fmt, rows, record = given.fmt, [], None
     settings = given.settings()
     for config in loaded:
         run = reproduce(config, settings)
@@ -122,12 +124,29 @@ def _run_and_print(loaded, given: ReportOptions, answer=False):
             rows += [{"config": config.name, **row, "run_folder": str(run.folder)}
                      for row in run.rows]
             click.echo(f"results: {run.folder}", err=True)
+            if answer:
+                record = _answer_record(run, fmt)
         else:
             _print_report(config, run, fmt, given.wide, answer)
     if fmt in ("csv", "json"):
         if len(loaded) == 1:
             rows = [{k: v for k, v in row.items() if k != "config"} for row in rows]
-        click.echo(render(rows, fmt).rstrip("\n"))
+        click.echo(render(rows, fmt, answer=record).rstrip("\n"))
+
+
+def _answer_record(run, fmt):
+    """The Answer of ``run`` as data (:func:`.summary.answer_record`) for json; for csv, written
+    as the run folder's answer.csv (named on stderr; stdout keeps the table only): None."""
+    from ..base.storage import atomic_write
+    from ..report.run_folder import read_results
+    from ..report.summary import answer_csv, answer_record
+
+    record = answer_record(read_results(run.folder), run.rows)
+    if fmt == "json":
+        return record
+    written = atomic_write(run.folder / "answer.csv", answer_csv(record))
+    click.echo(f"answer: {written}", err=True)
+    return None
 
 
 def _print_report(config, run, fmt, wide, answer):
@@ -183,7 +202,9 @@ def compare(data, test, schemes, label, kernel, full, name, **options):
     reproduce-table to run it again) holds: each local file's own scaling; Hsu & Lin's grid,
     gamma 2^4, 2^-3, 2^-10 and C 2^12, 2^5, 2^-2 (every exponent of 2^4..2^-10 and
     2^12..2^-2 with --full); kernel and C chosen on a 70/30 split of each training part;
-    5-fold cross-validation, or the TEST file when given.
+    5-fold cross-validation, or the TEST file when given. With --format json the Answer is the
+    document's "answer" key beside its "rows"; with --format csv it is the run folder's
+    answer.csv (named on stderr).
 
     Example: multisvm compare data/mine.csv --label target -j 2
     """

@@ -14,7 +14,8 @@ names, and writes ``run_folder/report.html``:
 3. the ranking and each registered figure kind's files, under its title, with its caption.
 
 PNG figures are embedded as base64 ``data:`` URIs, CSS inline, no network reference, every
-piece of text escaped. The file is written to a temporary name and renamed
+piece of text escaped. The page can be sent to someone: the config and the provenance show no
+absolute path and no host name (:mod:`.shared`; run.json keeps them). The file is written to a temporary name and renamed
 (``storage.atomic_write``), so a reader never sees half of it.
 """
 
@@ -39,6 +40,7 @@ from .per_class import CONFUSION_LIMIT, per_class
 from .record import ERROR_PCT, label
 from .run_folder import (read_config_text, read_meta, read_predictions, read_results,
                          read_sweep, read_table)
+from .shared import SHARED_NOTE, shareable_meta, shareable_text
 from .summary import answer, best_schemes, log_loss_text, tests_text
 from .sweep import sweep_table
 from .table import BOUNDED_NOTE, dag_orders_text, footnote
@@ -88,11 +90,13 @@ def render_report(folder: Path, meta=None) -> str:
         parts.append(plain_table(PAIR_HEADER, verdict_rows(ranking["verdict"])))
     parts += beside + figures_html(folder / "figures",
                                    [k for k in kinds if k.section != "ranking"])
-    if config_text is not None:
-        parts += ["<h2>Config</h2>", f"<pre>{_esc(config_text)}</pre>"]
     meta = read_meta(folder) if meta is None else meta
+    if config_text is not None:  # paths as :mod:`.shared` shows them
+        parts += ["<h2>Config</h2>", f"<pre>{_esc(shareable_text(config_text, meta))}"
+                  "</pre>"]
     if meta:
-        parts += ["<h2>Provenance (run.json)</h2>", provenance_html(meta)]
+        parts += ["<h2>Provenance (run.json)</h2>", provenance_html(shareable_meta(meta)),
+                  f"<p class=\"note\">{_esc(SHARED_NOTE)}</p>"]
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<title>multisvm report: {_esc(name)}</title>\n<style>{CSS}</style>\n</head>\n"
             "<body>\n" + "\n".join(parts) + f"\n<script>{SORTER}</script>\n</body>\n</html>\n")

@@ -16,14 +16,22 @@ the scheme of lowest error.
 
 "Not significantly different" is not "equivalent": with a few hundred test points a paired test
 has little power, and the summary says so.
+
+:func:`answer_record` is the same answer as data, for the machine-readable outputs (``compare
+--format json``'s ``"answer"`` key, ``--format csv``'s answer.csv: :func:`answer_csv`).
 """
 
 from __future__ import annotations
 
+import csv
+import io
+
+from .columns import column
 from .paired import paired_test
 from .record import ERROR_PCT, label
 
 ALPHA = 0.05
+RANKED_BY = ERROR_PCT  # the measure the answer ranks the schemes by, lowest first
 
 
 def best_schemes(rows) -> dict:
@@ -31,7 +39,7 @@ def best_schemes(rows) -> dict:
     first row)."""
     best = {}
     for row in rows:
-        error = row.get(ERROR_PCT)
+        error = row.get(RANKED_BY)
         if error is None or error == "":
             continue
         error = float(error)
@@ -117,20 +125,68 @@ def tests_text(tests) -> str:
 def answer_text(saved: dict, rows) -> str:
     """:func:`answer` as plain lines, one per dataset: "iris: best Max Wins 4.00% (tied: ...);
     not significantly different at alpha = 0.05: ...; significantly worse: ..."."""
-    lines = []
+    return "\n".join(map(_line, answer(saved, rows)))
+
+
+def _line(found) -> str:
+    """One dataset's line of :func:`answer_text` (``found``: one item of :func:`answer`)."""
+    best = f"{found['dataset']}: best {label(found['best'])} {found[ERROR_PCT]:.2f}%"
+    if found["tied"]:
+        best += f" (tied: {', '.join(map(label, found['tied']))})"
+    if "log_loss" in found:
+        best += f"; {log_loss_text(found['log_loss'])}"
+    same = [test for test in found["same"] if test[0] not in found["tied"]]
+    untested = (f"; not tested: {', '.join(map(label, found['untested']))}"
+                if found["untested"] else "")
+    return (f"{best}; not significantly different at alpha = {found['alpha']:g}: "
+            f"{tests_text(same)}; significantly worse: {tests_text(found['worse'])}{untested}")
+
+
+def answer_record(saved: dict, rows) -> dict:
+    """:func:`answer` as data: ``{ranked_by: {key, title, order}, datasets: [...], text}``;
+    per dataset (table order) its ``best`` scheme (the winner), ``best_label``, ``error_pct``,
+    ``alpha``, ``tied``, ``not_significantly_different`` and ``significantly_worse`` (each
+    ``[{scheme, p_value, test}]``, the tied schemes among the former), ``untested``,
+    ``lowest_log_loss`` (``{schemes, log_loss}``, in a run with probabilities) and ``text``, its
+    line of :func:`answer_text`; ``text``: the whole of :func:`answer_text`."""
+    datasets = []
     for found in answer(saved, rows):
-        best = f"{found['dataset']}: best {label(found['best'])} {found[ERROR_PCT]:.2f}%"
-        if found["tied"]:
-            best += f" (tied: {', '.join(map(label, found['tied']))})"
+        entry = {"dataset": found["dataset"], "best": found["best"],
+                 "best_label": label(found["best"]), ERROR_PCT: found[ERROR_PCT],
+                 "alpha": found["alpha"], "tied": found["tied"],
+                 "not_significantly_different": _tests_record(found["same"]),
+                 "significantly_worse": _tests_record(found["worse"]),
+                 "untested": found["untested"]}
         if "log_loss" in found:
-            best += f"; {log_loss_text(found['log_loss'])}"
-        same = [test for test in found["same"] if test[0] not in found["tied"]]
-        untested = (f"; not tested: {', '.join(map(label, found['untested']))}"
-                    if found["untested"] else "")
-        lines.append(f"{best}; not significantly different at alpha = {found['alpha']:g}: "
-                     f"{tests_text(same)}; significantly worse: {tests_text(found['worse'])}"
-                     f"{untested}")
-    return "\n".join(lines)
+            entry["lowest_log_loss"] = {"schemes": found["log_loss"][0],
+                                        "log_loss": found["log_loss"][1]}
+        datasets.append({**entry, "text": _line(found)})
+    return {"ranked_by": {"key": RANKED_BY, "title": column(RANKED_BY).title,
+                          "order": "lowest first"},
+            "datasets": datasets, "text": "\n".join(d["text"] for d in datasets)}
+
+
+def _tests_record(tests) -> list[dict]:
+    return [{"scheme": s, "p_value": p, "test": test} for s, p, test in tests]
+
+
+ANSWER_CSV = ("dataset", "ranked_by", "best", ERROR_PCT, "alpha", "tied",
+              "not_significantly_different", "significantly_worse", "untested", "answer")
+
+
+def answer_csv(record: dict) -> str:
+    """:func:`answer_record` as csv, one row per dataset (:data:`ANSWER_CSV`'s columns; a list
+    of schemes joined by ``;``, the p-values in ``answer``, the dataset's line of the text)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(ANSWER_CSV)
+    for entry in record["datasets"]:
+        names = {key: ";".join(t["scheme"] if isinstance(t, dict) else t for t in entry[key])
+                 for key in ("tied", "not_significantly_different", "significantly_worse",
+                             "untested")}
+        writer.writerow([entry["dataset"], record["ranked_by"]["key"], entry["best"],
+                         entry[ERROR_PCT], entry["alpha"], *names.values(), entry["text"]])
+    return out.getvalue()
 
 
 def _tests(dataset, best, versus, compare_to, rows) -> dict:

@@ -109,7 +109,7 @@ def _paper_numbers(numbers) -> dict:
 
 
 def render(rows, fmt="table", reference_source=None, compare_to=REFERENCE, wide=True,
-           width=None) -> str:
+           width=None, answer=None) -> str:
     """The report as text: ``table`` (aligned), ``markdown``, ``csv`` or ``json``.
 
     The columns are :data:`.columns.COLUMNS` (:func:`.columns.shown`).
@@ -119,13 +119,16 @@ def render(rows, fmt="table", reference_source=None, compare_to=REFERENCE, wide=
     Rows with a ``config`` key (several configs in one document) get it as the first column;
     csv and json end rows that carry a ``run_folder`` with it.
     ``table`` and ``markdown`` leave out the McNemar columns when no row was compared (csv and
-    json keep every column).
+    json keep every column). ``answer`` (:func:`.summary.answer_record`, json only): the
+    document is ``{"rows": [...], "answer": answer}`` instead of the list of rows.
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; allowed: {', '.join(FORMATS)}")
     columns = [(c.key, c.title) for c in shown(rows, fmt)]
     if fmt == "json":
-        return json.dumps([{key: row.get(key) for key, _ in columns} for row in rows], indent=2)
+        listed = [{key: row.get(key) for key, _ in columns} for row in rows]
+        return json.dumps(listed if answer is None else {"rows": listed, "answer": answer},
+                          indent=2)
     if fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")

@@ -3,7 +3,10 @@ config it writes (run again by ``reproduce-table``: the same table), its overrid
 bad files it refuses with one line and no run folder."""
 
 import csv
+import json
 import shutil
+
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -173,3 +176,47 @@ def test_compare_refuses_a_file_it_cannot_tell_naming_input_format(tmp_path, dat
     refused(run_cli("compare", tmp_path / "points.dat", "--input-format", "svmlight",
                     "--out", out, "--quiet"), "points.dat:1:")  # read as told: not svmlight
     assert not out.exists()
+
+
+def test_machine_readable_output_keeps_the_answer(iris_csv, tmp_path, data_home):
+    """json: the Answer as data beside the rows (the very text the table prints after it);
+    csv: stdout the table only, the Answer in the run folder's answer.csv, named on stderr."""
+    out = tmp_path / "out"
+    common = ("compare", iris_csv, "--label", "target", "--schemes", "ovr,maxwins,nb",
+              "--out", out, "--quiet", "--no-figures")
+    shown = run_cli(*common)
+    assert shown.code == 0, shown.err
+    text = " ".join(shown.out.split("\nAnswer:\n")[1].split("\nresults:")[0].split())
+    given = run_cli(*common, "--format", "json")
+    assert given.code == 0, given.err
+    document = json.loads(given.out)
+    assert isinstance(document, dict) and sorted(document) == ["answer", "rows"]
+    assert [row["scheme"] for row in document["rows"]] == ["ovr", "maxwins", "nb"]
+    found = document["answer"]
+    assert found["ranked_by"] == {"key": "error_pct", "title": "error %",
+                                  "order": "lowest first"}
+    assert " ".join(found["text"].split()) == text  # the table's Answer, the same computation
+    (entry,) = found["datasets"]
+    best = min(document["rows"], key=lambda row: row["error_pct"])  # ties: the first row
+    assert (entry["dataset"], entry["best"], entry["error_pct"]) == (
+        "iris-data", best["scheme"], best["error_pct"])
+    run = Path(document["rows"][0]["run_folder"])
+    tests = json.loads((run / "results.json").read_text())["versus_best"]["iris-data"]["tests"]
+    paired = entry["not_significantly_different"] + entry["significantly_worse"]
+    assert {t["scheme"]: (t["p_value"], t["test"]) for t in paired} == {
+        s: (t["p_value"], t["test"]) for s, t in tests.items()}
+    assert {t["scheme"] for t in paired} | {best["scheme"]} == {"ovr", "maxwins", "nb"}
+    assert not (run / "answer.csv").exists()  # json keeps it in the document
+    given = run_cli(*common, "--format", "csv")
+    assert given.code == 0, given.err
+    rows = list(csv.DictReader(given.out.splitlines()))  # the table only
+    assert [row["scheme"] for row in rows] == ["ovr", "maxwins", "nb"]
+    run = Path(rows[0]["run_folder"])
+    assert f"answer: {run / 'answer.csv'}" in given.err.splitlines()
+    with open(run / "answer.csv", newline="") as f:
+        (written,) = list(csv.DictReader(f))
+    assert written["best"] == entry["best"] and written["ranked_by"] == "error_pct"
+    assert float(written["error_pct"]) == entry["error_pct"]
+    assert " ".join(written["answer"].split()) == text
+    assert set(written["not_significantly_different"].split(";")) - {""} == {
+        t["scheme"] for t in entry["not_significantly_different"]}

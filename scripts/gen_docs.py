@@ -143,7 +143,7 @@ def config_page() -> str:
     from multisvm_cli.data import TextFeatures
     from multisvm_cli.data.formats import option_owners
     from multisvm_cli.estimators.registry import REGISTRY
-    from multisvm_cli.experiment.config import checks, grid, keys, sections, sweep
+    from multisvm_cli.experiment.config import checks, forms, grid, keys, sections, sweep
 
     lines = ["# Config keys", "", GENERATED.strip(), "",
              "A config is a YAML mapping. These are all the keys it may hold, at the top level "
@@ -163,8 +163,8 @@ def config_page() -> str:
         *((f"A `kernels` entry of `type: {kind}`", names)
           for kind, names in grid.KERNEL_KEYS.items()),
         ("A range (`C`, `sigma`, `gamma`)", checks.RANGE_KEYS),
-        ("`split` (by method)", _forms(sections.SPLIT_FORMS)),
-        ("`validation` (by method)", _forms(sections.VALIDATION_FORMS)),
+        ("`split` (by method)", _forms(forms.SPLIT_FORMS)),
+        ("`validation` (by method)", _forms(forms.VALIDATION_FORMS)),
         ("`estimate`", sections.ESTIMATES),
         ("A `reference` row (one scheme on one dataset)", sections.REFERENCE_FIELDS),
         ("`sweep`", sweep.SWEEP_KEYS),

@@ -29,6 +29,7 @@ import numpy as np
 from sklearn.model_selection import train_test_split
 
 from ..base.errors import MultisvmError
+from .config.forms import Split
 from .config.sweep import TEST_FRACTION, swept_options, sweep_name
 from .splits import pooled
 
@@ -38,16 +39,15 @@ def repeat_plan(plan, repeat):
     they have one) increased by ``repeat``; repeat 0 is ``plan`` itself."""
     if repeat == 0:
         return plan
-    def shifted(section):
-        return {**section, "seed": section["seed"] + repeat} if "seed" in section else section
-    return replace(plan, split=shifted(plan.split), validation=shifted(plan.validation))
+    return replace(plan, split=plan.split.shifted(repeat),
+                   validation=plan.validation.shifted(repeat))
 
 
 def parts_needed(plan):
     """The dataset parts a plan reads (None: all of them, pooled for a holdout or k-fold)."""
-    if plan.split["method"] != "standard":
+    if plan.split.method != "standard":
         return None
-    return ["train", "test"] + (["validation"] if plan.validation["method"] == "given" else [])
+    return ["train", "test"] + (["validation"] if plan.validation.method == "given" else [])
 
 
 def load_plan_data(plan, parts=None, mirror=None, data_home=None, quiet=False):
@@ -73,7 +73,7 @@ def derive(config, plan, dataset, value, repeat):
         derived = keep_classes(dataset, drawn)
     elif sweep["kind"] == "train_fraction":
         derived = fraction_parts(dataset, value, seed)
-        planned = replace(planned, split={"method": "standard"})
+        planned = replace(planned, split=Split("standard"))
     else:
         options = {**options, sweep["scheme"]: {**options.get(sweep["scheme"], {}),
                                                 **swept_options(sweep, value)}}

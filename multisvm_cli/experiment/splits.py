@@ -68,13 +68,13 @@ def pooled(dataset):
 
 def outer_index_folds(y, split):
     """The (train indices, test indices) pairs of a holdout, k-fold or draws split of ``y``."""
-    if split["method"] == "holdout":
-        train, test = stratified_split(np.arange(len(y)), y, split["seed"],
-                                       test_size=split["test_fraction"])
+    if split.method == "holdout":
+        train, test = stratified_split(np.arange(len(y)), y, split.seed,
+                                       test_size=split.test_fraction)
         return [(np.sort(train), np.sort(test))]
-    if split["method"] == "draws":
-        return [drawn_rows(y, split, draw) for draw in range(split["draws"])]
-    return stratified_folds(y, split["k"], split["seed"])
+    if split.method == "draws":
+        return [drawn_rows(y, split, draw) for draw in range(split.draws)]
+    return stratified_folds(y, split.k, split.seed)
 
 
 def stratified_folds(y, k, seed) -> list:
@@ -119,9 +119,9 @@ def drawn_rows(y, split, draw):
     """(train rows, test rows) of one draw: ``n_train`` and ``n_test`` disjoint rows of ``y``,
     both stratified (scikit-learn's StratifiedShuffleSplit through train_test_split), seeded
     by :func:`draw_seed`; sorted."""
-    train, test = train_test_split(np.arange(len(y)), train_size=split["n_train"],
-                                   test_size=split["n_test"], stratify=y,
-                                   random_state=draw_seed(split["seed"], draw))
+    train, test = train_test_split(np.arange(len(y)), train_size=split.n_train,
+                                   test_size=split.n_test, stratify=y,
+                                   random_state=draw_seed(split.seed, draw))
     return np.sort(train), np.sort(test)
 
 
@@ -130,9 +130,9 @@ def test_row_ids(dataset, split) -> list:
     ``row``): a holdout or k-fold test point's index in the dataset's pooled order
     (:func:`pooled`: train, validation, test, all); a point of the dataset's own test part
     (``standard``), its index in that part; None for ``all`` (no test part)."""
-    if split["method"] == "all":
+    if split.method == "all":
         return [None]
-    if split["method"] == "standard":
+    if split.method == "standard":
         test = dataset.parts.get("test")
         return [None if test is None else np.arange(len(test[1]))]
     return [test for _, test in outer_index_folds(pooled(dataset)[1], split)]
@@ -140,9 +140,9 @@ def test_row_ids(dataset, split) -> list:
 
 def raw_folds(dataset, split):
     """Unscaled outer folds as (X_train, y_train, X_test, y_test, X_val, y_val) tuples."""
-    if split["method"] == "all":
+    if split.method == "all":
         return [(*pooled(dataset), None, None, None, None)]
-    if split["method"] == "standard":
+    if split.method == "standard":
         parts = dataset.parts
         val = parts.get("validation", (None, None))
         return [(*parts["train"], *parts.get("test", (None, None)), *val)]
@@ -233,28 +233,28 @@ def holdout_rows(y, validation):
     classes, counts = np.unique(y, return_counts=True)
     single = np.isin(y, classes[counts < 2])
     if not single.any():
-        return stratified_split(np.arange(len(y)), y, validation["seed"],
-                                train_size=validation["train_fraction"])
+        return stratified_split(np.arange(len(y)), y, validation.seed,
+                                train_size=validation.train_fraction)
     rest = np.flatnonzero(~single)
-    fit, score = stratified_split(rest, y[rest], validation["seed"],
-                                  train_size=validation["train_fraction"])
+    fit, score = stratified_split(rest, y[rest], validation.seed,
+                                  train_size=validation.train_fraction)
     return np.concatenate([fit, np.flatnonzero(single)]), score
 
 
 def validation_index_splits(y, validation):
     """(fit rows, score rows) pairs of the validation method on a training part's labels
     ``y``: the stratified seeded holdout, or stratified k folds (``given`` has none)."""
-    if validation["method"] == "holdout":
+    if validation.method == "holdout":
         return [holdout_rows(y, validation)]
-    return stratified_folds(y, validation["k"], validation["seed"])
+    return stratified_folds(y, validation.k, validation.seed)
 
 
 def validation_splits(fold, validation):
     """(X_fit, y_fit, X_score, y_score) pairs used to score a grid point on one outer fold."""
     X, y = fold.X_train, fold.y_train
-    if validation["method"] == "given":
+    if validation.method == "given":
         return [(X, y, fold.X_val, fold.y_val)]
-    if validation["method"] == "test":  # the cv-best estimate: scored on the outer test part
+    if validation.method == "test":  # the cv-best estimate: scored on the outer test part
         return [(X, y, fold.X_test, fold.y_test)]
     rows = validation_index_splits(y, validation)
     if fold.docs_train is not None:  # text: a vocabulary of the fitting documents only
@@ -280,18 +280,18 @@ def part_arrays(dataset, split, part):
     """
     if part == "all":
         return pooled(dataset)
-    drawn = split["method"] in ("holdout", "draws")
-    if split["method"] == "standard" or part == "validation":
+    drawn = split.method in ("holdout", "draws")
+    if split.method == "standard" or part == "validation":
         if part not in dataset.parts:
             made = {"train", "test"} if drawn else set()
             known = ", ".join(sorted(set(dataset.parts) | made | {"all"}))
             raise ValueError(f"{dataset.name} has no {part} part (under the model's "
-                             f"{split['method']} split it has: {known}); choose one with --part")
+                             f"{split.method} split it has: {known}); choose one with --part")
         return dataset.parts[part]
     if drawn and part in ("train", "test"):
         X, y = pooled(dataset)
         train, test = outer_index_folds(y, split)[0]
         rows = test if part == "test" else train
         return X[rows], y[rows]
-    raise ValueError(f"part {part!r} is not defined for a {split['method']} split; "
+    raise ValueError(f"part {part!r} is not defined for a {split.method} split; "
                      f"use --part all")

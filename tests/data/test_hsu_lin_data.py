@@ -15,6 +15,7 @@ from multisvm_cli import data
 from multisvm_cli.data import unix_compress
 from multisvm_cli.data.errors import DatasetError
 from multisvm_cli.experiment.config import load_config
+from multisvm_cli.experiment.config.forms import Split, Validation
 from local_server import leftovers, serve
 from helpers import REPO, counts
 
@@ -345,12 +346,12 @@ def test_hsu_lin_2002_is_their_grid_and_their_two_protocols():
         assert sorted({p.gamma for p in plan.grid}) == list(2.0 ** np.arange(-10, 5))
         assert sorted({p.C for p in plan.grid}) == list(2.0 ** np.arange(-2, 13))
         assert len(plan.grid) == 225 and {p.kernel for p in plan.grid} == {"gaussian"}
-        assert plan.validation == {"method": "holdout", "train_fraction": 0.7, "seed": 0}
+        assert plan.validation == Validation("holdout", train_fraction=0.7, seed=0)
         if plan.name in SMALL:
-            assert (plan.split["method"], plan.split["k"], plan.estimate) == \
+            assert (plan.split.method, plan.split.k, plan.estimate) == \
                 ("kfold", 10, ("cv-best",))
         else:
-            assert (plan.split, plan.estimate) == ({"method": "standard"}, ("nested",))
+            assert (plan.split, plan.estimate) == (Split("standard"), ("nested",))
         assert plan.scaling == ("none" if plan.name == "dna" else "paper")
 
 

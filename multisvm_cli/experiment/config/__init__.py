@@ -3,7 +3,8 @@ and schemes, validated into a :class:`Config` with one-line errors.
 
 The package splits the work by idea: :mod:`.document` (the YAML with line numbers and the error),
 :mod:`.checks` (value checks), :mod:`.grid` (kernels and C), :mod:`.sections` (split,
-validation, estimate, schemes, options, repeats, reference), :mod:`.datasets` (registry names and
+validation, estimate, schemes, options, repeats, reference), :mod:`.forms` (the split's and
+the validation's methods and the named objects a plan holds), :mod:`.datasets` (registry names and
 local files) and :mod:`.resolved` (the Config and its per-dataset plans). :mod:`.keys` is the
 table of every key, top level, per dataset and per local file (each key's default, check,
 resolved form and description, once), and :func:`load_config` (:mod:`.load`) a loop over it. :mod:`.against_data` answers the rest of

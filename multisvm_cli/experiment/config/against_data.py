@@ -70,7 +70,7 @@ def validate(path, mirror=None, data_home=None, datasets=()) -> tuple:
             check_against_data(config, plan, load_plan_data(plan))
             continue
         wanted = parts_needed(plan) or list(data.get_card(plan.name).parts)
-        wanted = [part for part in wanted if part != "test" or plan.split["method"] != "standard"]
+        wanted = [part for part in wanted if part != "test" or plan.split.method != "standard"]
         available = data.available_parts(plan.name, mirror=mirror, data_home=data_home)
         if not set(wanted) <= set(available):
             notes.append(f"# {plan.name}: not found locally; its split sizes were not checked")
@@ -118,7 +118,7 @@ def _check_splits(plan, dataset) -> None:
     """:func:`check_plan`'s checks of the splits of one repeat's ``plan``."""
     for y_train in _training_labels(plan, dataset):
         _check_classes(plan, "split", y_train, "an outer fold's training part")
-        if plan.validation["method"] == "given":
+        if plan.validation.method == "given":
             continue
         try:
             with caught():  # dropped: the run shows them, once, with the dataset
@@ -160,10 +160,10 @@ def _check_polynomials(plan, dataset):
 
 def _training_labels(plan, dataset):
     """The labels of every outer fold's training part (the splitting code of a run)."""
-    if plan.split["method"] == "standard":
+    if plan.split.method == "standard":
         return [dataset.parts["train"][1]]
     _, y = pooled(dataset)
-    if plan.split["method"] == "draws":
+    if plan.split.method == "draws":
         _check_draw_sizes(plan, len(y))
     try:
         with named_warnings(dataset.name):
@@ -173,7 +173,7 @@ def _training_labels(plan, dataset):
     for _, test_rows in folds:
         if len(test_rows) == 0:
             raise plan.where["split"].error(f"{plan.name}: a test part is empty")
-    if plan.split["method"] == "draws":
+    if plan.split.method == "draws":
         classes = np.unique(y)
         for draw, (train_rows, _) in enumerate(folds):
             _check_draw_classes(plan, y[train_rows], classes, draw)
@@ -182,7 +182,7 @@ def _training_labels(plan, dataset):
 
 def _check_draw_sizes(plan, n_rows):
     """ConfigError at ``split`` when a draw asks for more rows than the dataset has."""
-    n_train, n_test = plan.split["n_train"], plan.split["n_test"]
+    n_train, n_test = plan.split.n_train, plan.split.n_test
     if n_train + n_test > n_rows:
         raise plan.where["split"].error(
             f"{plan.name}: n_train + n_test = {n_train:,} + {n_test:,} = {n_train + n_test:,} "
@@ -194,8 +194,8 @@ def _check_draw_classes(plan, labels, classes, draw):
     draw's training part (``labels``) than the selection needs: none at all (the machines would
     never learn it, and its test rows would all be wrong), fewer than a k-fold validation's k
     folds (a fold without it), or than a stratified holdout's 2."""
-    method = plan.validation["method"]
-    needed = plan.validation["k"] if method == "kfold" else 2 if method == "holdout" else 1
+    method = plan.validation.method
+    needed = plan.validation.k if method == "kfold" else 2 if method == "holdout" else 1
     counts = np.array([np.count_nonzero(labels == label) for label in classes])
     if counts.min() >= needed:
         return
@@ -223,17 +223,17 @@ def _training_sizes(plan, dataset):
     fit part and the whole training part of an outer fold (pooled rows x their shares)."""
 
     split = plan.split
-    if split["method"] == "standard":
+    if split.method == "standard":
         n_train = len(dataset.parts["train"][1])
-    elif split["method"] == "draws":
-        n_train = split["n_train"]
+    elif split.method == "draws":
+        n_train = split.n_train
     else:
-        share = {"holdout": 1 - split.get("test_fraction", 0),
-                 "kfold": 1 - 1 / split.get("k", 1)}.get(split["method"], 1.0)
+        share = {"holdout": 1 - (split.test_fraction or 0),
+                 "kfold": 1 - 1 / (split.k or 1)}.get(split.method, 1.0)
         n_train = int(len(pooled(dataset)[1]) * share)
-    fraction = plan.validation.get("train_fraction")
-    if fraction is None and "k" in plan.validation:
-        fraction = 1 - 1 / plan.validation["k"]
+    fraction = plan.validation.train_fraction
+    if fraction is None and plan.validation.k is not None:
+        fraction = 1 - 1 / plan.validation.k
     return max(1, int(n_train * (fraction or 1.0))), n_train
 
 

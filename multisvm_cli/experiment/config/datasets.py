@@ -206,12 +206,12 @@ def _check_parts(doc, name, split, validation, where, parts=None):
     from ... import data
 
     parts = set(parts or data.get_card(name).parts)
-    if split["method"] == "standard" and "test" not in parts:
+    if split.method == "standard" and "test" not in parts:
         doc.fail(where, f"dataset {name!r} has no test part of its own (parts: "
                         f"{joined(sorted(parts))}); use split: {{test_fraction: 0.25}} or "
                         f"{{method: kfold, k: 10}}")
-    if validation["method"] == "given" and ("validation" not in parts
-                                            or split["method"] != "standard"):
+    if validation.method == "given" and ("validation" not in parts
+                                         or split.method != "standard"):
         doc.fail(where, f"validation: given needs split: standard and a dataset with a "
                         f"validation part; {name!r} has parts {joined(sorted(parts))}")
 

@@ -24,6 +24,7 @@ from ...report.hsu_lin import TABLE_1
 from .checks import MAX_GRID_POINTS, check_flag, check_number, check_seed, show
 from .datasets import NAME_PATTERN, _dataset_names, _max_iter, dataset_scaling, default_scaling
 from .features import dataset_features, default_features, features_dict, _solver
+from .forms import written
 from .grid import _C_list, _kernels, kernel_entries
 from .own import own_options, resolved_compare_to, resolved_scheme_options, resolved_schemes
 from .sections import (_compare_to, _dag_orders, _default_compare_to, _estimate, _layout,
@@ -227,12 +228,13 @@ KEYS = {
                  "test part), {method: kfold, k: K, seed: S} (every point tested once) or "
                  "{method: draws, draws: N, n_train: A, n_test: B, seed: S} (N random "
                  "stratified draws of A training and B test rows; the mean and SD over draws).",
-                 default="standard", check=_split, needs=("seed",), where=(TOP, DATASET)),
+                 default="standard", check=_split, needs=("seed",), where=(TOP, DATASET),
+                 resolve=_alone(written)),
     "validation": Key("{method: holdout, train_fraction: 0.7}",
                       "How each grid point is scored: holdout (a stratified split of the "
                       "training part), given (the dataset's validation part) or {method: kfold, "
                       "k: K}.", default="holdout", check=_validation, needs=("seed",),
-                      where=(TOP, DATASET)),
+                      where=(TOP, DATASET), resolve=_alone(written)),
     "estimate": Key(None,
                     "nested (honest: chosen on each fold's training part, tested once) | "
                     "cv-best (Hsu & Lin's best grid point's k-fold error, optimistic) | both as "

@@ -11,7 +11,6 @@ import yaml
 from ...estimators.registry import kernel_free, label, scheme_groups
 from .document import ConfigError
 from .checks import did_you_mean
-from .sections import outer_folds
 
 
 class KeyValues:
@@ -129,8 +128,8 @@ class Config(KeyValues):
         """How many fits ``plan`` takes: outer folds x validation splits x (grid points of
         each scheme family, once for kernel-free ones) for selection, and outer folds x
         families for the final fits (Max Wins and DAGSVM count once: they share their fits)."""
-        folds = outer_folds(plan.split)
-        splits = plan.validation.get("k", 1)
+        folds = plan.split.outer_folds
+        splits = plan.validation.splits
         families = self.families()
         points = sum(1 if kernel_free(f[0]) else len(plan.grid) for f in families)
         nested = "nested" in plan.estimate

@@ -12,15 +12,13 @@ from ...estimators.registry import (ALIASES, ORDER_STUDY, OWN, REFERENCE, REGIST
 from ...report.hsu_lin import LAYOUTS
 from ...estimators.options import OptionError
 from .document import Location, _key_name
+from .forms import Split, Validation
 from .own import own_row
 from .checks import (SEED_RANGE, check_choice, check_folds, check_list, check_mapping,
                      check_number, check_seed, joined, show)
 
 ESTIMATES = ("nested", "cv-best")
 MEASURED = ("seconds", "cores", "date", "page")  # a config's last measured run
-SPLIT_FORMS = {"standard": {}, "holdout": {"test_fraction": 0.25}, "kfold": {"k": 10},
-               "draws": {"draws": 20, "n_train": None, "n_test": None}}  # None: required
-VALIDATION_FORMS = {"holdout": {"train_fraction": 0.7}, "given": {}, "kfold": {"k": 10}}
 REFERENCE_FIELDS = ("kernel", "sigma", "degree", "C", "error", "kernel_evaluations",
                     "cpu_time", "size_k")
 MAX_REPEATS = 1000              # repeats of the whole protocol
@@ -32,23 +30,20 @@ ROPE_RANGE = (0.0, 50.0)        # points of test error: the Bayesian signed-rank
 def _split(doc, value, path, seed):
     if isinstance(value, dict) and "method" not in value and "test_fraction" in value:
         value = {"method": "holdout", **value}
-    return _section(doc, value, path, seed, SPLIT_FORMS, "split method",
+    return _section(doc, value, path, seed, Split, "split method",
                     "standard, {test_fraction: F, seed: S}, {method: kfold, k: K} or "
                     "{method: draws, draws: N, n_train: A, n_test: B}")
 
 
-def outer_folds(split) -> int:
-    """How many outer folds a checked split makes: k (k-fold), its draws (draws), else one."""
-    return split.get("k", split.get("draws", 1))
-
-
 def _validation(doc, value, path, seed):
-    return _section(doc, value, path, seed, VALIDATION_FORMS, "validation method",
+    return _section(doc, value, path, seed, Validation, "validation method",
                     "{method: holdout|given|kfold, ...}")
 
 
-def _section(doc, value, path, seed, forms, what, expected):
-    """A ``{method: ..., own keys..., seed}`` mapping (or just the method's name)."""
+def _section(doc, value, path, seed, kind, what, expected):
+    """The :class:`.forms.Split` or :class:`.forms.Validation` (``kind``) of a ``{method: ...,
+    own keys..., seed}`` mapping (or just the method's name), checked against ``kind.FORMS``."""
+    forms = kind.FORMS
     if isinstance(value, str):
         value = {"method": value}
     if not isinstance(value, dict):
@@ -65,7 +60,7 @@ def _section(doc, value, path, seed, forms, what, expected):
         section[key] = _own_value(doc, key, value.get(key, default), where)
     if own:
         section["seed"] = check_seed(doc, value.get("seed", seed), path + ("seed",))
-    return section
+    return kind.of(section)
 
 
 def _own_value(doc, key, given, where):
@@ -261,10 +256,10 @@ def _check_repeats(doc, repeats, plans):
     path = ("repeats",)
     for plan in plans:
         for section in (plan.split, plan.validation):
-            if "seed" in section and section["seed"] + repeats - 1 > SEED_RANGE[1]:
-                doc.fail(path, f"{plan.name}: seed {section['seed']} + {repeats - 1} repeats "
+            if section.seed is not None and section.seed + repeats - 1 > SEED_RANGE[1]:
+                doc.fail(path, f"{plan.name}: seed {section.seed} + {repeats - 1} repeats "
                                f"passes the largest seed {SEED_RANGE[1]}; lower the seed")
-        if repeats > 1 and "seed" not in plan.split and "seed" not in plan.validation:
+        if repeats > 1 and plan.split.seed is None and plan.validation.seed is None:
             doc.fail(path, f"{plan.name}: a standard split with given validation has no seed, "
                            f"so every repeat would be the same run; use repeats: 1 or a "
                            f"holdout or k-fold validation")
@@ -321,9 +316,9 @@ def _estimate(doc, value, path, split):
     needs a k-fold outer split (it is a k-fold cross-validation error)."""
     chosen = check_list(doc, value, path,
                         lambda v, p: check_choice(doc, v, p, ESTIMATES, "estimate"))
-    if "cv-best" in chosen and split["method"] != "kfold":
+    if "cv-best" in chosen and split.method != "kfold":
         doc.fail(path, f"estimate cv-best is a k-fold cross-validation error: it needs split: "
-                       f"{{method: kfold, k: K}}, not {split['method']}")
+                       f"{{method: kfold, k: K}}, not {split.method}")
     return tuple(e for e in ESTIMATES if e in chosen)
 
 

@@ -69,8 +69,8 @@ def training_metadata(config_name, plan, point, validation_error, dataset, estim
     meta = {
         "multisvm_version": __version__, "created": now_iso(), "config": config_name,
         "scheme": scheme_of(estimator), "dataset": dataset.name,
-        "checksums": dict(dataset.checksums), "split": dict(plan.split),
-        "validation": dict(plan.validation), "scaling": plan.scaling,
+        "checksums": dict(dataset.checksums), "split": plan.split.as_dict(),
+        "validation": plan.validation.as_dict(), "scaling": plan.scaling,
         "kernel": point.kernel_label(), "params": point.params(),
         "validation_error": float(validation_error),
         "classes": [c.item() if hasattr(c, "item") else c for c in estimator.classes_],

@@ -21,6 +21,7 @@ import numpy as np
 from ...base.errors import MultisvmError
 from ...estimators.registry import own_name
 from ..config.checks import did_you_mean
+from ..config.forms import Split
 from ..run.progress import progress_bar
 from ..protocol import Stopwatch, fit_selected
 from ..run.reproduce import point_cache
@@ -122,7 +123,7 @@ def default_part(split) -> str:
     """The part ``evaluate`` measures when none is named: ``test`` where the model's split
     holds rows out (a standard or holdout split, a draws split's first draw), else ``all``
     (k-fold and ``all`` splits fit the saved model on every row, so no row was held out)."""
-    return "test" if split["method"] in ("standard", "holdout", "draws") else "all"
+    return "test" if split.method in ("standard", "holdout", "draws") else "all"
 
 
 def evaluate(model_dir, dataset=None, part=None, confusion=False, mirror=None,
@@ -220,15 +221,15 @@ def _dataset_points(model, dataset, part, mirror, data_home):
 
     meta = model.metadata
     name = dataset or meta["dataset"]
-    split = meta["split"] if name == meta["dataset"] else {"method": "standard"}
+    split = Split.of(meta["split"]) if name == meta["dataset"] else Split("standard")
     if part is None:
         part = default_part(split)
         if part == "all":
-            warnings.warn(f"the model was trained on every row of {name} ({split['method']} "
+            warnings.warn(f"the model was trained on every row of {name} ({split.method} "
                           f"split), so evaluating on all of them gives a training error, not a "
                           f"test estimate; name another dataset with --dataset for one",
                           UserWarning, stacklevel=2)
-    own_part = split["method"] == "standard" and part != "all"
+    own_part = split.method == "standard" and part != "all"
     if name == meta["dataset"]:
         loaded = _load_own_data(meta, part, own_part, mirror, data_home)
     else:

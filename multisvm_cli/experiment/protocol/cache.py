@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...base.numeric import is_count, is_int, is_number
+from ..config.forms import written
 
 
 def point_key(search, fold, point, scheme, chain=None):
@@ -21,8 +22,8 @@ def point_key(search, fold, point, scheme, chain=None):
     dataset, plan, options = search.dataset, search.plan, search.options
     key = {"versions": software_versions(), "dataset": dataset.name,
            "checksums": dict(sorted(dataset.checksums.items())),
-           "split": plan.split, "fold": fold.index, "scaling": plan.scaling,
-           "validation": plan.validation, "point": point.params(), "scheme": scheme,
+           "split": written(plan.split), "fold": fold.index, "scaling": plan.scaling,
+           "validation": written(plan.validation), "point": point.params(), "scheme": scheme,
            "options": options.get(scheme, {}), "seed": search.seed,
            "reuse_across_C": bool(search.reuse),
            "solver": scheme_solver(scheme, options)}

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from ...base.storage import PointCache
 from ...estimators.own import UserClassifierError
-from ..config.sections import outer_folds
+from ..config.forms import Split
 from ..plans import load_plan_data, parts_needed, repeat_plan
 from ..splits import scaled_folds
 from .final import fold_tests
@@ -42,7 +42,7 @@ def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, f
     """
     repeats = config.repeats
     loaded = [(plan, datasets[plan.name]) for plan in config.datasets]
-    total = repeats * sum(len(plan.estimate) * outer_folds(plan.split)
+    total = repeats * sum(len(plan.estimate) * plan.split.outer_folds
                           * sum(len(group) for _, group in grid_tasks(plan, config.schemes))
                           for plan in config.datasets)
     bar = progress(total) if progress else None
@@ -68,7 +68,7 @@ def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, f
                 rows_of_plan += rows
             per_estimate = {estimate: [_pool(plan.name, s, tests[estimate][s],
                                              _of_estimate(rows_of_plan, estimate),
-                                             drawn=plan.split["method"] == "draws")
+                                             drawn=plan.split.method == "draws")
                                        for s in config.schemes]
                             for estimate in plan.estimate}
             results += [{**result, **text_features(stats), **draw_count(plan, repeats)}
@@ -107,9 +107,9 @@ def draw_count(plan, repeats) -> dict:
     """A draws split's results.json ``draws``: the random train/test draws its error (their
     mean: every draw tests n_test points) and error_sd are over (draws x repeats); {} for
     any other split."""
-    if plan.split["method"] != "draws":
+    if plan.split.method != "draws":
         return {}
-    return {"draws": plan.split["draws"] * repeats}
+    return {"draws": plan.split.draws * repeats}
 
 def text_features(stats) -> dict:
     """A text dataset's results.json ``features``: the vocabulary size and the mean non-zeros
@@ -140,8 +140,8 @@ def fit_selected(config, plan, scheme, cache: PointCache, jobs, places, progress
     parts = parts and [part for part in parts if part != "test"]
     dataset = load_plan_data(plan, parts, places.mirror, places.data_home, places.quiet)
     check_plan(plan, dataset)
-    if plan.split["method"] == "kfold":
-        plan = replace(plan, split={"method": "all"})
+    if plan.split.method == "kfold":
+        plan = replace(plan, split=Split("all"))
     fold = scaled_folds(dataset, plan)[0]
     bar = progress(len(grid_tasks(plan, [scheme]))) if progress else None
     search = plan_search(config, plan, dataset, [scheme])

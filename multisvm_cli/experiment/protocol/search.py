@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..config.forms import Validation
+
 
 @dataclass(frozen=True)
 class Search:
@@ -33,7 +35,7 @@ class Search:
 def estimate_plan(plan, estimate):
     """The plan whose validation scores ``estimate``'s grid: the plan itself for ``nested``;
     for ``cv-best`` the outer fold's own test part (validation method ``test``)."""
-    return plan if estimate == "nested" else replace(plan, validation={"method": "test"})
+    return plan if estimate == "nested" else replace(plan, validation=Validation("test"))
 
 
 @dataclass(frozen=True)

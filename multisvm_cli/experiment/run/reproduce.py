@@ -209,15 +209,14 @@ def progress_segments(config, datasets) -> list:
     (:func:`.progress.point_cost`, averaged over the config's schemes)."""
     import numpy as np
 
-    from ..config.sections import outer_folds
     from ..protocol import grid_tasks
 
     segments = []
     for plan in config.datasets:
         labels = [y for _, y in datasets[plan.name].parts.values()]
-        n_rows = plan.split.get("n_train", sum(len(y) for y in labels))  # a draw's training rows
+        n_rows = plan.split.n_train or sum(len(y) for y in labels)  # a draw's training rows
         n_classes = len(np.unique(np.concatenate(labels))) if labels else 2
-        points = config.repeats * len(plan.estimate) * outer_folds(plan.split) * sum(
+        points = config.repeats * len(plan.estimate) * plan.split.outer_folds * sum(
             len(group) for _, group in grid_tasks(plan, config.schemes))
         cost = np.mean([point_cost(s, n_rows, n_classes) for s in config.schemes])
         segments.append((points, float(cost)))

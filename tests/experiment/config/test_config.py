@@ -10,6 +10,7 @@ from configs import config_text, write
 from multisvm_cli.cli.main import main
 from multisvm_cli.estimators.registry import SCHEME_NAMES
 from multisvm_cli.experiment.config import ConfigError, GridPoint, load_config
+from multisvm_cli.experiment.config.forms import Split, Validation
 from helpers import REPO, run_process
 
 
@@ -27,8 +28,8 @@ def test_valid_config_expands_the_grid_and_fills_defaults(tmp_path):
     assert plan.grid[0] == GridPoint(kernel="gaussian", C=1.0, sigma=1.0)
     assert GridPoint(kernel="polynomial", C=10.0, degree=3, homogeneous=False) in plan.grid
     assert plan.scaling == "paper"
-    assert plan.split == {"method": "holdout", "test_fraction": 0.3, "seed": 1}
-    assert plan.validation == {"method": "holdout", "train_fraction": 0.7, "seed": 0}
+    assert plan.split == Split("holdout", test_fraction=0.3, seed=1)
+    assert plan.validation == Validation("holdout", train_fraction=0.7, seed=0)
     assert config.compare_to == "dag" and config.seed == 0
 
 
@@ -36,8 +37,8 @@ def test_seed_option_replaces_default_seeds(tmp_path):
     config = load_config(write(tmp_path, VALID.replace("seed: 1", "seed: 4")), seed=9)
     plan = config.datasets[0]
     assert config.seed == 9
-    assert plan.split["seed"] == 4          # an explicit seed stays
-    assert plan.validation["seed"] == 9     # a default seed follows --seed
+    assert plan.split.seed == 4          # an explicit seed stays
+    assert plan.validation.seed == 9     # a default seed follows --seed
 
 
 def test_dataset_overrides_and_kernel_C(tmp_path):
@@ -45,7 +46,7 @@ def test_dataset_overrides_and_kernel_C(tmp_path):
                                           "kernels: [{type: linear, C: [5]}]}]")
     config = load_config(write(tmp_path, text))
     iris, usps = config.datasets
-    assert iris.split["method"] == "holdout" and usps.split == {"method": "standard"}
+    assert iris.split.method == "holdout" and usps.split == Split("standard")
     assert usps.grid == (GridPoint(kernel="linear", C=5.0),)
     assert GridPoint(kernel="linear", C=5.0).kernel_label() == "linear"
     assert iris.grid[4].kernel_label() == "polynomial d=2 homogeneous"

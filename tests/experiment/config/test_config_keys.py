@@ -13,6 +13,7 @@ from multisvm_cli.experiment.config.checks import check_number
 from multisvm_cli.experiment.config import keys
 from multisvm_cli.experiment.config.keys import (DATASET, KEYS, LOCAL, TOP, Key, entry_keys,
                                                  local_keys, required, written_at)
+from multisvm_cli.experiment.config.forms import Split, Validation
 from helpers import recipe_row
 
 REPO = Path(__file__).resolve().parents[3]
@@ -43,8 +44,8 @@ def test_a_config_leaving_keys_out_gets_the_tables_defaults(write_config):
     assert (config.seed, config.repeats, config.dag_orders, config.reuse_across_C, config.rope,
             config.layout) == (0, 1, 0, True, 1.0, "table-1")
     assert config.compare_to == "dag" and config.reference == {} and config.sweep is None
-    assert (plan.split, plan.validation["method"], plan.estimate, plan.max_iter, plan.solver,
-            plan.scaling) == ({"method": "standard"}, "holdout", ("nested",), "libsvm", None,
+    assert (plan.split, plan.validation.method, plan.estimate, plan.max_iter, plan.solver,
+            plan.scaling) == (Split("standard"), "holdout", ("nested",), "libsvm", None,
                               "paper")
 
 
@@ -60,7 +61,7 @@ def test_load_config_follows_the_table(write_config, monkeypatch):
     config = load_config(write_config())
     plan = config.datasets[0]
     assert config.dag_orders == 3 and config.resolved["dag_orders"] == 3
-    assert plan.validation == {"method": "kfold", "k": 3, "seed": 0} and plan.max_iter == 500
+    assert plan.validation == Validation("kfold", k=3, seed=0) and plan.max_iter == 500
 
 
 def test_a_missing_required_key_names_the_tables_required_keys(write_config):

@@ -4,6 +4,7 @@ SD of the draws' test errors in the report; its refusals; and the pairwise coupl
 that protocol compares with Max Wins' vote."""
 
 import csv
+from dataclasses import replace
 import json
 from statistics import mean, stdev
 
@@ -12,9 +13,10 @@ import pytest
 from configs import config_text, write
 from helpers import real_run
 
+from multisvm_cli.experiment.config.forms import Split
 from multisvm_cli.experiment.splits import draw_seed, outer_index_folds
 
-SPLIT = {"method": "draws", "draws": 5, "n_train": 60, "n_test": 45, "seed": 3}
+SPLIT = Split("draws", draws=5, n_train=60, n_test=45, seed=3)
 
 
 def labels():
@@ -41,7 +43,7 @@ def test_draws_repeat_for_a_seed_and_differ_between_draws_and_seeds():
         assert a_train.tolist() == b_train.tolist() and a_test.tolist() == b_test.tolist()
     trains = {tuple(train) for train, _ in first}
     assert len(trains) == 5  # five different draws
-    other = outer_index_folds(y, {**SPLIT, "seed": 4})
+    other = outer_index_folds(y, replace(SPLIT, seed=4))
     assert not trains & {tuple(train) for train, _ in other}
     # repeat r shifts the seed by r: its draws are not the first repeat's draws shifted by one
     assert draw_seed(4, 0) not in {draw_seed(3, d) for d in range(5)}
@@ -203,7 +205,7 @@ def test_every_repeats_draws_are_checked_not_only_the_first(tmp_path):
     # 30 / 10 rows: a draw of 18 holds 4.5 rows of class 1, 4 or 5 by the seed (ties drawn)
     y = np.repeat([0, 1], [30, 10])
     def ones(seed):
-        split = {"method": "draws", "draws": 1, "n_train": 18, "n_test": 10, "seed": seed}
+        split = Split("draws", draws=1, n_train=18, n_test=10, seed=seed)
         return int(np.sum(y[outer_index_folds(y, split)[0][0]] == 1))
     seed = next(s for s in range(50) if ones(s) == 5 and ones(s + 1) == 4)
     split = {"method": "draws", "draws": 1, "n_train": 18, "n_test": 10, "seed": seed}

@@ -12,6 +12,7 @@ from multisvm_cli.experiment.config import GridPoint
 from multisvm_cli.estimators import SCHEMES, DAGSVC
 from multisvm_cli.estimators.registry import scheme_groups
 from multisvm_cli.experiment.protocol import select
+from multisvm_cli.experiment.config.forms import Split, Validation
 from multisvm_cli.experiment.splits import Fold, outer_index_folds, validation_splits
 from helpers import run_cli
 
@@ -19,17 +20,17 @@ Y = np.repeat([0, 1, 2], [50, 60, 40])
 
 
 def test_holdout_test_split_is_stratified_and_seeded():
-    (train, test), = outer_index_folds(Y, {"method": "holdout", "test_fraction": 0.3, "seed": 0})
+    (train, test), = outer_index_folds(Y, Split("holdout", test_fraction=0.3, seed=0))
     assert len(test) == 45 and len(train) == 105
     assert np.bincount(Y[test]).tolist() == [15, 18, 12]
     assert not set(train) & set(test)
-    (_, again), = outer_index_folds(Y, {"method": "holdout", "test_fraction": 0.3, "seed": 0})
-    (_, other), = outer_index_folds(Y, {"method": "holdout", "test_fraction": 0.3, "seed": 1})
+    (_, again), = outer_index_folds(Y, Split("holdout", test_fraction=0.3, seed=0))
+    (_, other), = outer_index_folds(Y, Split("holdout", test_fraction=0.3, seed=1))
     assert np.array_equal(test, again) and not np.array_equal(test, other)
 
 
 def test_kfold_tests_every_point_once():
-    folds = outer_index_folds(Y, {"method": "kfold", "k": 10, "seed": 0})
+    folds = outer_index_folds(Y, Split("kfold", k=10, seed=0))
     tested = np.concatenate([test for _, test in folds])
     assert len(folds) == 10 and np.array_equal(np.sort(tested), np.arange(len(Y)))
     assert all(np.bincount(Y[test]).tolist() == [5, 6, 4] for _, test in folds)
@@ -39,12 +40,12 @@ def test_validation_splits():
     X = np.arange(len(Y), dtype=float)[:, None]
     fold = Fold(0, X, Y, None, None, X[:7], Y[:7])
     (X_fit, y_fit, X_score, y_score), = validation_splits(
-        fold, {"method": "holdout", "train_fraction": 0.7, "seed": 0})
+        fold, Validation("holdout", train_fraction=0.7, seed=0))
     assert len(y_fit) == 105 and len(y_score) == 45
     assert np.bincount(y_score).tolist() == [15, 18, 12]
-    given, = validation_splits(fold, {"method": "given"})
+    given, = validation_splits(fold, Validation("given"))
     assert given[0] is X and np.array_equal(given[3], Y[:7])
-    kfold = validation_splits(fold, {"method": "kfold", "k": 5, "seed": 0})
+    kfold = validation_splits(fold, Validation("kfold", k=5, seed=0))
     assert len(kfold) == 5 and sum(len(s[3]) for s in kfold) == len(Y)
 
 

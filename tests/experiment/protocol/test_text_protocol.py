@@ -9,6 +9,7 @@ import pytest
 from multisvm_cli.experiment.config import ConfigError, load_config
 from multisvm_cli.experiment.plans import load_plan_data
 from multisvm_cli.experiment.protocol.plan import plan_options
+from multisvm_cli.experiment.config.forms import Split
 from multisvm_cli.experiment.splits import (outer_index_folds, scaled_folds,
                                             validation_index_splits, validation_splits)
 from multisvm_cli.experiment.models.metadata import load_trained_model
@@ -131,7 +132,7 @@ def test_a_text_folder_runs_through_reproduce_table(tmp_path, monkeypatch, run_m
     results = json.loads((folder / "results.json").read_text())["results"]
     dataset = load_plan_data(load_config(path).datasets[0])
     X, y = dataset.parts["all"]
-    (train, _), = outer_index_folds(y, {"method": "holdout", "test_fraction": 0.3, "seed": 0})
+    (train, _), = outer_index_folds(y, Split("holdout", test_fraction=0.3, seed=0))
     expected = len(TfidfVectorizer().fit(list(X[train])).vocabulary_)
     assert expected == 15 + 42
     for row in results:

@@ -113,3 +113,16 @@ def test_a_config_file_that_is_missing_is_not_called_irregular(tmp_path):
     (tmp_path / "small.yaml").write_text(config_text())
     code, _, err = run_cli("validate", tmp_path / "gone.yaml")
     assert code == 2 and "not a regular file" not in err
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device link"])
+def test_data_that_is_not_a_regular_file_is_called_that_not_missing(tmp_path, kind):
+    """A FIFO, or a link to /dev/zero, given as DATA exists: the refusal says what it is, not
+    'not found' (a folder given as DATA is a folder of documents)."""
+    data = tmp_path / "d.csv"
+    os.mkfifo(data) if kind == "fifo" else data.symlink_to("/dev/zero")
+    out = tmp_path / "out"
+    result = run_cli("compare", data, "--out", out, "--quiet")
+    assert result.code == 2 and len(result.err.strip().splitlines()) == 1, result.err
+    assert "is not a regular file" in result.err and "not found" not in result.err
+    assert not out.exists()

@@ -187,7 +187,10 @@ def infer_format(path) -> str | None:
 def given_or_told(path, fmt, option) -> str:
     """``fmt`` when given, else :func:`infer_format`'s format of ``path``; else DatasetError,
     one line naming ``option``, where the user gives the format (``--input-format`` on the
-    command line, ``format:`` in a config)."""
+    command line, ``format:`` in a config). A path that exists but is neither a file nor a
+    folder (a FIFO, a device) is refused as such, before any byte is read."""
+    if Path(path).exists() and not (Path(path).is_file() or Path(path).is_dir()):
+        raise DatasetError(f"{path} is not a regular file (a FIFO or a device); give a data file")
     fmt = fmt or infer_format(path)
     if fmt is None:
         *others, last = local_names()

@@ -129,6 +129,9 @@ def _local_file(doc, value, path, folder=False):
     if folder and not file.is_dir():
         doc.fail(path, f"text folder {value} not found (looked for {file}; one subfolder per "
                        f"class, paths are relative to the config's folder)")
+    if not folder and file.exists() and not file.is_file():
+        doc.fail(path, f"{value} is not a regular file ({file}: a folder, a FIFO or a device); "
+                       f"give a data file")
     if not folder and not file.is_file():
         doc.fail(path, f"file {value} not found (looked for {file}; paths are relative to the "
                        f"config's folder)")

@@ -217,7 +217,7 @@ def compare(data, test, schemes, label, kernel, full, name, **options):
     input_format = options.pop("input_format")
     given = ReportOptions(**options)
     label, note = compare_label(data, label, input_format)
-    if note is not None:
+    if note is not None:  # first: a refusal below is about this column
         click.echo(note, err=True)
     with tempfile.TemporaryDirectory(prefix="multisvm-compare-") as folder:
         config = compare_config(folder, data, test, given.seed, schemes=schemes, label=label,

@@ -81,3 +81,29 @@ def test_predict_a_misspelt_label_gets_a_did_you_mean(tmp_path, run_multisvm, wr
     data = _iris(tmp_path / "new.csv", IRIS_HEADER)
     refused(run_multisvm("predict", model, data, "--label", "Species"),
             "no label column 'Species'", "(did you mean 'species'?)")
+
+
+def test_the_commands_guide_lists_the_declared_label_names():
+    """The guide's list of label-like names is :data:`LABEL_NAMES`, in its order."""
+    import re
+    from pathlib import Path
+
+    from multisvm_cli.data.csv_file import LABEL_NAMES
+
+    guide = Path(__file__).parents[2] / "docs" / "guides" / "commands.md"
+    text = " ".join(guide.read_text().split())
+    listed = re.search(r"a header's one column named like a label \(([^)]*)\)", text).group(1)
+    assert re.findall(r"`([^`]+)`", listed) == list(LABEL_NAMES)
+
+
+def test_a_refused_file_names_the_label_column_it_took_first(tmp_path, run_multisvm):
+    """The note comes before a refusal about the label, so the error says which column."""
+    data = tmp_path / "one.csv"
+    data.write_text("a,b,Class\n1,2,0\n3,4,0\n5,6,0\n")
+    result = _compare(run_multisvm, data, tmp_path / "out")
+    assert result.code == 2 and result.out == "", result
+    note, error = result.err.splitlines()
+    assert note == f"note: {data}: label column 'Class', by its name (--label NAME|INDEX names " \
+                   "another)"
+    assert error.startswith("error: ") and "one class" in error, error
+    assert not (tmp_path / "out").exists()

@@ -182,7 +182,9 @@ def _print_report(config, run, fmt, wide, answer):
               help=f"The schemes to compare, comma-separated [{','.join(DEFAULT_SCHEMES)}]: "
                    f"{SCHEME_HELP}.")
 @click.option("--label", metavar="NAME|INDEX", default=None, callback=_label_column,
-              help="A csv DATA's label column, by header name or 0-based index [the last].")
+              help="A csv DATA's label column, by header name or 0-based index [the header's "
+                   "column named label, class, target, y, species, ...; the last where DATA "
+                   "has no header].")
 @click.option("--kernel", type=click.Choice(KERNELS),
               default=None,
               help="The kernel: gaussian over the gamma grid, polynomial of degree 2 and 3, or "
@@ -210,10 +212,13 @@ def compare(data, test, schemes, label, kernel, full, name, **options):
     """
     import tempfile
 
-    from ..experiment.compare import compare_config, dataset_name
+    from ..experiment.compare import compare_config, compare_label, dataset_name
 
     input_format = options.pop("input_format")
     given = ReportOptions(**options)
+    label, note = compare_label(data, label, input_format)
+    if note is not None:  # first: a refusal below is about this column
+        click.echo(note, err=True)
     with tempfile.TemporaryDirectory(prefix="multisvm-compare-") as folder:
         config = compare_config(folder, data, test, given.seed, schemes=schemes, label=label,
                                 kernel=kernel, full=full, name=name,

@@ -6,6 +6,12 @@ import numpy as np
 from . import delimited
 from .errors import DatasetError
 from .bounds import first_too_large, largest_value
+from ..base.suggest import did_you_mean
+
+# Header names that say "this column is the label", compared in lower case: `multisvm compare`
+# takes such a column without --label (and says so), and refuses a header with none of them.
+LABEL_NAMES = ("label", "labels", "class", "classes", "target", "y", "species", "category",
+               "outcome", "diagnosis")
 
 def read_csv(path, label=None, header=None):
     """(X float64, y, first data line) of a csv file (see the module docstring)."""
@@ -47,6 +53,20 @@ def csv_table(path, header=None):
     head, header, lines = _opened(path, header)
     cells = delimited.read(path, text=True).to_numpy(dtype=str)[1 if header else 0:]
     return cells, _After(lines, 1) if header else lines, head[0] if header else None, lines[0]
+
+
+def csv_head(path):
+    """(the header row's names, or None when the first row is data (told as :func:`read_csv`
+    tells it), the number of columns) of a csv file; DatasetError for an empty file or a header
+    with no data."""
+    head, header, _ = _opened(path, None)
+    return head[0] if header else None, len(head[0])
+
+
+def label_like(names) -> list:
+    """The names among a header's ``names`` that are one of :data:`LABEL_NAMES` (any case,
+    surrounding spaces ignored), in the header's order."""
+    return [name for name in names if name.strip().lower() in LABEL_NAMES]
 
 
 def _opened(path, header):
@@ -142,6 +162,9 @@ def _header_only(path, line):
 
 
 def label_column(path, names, width, label, line):
+    """The 0-based position of the label column ``label`` (a header name, an index, negative
+    from the end, or None: the last) of a file of ``width`` columns; DatasetError when there is
+    no such column (a misspelt name gets the closest header name as a did-you-mean)."""
     if label is None:
         return width - 1
     if isinstance(label, str):
@@ -150,7 +173,7 @@ def label_column(path, names, width, label, line):
                                f"has no header row; give its index or set header: true")
         if label not in names:
             raise DatasetError(f"{path}:{line}: no label column {label!r}; the columns are "
-                               f"{', '.join(names)}")
+                               f"{', '.join(names)}{did_you_mean(label, names)}")
         return names.index(label)
     if not -width <= label < width:
         raise DatasetError(f"{path}:{line}: no label column {label}; the file has {width} "

@@ -74,6 +74,35 @@ def compare_config_text(data, test=None, schemes=None, label=None, kernel=None,
     return head + yaml.safe_dump(config, sort_keys=False, default_flow_style=None, width=100)
 
 
+def compare_label(data, label=None, input_format=None):
+    """(the label column ``compare`` runs a csv ``data`` with, the ``note:`` line saying it or
+    None). A ``label`` given is used as it is (None for a file that is not csv: its label is
+    explicit). Without one: the header's one column named like a label
+    (:data:`..data.csv_file.LABEL_NAMES`), said; a headerless file's last column, as LIBSVM's
+    and UCI's files put it, said; DatasetError (one line listing the columns and naming
+    ``--label``) for a header with no such name or more than one."""
+    from ..data.csv_file import csv_head, label_like
+    from ..data.errors import DatasetError
+    from ..data.formats import given_or_told
+
+    path = Path(data)
+    if label is not None or path.is_dir() or given_or_told(path, input_format,
+                                                           "--input-format") != "csv":
+        return label, None
+    names, width = csv_head(path)
+    if names is None:
+        return None, (f"note: {data} has no header row: its last column ({width - 1}) is the "
+                      f"label (--label INDEX names another)")
+    found = label_like(names)
+    if len(found) == 1:
+        return found[0], (f"note: {data}: label column {found[0]!r}, by its name (--label "
+                          f"NAME|INDEX names another)")
+    which = ("no column is named like a label" if not found else
+             f"{len(found)} columns are named like a label ({', '.join(found)})")
+    raise DatasetError(f"{data}: which column is the label? {which}; the columns are "
+                       f"{', '.join(names)}: name it with --label NAME|INDEX")
+
+
 def compare_config(folder, data, test=None, seed=None, **choices):
     """:func:`compare_config_text`'s config written to ``folder``/<name>.yaml and loaded (a
     :class:`.Config`; ``seed``: the CLI's ``--seed``; raises :class:`.ConfigError` with one

@@ -102,11 +102,11 @@ def _bad_files(tmp_path):
 
 @pytest.mark.parametrize("args, fragments", [
     (["empty.csv"], ["empty.csv", "empty file"]),
-    (["one.csv"], ["one.csv", "one class"]),
+    (["one.csv", "--label", "y"], ["one.csv", "one class"]),  # --label: no note line
     (["train.csv", "--label", "nope"], ["no label column 'nope'"]),
-    (["train.csv", "wide.csv"], ["wide.csv", "3 feature columns", "has 2"]),
-    (["train.csv", "--schemes", "ovr,foo"], ["error: compare: schemes[1]: 'foo' is not a valid "
-                                             "scheme; allowed: ovr, maxwins"]),
+    (["train.csv", "wide.csv", "--label", "y"], ["wide.csv", "3 feature columns", "has 2"]),
+    (["train.csv", "--label", "y", "--schemes", "ovr,foo"],
+     ["error: compare: schemes[1]: 'foo' is not a valid scheme; allowed: ovr, maxwins"]),
 ])
 def test_compare_refuses_bad_files_before_any_run_folder(tmp_path, data_home, args, fragments):
     _bad_files(tmp_path)

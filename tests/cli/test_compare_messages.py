@@ -35,8 +35,8 @@ def test_a_seed_out_of_range_is_refused_by_the_option(tmp_path, run_multisvm, se
 def test_too_few_rows_name_the_users_file_in_the_tools_words(tmp_path, run_multisvm, rows,
                                                              words):
     data = _iris_csv(tmp_path / "few.csv", rows)
-    line = refused(run_multisvm("compare", data, "--schemes", "ovr", "--out", tmp_path / "out",
-                                "-q"), str(data), words)
+    line = refused(run_multisvm("compare", data, "--label", "species", "--schemes", "ovr",
+                                "--out", tmp_path / "out", "-q"), str(data), words)
     assert "multisvm-compare-" not in line and ".yaml" not in line and "n_splits" not in line
     assert not (tmp_path / "out").exists()
 
@@ -45,9 +45,9 @@ def test_a_test_file_too_small_to_validate_on_is_said_in_the_tools_words(tmp_pat
                                                                          run_multisvm):
     data = _iris_csv(tmp_path / "six.csv", [0, 1, 50, 51, 100, 101])
     test = _iris_csv(tmp_path / "test.csv", [2, 52, 102])
-    line = refused(run_multisvm("compare", data, test, "--schemes", "ovr", "--out",
-                                tmp_path / "out", "-q"), str(data), "needs every one of the 3 "
-                                                                    "classes on both sides")
+    line = refused(run_multisvm("compare", data, test, "--label", "species", "--schemes", "ovr",
+                                "--out", tmp_path / "out", "-q"),
+                   str(data), "needs every one of the 3 classes on both sides")
     assert "multisvm-compare-" not in line and "test_size" not in line
 
 

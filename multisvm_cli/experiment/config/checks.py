@@ -5,10 +5,10 @@ into those messages. Every module of the config checks its values with these."""
 
 from __future__ import annotations
 
-import difflib
 import math
 
 from ...base.numeric import is_int, is_number
+from ...base.suggest import did_you_mean  # noqa: F401  (the config's modules import it here)
 
 RANGE_KEYS = ("base", "from", "to", "step")
 MAX_GRID_POINTS = 10_000        # per dataset; raise it on purpose with max_grid_points
@@ -18,15 +18,6 @@ SEED_RANGE = (0, 2**32 - 1)     # what numpy and scikit-learn take as a random_s
 def joined(values) -> str:
     """``values`` as a message lists them: ``a, b, c``."""
     return ", ".join(str(v) for v in values)
-
-
-def did_you_mean(given, known) -> str:
-    """`` (did you mean 'x'?)`` for the closest of ``known`` to ``given`` (difflib), or ``""``."""
-    if not isinstance(given, str):
-        return ""
-    folded = {str(k).lower(): str(k) for k in known}
-    close = difflib.get_close_matches(given.lower(), list(folded), n=1, cutoff=0.75)
-    return f" (did you mean {folded[close[0]]!r}?)" if close else ""
 
 
 def check_mapping(doc, value, path, allowed):

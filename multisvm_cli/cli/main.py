@@ -194,6 +194,9 @@ def _print_report(config, run, fmt, wide, answer):
 @click.option("--name", default=None, metavar="NAME",
               help="The dataset's name (the run is compare-NAME) [DATA's file name, made "
                    "folder-safe].")
+@click.option("--max-classes", type=click.IntRange(min=2), default=None, metavar="N",
+              help="Refuse pairwise schemes (Max Wins, DAGSVM, ADAG, Coupling) above N "
+                   "classes [1000].")
 @input_format_option("DATA's and TEST's")
 @report_options
 def compare(data, test, schemes, label, kernel, full, name, **options):
@@ -214,7 +217,7 @@ def compare(data, test, schemes, label, kernel, full, name, **options):
 
     from ..experiment.compare import compare_config, compare_label, dataset_name
 
-    input_format = options.pop("input_format")
+    input_format, max_classes = options.pop("input_format"), options.pop("max_classes")
     given = ReportOptions(**options)
     label, note = compare_label(data, label, input_format)
     if note is not None:  # first: a refusal below is about this column
@@ -222,7 +225,7 @@ def compare(data, test, schemes, label, kernel, full, name, **options):
     with tempfile.TemporaryDirectory(prefix="multisvm-compare-") as folder:
         config = compare_config(folder, data, test, given.seed, schemes=schemes, label=label,
                                 kernel=kernel, full=full, name=name,
-                                input_format=input_format)
+                                input_format=input_format, max_classes=max_classes)
     stem = Path(data).stem if Path(data).is_file() else Path(data).name
     if name is None and dataset_name(data) not in (stem, f"{stem}-data"):
         click.echo(f"note: {data} runs as dataset {dataset_name(data)} (a folder-safe name; "

@@ -256,6 +256,26 @@ def _check_spellings(path, lines, spellings):
         seen[number] = (spelling, row)
 
 
+def check_label_spellings(test, train, label=None, header=None) -> None:
+    """DatasetError (one line naming both spellings and files) when a numeric label of the csv
+    file ``test`` is written otherwise in ``train`` (``1.0`` and ``1``, ``7`` and ``007``): both
+    read as one class, as two spellings within one file would (:func:`csv_labels`)."""
+    first = _label_spellings(train, label, header)
+    for number, spelling in _label_spellings(test, label, header).items():
+        if number in first and first[number] != spelling:
+            raise DatasetError(f"{test}: label {spelling!r} is the same number as label "
+                               f"{first[number]!r} in {train}: two spellings of one class; "
+                               f"write each class's label one way in both files")
+
+
+def _label_spellings(path, label, header) -> dict:
+    """{number: spelling} of the numeric labels of a csv file (stripped, each number once)."""
+    head, header, lines = _opened(path, header)
+    column = label_column(path, head[0] if header else None, len(head[0]), label, lines[0])
+    cells = delimited.read(path, header=header, texts=(column,))[column].dropna()
+    return {float(s): s for s in dict.fromkeys(str(c).strip() for c in cells) if _is_number(s)}
+
+
 def whole_labels(values, where):
     """Numeric labels as int64; DatasetError at the first that is not a whole number."""
     values = np.asarray(values, dtype=np.float64)

@@ -7,8 +7,9 @@ Methods (statistics are always those of the data given to ``fit``, i.e. the trai
   (max_j = min_j = v) becomes x'_j = x_j - v: 0 on the training part, never NaN or inf.
 - ``standard``: x'_j = (x_j - mean_j) / std_j with the population standard deviation
   (ddof 0); a constant column (std_j = 0) uses std_j = 1, giving 0 on the training part. A
-  column of tiny scale whose variance underflows to 0 (x 1e-200) is not constant: its
-  statistics are computed on x_j / max|x_j| and multiplied back (:func:`_underflow_rescued`).
+  column of tiny scale whose variance underflows to 0 (x 1e-200) is not constant, and one of
+  huge values whose sum of squares overflows (x 1e153) is scaled, with no numpy warning: their
+  statistics are computed on x_j / max|x_j| and multiplied back (:func:`_extremes_rescued`).
 - ``standard-continuous``: ``standard`` on the card's continuous columns only; the binary
   1-of-n columns are left as they are (Covertype in Platt et al. 1999).
 - ``maxabs``: x'_j = x_j / max_i |x_ij|, so the training part lies in [-1, 1] per column and
@@ -101,9 +102,10 @@ class Scaler(TransformerMixin, BaseEstimator):
             constant = width == 0
             return np.where(constant, low - 1.0, low), np.where(constant, 2.0, width)
         if self.method in ("standard", "standard-continuous"):
-            fitted = StandardScaler().fit(block)
-            return _underflow_rescued(block, fitted.mean_.copy(), fitted.scale_.copy(),
-                                      fitted.var_)
+            with np.errstate(over="ignore", invalid="ignore"):  # rescued by _extremes_rescued
+                fitted = StandardScaler().fit(block)
+            return _extremes_rescued(block, fitted.mean_.copy(), fitted.scale_.copy(),
+                                     fitted.var_)
         raise ValueError(f"unknown scaling {self.method!r}")
 
     def transform(self, X):
@@ -186,13 +188,15 @@ class Scaler(TransformerMixin, BaseEstimator):
         return scaler
 
 
-def _underflow_rescued(block, mean, scale, variance):
+def _extremes_rescued(block, mean, scale, variance):
     """``standard``'s (mean, scale) with the columns whose variance underflowed to 0 though
-    they vary (x 1e-200: 1e-400 is 0 in float64) computed on the column divided by its max
-    |x| and multiplied back, so that they are scaled, never taken as constant; ValueError
-    (one line, 1-based column) for one that varies by too little even then."""
+    they vary (x 1e-200: 1e-400 is 0 in float64), or overflowed (a sum of squares of values
+    near 1e153: numpy's "overflow encountered" and a column left unscaled), computed on the
+    column divided by its max |x| and multiplied back, so that they are scaled, never taken
+    as constant; ValueError (one line, 1-based column) for one that varies by too little even
+    then."""
     varying = block.max(axis=0) != block.min(axis=0) if block.shape[0] else np.zeros(0, bool)
-    for j in np.flatnonzero((variance == 0) & varying):
+    for j in np.flatnonzero(((variance == 0) & varying) | ~np.isfinite(variance)):
         top = np.abs(block[:, j]).max()
         unit = block[:, j] / top
         mean[j], scale[j] = top * unit.mean(), top * unit.std()

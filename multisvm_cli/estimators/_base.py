@@ -124,15 +124,13 @@ def nb_chunks(X):
 
 
 def nb_fit(model, X, y):
-    """``model.fit(X, y)``, also for a sparse X and GaussianNB (which takes dense input only).
-
-    Then GaussianNB learns from densified row chunks through ``partial_fit`` (Chan et al.'s
+    """``model.fit(X, y)``, also for a sparse X and GaussianNB (which takes dense input only):
+    then GaussianNB learns from densified row chunks through ``partial_fit`` (Chan et al.'s
     exact update of per-class means and variances) with no variance smoothing; the smoothing
     ``var_smoothing * max_j Var(X[:, j])`` that ``fit`` adds is computed on the whole sparse X
-    afterwards, so the model is ``fit``'s up to rounding.
-    """
+    afterwards, so the model is ``fit``'s up to rounding; then :func:`_floored`."""
     if not (sp.issparse(X) and isinstance(model, GaussianNB)):
-        return model.fit(X, y)
+        return _floored(model.fit(X, y))
     smoothing, classes = model.var_smoothing, np.unique(y)
     model.set_params(var_smoothing=0.0)
     for part in nb_chunks(X):
@@ -140,6 +138,15 @@ def nb_fit(model, X, y):
     model.set_params(var_smoothing=smoothing)
     model.epsilon_ = smoothing * float(mean_variance_axis(X, axis=0)[1].max())
     model.var_ += model.epsilon_
+    return _floored(model)
+
+
+def _floored(model):
+    """``model``; a GaussianNB of smoothing 0 (every column constant: log 0, numpy's warnings
+    and NaN scores) smoothed by ``var_smoothing``, so that it scores by the class priors."""
+    if isinstance(model, GaussianNB) and model.epsilon_ == 0 and model.var_smoothing > 0:
+        model.epsilon_ = float(model.var_smoothing)
+        model.var_ += model.epsilon_
     return model
 
 

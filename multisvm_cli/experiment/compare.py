@@ -105,11 +105,15 @@ def compare_label(data, label=None, input_format=None):
 
 def compare_config(folder, data, test=None, seed=None, **choices):
     """:func:`compare_config_text`'s config written to ``folder``/<name>.yaml and loaded (a
-    :class:`.Config`; ``seed``: the CLI's ``--seed``; raises :class:`.ConfigError` with one
-    line per problem, a problem of the generated text named ``compare: <key>``)."""
+    :class:`.Config`; ``seed``: the CLI's ``--seed``; ``max_classes`` among ``choices``: the
+    key written as given, None: left out; raises :class:`.ConfigError` with one line per
+    problem, a problem of the generated text named ``compare: <key>``)."""
     from .config import ConfigError, load_config
 
+    max_classes = choices.pop("max_classes", None)
     text = compare_config_text(data, test, **choices)
+    if max_classes is not None:
+        text += f"max_classes: {max_classes}\n"
     path = Path(folder) / f"{yaml.safe_load(text)['name']}.yaml"
     path.write_text(text)
     try:

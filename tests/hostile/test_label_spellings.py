@@ -63,3 +63,27 @@ def test_compare_and_predict_refuse_them(tmp_path, data_home):
     assert not out.exists()
     with pytest.raises(data.DatasetError, match="label '1.0' is the same number as label '1'"):
         data.read_points(path, data.Columns(2, ("a", "b")))
+
+
+@pytest.mark.parametrize("train, test, first, second", [
+    (["1", "2", "1", "2"], ["1.0", "2"], "'1'", "'1.0'"),
+    (["007", "2", "007", "2"], ["7", "2"], "'007'", "'7'"),
+])
+def test_spellings_across_data_and_test_are_refused_naming_both(tmp_path, data_home, train,
+                                                               test, first, second):
+    """``1`` in DATA and ``1.0`` in TEST were read as one class without a word: refused in one
+    line naming both spellings and both files, by a local dataset and ``compare DATA TEST``."""
+    from multisvm_cli import data
+
+    data_file, test_file = _csv(tmp_path / "d.csv", train), _csv(tmp_path / "t.csv", test)
+    expected = (f"{test_file}: label {second} is the same number as label {first} in "
+                f"{data_file}: two spellings of one class")
+    with pytest.raises(data.DatasetError) as caught:
+        data.load_local(data.LocalSpec("d", data_file, "csv", test_path=test_file))
+    assert str(caught.value).startswith(expected) and "\n" not in str(caught.value)
+    out = tmp_path / "out"
+    refused(run_cli("compare", data_file, test_file, "--out", out, "--quiet"), expected)
+    assert not out.exists()
+    same = _csv(tmp_path / "same.csv", train[:2])  # spelled as DATA: read as before
+    parts = data.load_local(data.LocalSpec("d", data_file, "csv", test_path=same)).parts
+    assert parts["test"][1].tolist() == parts["train"][1].tolist()[:2]

@@ -1,7 +1,7 @@
 """Many classes (issue #56): report.html's per-class section costs memory and text linear in the
 number of classes (no k x k confusion matrix past its limit, the recall counted in one pass),
 and a scheme quadratic in k (one SVM per pair of classes) is refused in one line above a limit
-(default 1,000 classes, $MULTISVM_MAX_CLASSES), before any run folder exists; schemes linear
+(default 1,000 classes, a config's max_classes: test_max_classes.py), before any run folder exists; schemes linear
 in k are not limited."""
 
 import tracemalloc
@@ -11,7 +11,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers import refused
 from multisvm_cli.base.errors import MultisvmError
 from multisvm_cli.experiment.config import class_limit
 from multisvm_cli.report.html import per_class_html
@@ -59,7 +58,7 @@ def test_recall_is_each_classes_share_predicted_right():
 
 
 def _config(schemes, options=None):
-    return SimpleNamespace(schemes=schemes, scheme_options=options or {})
+    return SimpleNamespace(schemes=schemes, scheme_options=options or {}, max_classes=None)
 
 
 def _dataset(k):
@@ -71,9 +70,8 @@ def _plan(tmp_path):
     return SimpleNamespace(name="many", where={"split": SimpleNamespace(path=tmp_path / "c.yaml")})
 
 
-def test_pairwise_schemes_are_refused_above_the_default_limit(tmp_path, monkeypatch):
-    monkeypatch.delenv(class_limit.VARIABLE, raising=False)
-    assert class_limit.limit() == 1000
+def test_pairwise_schemes_are_refused_above_the_default_limit(tmp_path):
+    assert class_limit.limit(_config([])) == 1000
     assert class_limit.pairwise_schemes(_config(["ovr", "maxwins", "dag", "adag", "coupling",
                                                  "nb", "cs", "ecoc"])) \
         == ["maxwins", "dag", "adag", "coupling"]
@@ -84,29 +82,3 @@ def test_pairwise_schemes_are_refused_above_the_default_limit(tmp_path, monkeypa
     with pytest.raises(MultisvmError, match="1,001 classes, more than 1,000: Max Wins would "
                                             "train 500,500 pairwise SVMs"):
         class_limit.check_class_limit(_config(["nb", "maxwins"]), plan, _dataset(1001))
-
-
-def _four_classes(path):
-    rng = np.random.default_rng(0)
-    y = np.repeat(np.arange(4), 10)
-    X = rng.normal(size=(40, 2)) + y[:, None]
-    lines = ["a,b,y"] + [f"{a:.3f},{b:.3f},{c}" for (a, b), c in zip(X, y)]
-    path.write_text("\n".join(lines) + "\n")
-    return path
-
-
-def test_the_limit_is_set_by_the_environment_and_refused_before_a_run_folder(
-        tmp_path, run_multisvm, monkeypatch):
-    data = _four_classes(tmp_path / "four.csv")
-    monkeypatch.setenv(class_limit.VARIABLE, "3")
-    out = tmp_path / "out"
-    refused(run_multisvm("compare", data, "--schemes", "nb,dag", "--out", out, "-q"),
-            str(data), "4 classes, more than 3: DAGSVM would train 6 pairwise SVMs",
-            class_limit.VARIABLE)
-    assert not out.exists()
-    result = run_multisvm("compare", data, "--schemes", "nb", "--out", out, "-q",
-                          "--no-figures")
-    assert result.code == 0, result.err
-    monkeypatch.setenv(class_limit.VARIABLE, "lots")
-    refused(run_multisvm("compare", data, "--schemes", "dag", "--out", out, "-q"),
-            "MULTISVM_MAX_CLASSES='lots': expected a whole number")

@@ -18,7 +18,7 @@ import csv
 
 from ...base.numeric import is_int
 from ..bounds import check_dense_size, csv_shape
-from ..csv_file import read_csv_named
+from ..csv_file import check_label_spellings, read_csv_named
 from ..points import csv_points
 from . import Option, flag, sniff_lines
 
@@ -41,11 +41,16 @@ def sniff(first_bytes) -> bool:
 
 def read_local(spec, files):
     """{part: (X, y, first data line, the header's feature names or None)}, every file's
-    dense size checked before any is read."""
+    dense size checked before any is read; a test file's numeric labels spelled as the
+    training file's (:func:`..csv_file.check_label_spellings`)."""
     for path in files.values():
         check_dense_size(path, csv_shape(path), spec.memory_mb)
-    return {part: read_csv_named(path, spec.option("label"), spec.option("header"))
-            for part, path in files.items()}
+    named = {part: read_csv_named(path, spec.option("label"), spec.option("header"))
+             for part, path in files.items()}
+    if "test" in named and all(named[p][1].dtype.kind == "i" for p in ("train", "test")):
+        check_label_spellings(files["test"], files["train"], spec.option("label"),
+                              spec.option("header"))
+    return named
 
 
 def read_points(path, columns, memory_mb):

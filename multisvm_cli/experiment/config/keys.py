@@ -22,6 +22,7 @@ from ...data.local.files import TEST_PATH
 from ...estimators.registry import REGISTRY
 from ...report.hsu_lin import TABLE_1
 from .checks import MAX_GRID_POINTS, check_flag, check_number, check_seed, show
+from .class_limit import DEFAULT as CLASS_LIMIT
 from .datasets import NAME_PATTERN, _dataset_names, _max_iter, dataset_scaling, default_scaling
 from .features import dataset_features, default_features, features_dict, _solver
 from .forms import written
@@ -258,6 +259,11 @@ KEYS = {
                            "A larger grid (per dataset) is refused unless raised here on "
                            "purpose.", check=partial(check_number, integer=True, positive=True),
                            omit=_is_none),
+    "max_classes": Key(str(CLASS_LIMIT),
+                       "A pairwise scheme (Max Wins, DAGSVM, ADAG, Coupling, ECOC with ovo: "
+                       "k(k-1)/2 SVMs) on a dataset of more classes is refused unless raised "
+                       "here (an integer >= 2; compare: --max-classes).",
+                       check=partial(check_number, integer=True, low=1), omit=_is_none),
     "reference": Key("none",
                      "A paper's numbers printed beside ours: {source: ..., DATASET: {SCHEME: "
                      "{sigma, degree, kernel, C, error, kernel_evaluations, cpu_time, "

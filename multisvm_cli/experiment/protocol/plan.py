@@ -121,7 +121,9 @@ def text_features(stats) -> dict:
         "mean_nonzeros": round(sum(s["mean_nonzeros"] for s in stats) / len(stats), 3)}}
 
 def fit_selected(config, plan, scheme, cache: PointCache, jobs, places, progress=None):
-    """Select ``scheme``'s grid point on ``plan`` and fit it on the whole training part.
+    """Select ``scheme``'s grid point on ``plan`` and fit it on the whole training part
+    (refused in one line above the config's class limit for a pairwise ``scheme``,
+    :func:`..config.class_limit.check_class_limit`).
 
     ``jobs``: the grid points run at once (``jobs.grid``) and the final fit's threads
     (``jobs.fit``), as ``run.settings.Workers`` has them; ``places``: where the data is read
@@ -135,10 +137,12 @@ def fit_selected(config, plan, scheme, cache: PointCache, jobs, places, progress
     a text dataset's training documents, else None).
     """
     from ..config.against_data import check_plan
+    from ..config.class_limit import check_class_limit
 
     parts = parts_needed(plan)
     parts = parts and [part for part in parts if part != "test"]
     dataset = load_plan_data(plan, parts, places.mirror, places.data_home, places.quiet)
+    check_class_limit(config, plan, dataset, [scheme])
     check_plan(plan, dataset)
     if plan.split.method == "kfold":
         plan = replace(plan, split=Split("all"))

@@ -220,17 +220,29 @@ def compare(data, test, schemes, label, kernel, full, name, **options):
     input_format, max_classes = options.pop("input_format"), options.pop("max_classes")
     given = ReportOptions(**options)
     label, note = compare_label(data, label, input_format)
-    if note is not None:  # first: a refusal below is about this column
+    try:
+        with tempfile.TemporaryDirectory(prefix="multisvm-compare-") as folder:
+            config = compare_config(folder, data, test, given.seed, schemes=schemes,
+                                    label=label, kernel=kernel, full=full, name=name,
+                                    input_format=input_format, max_classes=max_classes)
+        stem = Path(data).stem if Path(data).is_file() else Path(data).name
+        if name is None and dataset_name(data) not in (stem, f"{stem}-data"):
+            click.echo(f"note: {data} runs as dataset {dataset_name(data)} (a folder-safe "
+                       "name; --name NAME names it)", err=True)
+        _run_and_print([config], given, answer=True)
+    except MultisvmError as refused:
+        raise _with_label(refused, note) from None
+    if note is not None:  # after the run: a refusal says it in its one line instead
         click.echo(note, err=True)
-    with tempfile.TemporaryDirectory(prefix="multisvm-compare-") as folder:
-        config = compare_config(folder, data, test, given.seed, schemes=schemes, label=label,
-                                kernel=kernel, full=full, name=name,
-                                input_format=input_format, max_classes=max_classes)
-    stem = Path(data).stem if Path(data).is_file() else Path(data).name
-    if name is None and dataset_name(data) not in (stem, f"{stem}-data"):
-        click.echo(f"note: {data} runs as dataset {dataset_name(data)} (a folder-safe name; "
-                   "--name NAME names it)", err=True)
-    _run_and_print([config], given, answer=True)
+
+
+def _with_label(refused, note):
+    """A refusal of compare's config as one line that also says which label column compare
+    took without --label (``note``; None: the user named it): a refusal stays one line, and it
+    may be about that column."""
+    if note is None:
+        return refused
+    return MultisvmError(f"{one_line(refused)}; {note.removeprefix('note: ')}")
 
 
 @cli.command()

@@ -96,14 +96,15 @@ def test_the_commands_guide_lists_the_declared_label_names():
     assert re.findall(r"`([^`]+)`", listed) == list(LABEL_NAMES)
 
 
-def test_a_refused_file_names_the_label_column_it_took_first(tmp_path, run_multisvm):
-    """The note comes before a refusal about the label, so the error says which column."""
+def test_a_refused_file_names_the_label_column_it_took_in_its_one_line(tmp_path, run_multisvm):
+    """A refusal stays one line, and says which column compare took as the label (the refusal
+    may be about it); the note is not printed on its own."""
     data = tmp_path / "one.csv"
     data.write_text("a,b,Class\n1,2,0\n3,4,0\n5,6,0\n")
     result = _compare(run_multisvm, data, tmp_path / "out")
     assert result.code == 2 and result.out == "", result
-    note, error = result.err.splitlines()
-    assert note == f"note: {data}: label column 'Class', by its name (--label NAME|INDEX names " \
-                   "another)"
+    (error,) = result.err.splitlines()
     assert error.startswith("error: ") and "one class" in error, error
+    assert error.endswith(f"; {data}: label column 'Class', by its name (--label NAME|INDEX "
+                          "names another)"), error
     assert not (tmp_path / "out").exists()

@@ -29,7 +29,8 @@ def _size_text(limit: int) -> str:
     return f"{limit / 1024:g} KiB" if limit >= 1024 else f"{limit} bytes"
 
 
-def _not_regular(path, what: str) -> str:
+def not_regular(path, what: str) -> str:
+    """The one line for a path that exists but is not a regular file (a FIFO, folder, device)."""
     return f"{path}: not a regular file; a {what} must be one"
 
 
@@ -49,7 +50,7 @@ def regular_file(path, error=MultisvmError, what: str = "file") -> os.stat_resul
             raise error(f"{path}: a symlink loop; point it at a real {what}") from None
         raise error(f"{path}: unreadable {what} ({exc.strerror or exc})") from None
     if not stat.S_ISREG(info.st_mode):
-        raise error(_not_regular(path, what))
+        raise error(not_regular(path, what))
     return info
 
 
@@ -66,7 +67,7 @@ def open_regular(path, error=MultisvmError, what: str = "file"):
     stream = os.fdopen(fd, "rb")
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         stream.close()
-        raise error(_not_regular(path, what))
+        raise error(not_regular(path, what))
     return stream
 
 

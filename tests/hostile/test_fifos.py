@@ -124,5 +124,6 @@ def test_data_that_is_not_a_regular_file_is_called_that_not_missing(tmp_path, ki
     out = tmp_path / "out"
     result = run_cli("compare", data, "--out", out, "--quiet")
     assert result.code == 2 and len(result.err.strip().splitlines()) == 1, result.err
-    assert "is not a regular file" in result.err and "not found" not in result.err
+    assert "not a regular file; a data file must be one" in result.err, result.err
+    assert "not found" not in result.err
     assert not out.exists()

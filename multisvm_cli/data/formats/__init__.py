@@ -55,6 +55,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from ...base.readers import not_regular
 from ..errors import DatasetError
 
 LAST = 1000  # the ORDER of a local format whose module sets none
@@ -190,7 +191,7 @@ def given_or_told(path, fmt, option) -> str:
     command line, ``format:`` in a config). A path that exists but is neither a file nor a
     folder (a FIFO, a device) is refused as such, before any byte is read."""
     if Path(path).exists() and not (Path(path).is_file() or Path(path).is_dir()):
-        raise DatasetError(f"{path} is not a regular file (a FIFO or a device); give a data file")
+        raise DatasetError(not_regular(path, "data file"))
     fmt = fmt or infer_format(path)
     if fmt is None:
         *others, last = local_names()

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from ...base.numeric import is_count
+from ...base.readers import not_regular
 from ...data.local.files import TEST_PATH
 from .checks import check_choice, check_mapping, joined, show
 
@@ -130,8 +131,7 @@ def _local_file(doc, value, path, folder=False):
         doc.fail(path, f"text folder {value} not found (looked for {file}; one subfolder per "
                        f"class, paths are relative to the config's folder)")
     if not folder and file.exists() and not file.is_file():
-        doc.fail(path, f"{value} is not a regular file ({file}: a folder, a FIFO or a device); "
-                       f"give a data file")
+        doc.fail(path, not_regular(file, "data file"))
     if not folder and not file.is_file():
         doc.fail(path, f"file {value} not found (looked for {file}; paths are relative to the "
                        f"config's folder)")

@@ -32,7 +32,7 @@ NAME_LIMIT = 100 - len("compare-") - len("-data")  # a config name is at most 10
 
 
 def compare_config_text(data, test=None, schemes=None, label=None, kernel=None,
-                        full=False, name=None, input_format=None) -> str:
+                        full=False, name=None, input_format=None, columns=None) -> str:
     """The YAML text of the config ``multisvm compare DATA [TEST]`` runs: ``data`` (and
     ``test``) as absolute paths, the dataset named ``name`` (default: :func:`dataset_name`;
     the config is ``compare-<name>``), ``schemes`` (registry names; default
@@ -41,7 +41,8 @@ def compare_config_text(data, test=None, schemes=None, label=None, kernel=None,
     coarse grid, or Hsu & Lin's whole grid with ``full``. A file's format is ``input_format``
     (written as the entry's ``format``), else told as a config's is
     (:func:`..data.formats.infer_format`): a file it cannot tell is refused here, one
-    DatasetError line naming ``--input-format``."""
+    DatasetError line naming ``--input-format``. ``columns``: a csv table's column options
+    given (``--drop`` ...), written as the entry's ``features:``."""
     from ..data.formats import given_or_told
     from ..data.local.files import TEST_PATH  # numpy: not for 'multisvm compare --help'
 
@@ -55,6 +56,8 @@ def compare_config_text(data, test=None, schemes=None, label=None, kernel=None,
         entry[TEST_PATH] = str(Path(test).resolve())
     if label is not None:
         entry["label"] = label
+    if columns:
+        entry["features"] = _column_features(columns)
     step = -1 if full else -COARSE_STEP
     config = {"name": f"compare-{entry['name']}", "dataset": [entry]}
     if data_path.is_dir():
@@ -138,6 +141,14 @@ def _name_the_files(config, files) -> None:
     for plan in config.datasets:
         plan.where.update({key: Given(files, 0, at.key) for key, at in plan.where.items()
                            if isinstance(at, Location)})
+
+
+def _column_features(columns) -> dict:
+    """A csv entry's ``features:`` of the column options given (comma-separated names as
+    lists)."""
+    return {key: [name.strip() for name in value.split(",") if name.strip()]
+            if key == "drop" or (key == "categorical" and value != "auto") else value
+            for key, value in columns.items()}
 
 
 def _kernel(kernel, step) -> dict:

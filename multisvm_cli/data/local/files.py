@@ -222,7 +222,8 @@ def _test_labels(files, named):
     matched_labels`); DatasetError naming the test file when its header's feature names are
     not the training file's (both with a header: by the rule a file to predict follows,
     :func:`..csv_file.check_names`), or it has classes the training file lacks."""
-    (_, y_train, _, train_names), (_, y_test, _, test_names) = named["train"], named["test"]
+    (_, y_train, _, train_names), (_, y_test, _, test_names) = (named["train"][:4],
+                                                                 named["test"][:4])
     if train_names is not None and test_names is not None:
         check_names(files["test"], Lines(files["test"])[0], test_names, train_names,
                     "the training file's")

@@ -46,29 +46,6 @@ def read_csv_named(path, label=None, header=None):
     return X, y, data_lines[0], feature_names
 
 
-def read_csv_table(path, options, label=None, header=None):
-    """(X, y, first data line, the feature names or None, the :class:`.columns.Table` or None)
-    of a csv file read under the column ``options`` (:class:`.columns.ColumnOptions`): as
-    :func:`read_csv_named` reads it (Table None) when every feature is a number and no column
-    is dropped, else through :func:`.columns.table_columns` (text columns, missing cells)."""
-    from .columns import AUTO, table_columns
-
-    if not options.drop and options.categorical == AUTO:
-        try:
-            return (*read_csv_named(path, label, header), None)
-        except DatasetError:
-            pass  # read again below: text and missing cells, or the same refusal
-    cells, lines, names, first = csv_table(path, header)
-    if cells.shape[1] < 2:
-        raise DatasetError(f"{path}:{lines[0]}: one column only; need features and a label")
-    column = label_column(path, names, cells.shape[1], label, first)
-    features = [j for j in range(cells.shape[1]) if j != column]
-    table = table_columns(path, cells, lines, names, features, options)
-    kept = Kept(lines, table.rows)
-    y = csv_labels(path, cells[table.rows, column], kept)
-    return table.X, y, kept[0], None if names is None else list(table.names), table
-
-
 class Kept:
     """The line numbers of the rows ``rows`` (indices into a file's data rows)."""
 

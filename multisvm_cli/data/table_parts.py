@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .columns import ColumnOptions
-from .csv_file import read_csv_table
+from .columns import AUTO, ColumnOptions, table_columns
+from .csv_file import Kept, csv_labels, csv_table, label_column, read_csv_named
 from .encoding import Encoding, unseen_categories
 from .errors import DatasetError
 
@@ -68,3 +68,25 @@ def _checked_test(files, named, encoding) -> Encoding:
     rows = sum(unseen_categories(encoding, X_train, X_test[i:i + 1]) is not None
                for i in range(len(X_test)))
     return replace(encoding, unseen_rows=rows)
+
+
+def read_csv_table(path, options, label=None, header=None):
+    """(X, y, first data line, the feature names or None, the :class:`.columns.Table` or None)
+    of a csv file read under the column ``options`` (:class:`.columns.ColumnOptions`): as
+    :func:`.csv_file.read_csv_named` reads it (Table None) when every feature is a number and
+    no column is dropped, else through :func:`.columns.table_columns` (text columns, missing
+    cells)."""
+    if not options.drop and options.categorical == AUTO:
+        try:
+            return (*read_csv_named(path, label, header), None)
+        except DatasetError:
+            pass  # read again below: text and missing cells, or the same refusal
+    cells, lines, names, first = csv_table(path, header)
+    if cells.shape[1] < 2:
+        raise DatasetError(f"{path}:{lines[0]}: one column only; need features and a label")
+    column = label_column(path, names, cells.shape[1], label, first)
+    features = [j for j in range(cells.shape[1]) if j != column]
+    table = table_columns(path, cells, lines, names, features, options)
+    kept = Kept(lines, table.rows)
+    y = csv_labels(path, cells[table.rows, column], kept)
+    return table.X, y, kept[0], None if names is None else list(table.names), table

@@ -32,7 +32,7 @@ NAME_LIMIT = 100 - len("compare-") - len("-data")  # a config name is at most 10
 
 
 def compare_config_text(data, test=None, schemes=None, label=None, kernel=None,
-                        full=False, name=None, input_format=None, columns=None) -> str:
+                        full=False, name=None, input_format=None) -> str:
     """The YAML text of the config ``multisvm compare DATA [TEST]`` runs: ``data`` (and
     ``test``) as absolute paths, the dataset named ``name`` (default: :func:`dataset_name`;
     the config is ``compare-<name>``), ``schemes`` (registry names; default
@@ -41,8 +41,7 @@ def compare_config_text(data, test=None, schemes=None, label=None, kernel=None,
     coarse grid, or Hsu & Lin's whole grid with ``full``. A file's format is ``input_format``
     (written as the entry's ``format``), else told as a config's is
     (:func:`..data.formats.infer_format`): a file it cannot tell is refused here, one
-    DatasetError line naming ``--input-format``. ``columns``: a csv table's column options
-    given (``--drop`` ...), written as the entry's ``features:``."""
+    DatasetError line naming ``--input-format``."""
     from ..data.formats import given_or_told
     from ..data.local.files import TEST_PATH  # numpy: not for 'multisvm compare --help'
 
@@ -56,8 +55,6 @@ def compare_config_text(data, test=None, schemes=None, label=None, kernel=None,
         entry[TEST_PATH] = str(Path(test).resolve())
     if label is not None:
         entry["label"] = label
-    if columns:
-        entry["features"] = _column_features(columns)
     step = -1 if full else -COARSE_STEP
     config = {"name": f"compare-{entry['name']}", "dataset": [entry]}
     if data_path.is_dir():
@@ -110,11 +107,18 @@ def compare_config(folder, data, test=None, seed=None, **choices):
     """:func:`compare_config_text`'s config written to ``folder``/<name>.yaml and loaded (a
     :class:`.Config`; ``seed``: the CLI's ``--seed``; ``max_classes`` among ``choices``: the
     key written as given, None: left out; raises :class:`.ConfigError` with one line per
-    problem, a problem of the generated text named ``compare: <key>``)."""
+    problem, a problem of the generated text named ``compare: <key>``; ``columns`` among
+    ``choices``: a csv table's column options given, written as the entry's ``features:``)."""
     from .config import ConfigError, load_config
 
-    max_classes = choices.pop("max_classes", None)
+    max_classes, columns = choices.pop("max_classes", None), choices.pop("columns", None)
     text = compare_config_text(data, test, **choices)
+    if columns:  # a csv table's column options given (--drop ...): the entry's features:
+        head, body = text.split("\n", 1)
+        document = yaml.safe_load(body)
+        document["dataset"][0]["features"] = _column_features(columns)
+        text = f"{head}\n" + yaml.safe_dump(document, sort_keys=False, default_flow_style=None,
+                                            width=100)
     if max_classes is not None:
         text += f"max_classes: {max_classes}\n"
     path = Path(folder) / f"{yaml.safe_load(text)['name']}.yaml"

@@ -190,3 +190,25 @@ def test_compare_runs_penguins_and_says_what_it_did(tmp_path, run_multisvm):
     assert line.removeprefix("data: ").rstrip(".") in report
     config = next((tmp_path / "out").glob("compare-penguins/*/config.yaml")).read_text()
     assert "missing: drop" in config
+
+
+def test_a_fold_testing_a_category_its_training_part_lacks_is_refused_before_the_run(
+        tmp_path, run_multisvm):
+    rows = [f"{'green' if i == 0 else ('red', 'blue')[i % 2]},{i},{'xy'[i % 2]}"
+            for i in range(20)]
+    (tmp_path / "d.csv").write_text("colour,a,label\n" + "\n".join(rows) + "\n")
+    code, _, err = run_multisvm("compare", tmp_path / "d.csv", "--label", "label",
+                                "--schemes", "ovr", "--out", tmp_path / "out")
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert "colour 'green' is in outer fold 2's test part but not in its training part" in err
+    assert "--unseen zeros" in err and not (tmp_path / "out").exists()
+
+
+def test_train_refuses_a_table_it_cannot_save_yet(tmp_path, run_multisvm):
+    config = tmp_path / "p.yaml"
+    config.write_text(f"name: p\ndataset: [{{name: penguins, path: {PENGUINS}, label: species, "
+                      "features: {missing: drop}}]\nschemes: [ovr]\nkernels: [{type: linear}]\n"
+                      "C: [1]\nsplit: {test_fraction: 0.3, seed: 0}\n")
+    code, _, err = run_multisvm("train", config, "--scheme", "ovr", "--output", tmp_path / "m")
+    assert code == 2 and "a saved model does not keep a csv table's one-hot" in err, err
+    assert not (tmp_path / "m").exists()

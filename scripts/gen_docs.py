@@ -141,6 +141,7 @@ def config_page() -> str:
     """The config reference: the top-level keys from the table that validates them, then the
     nested tables the checks use."""
     from multisvm_cli.data import TextFeatures
+    from multisvm_cli.data.columns import ColumnOptions
     from multisvm_cli.data.formats import option_owners
     from multisvm_cli.estimators.registry import REGISTRY
     from multisvm_cli.experiment.config import checks, forms, grid, keys, sections, sweep
@@ -169,6 +170,8 @@ def config_page() -> str:
         ("A `reference` row (one scheme on one dataset)", sections.REFERENCE_FIELDS),
         ("`sweep`", sweep.SWEEP_KEYS),
         ("`features` (text datasets)", tuple(f"{name} [{defaults[name]}]" for name in features)),
+        ("`features` (a csv file)", tuple(f"{name} [{value}]" for name, value in
+                                         ColumnOptions().as_dict().items())),
     ]
     lines += ["", "## Nested keys", "",
               "The keys each nested section accepts, from the tables the checks use.", "",

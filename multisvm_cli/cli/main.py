@@ -16,8 +16,8 @@ import click
 
 from .. import __version__
 from .datasets import datasets
-from .options import (ReportOptions, RunOptions, data_options, figure_options,
-                      input_format_option, report_options, run_options)
+from .options import (ReportOptions, RunOptions, column_choices, column_options, data_options,
+                      figure_options, input_format_option, report_options, run_options)
 from ..base.errors import MultisvmError, one_line
 from ..estimators.registry import scheme_names_help
 from ..experiment.compare import DEFAULT_SCHEMES, KERNELS
@@ -152,14 +152,16 @@ def _answer_record(run, fmt):
 def _print_report(config, run, fmt, wide, answer):
     """One run's table or markdown report, its other studies, (the Answer) and its folder."""
     from ..report.hsu_lin import HSU_LIN, tables_text
-    from ..report.run_folder import read_results
+    from ..report.run_folder import read_meta, read_results
     from ..report.summary import answer_text
     from ..report.verdict import across_datasets_text
     from ..report.sweep import sweep_table
-    from ..report.table import dag_orders_text, render
+    from ..report.table import dag_orders_text, prepared_notes, render
 
     click.echo(render(run.rows, fmt, config.reference.get("source"),
                       config.compare_to, wide=wide, width=_width()).rstrip("\n"))
+    for line in prepared_notes(read_meta(run.folder)):  # a csv table's columns: what was done
+        click.echo(_wrap(f"data: {line}."))
     if config.layout == HSU_LIN:  # Hsu & Lin's Tables II and III, from results.json
         click.echo("\n" + tables_text(read_results(run.folder)["results"], fmt,
                                        width=_width(), config=config.name))
@@ -198,6 +200,7 @@ def _print_report(config, run, fmt, wide, answer):
               help="Refuse pairwise schemes (Max Wins, DAGSVM, ADAG, Coupling) above N "
                    "classes [1000].")
 @input_format_option("DATA's and TEST's")
+@column_options
 @report_options
 def compare(data, test, schemes, label, kernel, full, name, **options):
     """Compare multiclass schemes on a csv, svmlight or npz file DATA (or a folder of
@@ -218,13 +221,15 @@ def compare(data, test, schemes, label, kernel, full, name, **options):
     from ..experiment.compare import compare_config, compare_label, dataset_name
 
     input_format, max_classes = options.pop("input_format"), options.pop("max_classes")
+    columns = column_choices(options)
     given = ReportOptions(**options)
     label, note = compare_label(data, label, input_format)
     try:
         with tempfile.TemporaryDirectory(prefix="multisvm-compare-") as folder:
             config = compare_config(folder, data, test, given.seed, schemes=schemes,
                                     label=label, kernel=kernel, full=full, name=name,
-                                    input_format=input_format, max_classes=max_classes)
+                                    input_format=input_format, max_classes=max_classes,
+                                    columns=columns)
         stem = Path(data).stem if Path(data).is_file() else Path(data).name
         if name is None and dataset_name(data) not in (stem, f"{stem}-data"):
             click.echo(f"note: {data} runs as dataset {dataset_name(data)} (a folder-safe "

@@ -174,3 +174,32 @@ class ReportOptions(RunOptions):
         return super().settings(force=self.force, figure_format=self.figure_format,
                                 dpi=self.dpi, figures=not self.no_figures,
                                 progress=self.progress or "auto", **more)
+
+
+COLUMN_OPTIONS = ("drop", "categorical", "missing", "unseen")  # data.columns.FIELDS
+
+
+def column_options(command):
+    """--drop, --categorical, --missing and --unseen: a csv table's columns as they come (a
+    config's ``features:`` keys of a csv dataset, :mod:`..data.columns`); the command takes
+    them as parameters of those names (None: not given)."""
+    return _added(command, [
+        click.option("--drop", default=None, metavar="COL,...",
+                     help="Columns of a csv DATA to leave out (a name, an id), by header name."),
+        click.option("--categorical", default=None, metavar="auto|COL,...",
+                     help="Text columns one-hot encoded: those whose cells are all text, or the "
+                          "named ones [auto]."),
+        click.option("--missing", type=click.Choice(["refuse", "drop", "impute"]), default=None,
+                     help="Cells NA, empty, ?, nan (pandas' NA spellings): refuse the file, drop "
+                          "their rows, or impute (median; most frequent for text) [refuse]."),
+        click.option("--unseen", type=click.Choice(["refuse", "zeros"]), default=None,
+                     help="A TEST category the training part never saw: refuse, or all-zero "
+                          "one-hot columns [refuse]."),
+    ])
+
+
+def column_choices(options) -> dict:
+    """The column options given (popped from a command's ``options``) as a ``features:``
+    mapping: only those given."""
+    given = {key: options.pop(key) for key in COLUMN_OPTIONS}
+    return {key: value for key, value in given.items() if value is not None}

@@ -46,6 +46,16 @@ def read_csv_named(path, label=None, header=None):
     return X, y, data_lines[0], feature_names
 
 
+class Kept:
+    """The line numbers of the rows ``rows`` (indices into a file's data rows)."""
+
+    def __init__(self, lines, rows):
+        self.lines, self.rows = lines, rows
+
+    def __getitem__(self, row):
+        return self.lines[int(self.rows[row])]
+
+
 def csv_table(path, header=None):
     """(cells as text, their line numbers, the header's names or None, the first line) of a
     csv file read by :func:`.delimited.read` (every row as wide as the first, at least one data
@@ -134,7 +144,7 @@ class _After:
         return self.lines[row + self.skip]
 
 
-def _is_number(text):
+def is_number(text):
     """Whether a cell is a number: what Python's ``float`` reads, less its digit-group
     underscores (``6_7`` is no number, not 67)."""
     if "_" in text:
@@ -151,8 +161,8 @@ def _looks_like_header(rows):
     number above a number (``5.1,abc,1.4`` above numbers is a data row whose ``abc`` is then
     refused, not a header); a file of one row is a header when none of its cells is a number."""
     if len(rows) < 2:
-        return not any(_is_number(cell) for cell in rows[0])
-    above = [(_is_number(a), _is_number(b)) for a, b in zip(rows[0], rows[1])]
+        return not any(is_number(cell) for cell in rows[0])
+    above = [(is_number(a), is_number(b)) for a, b in zip(rows[0], rows[1])]
     return (False, True) in above and (True, True) not in above
 
 
@@ -191,7 +201,7 @@ def checked_numbers(path, table, lines, columns, names):
     if X is None:
         for i, row in enumerate(block):
             for j, cell in enumerate(row):
-                if not _is_number(cell):
+                if not is_number(cell):
                     raise DatasetError(f"{path}:{lines[i]}: {_column_name(columns[j], names)}: "
                                        f"{str(cell)!r} is not a number")
     bad = np.argwhere(~np.isfinite(X))
@@ -232,7 +242,7 @@ def csv_labels(path, labels, lines):
     if "" in spellings:
         raise DatasetError(f"{path}:{lines[first_rows[list(spellings).index('')]]}: the label "
                            f"is empty")
-    numeric = [_is_number(v) for v in spellings]
+    numeric = [is_number(v) for v in spellings]
     _check_spellings(path, lines, [(v, first_rows[k]) for k, v in enumerate(spellings)
                                    if numeric[k]])
     if not all(numeric):
@@ -273,7 +283,7 @@ def _label_spellings(path, label, header) -> dict:
     head, header, lines = _opened(path, header)
     column = label_column(path, head[0] if header else None, len(head[0]), label, lines[0])
     cells = delimited.read(path, header=header, texts=(column,))[column].dropna()
-    return {float(s): s for s in dict.fromkeys(str(c).strip() for c in cells) if _is_number(s)}
+    return {float(s): s for s in dict.fromkeys(str(c).strip() for c in cells) if is_number(s)}
 
 
 def whole_labels(values, where):

@@ -48,6 +48,9 @@ class Dataset:
     sources: dict
     source_id: str
     provenance: dict = field(default_factory=dict)
+    # a local csv table's text / missing cells (.encoding.Encoding): X is then an object array
+    # the protocol encodes per training part; None: X is numbers as it is
+    encoding: object = None
 
 
 @dataclass(frozen=True)

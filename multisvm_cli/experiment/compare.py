@@ -107,11 +107,18 @@ def compare_config(folder, data, test=None, seed=None, **choices):
     """:func:`compare_config_text`'s config written to ``folder``/<name>.yaml and loaded (a
     :class:`.Config`; ``seed``: the CLI's ``--seed``; ``max_classes`` among ``choices``: the
     key written as given, None: left out; raises :class:`.ConfigError` with one line per
-    problem, a problem of the generated text named ``compare: <key>``)."""
+    problem, a problem of the generated text named ``compare: <key>``; ``columns`` among
+    ``choices``: a csv table's column options given, written as the entry's ``features:``)."""
     from .config import ConfigError, load_config
 
-    max_classes = choices.pop("max_classes", None)
+    max_classes, columns = choices.pop("max_classes", None), choices.pop("columns", None)
     text = compare_config_text(data, test, **choices)
+    if columns:  # a csv table's column options given (--drop ...): the entry's features:
+        head, body = text.split("\n", 1)
+        document = yaml.safe_load(body)
+        document["dataset"][0]["features"] = _column_features(columns)
+        text = f"{head}\n" + yaml.safe_dump(document, sort_keys=False, default_flow_style=None,
+                                            width=100)
     if max_classes is not None:
         text += f"max_classes: {max_classes}\n"
     path = Path(folder) / f"{yaml.safe_load(text)['name']}.yaml"
@@ -138,6 +145,14 @@ def _name_the_files(config, files) -> None:
     for plan in config.datasets:
         plan.where.update({key: Given(files, 0, at.key) for key, at in plan.where.items()
                            if isinstance(at, Location)})
+
+
+def _column_features(columns) -> dict:
+    """A csv entry's ``features:`` of the column options given (comma-separated names as
+    lists)."""
+    return {key: [name.strip() for name in value.split(",") if name.strip()]
+            if key == "drop" or (key == "categorical" and value != "auto") else value
+            for key, value in columns.items()}
 
 
 def _kernel(kernel, step) -> dict:

@@ -175,11 +175,18 @@ def scaled_folds(dataset, plan):
 
 
 def _numeric_fold(index, part, plan, dataset):
-    """One outer fold of numeric data, scaled by a scaler fitted on its training part."""
+    """One outer fold of numeric data, scaled by a scaler fitted on its training part (a csv
+    table's text and missing cells first encoded by transformers fitted on it too:
+    :func:`..data.encoding.encoded`)."""
+    from ..data.encoding import encoded, encoded_card
     from ..data.scaling import make_scaler
 
     Xtr, ytr, Xte, yte, Xva, yva = part
-    scaler = make_scaler(plan.scaling, dataset.card)
+    card, encoding = dataset.card, getattr(dataset, "encoding", None)
+    if encoding is not None and encoding.encodes:
+        Xtr, Xte, Xva = encoded(encoding, Xtr, Xte, Xva)
+        card = encoded_card(card, Xtr.shape[1])
+    scaler = make_scaler(plan.scaling, card)
     scaler.fit(Xtr)
     return Fold(index, scaler.transform(Xtr), ytr, _scaled(scaler, Xte), yte,
                 _scaled(scaler, Xva), yva, scaler)

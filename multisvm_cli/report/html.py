@@ -43,7 +43,7 @@ from .run_folder import (read_config_text, read_meta, read_predictions, read_res
 from .shared import SHARED_NOTE, shareable_meta, shareable_text
 from .summary import answer, best_schemes, log_loss_text, tests_text
 from .sweep import sweep_table
-from .table import BOUNDED_NOTE, dag_orders_text, footnote
+from .table import BOUNDED_NOTE, dag_orders_text, footnote, prepared_notes
 from .verdict import PAIR_HEADER, across_datasets_text, ranking_with_verdict, verdict_rows
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -72,6 +72,8 @@ def render_report(folder: Path, meta=None) -> str:
                  "mcnemar_p": f"p vs {label(results.get('compare_to') or REFERENCE)}"},
                  _linear(results)),
              f"<p class=\"note\">{_esc(_footnote(rows, results, config_text))}</p>"]
+    meta = read_meta(folder) if meta is None else meta
+    parts += [f"<p class=\"note\">{_esc(line)}</p>" for line in prepared_notes(meta)]
     parts += tables_html(results)  # Hsu & Lin's Tables II and III when the run asks for them
     parts += per_class_html(read_predictions(folder), rows)
     swept = read_sweep(folder)
@@ -90,7 +92,6 @@ def render_report(folder: Path, meta=None) -> str:
         parts.append(plain_table(PAIR_HEADER, verdict_rows(ranking["verdict"])))
     parts += beside + figures_html(folder / "figures",
                                    [k for k in kinds if k.section != "ranking"])
-    meta = read_meta(folder) if meta is None else meta
     if config_text is not None:  # paths as :mod:`.shared` shows them
         parts += ["<h2>Config</h2>", f"<pre>{_esc(shareable_text(config_text, meta))}"
                   "</pre>"]

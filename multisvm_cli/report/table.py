@@ -207,6 +207,16 @@ def footnote(compare_to=REFERENCE, reference_source=None, compared=True, resampl
     return "\n".join(lines)
 
 
+def prepared_notes(meta) -> list[str]:
+    """What was done to each local csv table's columns (run.json's ``local_data``: its
+    ``prepared`` line, :meth:`..data.encoding.Encoding.note`), one line per dataset, e.g.
+    ``penguins: dropped 11 rows with missing cells; one-hot island (3), sex (2)``."""
+    local = (meta or {}).get("local_data") or {}
+    return [f"{name}: {found['prepared']}" for name, found in local.items()
+            if isinstance(found, dict) and isinstance(found.get("prepared"), str)
+            and found["prepared"]]
+
+
 BOUNDED_NOTE = ("* a final fit stopped at libsvm's iteration bound (max_iter) on some fold: its "
                 "error is doubtful (see run.json's warnings).")
 

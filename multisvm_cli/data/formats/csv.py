@@ -18,7 +18,8 @@ import csv
 
 from ...base.numeric import is_int
 from ..bounds import check_dense_size, csv_shape
-from ..csv_file import check_label_spellings, read_csv_named
+from ..csv_file import check_label_spellings
+from ..table_parts import read_parts
 from ..points import csv_points
 from . import Option, flag, sniff_lines
 
@@ -40,13 +41,14 @@ def sniff(first_bytes) -> bool:
 
 
 def read_local(spec, files):
-    """{part: (X, y, first data line, the header's feature names or None)}, every file's
-    dense size checked before any is read; a test file's numeric labels spelled as the
-    training file's (:func:`..csv_file.check_label_spellings`)."""
+    """{part: (X, y, first data line, the header's feature names or None, its
+    :class:`..encoding.Encoding` or None)}, every file's dense size checked before any is
+    read, the columns read under the spec's column options (:mod:`..columns`, a test file's
+    as its training file's: :func:`..table_parts.read_parts`); a test file's numeric labels
+    spelled as the training file's (:func:`..csv_file.check_label_spellings`)."""
     for path in files.values():
         check_dense_size(path, csv_shape(path), spec.memory_mb)
-    named = {part: read_csv_named(path, spec.option("label"), spec.option("header"))
-             for part, path in files.items()}
+    named = read_parts(files, spec.columns, spec.option("label"), spec.option("header"))
     if "test" in named and all(named[p][1].dtype.kind == "i" for p in ("train", "test")):
         check_label_spellings(files["test"], files["train"], spec.option("label"),
                               spec.option("header"))

@@ -41,6 +41,7 @@ import numpy as np
 from .. import formats, held_out
 from ..bounds import MEMORY_MB, check_file_size
 from ..cards import Card
+from ..columns import ColumnOptions
 from ..csv_file import check_names, read_csv  # noqa: F401 (API: read_csv)
 from ..delimited import Lines
 from ..errors import DatasetError
@@ -65,6 +66,9 @@ class LocalSpec:
     test_path: Path | None = None
     options: dict = field(default_factory=dict)
     memory_mb: int = MEMORY_MB
+    # a csv table's column options (..columns.ColumnOptions: a config's features:); None: the
+    # defaults
+    columns: object = None
 
     @property
     def parts(self) -> tuple:
@@ -103,6 +107,8 @@ class LocalSpec:
                       if value is not None})
         if self.memory_mb != MEMORY_MB:
             entry["memory_mb"] = self.memory_mb
+        if self.columns is not None and not self.columns.is_default:
+            entry["features"] = self.columns.as_dict()
         return entry
 
     @classmethod
@@ -113,7 +119,9 @@ class LocalSpec:
                    test_path=Path(test_path) if test_path else None,
                    options={key: entry[key] for key in formats.options(entry["format"])
                             if key in entry},
-                   memory_mb=int(entry.get("memory_mb", MEMORY_MB)))
+                   memory_mb=int(entry.get("memory_mb", MEMORY_MB)),
+                   columns=ColumnOptions.from_mapping(entry["features"])
+                   if "features" in entry and entry["format"] == "csv" else None)
 
 
 def load_local(spec: LocalSpec, parts=None) -> Dataset:
@@ -137,6 +145,7 @@ def load_local(spec: LocalSpec, parts=None) -> Dataset:
     named = reader.read_local(spec, files)
     arrays = {part: found[:3] for part, found in named.items()}
     names = named[first][3]  # the training file's header, if it has one
+    encoding = named[first][4] if len(named[first]) > 4 else None  # a csv table's
     _check_classes(files[first], arrays[first])
     _check_same_columns(files, arrays)
     loaded = {part: (X, y) for part, (X, y, _) in arrays.items()}
@@ -148,8 +157,19 @@ def load_local(spec: LocalSpec, parts=None) -> Dataset:
         checksums={keys[part]: provenance[part]["sha256"] for part in files},
         sources={keys[part]: f"local {files[part]}" for part in files}, source_id="local",
         provenance={"format": spec.format, **spec.read_options(),
-                    **({"columns": names} if names else {}),
-                    "files": {keys[part]: {"part": part, **provenance[part]} for part in files}})
+                    **({"columns": names} if names else {}), **_prepared(spec, encoding),
+                    "files": {keys[part]: {"part": part, **provenance[part]} for part in files}},
+        encoding=encoding)
+
+
+def _prepared(spec, encoding) -> dict:
+    """What the provenance (run.json, the resume cache's key) records of a csv table's
+    columns: its column options and the line saying what was done (nothing for a table that
+    needed nothing: a numeric file's provenance is as it was)."""
+    if encoding is None:
+        return {}
+    options = spec.columns if spec.columns is not None else ColumnOptions()
+    return {"features": options.as_dict(), "prepared": encoding.note()}
 
 
 def cache_identity(dataset) -> dict:
@@ -202,7 +222,8 @@ def _test_labels(files, named):
     matched_labels`); DatasetError naming the test file when its header's feature names are
     not the training file's (both with a header: by the rule a file to predict follows,
     :func:`..csv_file.check_names`), or it has classes the training file lacks."""
-    (_, y_train, _, train_names), (_, y_test, _, test_names) = named["train"], named["test"]
+    (_, y_train, _, train_names), (_, y_test, _, test_names) = (named["train"][:4],
+                                                                 named["test"][:4])
     if train_names is not None and test_names is not None:
         check_names(files["test"], Lines(files["test"])[0], test_names, train_names,
                     "the training file's")

@@ -116,6 +116,7 @@ def check_plan(plan, dataset, repeats=1) -> None:
 
 def _check_splits(plan, dataset) -> None:
     """:func:`check_plan`'s checks of the splits of one repeat's ``plan``."""
+    _check_unseen(plan, dataset)
     for y_train in _training_labels(plan, dataset):
         _check_classes(plan, "split", y_train, "an outer fold's training part")
         if plan.validation.method == "given":
@@ -131,18 +132,40 @@ def _check_splits(plan, dataset) -> None:
                 raise plan.where["validation"].error(f"{plan.name}: a validation part is empty")
 
 
+def _check_unseen(plan, dataset) -> None:
+    """ConfigError at ``features`` when a csv table's outer fold tests a category its training
+    part never has, under ``unseen: refuse`` (a test file's are checked as it is read)."""
+    from ...data.encoding import unseen_categories
+
+    encoding = getattr(dataset, "encoding", None)
+    if encoding is None or not encoding.categorical or encoding.unseen != "refuse" or \
+            plan.split.method in ("standard", "all"):
+        return
+    X, y = pooled(dataset)
+    for number, (train, test) in enumerate(outer_index_folds(y, plan.split), 1):
+        if (found := unseen_categories(encoding, X[train], X[test])) is not None:
+            raise plan.where["features"].error(
+                f"{plan.name}: {found[0]} {found[1]!r} is in outer fold {number}'s test part "
+                "but not in its training part; features: {unseen: zeros} (compare: --unseen "
+                "zeros) maps it to all-zero one-hot columns")
+
+
 def _check_polynomials(plan, dataset):
     """ConfigError at ``kernels`` when a polynomial kernel's largest value on the scaled data,
     bounded by Cauchy-Schwarz as (max |x|^2 + 1)^degree ((max |x|^2)^degree homogeneous),
     passes 10^MAX_KERNEL_LOG10: libsvm's fit would not be finite."""
+    from ...data.encoding import encoded, encoded_card
     from ...data.scaling import make_scaler, resolve
 
     degrees = sorted({(p.degree, bool(p.homogeneous)) for p in plan.grid
                       if p.kernel == "polynomial"})
     if not degrees or dataset.card.kind == "text":
         return
-    X, _ = pooled(dataset)
-    Z = make_scaler(plan.scaling, dataset.card).fit(X).transform(X)
+    X, card = pooled(dataset)[0], dataset.card
+    if getattr(dataset.encoding, "encodes", False):  # a csv table's text / missing cells
+        X = encoded(dataset.encoding, X)[0]
+        card = encoded_card(card, X.shape[1])
+    Z = make_scaler(plan.scaling, card).fit(X).transform(X)
     norms = Z.multiply(Z).sum(axis=1) if sp.issparse(Z) else np.einsum("ij,ij->i", Z, Z)
     largest = float(np.max(norms))
     for degree, homogeneous in degrees:
@@ -269,13 +292,17 @@ def _multinomial_schemes(config):
 
 
 def _check_multinomial(config, plan, dataset):
+    from ...data.encoding import encoded, encoded_card
     from ...data.scaling import make_scaler, resolve
 
     schemes = _multinomial_schemes(config)
     if not schemes or dataset.card.kind == "text":  # tf-idf and counts are never negative
         return
-    X, _ = pooled(dataset)
-    Z = make_scaler(plan.scaling, dataset.card).fit(X).transform(X)
+    X, card = pooled(dataset)[0], dataset.card
+    if getattr(dataset.encoding, "encodes", False):  # a csv table's text / missing cells
+        X = encoded(dataset.encoding, X)[0]
+        card = encoded_card(card, X.shape[1])
+    Z = make_scaler(plan.scaling, card).fit(X).transform(X)
     lowest = float((Z.data if sp.issparse(Z) else Z).min(initial=0.0))
     if lowest < 0:
         scheme, where = schemes[0]

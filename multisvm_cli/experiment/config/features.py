@@ -30,18 +30,48 @@ def _features(doc, value, path):
         doc.fail(path, one_line(exc).removeprefix("features: "))
 
 
-def default_features(doc, name, text):
+def default_features(doc, name, text, local):
     """A dataset's ``features`` when none is written: a text dataset's defaults (an empty
-    mapping, checked as a written one is), none for numeric data."""
+    mapping, checked as a written one is), none for numeric data (a csv table's column
+    options then are :class:`data.columns.ColumnOptions`' defaults)."""
     return {} if text else None
 
 
-def dataset_features(doc, value, path, name, text):
-    """A dataset's checked ``features`` (:func:`_features`): text datasets only."""
+def dataset_features(doc, value, path, name, text, local):
+    """A dataset's checked ``features``: a text dataset's (:func:`_features`), or a local csv
+    table's column options (:func:`table_features`); refused on other data."""
+    if not text and local is not None and local.format == "csv":
+        return table_features(doc, value, path)
     features = _features(doc, value, path)
     if not text:
-        doc.fail(path, f"features is for text datasets; {name!r} is numeric")
+        doc.fail(path, f"features is for text datasets and csv files; {name!r} is numeric")
     return features
+
+
+def table_features(doc, value, path):
+    """A csv table's ``features:`` (drop, categorical, missing, unseen) as a
+    ``data.columns.ColumnOptions`` (one line per problem)."""
+    from ...data.columns import ColumnOptions
+    from ...data.errors import DatasetError
+
+    try:
+        return ColumnOptions.from_mapping(value)
+    except DatasetError as exc:
+        doc.fail(path, one_line(exc).removeprefix("features: "))
+
+
+def with_table_features(local, values) -> object:
+    """``local`` (a dataset's LocalSpec) holding its csv table's column options, which
+    ``values["features"]`` holds after the features key's check; they leave ``values`` (a
+    plan's ``features`` is a text dataset's): they say how the file is read."""
+    from dataclasses import replace
+
+    from ...data.columns import ColumnOptions
+
+    if isinstance(values.get("features"), ColumnOptions):
+        local = replace(local, columns=values["features"])
+        values["features"] = None
+    return local
 
 
 def features_dict(features) -> dict:

@@ -215,10 +215,17 @@ KEYS = {
                    "paper_scaling); fitted on each training part only. A local file: standard "
                    "(maxabs if sparse); text: none.", default=default_scaling,
                    check=dataset_scaling, needs=("name", "local", "text"), where=(TOP, DATASET)),
-    "features": Key("tfidf, lowercase, no stop words, l2 rows",
-                    "Text datasets only: how documents become a sparse matrix (vectorizer, "
-                    "stop_words, min_df, max_df, ...), fitted on training documents only.",
-                    default=default_features, check=dataset_features, needs=("name", "text"),
+    "features": Key("tfidf, lowercase, no stop words, l2 rows; a csv: {categorical: auto, "
+                    "missing: refuse, unseen: refuse}",
+                    "Text datasets: how documents become a sparse matrix (vectorizer, "
+                    "stop_words, min_df, max_df, ...), fitted on training documents only. A "
+                    "csv file: {drop: [COL, ...], categorical: auto | [COL, ...] (one-hot), "
+                    "missing: refuse | drop (the rows) | impute (median / most frequent), "
+                    "unseen: refuse | zeros (a test category the training part never saw)}, "
+                    "fitted on each training part only (compare: --drop, --categorical, "
+                    "--missing, --unseen).",
+                    default=default_features, check=dataset_features,
+                    needs=("name", "text", "local"),
                     where=(TOP, DATASET), resolve=_alone(features_dict), omit=_is_none),
     "solver": Key("libsvm",
                   "libsvm | liblinear (linear kernels only; it also regularizes the bias); top "

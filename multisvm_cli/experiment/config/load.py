@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .datasets import _check_parts, _local_spec
 from .document import Errors, Location, _Document, _key_name
-from .features import _check_solvers
+from .features import _check_solvers, with_table_features
 from .keys import DATASET, KEYS, TOP, required, resolved_document, written_at
 from .resolved import Config, DatasetPlan
 from .sections import _check_classes_sweep, _check_option_classes, _check_repeats
@@ -123,6 +123,7 @@ def _plan(doc, entry, top, checked):
     written, names = {}, written_at(DATASET)
     for key_name in names:
         values[key_name], written[key_name] = _plan_value(doc, key_name, entry, top, values)
+    local = with_table_features(local, values)
     _check_parts(doc, name, values["split"], values["validation"], where,
                  local.parts if local else None)
     located = {key: Location(doc.path, doc.line(at), _key_name(at))

@@ -137,6 +137,7 @@ def fit_selected(config, plan, scheme, cache: PointCache, jobs, places, progress
     a text dataset's training documents, else None).
     """
     from ..config.against_data import check_plan
+    from ...data.errors import DatasetError
     from ..config.class_limit import check_class_limit
 
     parts = parts_needed(plan)
@@ -144,6 +145,10 @@ def fit_selected(config, plan, scheme, cache: PointCache, jobs, places, progress
     dataset = load_plan_data(plan, parts, places.mirror, places.data_home, places.quiet)
     check_class_limit(config, plan, dataset, [scheme])
     check_plan(plan, dataset)
+    if getattr(dataset.encoding, "encodes", False):
+        raise DatasetError(f"{plan.name}: a saved model does not keep a csv table's one-hot "
+                           "or imputed columns yet; compare and reproduce-table run it (or drop "
+                           "its text columns and its rows with missing cells)")
     if plan.split.method == "kfold":
         plan = replace(plan, split=Split("all"))
     fold = scaled_folds(dataset, plan)[0]

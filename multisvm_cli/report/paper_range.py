@@ -1,10 +1,11 @@
-"""Hsu & Lin's (2002) published rates as a range per dataset, from the one file that types them.
+"""Hsu & Lin's (2002) published rates as a range per dataset, from the file that types them.
 
 Hsu & Lin's Table II is quoted by Rifkin & Klautau (JMLR 5, 2004, Table 3, p. 123) as the best
 and the worst rate of the five methods on each of the ten sets. ``hsu_lin_paper.yaml`` (beside
 this module) holds those numbers as printed, with their source, and the reasons why a cell of
-ours is outside its range, written per config, dataset and method. Nothing else types a number
-of the paper: Table II's "paper range" column (:mod:`.hsu_lin`) and the results page's test
+ours is outside its range, written per config, dataset and method. No other file types their
+rates (``configs/ramanan-rbf-quick.yaml`` types letter's chosen (C, gamma), said to be from
+Table II, which cannot be checked here): Table II's "paper range" column (:mod:`.hsu_lin`) and the results page's test
 read it here.
 
 A printed number stands for every value it rounds from, so a rate is outside when it is below

@@ -5,8 +5,8 @@ and the worst rate of the five methods on each of the ten sets. ``hsu_lin_paper.
 this module) holds those numbers as printed, with their source, and the reasons why a cell of
 ours is outside its range, written per config, dataset and method. No other file types their
 rates (``configs/ramanan-rbf-quick.yaml`` types letter's chosen (C, gamma), said to be from
-Table II, which cannot be checked here): Table II's "paper range" column (:mod:`.hsu_lin`) and the results page's test
-read it here.
+Table II, which cannot be checked here): Table II's "paper range" column (:mod:`.hsu_lin`) and
+the results page's test read it here.
 
 A printed number stands for every value it rounds from (a worst of 91.3 for 91.25 to 91.35),
 unless the paper pins it. Two things pin an end, and then a cell is judged by test-row counts,
@@ -43,7 +43,8 @@ BELOW, ABOVE = "below", "above"
 @functools.cache
 def paper() -> dict:
     """The file's content: ``source`` (paper, table, page, quoting), ``ranges`` (per card:
-    paper, best, worst, diff, size and optional rows) and ``reasons`` (config -> dataset -> method -> sentence)."""
+    paper, best, worst, diff, size and optional rows) and ``reasons`` (config -> dataset ->
+    method -> sentence)."""
     return read_yaml(PAPER_FILE, MAX_PAPER_BYTES, what="paper numbers")
 
 

@@ -1,5 +1,5 @@
-"""docs/results/hsu-lin.md (and how-reached.md, its earlier runs) against the one file that types Hsu & Lin's published rates
-(multisvm_cli/report/hsu_lin_paper.yaml, from Rifkin & Klautau, JMLR 5, 2004, Table 3): every
+"""docs/results/hsu-lin.md (and how-reached.md, its earlier runs) against the one file that types
+Hsu & Lin's published rates (multisvm_cli/report/hsu_lin_paper.yaml, from Rifkin & Klautau, JMLR 5, 2004, Table 3): every
 Table II on the page has the "paper range" column, each range is the file's, each rate is marked
 [below] / [above] exactly when it is outside, and every marked cell is listed after its table
 with a reason written in the file (issue 39); a rate is judged by row counts where the paper pins

@@ -13,8 +13,15 @@ Two steps:
   that is there: a run added replaces the runs and cells already held of its datasets (a
   later, fuller run of one set, say), the others stay (:func:`add`);
 - ``python scripts/paper_pages.py`` rewrites the generated blocks of the pages
-  (``<!-- paper: NAME -->`` ... ``<!-- /paper -->``, NAME in :data:`BLOCKS`) from the data files;
+  (``<!-- paper: NAME -->`` ... ``<!-- /paper -->``, NAME a key of :func:`blocks`) from the data
+  files: the runs, the paper's tables beside ours, the paper's sets not run ("What this page
+  does not cover", from the paper file's optional ``sets``) and the results index's table
+  (``docs/results/data/index.yaml``, its study rows' dates and commits from the runs files);
   ``--check`` only compares and exits 1 when a page is not current.
+
+A runs file is ``{runs: [...], cells: {config: {dataset: ...}}}``; a run or a cell may carry
+fields beyond those written here, which the pages ignore, and a dataset of cells that the paper's
+table has no row for is left off the table (the "does not cover" block counts it as run).
 
 STUDY: ``allwein-2000`` or ``rifkin-klautau-2004``.
 """
@@ -38,13 +45,15 @@ if str(REPO) not in sys.path:
 DATA = REPO / "docs" / "results" / "data"
 STUDIES = ("allwein-2000", "rifkin-klautau-2004")
 PAGES = {"allwein-2000": REPO / "docs" / "results" / "allwein.md",
-         "rifkin-klautau-2004": REPO / "docs" / "results" / "rifkin-klautau.md"}
+         "rifkin-klautau-2004": REPO / "docs" / "results" / "rifkin-klautau.md",
+         "index": REPO / "docs" / "results" / "index.md"}
+INDEX = DATA / "index.yaml"
+IN_MIRROR = ("a verified copy is now in the mirror (`../shared/datasets`, its SOURCES.md); its "
+             "run is pending")
+NOT_IN_MIRROR = "not in the mirror: no verified copy of the data here, so not run"
 PAPER_POINT = REPO / "configs" / "rifkin-klautau-2004-paper-point.yaml"
-# the runs of allwein-2000: the shipped config, each set whole
-ALLWEIN_RUNS = ("allwein-2000",)
-# the runs of the tuned protocol: the shipped configs, and satimage on part of the grid (the
-# shipped config with its grid cut to gamma 2^-2, 2^-3 and C 2, 4, 16; see the page)
-TUNED = ("rifkin-klautau-2004", "rifkin-klautau-2004-satimage-part", "rifkin-klautau-2004-letter")
+# Rifkin & Klautau's runs: a config named like the paper-point config (its stem, then anything:
+# rifkin-klautau-2004-paper-point-yeast) ran at their chosen points, every other config tuned
 CODE_NAMES = {"ovr": "one-vs-all", "exhaustive": "complete", "ovo": "all-pairs",
               "dense": "dense", "sparse": "sparse"}
 METHODS = ("OVA", "AVA", "DEN", "SPA", "COM")
@@ -145,8 +154,11 @@ def rk_cells(folder) -> dict:
         y, mine = points[(result["dataset"], result["scheme"])]
         _, theirs = points[(ova["dataset"], ova["scheme"])]
         row = compare_predictions(y, mine, theirs)
+        # a paper-point row ran at its own C and gamma, not the config's placeholder grid's
+        point = own_point(folder, method) if result["scheme"].startswith("own:") \
+            else chosen(result)
         found.setdefault(base, {})[method] = {
-            "error": round(row["error_a"], 2), **chosen(result),
+            "error": round(row["error_a"], 2), **point,
             "vs_ova": {"ova": round(row["error_b"], 2), "diff": round(row["diff"], 2),
                        "agree": round(row["agree"], 3),
                        "bootstrap": [round(v, 4) for v in row["bootstrap"]],
@@ -215,8 +227,8 @@ def runs_block(measured) -> list[str]:
 def allwein_block(paper, measured) -> list[str]:
     """Table 3 beside ours: one table per decoding, each code's ours and the paper's."""
     ours = {}
-    for config in ALLWEIN_RUNS:
-        ours.update(measured["cells"].get(config, {}))
+    for by_dataset in measured["cells"].values():  # every config's runs: each set whole
+        ours.update(by_dataset)
     where = f"Table {paper['table']}, p. {paper['page']}"
     header = ["dataset"] + [f"{CODE_NAMES[c]} {who}" for c in paper["codes"]
                             for who in ("ours", "paper")]
@@ -233,9 +245,16 @@ def allwein_block(paper, measured) -> list[str]:
     return lines[:-1]
 
 
-def paper_point(method) -> dict:
-    """The C and gamma of ``method``'s row in the paper-point config (Tables 16-17)."""
-    for row in read_yaml(PAPER_POINT)["schemes"]:
+def own_point(folder, method) -> dict:
+    """The C and gamma a paper-point row ``RK method`` ran at: its options in the run folder's
+    config.yaml (the config that ran; the satimage paper-point config's without one)."""
+    config = Path(folder) / "config.yaml"
+    return paper_point(method, config if config.is_file() else PAPER_POINT)
+
+
+def paper_point(method, config=PAPER_POINT) -> dict:
+    """The C and gamma of ``method``'s row in a paper-point config (Tables 16-17)."""
+    for row in read_yaml(config)["schemes"]:
         if row["label"] == f"RK {method}":
             return {"C": row["options"]["C"], "log2_gamma": math.log2(row["options"]["gamma"])}
     raise KeyError(method)
@@ -266,7 +285,8 @@ def rk_block(paper, measured, configs, with_paper_point=False) -> list[str]:
             if with_paper_point and cell is None:
                 continue
             versus = (cell or {}).get("vs_ova", {})
-            point = _point(paper_point(method) if with_paper_point else cell)
+            point = _point(cell if cell and "C" in cell or not with_paper_point
+                           else paper_point(method))
             body.append([dataset, _number((cell or {}).get("error")), _number(versus.get("ova")),
                          _number(versus.get("diff")), _number(versus.get("agree"), 3),
                          _interval(versus.get("bootstrap")), _number(versus.get("p_value"), 3),
@@ -277,20 +297,62 @@ def rk_block(paper, measured, configs, with_paper_point=False) -> list[str]:
     return lines[:-1]
 
 
+def uncovered_block(paper, measured) -> list[str]:
+    """One line per set of the paper's ``sets`` (name: {mirror, optional note and card}) that
+    has no cell in ``measured`` under any config, saying why it was not run."""
+    ran = {dataset for by_dataset in measured["cells"].values() for dataset in by_dataset}
+    lines = []
+    for name, entry in (paper.get("sets") or {}).items():
+        if entry.get("card", name) in ran:
+            continue
+        why = " ".join(str(entry.get("note") or "").split()) or (
+            IN_MIRROR if entry.get("mirror") else NOT_IN_MIRROR)
+        lines.append(f"- **{name}**: {why}.")
+    return lines or ["- Every set of the paper's table ran here."]
+
+
+def recorded(measured) -> str:
+    """The index's "runs recorded" cell of a study: each date with its runs' commits."""
+    by_date = {}
+    for run in measured["runs"]:
+        commits = by_date.setdefault(run["date"], [])
+        if run["commit"] not in commits:
+            commits.append(run["commit"])
+    return ", ".join(f"{date} ({', '.join(commits)})" for date, commits in sorted(by_date.items()))
+
+
+def index_block(studies) -> list[str]:
+    """The results index's table: each page's row of ``index.yaml``; a row naming a ``study``
+    gets its "runs recorded" from that study's runs file."""
+    rows = []
+    for row in read_yaml(INDEX)["pages"]:
+        runs = recorded(studies[row["study"]]) if row.get("study") else row["runs"]
+        rows.append([f"[{row['title']}]({row['page']})", " ".join(row["what"].split()), runs])
+    return _table(["page", "what", "runs recorded"], rows)
+
+
+def measured_of(study) -> dict:
+    """A study's runs file, or no runs when it has none yet."""
+    runs = DATA / f"{study}-runs.yaml"
+    return read_yaml(runs) if runs.is_file() else {"runs": [], "cells": {}}
+
+
 def blocks() -> dict:
     """Each generated block's lines, by name."""
-    out = {}
-    for study in STUDIES:
+    out, studies = {}, {study: measured_of(study) for study in STUDIES}
+    for study, measured in studies.items():
         paper = read_yaml(DATA / f"{study}.yaml")
-        runs = DATA / f"{study}-runs.yaml"
-        measured = read_yaml(runs) if runs.is_file() else {"runs": [], "cells": {}}
         out[f"{study}-runs"] = runs_block(measured)
+        out[f"{study}-not-covered"] = uncovered_block(paper, measured)
         if study == "allwein-2000":
             out["allwein-2000-table3"] = allwein_block(paper, measured)
         else:
-            out["rifkin-klautau-2004-tuned"] = rk_block(paper, measured, TUNED)
-            out["rifkin-klautau-2004-paper-point"] = rk_block(
-                paper, measured, ("rifkin-klautau-2004-paper-point",), with_paper_point=True)
+            at_point = [c for c in measured["cells"] if c.startswith(PAPER_POINT.stem)]
+            tuned = [c for c in measured["cells"] if c not in at_point]
+            out["rifkin-klautau-2004-tuned"] = rk_block(paper, measured, tuned)
+            out["rifkin-klautau-2004-paper-point"] = rk_block(paper, measured, at_point,
+                                                             with_paper_point=True)
+    out["results-index"] = index_block(studies)
     return out
 
 

@@ -1,7 +1,8 @@
-"""Hsu & Lin's published range beside every Table II of a results page (docs/results/hsu-lin.md).
+"""Hsu & Lin's published range beside every Table II of the results pages (docs/results/hsu-lin.md
+and docs/results/how-reached.md, where the earlier runs' tables went).
 
     python scripts/paper_range.py            # rewrite the page in place
-    python scripts/paper_range.py --check    # exit 1 if the page is not current
+    python scripts/paper_range.py --check    # exit 1 if a page is not current
 
 A run's table.md already carries the "paper range" column (multisvm_cli/report/hsu_lin.py); the
 page also holds Tables II pasted from runs made before it. For each markdown Table II on the page
@@ -30,7 +31,7 @@ from multisvm_cli.estimators.registry import SCHEME_NAMES, label  # noqa: E402
 from multisvm_cli.report import paper_range  # noqa: E402
 from multisvm_cli.report.hsu_lin import OUTSIDE_TITLE, outside_line  # noqa: E402
 
-PAGE = REPO / "docs" / "results" / "hsu-lin.md"
+PAGES = (REPO / "docs" / "results" / "hsu-lin.md", REPO / "docs" / "results" / "how-reached.md")
 TABLE_II = re.compile(r"^\|\s*dataset\s*\|\s*rate\s*\|")
 CONFIG = re.compile(r"^#+ .*`(hsu-lin-2002[\w-]*)`")
 MARK = re.compile(r" \[(below|above)\]")
@@ -104,7 +105,9 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if the page is not current")
     args = parser.parse_args()
-    current, wanted = PAGE.read_text(), rewrite(PAGE.read_text())
-    if args.check:
-        sys.exit(0 if current == wanted else f"{PAGE} is not current: run {sys.argv[0]}")
-    PAGE.write_text(wanted)
+    for page in PAGES:
+        current, wanted = page.read_text(), rewrite(page.read_text())
+        if args.check and current != wanted:
+            sys.exit(f"{page} is not current: run {sys.argv[0]}")
+        if not args.check:
+            page.write_text(wanted)

@@ -12,7 +12,7 @@ holds one class only gives its held-out rows the value +1 or -1, as LIBSVM does.
 Coupling:
 
 - pairwise machines (Max Wins, DAGSVM, ADAG): Wu, Lin & Weng 2004, "Probability estimates for
-  multi-class classification by pairwise coupling", method 2 (their eq. (16)), solved by the
+  multi-class classification by pairwise coupling", method 2 (their problem (19)), solved by the
   iteration of LIBSVM's ``multiclass_probability`` (:func:`pairwise_coupling`);
 - one-vs-rest: each machine's sigmoid, normalised to sum 1 (:func:`normalised`);
 - error-correcting output codes: Zadrozny 2001, "Reducing multiclass to binary by coupling

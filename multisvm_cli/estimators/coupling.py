@@ -8,7 +8,7 @@ from .defaults import CACHE_SIZE, MAX_ITER, MEMORY_MB, SOLVER, TOL
 
 class PairwiseCouplingSVC(MaxWinsSVC):
     """Pairwise coupling multiclass SVM (Wu, Lin & Weng 2004, "Probability estimates for
-    multi-class classification by pairwise coupling", JMLR 5, method 2, eq. (16)).
+    multi-class classification by pairwise coupling", JMLR 5, method 2, problem (19)).
 
     Training: Max Wins' K = N(N-1)/2 pairwise SVMs and, always, Platt's sigmoid on each, fitted
     as LIBSVM's ``-b 1`` (5-fold cross-validated decision values, seeded by ``random_state``).

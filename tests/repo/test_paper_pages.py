@@ -165,3 +165,61 @@ def test_predictions_pair_row_by_row_across_repeats(tmp_path):
     table = paper_pages.predictions(tmp_path)
     assert table[("glass", "ovr")] == (["a", "a"], ["a", "b"])
     assert table[("glass", "ecoc")] == (["a", "a"], ["b", "a"])
+
+
+def test_the_sets_not_run_are_listed_until_a_run_adds_them():
+    """"What this page does not cover" lists each of the paper's sets with no cells, saying
+    whether the mirror holds it; a run added for a set (under any config, with fields the pages
+    do not read) takes it off the list, and its table rows fill (issue 58)."""
+    paper = paper_pages.read_yaml(paper_pages.DATA / "rifkin-klautau-2004.yaml")
+    measured = paper_pages.read_yaml(paper_pages.DATA / "rifkin-klautau-2004-runs.yaml")
+    lines = paper_pages.uncovered_block(paper, measured)
+    named = [line.split("**")[1] for line in lines]
+    assert "glass" not in named and "satimage" not in named and "yeast" in named
+    assert f"- **yeast**: {paper_pages.IN_MIRROR}." in lines
+    assert f"- **spectrometer**: {paper_pages.NOT_IN_MIRROR}." in lines
+    assert any(line.startswith("- **letter**: in the mirror, never run") for line in lines)
+    cell = copy.deepcopy(measured["cells"]["rifkin-klautau-2004"]["glass"])
+    cell["OVA"]["n_test"] = 1484  # a field the pages do not read
+    added = {"runs": [{**measured["runs"][0], "config": "rifkin-klautau-2004-yeast",
+                       "datasets": ["yeast"], "cores_busy": 2}],
+             "cells": {"rifkin-klautau-2004-yeast": {"yeast": cell}}}
+    merged = paper_pages.add(copy.deepcopy(measured), added)
+    assert "yeast" not in " ".join(paper_pages.uncovered_block(paper, merged))
+    with_yeast = {**paper, "tables": {"AVA": {**paper["tables"]["AVA"], "rows": {
+        **paper["tables"]["AVA"]["rows"], "yeast": [41.0, 40.9, 0.1, 0.9, [-0.01, 0.01]]}}}}
+    (row,) = _rows(paper_pages.rk_block(with_yeast, merged, list(merged["cells"])), "yeast")
+    assert row[1] == f"{cell['AVA']['error']:.2f}"
+    assert any(line.startswith("- `rifkin-klautau-2004-yeast` (yeast): run on")
+               for line in paper_pages.runs_block(merged))
+
+
+def test_the_index_takes_a_studys_dates_and_commits_from_its_runs():
+    studies = {study: paper_pages.measured_of(study) for study in paper_pages.STUDIES}
+    table = paper_pages.index_block(studies)
+    (allwein,) = [line for line in table if "(allwein.md)" in line]
+    for run in studies["allwein-2000"]["runs"]:
+        assert run["date"] in allwein and run["commit"] in allwein
+    studies["allwein-2000"] = {"runs": [{"date": "2027-01-02", "commit": "abc1234"}],
+                               "cells": {}}
+    (allwein,) = [line for line in paper_pages.index_block(studies) if "(allwein.md)" in line]
+    assert allwein.endswith("| 2027-01-02 (abc1234) |")
+
+
+def test_a_page_that_differs_from_the_generated_one_fails_the_check(monkeypatch, tmp_path):
+    page = tmp_path / "allwein.md"
+    text = paper_pages.PAGES["allwein-2000"].read_text(encoding="utf-8")
+    page.write_text(text.replace("| glass | 33.18 |", "| glass | 33.19 |"), encoding="utf-8")
+    monkeypatch.setitem(paper_pages.PAGES, "allwein-2000", page)
+    assert paper_pages.main(["--check"]) == 1
+    assert paper_pages.main([]) == 0 and page.read_text(encoding="utf-8") == text
+
+
+@pytest.mark.parametrize("name", ["allwein", "rifkin-klautau", "wu-lin-weng", "hsu-lin"])
+def test_a_study_page_leads_with_its_verdict_and_says_what_it_does_not_cover(name):
+    """Issue 58: at most 400 lines, the verdict before the first section, a section naming what
+    was not run, and the history of attempts on how-reached.md, not here."""
+    text = (REPO / "docs" / "results" / f"{name}.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 400
+    assert "**Verdict.**" in text.split("\n## ")[0]
+    assert "\n## What this page does not cover\n" in text

@@ -11,6 +11,7 @@ import yaml
 from multisvm_cli.report.hsu_lin import (OUTSIDE_TITLE, TITLE_II, TITLE_III, gamma_of,
                                          point_text, power_of_two, rate_cell)
 from helpers import REPO
+import paper_counts
 
 PAPER = yaml.safe_load((REPO / "multisvm_cli" / "report" / "hsu_lin_paper.yaml").read_text())
 
@@ -68,14 +69,10 @@ def printed_range(dataset) -> str:
 
 
 def paper_side(dataset, result) -> str:
-    """"below" / "above" when a result's rate is outside the file's printed range, each end
-    widened by half a unit of its last printed decimal; "" inside or without a range."""
-    entry = PAPER["ranges"].get(dataset)
+    """"below" / "above" when a result's rate is outside the file's range, judged by row counts
+    where the paper pins them (tests/paper_counts.py); "" inside or without a range."""
     source = result.get("cv_best") or result
-    rate = 100 - 100 * source["n_errors"] / source["n_test"]
-    low, high = (float(entry[end]) + sign * 0.5 * 10.0 ** -len(entry[end].split(".")[1])
-                 for end, sign in (("worst", -1), ("best", 1)))
-    return "below" if rate < low else "above" if rate > high else ""
+    return paper_counts.side(dataset, 100 - 100 * source["n_errors"] / source["n_test"])
 
 
 def power(value) -> str:
@@ -262,7 +259,7 @@ def test_cells_outside_the_paper_range_carry_the_reason_written_for_them(monkeyp
                result("vehicle", "cs", 118, 846),     # 86.05 (728 / 846 = 86.052): inside
                result("glass", "ww", 50, 214),        # 76.64: above 73.832
                result("vowel", "ww", 400, 990),       # no range for the 990-row vowel
-               result("satimage", "ww", 175, 2000)]   # 91.25: inside a printed 91.3
+               result("satimage", "ww", 174, 2000)]   # 91.30: their worst, 1,826 rows
     assert hsu_lin.outside_lines(results, "study") == [
         f"vehicle, W&W: 85.82 is below {printed_range('vehicle')}. W&W's reason.",
         f"glass, W&W: 76.64 is above {printed_range('glass')}. Glass's reason."]
@@ -293,3 +290,32 @@ def test_a_range_typed_as_a_number_is_refused(monkeypatch):
     with pytest.raises(ValueError, match="letter-hsu-lin's worst must be quoted as printed"):
         paper_range.side("letter-hsu-lin", 97.0)
     assert paper_range.side("satimage", 80.0) == paper_range.BELOW
+
+
+def test_a_range_end_pinned_by_the_difference_column_is_judged_by_rows():
+    """Satimage's worst is printed 91.3, but 92.35 less the Difference column's 1.050 pins it at
+    91.30, 1,826 of 2,000 test rows: W&W's 91.25 (1,825 rows) is below it, which the half-unit
+    rounding rule (91.25 to 91.35) missed (issue 58). One row more is inside, and a rate shown
+    to 2 decimals is judged by the counts it rounds from."""
+    from fractions import Fraction
+
+    from multisvm_cli.report import paper_range
+
+    assert paper_range.bounds("satimage")["worst"] == (Fraction(9130, 100), Fraction(9130, 100))
+    assert paper_range.side("satimage", 100 * 1825 / 2000) == paper_range.BELOW
+    assert paper_range.side("satimage", 91.25, rounding=0.005) == paper_range.BELOW
+    assert paper_range.side("satimage", 100 * 1826 / 2000) is None
+    assert paper_range.side("satimage", 92.35) is None
+    assert paper_range.side("satimage", 92.40) == paper_range.ABOVE
+    # nothing pins wine's best beyond its rows: 99.44 shown is 177 of 178 rows, 99.438 printed
+    assert paper_range.side("wine", 99.44, rounding=0.005) is None
+    # the package and the tests' brute-force reading agree on every set, end and row
+    for dataset, entry in paper_range.paper()["ranges"].items():
+        worst, best = paper_counts.ends(dataset)
+        found = paper_range.bounds(dataset)
+        assert float(found["worst"][0]) == pytest.approx(worst, abs=1e-9), dataset
+        assert float(found["best"][1]) == pytest.approx(best, abs=1e-9), dataset
+        rows = entry.get("rows") or entry["size"]
+        for k in range(max(0, round(worst * rows / 100) - 3), round(worst * rows / 100) + 3):
+            rate = 100 * k / rows
+            assert (paper_range.side(dataset, rate) or "") == paper_counts.side(dataset, rate)

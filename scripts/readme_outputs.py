@@ -146,7 +146,8 @@ class Output(NamedTuple):
     written into the folder first (text, or a path under the mirror to copy); ``fails``: the
     command is expected to exit non-zero, and its stderr is shown; ``stderr``: its stderr is
     shown though it succeeds (what it writes there is the output); ``program``: a script of the
-    checkout (a benchmark) run with ``args`` instead of multisvm."""
+    checkout (a benchmark) run with ``args`` instead of multisvm; ``fold``: names of
+    :data:`FOLDS`, the parts of a report shown as one line saying how many lines they hold."""
 
     args: tuple
     tail: int | None = None
@@ -155,6 +156,7 @@ class Output(NamedTuple):
     fails: bool = False
     stderr: bool = False
     program: str | None = None  # a script of the checkout run instead of multisvm
+    fold: tuple = ()
 
 
 MIRROR_NAME = "$MULTISVM_MIRROR"  # the mirror as the pages show it: a link of that name
@@ -186,7 +188,12 @@ OUTPUTS = {  # in the order they are run, in one folder: train before evaluate
     "datasets-list": Output(("datasets", "list")),
     "datasets-info": Output(("datasets", "info", "dna")),
     "install-size": Output(("install",), program="scripts/measure.py"),
+    "compare-penguins": Output(("compare", "examples/penguins.csv", "--missing", "drop",
+                                "--no-figures"), speed="medium", fold=("legend",),
+                               files={"examples/penguins.csv": REPO / "examples" / "penguins.csv"}),
     "quickstart": Output(("reproduce-table", "quickstart"), speed="medium"),
+    "quickstart-brief": Output(("reproduce-table", "quickstart", "--no-figures"), speed="medium",
+                               fold=("legend", "statistics")),
     "quickstart-time": Output(("quickstart",), speed="medium", program="scripts/measure.py"),
     "report": Output(("report", "results/quickstart", "--figure-format", "svg"),
                      speed="medium"),
@@ -271,11 +278,28 @@ def run_output(name, folder) -> str:
     text = done.stderr if spec.fails or spec.stderr else done.stdout
     lines = text.rstrip("\n").splitlines()
     lines = lines[-spec.tail:] if spec.tail else lines
+    for part in spec.fold:
+        lines = folded(lines, *FOLDS[part])
     text = "\n".join(line.rstrip() for line in lines)
     for where in {str(folder), os.path.realpath(folder)}:  # paths as the page shows them
         text = text.replace(where + os.sep, "")
     body = f"```\n{shown_command(name)}\n{_short_paths(text)}\n```\n"
     return (stamp() + body) if spec.speed == "long" else body
+
+
+FOLDS = {  # a part of a printed report: its first line's start, the starts that end it, its name
+    "legend": ("Columns:", ("", "data:"), "the columns' legend"),
+    "statistics": ("Average rank", ("results:",), "the tests over the datasets"),
+}
+
+
+def folded(lines, first, ends, what) -> list:
+    """``lines`` with the part from the line starting ``first`` to the line before one that
+    starts with one of ``ends`` ("" ends at a blank line) as one line."""
+    start = next(i for i, line in enumerate(lines) if line.startswith(first))
+    end = next(i for i in range(start + 1, len(lines))
+               if any(lines[i].startswith(e) if e else not lines[i].strip() for e in ends))
+    return [*lines[:start], f"[{what}, {end - start} lines: Reading the report]", *lines[end:]]
 
 
 def stamp() -> str:

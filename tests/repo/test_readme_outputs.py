@@ -34,7 +34,21 @@ def test_every_block_is_made_by_the_script_and_every_output_is_shown():
     found = readme_outputs.all_blocks()
     assert set(found) <= set(readme_outputs.OUTPUTS), "a page names an output the script lacks"
     assert set(readme_outputs.OUTPUTS) <= set(found), "an output no page shows"
-    assert "quickstart" in readme_outputs.blocks(readme_outputs.README.read_text())
+    readme = readme_outputs.blocks(readme_outputs.README.read_text())
+    assert list(readme) == ["compare-penguins", "quickstart-brief"]  # a user's table first
+
+
+def test_a_folded_part_keeps_the_table_and_what_follows():
+    lines = ["table", "", "Columns: a, b", "a: one", "McNemar: two", "data: penguins: dropped",
+             "", "Average rank: x", "Friedman", "", "Wilcoxon", "results: r", "report: r"]
+    legend, statistics = readme_outputs.FOLDS["legend"], readme_outputs.FOLDS["statistics"]
+    assert readme_outputs.folded(lines, *legend)[:4] == [
+        "table", "", "[the columns' legend, 3 lines: Reading the report]",
+        "data: penguins: dropped"]
+    assert readme_outputs.folded(lines[:5] + lines[6:], *legend)[2:4] == [
+        "[the columns' legend, 3 lines: Reading the report]", ""]
+    assert readme_outputs.folded(lines, *statistics)[-3:] == [
+        "[the tests over the datasets, 4 lines: Reading the report]", "results: r", "report: r"]
 
 
 def test_long_outputs_carry_date_commit_and_machine():

@@ -87,3 +87,17 @@ def test_predictions_on_a_small_text_set_are_nb_then_the_group_svms():
     expected = np.where(first == 1, svm.predict(test), first)
     np.testing.assert_array_equal(model.predict(test), expected)
     assert np.sum(first == 1) == 38 and np.sum(expected != y_test) == 9
+
+
+def test_a_model_with_cross_validated_confusion_saves_and_loads(tmp_path):
+    from multisvm_cli.persist import load_model, save_model
+
+    docs, y = documents(40, 0)
+    X = CountVectorizer().fit_transform(docs).astype(float)
+    model = GraphSVC(kernel="linear", solver="liblinear", nb="multinomial", confusion="cv",
+                     random_state=0).fit(X, y)
+    save_model(tmp_path / "graph", model)
+    again = load_model(tmp_path / "graph").estimator
+    assert again.confusion == "cv" and GraphSVC._saved_defaults()["confusion"] == "holdout"
+    np.testing.assert_array_equal(again.confusion_, model.confusion_)
+    np.testing.assert_array_equal(again.predict(X), model.predict(X))

@@ -3,8 +3,13 @@ held-out data, one-vs-rest SVMs within groups of classes, and the scores of such
 
 import numpy as np
 
-from ._base import nb_predict
+from sklearn.utils import check_random_state
+
+from ._base import make_nb, nb_fit, nb_predict, split_holdout
 from ._binary import fit_one_vs_rest
+
+CONFUSIONS = ("holdout", "cv")  # where GraphSVM's confusion rates come from
+CV_FOLDS = 5
 
 
 def confusion_rates(model, X, y_index, n_classes):
@@ -15,6 +20,64 @@ def confusion_rates(model, X, y_index, n_classes):
         np.add.at(counts, (y_index, nb_predict(model, X)), 1)
     totals = counts.sum(axis=1, keepdims=True)
     return np.divide(counts, totals, out=np.zeros_like(counts), where=totals > 0)
+
+
+def measured_confusion(nb, X, y_index, n_classes, source, holdout, random_state):
+    """Row-normalised confusion rates of naive Bayes ``nb`` ('gaussian' | 'multinomial') on the
+    training data, measured as ``source`` says:
+
+    - ``holdout``: a model fitted on the fit part of :func:`split_holdout` (``holdout`` share of
+      each class held out, seeded), judged on the held-out part;
+    - ``cv``: cross-validated predictions over the whole training part: each class's rows are
+      dealt at random (seeded) into :data:`CV_FOLDS` folds, and each row is judged by a model
+      fitted on the other folds (a class with fewer rows than folds leaves some folds without it).
+    """
+    if source == "holdout":
+        fit_rows, held_rows = split_holdout(y_index, holdout, random_state)
+        model = nb_fit(make_nb(nb), X[fit_rows], y_index[fit_rows])
+        return confusion_rates(model, X[held_rows], y_index[held_rows], n_classes)
+    fold = _folds(y_index, CV_FOLDS, random_state)
+    predicted = np.empty_like(y_index)
+    for k in range(CV_FOLDS):
+        held = fold == k
+        if held.any() and (~held).any():
+            predicted[held] = nb_predict(nb_fit(make_nb(nb), X[~held], y_index[~held]), X[held])
+    counts = np.zeros((n_classes, n_classes))
+    np.add.at(counts, (y_index, predicted), 1)
+    return counts / np.maximum(counts.sum(axis=1, keepdims=True), 1)
+
+
+def _folds(y_index, n_folds, random_state):
+    """Each row's fold: every class's rows in a seeded random order, dealt out 0, 1, ..., n_folds - 1
+    in turn (so each fold holds floor or ceil of n_c / n_folds of class c)."""
+    rng = check_random_state(random_state)
+    fold = np.empty(len(y_index), dtype=np.intp)
+    for c in np.unique(y_index):
+        rows = rng.permutation(np.flatnonzero(y_index == c))
+        fold[rows] = np.arange(len(rows)) % n_folds
+    return fold
+
+
+def confused_groups(confusion, threshold):
+    """Godbole et al.'s groups: entry i is {i} U F(i), sorted, where F(i) = the classes j != i
+    whose share of examples predicted as i, ``confusion[j, i]`` (rows: true classes), is more
+    than ``threshold``."""
+    n_classes = len(confusion)
+    confused = (confusion > threshold) | np.eye(n_classes, dtype=bool)
+    return [np.flatnonzero(confused[:, i]) for i in range(n_classes)]
+
+
+def error_split(groups, first_guess, y_true, y_pred):
+    """Where a two-stage scheme's errors come from: boolean masks over the points, as a dict.
+
+    ``unrecoverable``: the point is wrong and its true class lies outside the group
+    ``groups[first_guess]`` of the first stage's class (no group: the group is that class alone),
+    so no second stage could right it; ``in_group``: wrong although the true class is in that
+    group (the group's machines picked wrong).  Another scheme's errors on these points are
+    ``(other_pred != y_true)[mask]``."""
+    inside = np.array([t in groups[g] for t, g in zip(y_true, first_guess)], dtype=bool)
+    wrong = np.asarray(y_pred) != np.asarray(y_true)
+    return {"unrecoverable": wrong & ~inside, "in_group": wrong & inside}
 
 
 def check_confusion(confusion, n_classes):

@@ -5,13 +5,13 @@ from functools import partial
 import numpy as np
 
 from ._base import (MulticlassSVM, make_nb, nb_arrays, nb_fit, nb_from_arrays, nb_n_parameters,
-                    nb_predict, split_holdout)
-from ._groups import (check_confusion, confusion_rates, fit_group_machines, group_scores, pack,
-                      unpack)
+                    nb_predict)
+from ._groups import (CONFUSIONS, check_confusion, confused_groups, fit_group_machines,
+                      group_scores, measured_confusion, pack, unpack)
 from ._primal import build_machines, load_machines
 from ._schema import FLOAT, INT
 from ._schema import nb_arrays as nb_schema
-from .options import HOLDOUT, NB, Option, check_share
+from .options import HOLDOUT, NB, Option, check_choice, check_share
 from .defaults import CACHE_SIZE, MAX_ITER, MEMORY_MB, SOLVER, TOL
 
 
@@ -19,10 +19,12 @@ class GraphSVC(MulticlassSVM):
     """GraphSVM multiclass classifier.
 
     Training: a naive Bayes model (``nb='gaussian'`` for real features, ``'multinomial'`` for
-    counts) is trained on the fit part of the training data and its confusion matrix measured
-    on the held-out part (``holdout`` share of each class, seeded).  For each class i,
-    F(i) = the classes j != i whose held-out examples are predicted as i in more than a share
-    ``threshold`` of cases.  For every i with F(i) non-empty, a one-vs-rest SVM among
+    counts) gives the confusion matrix: with ``confusion='holdout'`` (the paper's held-out
+    validation set) a model trained on the fit part of the training data, judged on the held-out
+    part (``holdout`` share of each class, seeded); with ``confusion='cv'``, cross-validated
+    predictions over the whole training part (5 seeded stratified folds; ``holdout`` unused).
+    For each class i, F(i) = the classes j != i whose examples are predicted as i in more than a
+    share ``threshold`` of cases (rates per true class j, judged in column i).  For every i with F(i) non-empty, a one-vs-rest SVM among
     {i} U F(i) is trained on those classes' training examples (one machine if two classes;
     classes with the same group share its SVMs).
     The naive Bayes model used for prediction is then refit on all training data.
@@ -38,7 +40,7 @@ class GraphSVC(MulticlassSVM):
     (its naive Bayes class's group; none without a group), averaged over X; ``n_parameters_`` =
     the SVMs' unique-SV non-zeros + non-zero dual coefficients + biases, plus the naive Bayes
     model's parameters.  ``groups_[i]`` is {i} U F(i) (or just i), ``confusion_`` the held-out
-    confusion rates (row = true class).
+    confusion rates (row = true class); ``first_guess(X)`` is naive Bayes's class of each point.
     """
 
     @classmethod
@@ -60,7 +62,7 @@ class GraphSVC(MulticlassSVM):
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=CACHE_SIZE, memory_mb=MEMORY_MB,
                  tol=TOL, solver=SOLVER, max_iter=MAX_ITER,
-                 threshold=0.05, nb="gaussian", holdout=0.3):
+                 threshold=0.05, nb="gaussian", holdout=0.3, confusion="holdout"):
         super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
                          homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
                          cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver,
@@ -68,19 +70,20 @@ class GraphSVC(MulticlassSVM):
         self.threshold = threshold
         self.nb = nb
         self.holdout = holdout
+        self.confusion = confusion
 
     _option_constraints = {
         **MulticlassSVM._option_constraints,
         "threshold": Option(partial(check_share, low_inclusive=True), "a number in [0, 1)"),
-        "nb": NB, "holdout": HOLDOUT}
+        "nb": NB, "holdout": HOLDOUT,
+        "confusion": Option(partial(check_choice, choices=CONFUSIONS), " | ".join(CONFUSIONS),
+                            saved_default="holdout")}  # saved before the option: held out
 
     def _fit(self, X, y_index, settings):
         n_classes = len(self.classes_)
-        fit_rows, held_rows = split_holdout(y_index, self.holdout, self.random_state)
-        held_out_nb = nb_fit(make_nb(self.nb), X[fit_rows], y_index[fit_rows])
-        self.confusion_ = confusion_rates(held_out_nb, X[held_rows], y_index[held_rows], n_classes)
-        confused = (self.confusion_ > self.threshold) & ~np.eye(n_classes, dtype=bool)
-        self.groups_ = [np.flatnonzero(confused[:, i] | (np.arange(n_classes) == i)) for i in range(n_classes)]
+        self.confusion_ = measured_confusion(self.nb, X, y_index, n_classes, self.confusion,
+                                             self.holdout, self.random_state)
+        self.groups_ = confused_groups(self.confusion_, self.threshold)
         self._set_shared_groups()
         fits, self.machine_ptr_ = fit_group_machines(X, y_index, self._distinct, settings)
         self.machines_ = build_machines(settings, X, fits, y_index)
@@ -98,6 +101,10 @@ class GraphSVC(MulticlassSVM):
     def _group_machines(self, i):
         g = self.group_index_[i]
         return list(range(self.machine_ptr_[g], self.machine_ptr_[g + 1]))
+
+    def first_guess(self, X):
+        """Naive Bayes's class index (into ``classes_``) of each row of X: the group it goes to."""
+        return nb_predict(self.nb_, self._validated(X))
 
     def _scores(self, X):
         n_classes = len(self.classes_)
@@ -134,9 +141,8 @@ class GraphSVC(MulticlassSVM):
         if len(self.groups_) != n_classes or any(i not in g or np.any((g < 0) | (g >= n_classes))
                                                   or np.any(np.diff(g) <= 0) for i, g in enumerate(self.groups_)):
             raise ValueError("groups must hold one valid class group per class")
-        confused = (self.confusion_ > self.threshold) & ~np.eye(n_classes, dtype=bool)
-        if any(not np.array_equal(g, np.flatnonzero(confused[:, i] | (np.arange(n_classes) == i)))
-               for i, g in enumerate(self.groups_)):
+        if any(not np.array_equal(g, expected)
+               for g, expected in zip(self.groups_, confused_groups(self.confusion_, self.threshold))):
             raise ValueError("groups disagree with the confusion rates and the threshold")
         self._set_shared_groups()
         sizes = [len(g) for g in self._distinct]

@@ -191,6 +191,10 @@ def _print_report(config, run, fmt, wide, answer):
                    "linear [gaussian; linear for a folder of documents].")
 @click.option("--full", is_flag=True,
               help="Hsu & Lin's whole grid (15 x 15 for gaussian) instead of 3 x 3 of it.")
+@click.option("--refine/--no-refine", default=True,
+              help="After the 3 x 3 grid, search finer around each fold's best cell, past the "
+                   "grid's edge up to two 2^2 steps beyond Hsu & Lin's range (config key "
+                   "refine) [--refine; --full searches the whole grid once].")
 @click.option("--name", default=None, metavar="NAME",
               help="The dataset's name (the run is compare-NAME) [DATA's file name, made "
                    "folder-safe].")
@@ -199,14 +203,15 @@ def _print_report(config, run, fmt, wide, answer):
                    "classes [1000].")
 @input_format_option("DATA's and TEST's")
 @report_options
-def compare(data, test, schemes, label, kernel, full, name, **options):
+def compare(data, test, schemes, label, kernel, full, refine, name, **options):
     """Compare multiclass schemes on a csv, svmlight or npz file DATA (or a folder of
     documents, one subfolder per class) without a config: print the table and the Answer.
 
     The config it runs (results/compare-<name>/<timestamp>/config.original.yaml; give it to
     reproduce-table to run it again) holds: each local file's own scaling; Hsu & Lin's grid,
     gamma 2^4, 2^-3, 2^-10 and C 2^12, 2^5, 2^-2 (every exponent of 2^4..2^-10 and
-    2^12..2^-2 with --full); kernel and C chosen on a 70/30 split of each training part;
+    2^12..2^-2 with --full), refined around each fold's best cell unless --full or
+    --no-refine; kernel and C chosen on a 70/30 split of each training part;
     5-fold cross-validation, or the TEST file when given. With --format json the Answer is the
     document's "answer" key beside its "rows"; with --format csv it is the run folder's
     answer.csv (named on stderr).
@@ -224,6 +229,7 @@ def compare(data, test, schemes, label, kernel, full, name, **options):
         with tempfile.TemporaryDirectory(prefix="multisvm-compare-") as folder:
             config = compare_config(folder, data, test, given.seed, schemes=schemes,
                                     label=label, kernel=kernel, full=full, name=name,
+                                    refine=refine and not full,
                                     input_format=input_format, max_classes=max_classes)
         stem = Path(data).stem if Path(data).is_file() else Path(data).name
         if name is None and dataset_name(data) not in (stem, f"{stem}-data"):

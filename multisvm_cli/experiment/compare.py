@@ -9,7 +9,8 @@ config's checks before any run folder exists), and the run folder keeps it.
 Defaults: the schemes of :data:`DEFAULT_SCHEMES`; a local file's own scaling (standard for
 dense data, maxabs for sparse: no paper scaled it); Hsu & Lin's (2002) RBF grid, gamma
 2^4 .. 2^-10 and C 2^12 .. 2^-2, every :data:`COARSE_STEP`-th exponent (3 x 3 points) unless
-``full`` (15 x 15); 5-fold cross-validation with each fold's kernel and C chosen on a 70/30
+``full`` (15 x 15), refined around each fold's best cell (``multisvm compare``'s default,
+:mod:`.protocol.refine`); 5-fold cross-validation with each fold's kernel and C chosen on a 70/30
 split of its training part (nested), or, with a test file, chosen on a 70/30 split of the
 training file and tested once on the test file. A folder of documents gets tf-idf features
 and a linear kernel.
@@ -32,13 +33,14 @@ NAME_LIMIT = 100 - len("compare-") - len("-data")  # a config name is at most 10
 
 
 def compare_config_text(data, test=None, schemes=None, label=None, kernel=None,
-                        full=False, name=None, input_format=None) -> str:
+                        full=False, name=None, input_format=None, refine=False) -> str:
     """The YAML text of the config ``multisvm compare DATA [TEST]`` runs: ``data`` (and
     ``test``) as absolute paths, the dataset named ``name`` (default: :func:`dataset_name`;
     the config is ``compare-<name>``), ``schemes`` (registry names; default
     :data:`DEFAULT_SCHEMES`), a csv's ``label`` column (name or index), ``kernel`` (one of :data:`KERNELS`; default
     gaussian, linear for a folder of documents, read as text with tf-idf features) over the
-    coarse grid, or Hsu & Lin's whole grid with ``full``. A file's format is ``input_format``
+    coarse grid (searched on coarse-to-fine with ``refine``: the config's ``refine: true``),
+    or Hsu & Lin's whole grid with ``full``. A file's format is ``input_format``
     (written as the entry's ``format``), else told as a config's is
     (:func:`..data.formats.infer_format`): a file it cannot tell is refused here, one
     DatasetError line naming ``--input-format``."""
@@ -67,6 +69,8 @@ def compare_config_text(data, test=None, schemes=None, label=None, kernel=None,
     config["estimate"] = "nested"
     config["kernels"] = [_kernel(kernel, step)]
     config["C"] = {"base": 2, "from": C_EXPONENTS[0], "to": C_EXPONENTS[1], "step": step}
+    if refine:
+        config["refine"] = True
     config["schemes"] = list(schemes or DEFAULT_SCHEMES)
     config["seed"] = 0
     head = (f"# written by multisvm compare {data}{'' if test is None else ' ' + str(test)}"

@@ -9,6 +9,7 @@ from ...estimators.own import UserClassifierError
 from ..config.forms import Split
 from ..plans import load_plan_data, parts_needed, repeat_plan
 from ..splits import scaled_folds
+from .edges import mark_edges
 from .final import fold_tests
 from .fitting import NonFiniteFit, fit_group
 from .pooling import _pool, combine_estimates
@@ -72,6 +73,7 @@ def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, f
                                              drawn=plan.split.method == "draws")
                                        for s in config.schemes]
                             for estimate in plan.estimate}
+            mark_edges(per_estimate, tests, rows_of_plan)
             results += [{**result, **text_features(stats), **draw_count(plan, repeats)}
                         for result in combine_estimates(per_estimate)]
             grid_rows += rows_of_plan

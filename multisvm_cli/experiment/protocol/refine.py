@@ -10,9 +10,10 @@ whatever ``-j`` says, and a resumed run replays every stage from the resume cach
 
 Around the best cell (the point :mod:`.selection` would choose), at the grid's own spacing,
 the eight neighbours are scored; when all of them already are, the spacing halves (rounded up
-to a whole exponent) down to 2^1, the full grid's spacing. A best cell on the grid's edge so
-extends the grid past it, up to Hsu & Lin's range plus two steps of 2^2 (:data:`LIMITS`, or
-the grid's own range where it is wider).
+to a whole exponent) down to 2^1, the full grid's spacing. A best cell on the grid's edge that
+is better than every other point inside the grid so extends the grid past it, up to Hsu &
+Lin's range plus two steps of 2^2 (:data:`LIMITS`, or the grid's own range where it is
+wider); a plateau of ties reaching the edge does not (:func:`center`).
 """
 
 from __future__ import annotations
@@ -65,15 +66,22 @@ def grid_spacing(grid) -> dict:
             for key, v in values.items() if len(v) > 1}
 
 
-def grid_limits(grid) -> dict:
-    """{(family, axis): (lowest, highest) exponent refinement may reach}: :data:`LIMITS`,
-    widened to the grid's own range where it goes further."""
+def grid_limits(grid, beyond=True) -> dict:
+    """{(family, axis): (lowest, highest) exponent refinement may reach}: the ``grid``'s own
+    range, or ``beyond`` it :data:`LIMITS` (where the grid goes further, its own range)."""
     limits = {}
     for point in grid:
         for axis, exponent in exponents(point).items():
-            low, high = limits.get((family(point), axis), LIMITS[axis])
-            limits[(family(point), axis)] = (min(low, exponent), max(high, exponent))
+            key = (family(point), axis)
+            low, high = limits.get(key, LIMITS[axis] if beyond else (exponent, exponent))
+            limits[key] = (min(low, exponent), max(high, exponent))
     return limits
+
+
+def inside(point, limits) -> bool:
+    """Whether each of ``point``'s exponents lies within ``limits`` (:func:`grid_limits`)."""
+    return all(low - 1e-9 <= exponents(point)[axis] <= high + 1e-9
+               for (kind, axis), (low, high) in limits.items() if kind == family(point))
 
 
 def halved(step) -> float:
@@ -129,7 +137,8 @@ def searched(search, folds, cache, n_jobs=1, progress=None) -> list:
     rows = grid_search(search, folds, cache, n_jobs=n_jobs, progress=progress)
     if not getattr(search.plan, "refine", False):
         return rows
-    spacing, limits = grid_spacing(search.plan.grid), grid_limits(search.plan.grid)
+    grid = search.plan.grid
+    spacing, limits = grid_spacing(grid), (grid_limits(grid, False), grid_limits(grid))
     stage = 0
     for row in rows:
         row["stage"] = stage
@@ -164,23 +173,29 @@ def next_stage(search, folds, rows, spacing, limits) -> dict:
             for index, where in units:
                 unit = [r for r in mine if index is None or r["fold"] == index]
                 scored = [r["point"] for r in unit if r["scheme"] == group[0]]
-                new = list(dict.fromkeys(
-                    p for s in group for p in next_points(
-                        scored, center([r for r in unit if r["scheme"] == s]), spacing,
-                        limits)))
+                new = []
+                for scheme in group:
+                    best, beyond = center([r for r in unit if r["scheme"] == scheme], limits[0])
+                    new += next_points(scored, best, spacing, limits[beyond])
+                new = list(dict.fromkeys(new))
                 stage.update({(estimate, fold.index, group): tuple(new)
                               for fold in where if new})
     return stage
 
 
-def center(rows):
-    """The best cell of one scheme's ``rows`` (grid rows of one unit, pooled over folds by
-    point): the lowest validation error, on ties the earliest stage's (a plateau does not
-    move the search: only a better point does), then the simplest
-    (:meth:`..config.grid.GridPoint.simplicity`, the selection's tie rule)."""
+def center(rows, own) -> tuple:
+    """(the best cell of one scheme's ``rows``, whether the search may pass the grid's edge
+    there). The rows are one unit's grid rows, pooled over folds by point; the best cell has
+    the lowest validation error, on ties the earliest stage's (a plateau does not move the
+    search: only a better point does), then the simplest
+    (:meth:`..config.grid.GridPoint.simplicity`, the selection's tie rule). The search goes
+    past the grid's ``own`` limits (:func:`grid_limits`) only from a cell better than every
+    other point inside them: a plateau that reaches the edge is no optimum beyond it."""
     pooled = {}
     for row in rows:
         errors, total, stage = pooled.get(row["point"], (0, 0, row.get("stage", 0)))
         pooled[row["point"]] = (errors + row["n_errors"], total + row["n_validation"], stage)
-    return min(pooled, key=lambda p: (pooled[p][0] / pooled[p][1], pooled[p][2],
-                                      p.simplicity()))
+    error = {point: errors / total for point, (errors, total, _) in pooled.items()}
+    best = min(pooled, key=lambda p: (error[p], p.simplicity()))
+    beyond = all(error[p] > error[best] for p in pooled if p != best and inside(p, own))
+    return best, beyond

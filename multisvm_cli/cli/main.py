@@ -203,7 +203,7 @@ def _print_report(config, run, fmt, wide, answer):
                    "classes [1000].")
 @input_format_option("DATA's and TEST's")
 @report_options
-def compare(data, test, schemes, label, kernel, full, refine, name, **options):
+def compare(data, test, schemes, label, kernel, full, name, **options):
     """Compare multiclass schemes on a csv, svmlight or npz file DATA (or a folder of
     documents, one subfolder per class) without a config: print the table and the Answer.
 
@@ -223,13 +223,13 @@ def compare(data, test, schemes, label, kernel, full, refine, name, **options):
     from ..experiment.compare import compare_config, compare_label, dataset_name
 
     input_format, max_classes = options.pop("input_format"), options.pop("max_classes")
+    grid = "full" if full else "refine" if options.pop("refine") else "coarse"
     given = ReportOptions(**options)
     label, note = compare_label(data, label, input_format)
     try:
         with tempfile.TemporaryDirectory(prefix="multisvm-compare-") as folder:
             config = compare_config(folder, data, test, given.seed, schemes=schemes,
-                                    label=label, kernel=kernel, full=full, name=name,
-                                    refine=refine and not full,
+                                    label=label, kernel=kernel, grid=grid, name=name,
                                     input_format=input_format, max_classes=max_classes)
         stem = Path(data).stem if Path(data).is_file() else Path(data).name
         if name is None and dataset_name(data) not in (stem, f"{stem}-data"):

@@ -84,7 +84,7 @@ def inside(point, limits) -> bool:
                for (kind, axis), (low, high) in limits.items() if kind == family(point))
 
 
-def halved(step) -> float:
+def halved(step) -> float | None:
     """The next finer spacing: half of ``step``, rounded up to a whole exponent, never below
     1 (a spacing of 1 or less has no finer one: None)."""
     if step <= 1:
@@ -126,7 +126,9 @@ def next_points(scored, best, spacing, limits) -> list:
         new = [p for p in neighbours(best, steps, bounds) if identity(p) not in have]
         if new:
             return sorted(new, key=GridPoint.simplicity)
-        steps = {axis: halved(step) for axis, step in steps.items() if halved(step)}
+        if all(halved(step) is None for step in steps.values()):
+            return []
+        steps = {axis: halved(step) or step for axis, step in steps.items()}  # 1 stays 1
     return []
 
 

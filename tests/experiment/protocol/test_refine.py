@@ -150,3 +150,11 @@ def test_compare_refines_on_wine_and_a_resumed_run_replays_it(mirror, tmp_path, 
     # each choice is C = 2^-2 on some fold: the smallest C searched, on a plateau of ties
     assert "On the grid's edge" in result.out and "smallest C 0.25" in result.out
     assert "On the grid&#x27;s edge" in (folders[0] / "report.html").read_text()
+
+
+def test_an_axis_at_the_finest_spacing_waits_for_the_other():
+    grid = [point(c, g) for c in (0, 2, 4) for g in (0, 1, 2)]  # C by 2^2, gamma by 2^1
+    spacing, limits = grid_spacing(grid), grid_limits(grid, False)
+    # the 2^2 x 2^1 ring is scored: C halves to 2^1, gamma stays at 2^1
+    assert cells(next_points(grid, point(2, 1), spacing, limits)) == {
+        (c, g) for c in (1, 3) for g in (0, 1, 2)}

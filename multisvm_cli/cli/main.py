@@ -223,7 +223,8 @@ def compare(data, test, schemes, label, kernel, full, name, **options):
     from ..experiment.compare import compare_config, compare_label, dataset_name
 
     input_format, max_classes = options.pop("input_format"), options.pop("max_classes")
-    grid = "full" if full else "refine" if options.pop("refine") else "coarse"
+    refine = options.pop("refine")
+    grid = "full" if full else "refine" if refine else "coarse"
     given = ReportOptions(**options)
     label, note = compare_label(data, label, input_format)
     try:

@@ -86,6 +86,7 @@ def test_compare_overrides_and_test_file(tmp_path, data_home):
     written = yaml.safe_load((run / "config.original.yaml").read_text())
     assert written["kernels"] == [{"type": "linear"}]
     assert written["C"] == {"base": 2, "from": 12, "to": -2, "step": -1}  # --full
+    assert "refine" not in written  # --full: the whole grid, searched once
     assert written["split"] == {"method": "standard"}
     assert written["dataset"][0]["test_path"] == str(tmp_path / "flowers.t.svm")
     resolved = yaml.safe_load((run / "config.yaml").read_text())["dataset"][0]

@@ -193,6 +193,10 @@ def _print_report(config, run, fmt, wide, answer):
                    "linear [gaussian; linear for a folder of documents].")
 @click.option("--full", is_flag=True,
               help="Hsu & Lin's whole grid (15 x 15 for gaussian) instead of 3 x 3 of it.")
+@click.option("--refine/--no-refine", default=True,
+              help="After the 3 x 3 grid, search finer around each fold's best cell, past the "
+                   "grid's edge up to two 2^2 steps beyond Hsu & Lin's range (config key "
+                   "refine) [--refine; --full searches the whole grid once].")
 @click.option("--name", default=None, metavar="NAME",
               help="The dataset's name (the run is compare-NAME) [DATA's file name, made "
                    "folder-safe].")
@@ -209,7 +213,8 @@ def compare(data, test, schemes, label, kernel, full, name, **options):
     The config it runs (results/compare-<name>/<timestamp>/config.original.yaml; give it to
     reproduce-table to run it again) holds: each local file's own scaling; Hsu & Lin's grid,
     gamma 2^4, 2^-3, 2^-10 and C 2^12, 2^5, 2^-2 (every exponent of 2^4..2^-10 and
-    2^12..2^-2 with --full); kernel and C chosen on a 70/30 split of each training part;
+    2^12..2^-2 with --full), refined around each fold's best cell unless --full or
+    --no-refine; kernel and C chosen on a 70/30 split of each training part;
     5-fold cross-validation, or the TEST file when given. With --format json the Answer is the
     document's "answer" key beside its "rows"; with --format csv it is the run folder's
     answer.csv (named on stderr).
@@ -222,12 +227,14 @@ def compare(data, test, schemes, label, kernel, full, name, **options):
 
     input_format, max_classes = options.pop("input_format"), options.pop("max_classes")
     columns = column_choices(options)
+    refine = options.pop("refine")
+    grid = "full" if full else "refine" if refine else "coarse"
     given = ReportOptions(**options)
     label, note = compare_label(data, label, input_format)
     try:
         with tempfile.TemporaryDirectory(prefix="multisvm-compare-") as folder:
             config = compare_config(folder, data, test, given.seed, schemes=schemes,
-                                    label=label, kernel=kernel, full=full, name=name,
+                                    label=label, kernel=kernel, grid=grid, name=name,
                                     input_format=input_format, max_classes=max_classes,
                                     columns=columns)
         stem = Path(data).stem if Path(data).is_file() else Path(data).name

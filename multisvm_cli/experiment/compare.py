@@ -9,7 +9,8 @@ config's checks before any run folder exists), and the run folder keeps it.
 Defaults: the schemes of :data:`DEFAULT_SCHEMES`; a local file's own scaling (standard for
 dense data, maxabs for sparse: no paper scaled it); Hsu & Lin's (2002) RBF grid, gamma
 2^4 .. 2^-10 and C 2^12 .. 2^-2, every :data:`COARSE_STEP`-th exponent (3 x 3 points) unless
-``full`` (15 x 15); 5-fold cross-validation with each fold's kernel and C chosen on a 70/30
+``full`` (15 x 15), refined around each fold's best cell (``multisvm compare``'s default,
+:mod:`.protocol.refine`); 5-fold cross-validation with each fold's kernel and C chosen on a 70/30
 split of its training part (nested), or, with a test file, chosen on a 70/30 split of the
 training file and tested once on the test file. A folder of documents gets tf-idf features
 and a linear kernel.
@@ -27,21 +28,23 @@ KERNELS = ("gaussian", "linear", "polynomial")
 GAMMA = (4, -10)     # Hsu & Lin's gamma exponents, 2^4 .. 2^-10
 C_EXPONENTS = (12, -2)  # and C's, 2^12 .. 2^-2
 COARSE_STEP = 7      # every 7th exponent: both ends and the middle
+GRIDS = ("coarse", "refine", "full")  # the 3 x 3 grid, it refined, the whole 15 x 15 grid
 FOLDS = 5
 NAME_LIMIT = 100 - len("compare-") - len("-data")  # a config name is at most 100 characters
 
 
 def compare_config_text(data, test=None, schemes=None, label=None, kernel=None,
-                        full=False, name=None, input_format=None) -> str:
+                        grid="coarse", name=None, input_format=None) -> str:
     """The YAML text of the config ``multisvm compare DATA [TEST]`` runs: ``data`` (and
     ``test``) as absolute paths, the dataset named ``name`` (default: :func:`dataset_name`;
     the config is ``compare-<name>``), ``schemes`` (registry names; default
     :data:`DEFAULT_SCHEMES`), a csv's ``label`` column (name or index), ``kernel`` (one of :data:`KERNELS`; default
     gaussian, linear for a folder of documents, read as text with tf-idf features) over the
-    coarse grid, or Hsu & Lin's whole grid with ``full``. A file's format is ``input_format``
-    (written as the entry's ``format``), else told as a config's is
-    (:func:`..data.formats.infer_format`): a file it cannot tell is refused here, one
-    DatasetError line naming ``--input-format``."""
+    ``grid`` (one of :data:`GRIDS`): the coarse grid, the coarse grid searched on
+    coarse-to-fine (``refine``: the config's ``refine: true``), or Hsu & Lin's whole grid
+    (``full``). A file's format is ``input_format`` (written as the entry's ``format``), else
+    told as a config's is (:func:`..data.formats.infer_format`): a file it cannot tell is
+    refused here, one DatasetError line naming ``--input-format``."""
     from ..data.formats import given_or_told
     from ..data.local.files import TEST_PATH  # numpy: not for 'multisvm compare --help'
 
@@ -55,7 +58,7 @@ def compare_config_text(data, test=None, schemes=None, label=None, kernel=None,
         entry[TEST_PATH] = str(Path(test).resolve())
     if label is not None:
         entry["label"] = label
-    step = -1 if full else -COARSE_STEP
+    step = -1 if grid == "full" else -COARSE_STEP
     config = {"name": f"compare-{entry['name']}", "dataset": [entry]}
     if data_path.is_dir():
         entry["kind"] = "text"
@@ -67,10 +70,12 @@ def compare_config_text(data, test=None, schemes=None, label=None, kernel=None,
     config["estimate"] = "nested"
     config["kernels"] = [_kernel(kernel, step)]
     config["C"] = {"base": 2, "from": C_EXPONENTS[0], "to": C_EXPONENTS[1], "step": step}
+    if grid == "refine":
+        config["refine"] = True
     config["schemes"] = list(schemes or DEFAULT_SCHEMES)
     config["seed"] = 0
     head = (f"# written by multisvm compare {data}{'' if test is None else ' ' + str(test)}"
-            f"{' --full' if full else ''}\n")
+            f"{' --full' if grid == 'full' else ''}\n")
     return head + yaml.safe_dump(config, sort_keys=False, default_flow_style=None, width=100)
 
 

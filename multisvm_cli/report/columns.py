@@ -196,6 +196,9 @@ COLUMNS = (
     Column("estimate", "estimate", "the row's estimate: nested or cv-best", files_only=True),
     Column("bounded", "bounded", "True when a final fit stopped at libsvm's iteration bound "
            "(report.html marks its error with an asterisk)", files_only=True, when="bounded"),
+    Column("edge", "edge", "the folds whose chosen point is the smallest or largest C or "
+           "gamma they searched (on an axis of three values or more), and which edges",
+           files_only=True, when="edge"),
     Column("run_folder", "run_folder", "the run folder of the row (a report of several "
            "configs)", files_only=True, when="run_folder"),
 )

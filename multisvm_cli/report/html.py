@@ -43,7 +43,7 @@ from .run_folder import (read_config_text, read_meta, read_predictions, read_res
 from .shared import SHARED_NOTE, shareable_meta, shareable_text
 from .summary import answer, best_schemes, log_loss_text, tests_text
 from .sweep import sweep_table
-from .table import BOUNDED_NOTE, dag_orders_text, footnote, prepared_notes
+from .table import BOUNDED_NOTE, dag_orders_text, edge_note, footnote, prepared_notes
 from .verdict import PAIR_HEADER, across_datasets_text, ranking_with_verdict, verdict_rows
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -253,8 +253,8 @@ def _footnote(rows, results, config_text=None) -> str:
                     compared, resampled, primal=linear)
     if linear:
         note += f"\n{LINEAR_MARK.strip()} a linear model (see the line above)."
-    return note + ("\n" + BOUNDED_NOTE if any(row.get("bounded") == "True" for row in rows)
-                   else "")
+    note += "\n" + BOUNDED_NOTE if any(row.get("bounded") == "True" for row in rows) else ""
+    return note + ("\n" + edge_note(rows) if edge_note(rows) else "")
 
 
 def _parse(text: str):

@@ -40,6 +40,7 @@ GRID_COLUMNS = ["dataset", "repeat", "estimate", "fold", "scheme", "kernel", "ke
                 "n_validation", "n_support_vectors", "kernel_evaluations", "size", "fit_cpu",
                 "fit_wall", "predict_wall", "smo_iterations", "n_reused_machines", "cached",
                 "notes"]
+STAGE = "stage"  # a refined search's stage of each point (refine: true): in its grid.csv only
 GRID_NEEDS = ("dataset", "scheme", "kernel_type", "C", "validation_error")
 GRID_NUMBERS = ("C", "validation_error")  # what the heatmaps draw: finite in every row
 SWEEP_COLUMNS = ["sweep", "value", "dataset", "scheme", "repeat", "classes", "n_train", "n_test",
@@ -92,7 +93,8 @@ def write_tables(folder, run: RunTables):
     import pandas as pd
 
     folder = Path(folder)
-    grid = pd.DataFrame(run.grid_rows).reindex(columns=GRID_COLUMNS)
+    staged = any(STAGE in row for row in run.grid_rows)
+    grid = pd.DataFrame(run.grid_rows).reindex(columns=GRID_COLUMNS + [STAGE] * staged)
     atomic_write(folder / "grid.csv", grid.to_csv(index=False))
     atomic_write(folder / "table.csv", render(run.rows, "csv"))
     public = [{k: v for k, v in r.items() if k not in ("correct", "dag_orders", "points")}
@@ -171,7 +173,8 @@ def read_grid(folder):
         if not all(map(is_number, grid[column].tolist())):
             raise _malformed(path, f"a row's {column} is not a finite number")
     _cross_check(path, folder, lambda results: run_checks.columns_problem(
-        grid.columns, GRID_COLUMNS) or run_checks.grid_problem(grid, results, read_meta(folder)))
+        grid.columns, GRID_COLUMNS + [STAGE] * (STAGE in grid.columns))
+        or run_checks.grid_problem(grid, results, read_meta(folder)))
     return grid
 
 

@@ -79,6 +79,7 @@ def _our_numbers(result) -> dict:
         **_cv_best_numbers(result),
         **({"primal": True} if result.get("primal") else {}),  # linear machines' figures
         **({"bounded": True} if result.get("bounded") else {}),  # a fit stopped at max_iter
+        **({"edge": result["edge"]} if result.get("edge") else {}),  # chosen on the grid's edge
         **({"draws": result["draws"]} if result.get("draws") else {}),  # a draws split's
     }
 
@@ -158,6 +159,8 @@ def render(rows, fmt="table", reference_source=None, compare_to=REFERENCE, wide=
                 + f" ({narrow_notes(label(compare_to))}); --wide shows every column.\n" + note)
     if any(row.get("bounded") for row in rows):
         note += "\n" + BOUNDED_NOTE
+    if edge_note(rows):
+        note += "\n" + edge_note(rows)
     if width:
         note = "\n".join(textwrap.fill(line, width) for line in note.split("\n"))
     return table + "\n\n" + note
@@ -219,6 +222,17 @@ def prepared_notes(meta) -> list[str]:
 
 BOUNDED_NOTE = ("* a final fit stopped at libsvm's iteration bound (max_iter) on some fold: its "
                 "error is doubtful (see run.json's warnings).")
+
+
+def edge_note(rows) -> str | None:
+    """The footnote's one line on the rows chosen on the grid's edge (a row's ``edge``:
+    :func:`..experiment.protocol.edges.edge_text`'s words), or None when no row was."""
+    edged = [f"{row['dataset']} {row.get(LABEL) or label(row['scheme'])} ({row['edge']})"
+             for row in rows if row.get("edge")]
+    if not edged:
+        return None
+    return ("On the grid's edge (the best point may lie beyond it: widen the grid, or search "
+            "with refine: true / compare --refine): " + "; ".join(edged) + ".")
 
 
 def _csv_value(value):

@@ -86,6 +86,7 @@ def test_compare_overrides_and_test_file(tmp_path, data_home):
     written = yaml.safe_load((run / "config.original.yaml").read_text())
     assert written["kernels"] == [{"type": "linear"}]
     assert written["C"] == {"base": 2, "from": 12, "to": -2, "step": -1}  # --full
+    assert "refine" not in written  # --full: the whole grid, searched once
     assert written["split"] == {"method": "standard"}
     assert written["dataset"][0]["test_path"] == str(tmp_path / "flowers.t.svm")
     resolved = yaml.safe_load((run / "config.yaml").read_text())["dataset"][0]
@@ -141,7 +142,7 @@ def test_compare_runs_libsvm_files_under_libsvm_names(mirror, tmp_path, data_hom
     out = tmp_path / "out"
     result = run_cli("compare", tmp_path / "dna.scale", tmp_path / "dna.scale.t", "--schemes",
                      "ovr", "--kernel", "linear", "--out", out, "--quiet", "--no-figures",
-                     "--format", "csv")
+                     "--format", "csv", "--no-refine")  # the 3-point C grid these numbers are of
     assert result.code == 0, result.err
     (row,) = csv.DictReader(result.out.splitlines())
     assert (row["scheme"], row["n_test"], row["C"]) == ("ovr", "1186", "0.25")

@@ -29,6 +29,7 @@ def _results(**extra):
                   selection_time=1.5, evaluation_time=0.01, error_sd=1.25, ties=2.0,
                   max_train_memory_mb=0.5, level1_accuracy=0.75, level2_accuracy=0.5,
                   log_loss=0.3, brier=0.2, estimate="nested", bounded=True, draws=1,
+                  edge="1/5 folds: smallest C 0.25",
                   cv_best={"kernel": "linear", "C": 2.0, "error_pct": 12.5, "ties": 1})
     return [{**common, "scheme": "dag", "n_errors": 1, "correct": [True, True, True, False],
              **extra},

@@ -258,6 +258,12 @@ KEYS = {
                    "homogeneous: [...]}, {type: linear}; an entry may carry its own C list.",
                    check=_grid, needs=("C", "max_grid_points"), where=(TOP, DATASET),
                    required=True, resolve=_alone(kernel_entries), field="grid"),
+    "refine": Key("false",
+                  "Search coarse-to-fine (LIBSVM's guide): the grid above first, then finer "
+                  "points around each fold's best cell (spacing halved to 2^1; an edge cell "
+                  "extends the grid up to Hsu & Lin's range plus two steps of 2^2); grid.csv's "
+                  "stage column says which stage each point is of.", default=False,
+                  check=check_flag, where=(TOP, DATASET), omit=_is_empty),
     "max_iter": Key(None,
                     "SMO iterations per binary SVM: libsvm = upstream LIBSVM's max(10^7, 100 x "
                     "rows); an integer; none for no bound.", default="libsvm", check=_max_iter,

@@ -170,6 +170,9 @@ def summary(config) -> str:
             parts.append(f"cv-best: {repeats}{fits['outer_folds']} folds x {fits['points']} "
                          f"points + {fits['outer_folds'] * fits['families']} fits at the chosen "
                          f"points = {fits['cv_best']} fits (chosen and reported on the same folds)")
+        if plan.refine:  # the further stages' points follow from the scores
+            parts.append("refine: then finer stages around each selection's best cell (their "
+                         "points are known as the run scores them)")
         lines.append(f"# {plan.name}: {len(plan.grid)} grid points; " + "; ".join(parts))
     lines.append("# ties on validation error go to the simpler model whatever the grid's order: "
                  "smaller C, then linear < polynomial < gaussian, lower degree, wider gaussian "

@@ -9,12 +9,14 @@ from ...estimators.own import UserClassifierError
 from ..config.forms import Split
 from ..plans import load_plan_data, parts_needed, repeat_plan
 from ..splits import scaled_folds
+from .edges import mark_edges
 from .final import fold_tests
 from .fitting import NonFiniteFit, fit_group
 from .pooling import _pool, combine_estimates
 from .search import Search
 from .selection import _of_estimate, select
-from .tasks import grid_search, grid_tasks
+from .refine import searched
+from .tasks import grid_tasks
 
 
 def load_datasets(config, mirror=None, data_home=None, quiet=False) -> dict:
@@ -56,7 +58,7 @@ def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, f
                 repeat = replace(search, plan=repeat_plan(plan, r))
                 folds = scaled_folds(dataset, repeat.plan)  # one repeat's folds in memory at once
                 stats += [fold.text_stats for fold in folds if fold.text_stats]
-                rows = grid_search(repeat, folds, cache, n_jobs=n_jobs, progress=bar)
+                rows = searched(repeat, folds, cache, n_jobs=n_jobs, progress=bar)
                 for row in rows:
                     row["repeat"] = r
                 for estimate in plan.estimate:
@@ -71,6 +73,7 @@ def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, f
                                              drawn=plan.split.method == "draws")
                                        for s in config.schemes]
                             for estimate in plan.estimate}
+            mark_edges(per_estimate, tests, rows_of_plan)
             results += [{**result, **text_features(stats), **draw_count(plan, repeats)}
                         for result in combine_estimates(per_estimate)]
             grid_rows += rows_of_plan
@@ -155,7 +158,7 @@ def fit_selected(config, plan, scheme, cache: PointCache, jobs, places, progress
     bar = progress(len(grid_tasks(plan, [scheme]))) if progress else None
     search = plan_search(config, plan, dataset, [scheme])
     try:
-        rows = grid_search(search, [fold], cache, n_jobs=jobs.grid, progress=bar)
+        rows = searched(search, [fold], cache, n_jobs=jobs.grid, progress=bar)
     finally:
         if bar is not None:
             bar.close()

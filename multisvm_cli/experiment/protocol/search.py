@@ -16,7 +16,9 @@ class Search:
     ``schemes`` (config rows), their estimator ``options`` ({scheme: options},
     :func:`.plan.plan_options`), the config's ``seed``, whether fits ``reuse`` machines across C
     (``reuse_across_C``) and the ``estimates`` whose grids are scored (``nested``,
-    ``cv-best``)."""
+    ``cv-best``). ``stage``: None (every unit scores the plan's grid), or a refinement stage's
+    {(estimate, fold index, scheme group): its points} (:mod:`.refine`; the plan's grid then
+    holds them all)."""
 
     dataset: object
     plan: object
@@ -25,11 +27,19 @@ class Search:
     seed: int
     reuse: bool = True
     estimates: tuple = ("nested",)
+    stage: dict | None = None
 
     def scoring(self, estimate) -> Search:
         """This search with the plan whose validation scores ``estimate``'s grid
         (:func:`estimate_plan`): what the resume cache keys its points by."""
         return replace(self, plan=estimate_plan(self.plan, estimate))
+
+    def points(self, estimate, fold, group) -> tuple:
+        """The grid points the unit (``estimate``, outer ``fold`` index, scheme ``group``)
+        scores: the plan's grid, or its points of the :attr:`stage`."""
+        if self.stage is None:
+            return self.plan.grid
+        return self.stage.get((estimate, fold, group), ())
 
 
 def estimate_plan(plan, estimate):

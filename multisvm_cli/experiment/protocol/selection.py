@@ -6,7 +6,8 @@ from __future__ import annotations
 def select(rows, plan, scheme, fold_index, estimate="nested"):
     """The grid row with the lowest validation error on one fold, with ``ties``: how many grid
     points share that error.  Ties go to the simpler model (``GridPoint.simplicity``: smaller
-    C, then the simpler kernel, then the wider Gaussian), whatever the grid's order."""
+    C, then the simpler kernel, then the wider Gaussian), whatever the grid's order (a
+    refinement's points, :mod:`.refine`, after the grid's)."""
     mine = [r for r in rows if r["scheme"] == scheme and r["fold"] == fold_index
             and r.get("estimate", "nested") == estimate]
     return _simplest_best(mine, plan)
@@ -35,7 +36,8 @@ def _simplest_best(rows, plan):
     def error(row):
         return row["n_errors"] / row["n_validation"]
 
-    best = min(rows, key=lambda r: (error(r), r["point"].simplicity(), order[r["point"]]))
+    best = min(rows, key=lambda r: (error(r), r["point"].simplicity(),
+                                    order.get(r["point"], len(order))))  # refined: after
     return {**best, "ties": sum(error(r) == error(best) for r in rows)}
 
 def _of_estimate(rows, estimate):

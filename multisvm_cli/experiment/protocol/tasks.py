@@ -98,7 +98,10 @@ def _point_jobs(search, folds) -> list:
         scored = search.scoring(estimate)
         for fold in folds:
             for point, group in grid_tasks(search.plan, search.schemes, search.options):
-                chain = (warm_chain(search.plan.grid, point)
+                grid = search.points(estimate, fold.index, group)
+                if grid is not search.plan.grid and point not in grid:
+                    continue  # a refinement stage's point of another unit
+                chain = (warm_chain(grid, point)
                          if search.reuse and warm_starts(group) else None)
                 keys = {s: point_key(scored, fold, point, s, chain) for s in group}
                 jobs.append(PointJob(fold, point, group, keys, estimate))

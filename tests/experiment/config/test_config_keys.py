@@ -31,7 +31,7 @@ def test_each_key_is_checked_where_it_is_written_and_needs_earlier_keys():
                    or (DATASET in key.where and TOP in KEYS[need].where)
                    for need in key.needs), name
     assert entry_keys() == ("name", "scaling", "features", "solver", "split", "validation",
-                            "estimate", "C", "kernels", "max_iter")
+                            "estimate", "C", "kernels", "refine", "max_iter")
     assert written_at(LOCAL) == ("path", "test_path", "format", "kind", "memory_mb")
     assert local_keys() == written_at(LOCAL) + ("label", "header", "zero_based")
     assert required() == ("schemes", "dataset", "C", "kernels")

@@ -64,8 +64,9 @@ from ..base.parallel import check_n_jobs
 from ._binary import TrainSettings, foreign_cpu_seconds, max_train_memory, smo_iterations
 from ._machines import BLOCK_MB, row_slices
 from ._primal import PrimalMachines
-from .options import NB_NAMES, SHARED, check_C, check_choice, check_solver_kernel
+from .options import NB_NAMES, NO_DEFAULT, SHARED, check_C, check_choice, check_solver_kernel
 from .reuse import MachineReuse
+from .weights import class_weights
 from ._schema import machine_arrays
 from .defaults import CACHE_SIZE, MAX_ITER, MEMORY_MB, SOLVER, TOL
 
@@ -325,6 +326,7 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
                              float(self.memory_mb), self.n_jobs, self.solver, self.max_iter)
 
     _option_constraints = SHARED  # the options a config may set: name -> options.Option
+    class_weight = None  # unit weights; the schemes with the option take it in their constructor
     _shares_gram = False  # whether fits at one kernel read one Gram matrix shared across C
     _warm_starts = False  # whether a fit with a reuse store starts from a smaller C's solve
     _solvers = ("libsvm", "liblinear")  # the values its ``solver`` may take
@@ -394,7 +396,7 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         """The options a model saved before they existed lacks, with the value it was fitted
         under (``saved_default`` of their constraints)."""
         return {name: option.saved_default for name, option in cls._option_constraints.items()
-                if option.saved_default is not None}
+                if option.saved_default is not NO_DEFAULT}
 
     def _check_scheme_params(self):
         """Validate the scheme's own parameters with their ``_option_constraints``."""
@@ -426,8 +428,12 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         self.classes_, y_index = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
             raise ValueError(f"{type(self).__name__} needs at least two classes; y has only one class")
+        y_index = np.ravel(y_index)
+        weights = class_weights(self.class_weight, self.classes_, y_index)
+        if weights is not None:  # each training row's w_c (see .weights)
+            settings = replace(settings, row_weights=weights[y_index])
         wall, cpu = time.perf_counter(), time.process_time()
-        fits = self._fit(X, np.ravel(y_index), settings)
+        fits = self._fit(X, y_index, settings)
         self.fit_cpu_time_ = time.process_time() - cpu + foreign_cpu_seconds(fits)
         self.fit_wall_time_ = time.perf_counter() - wall
         self.smo_iterations_ = smo_iterations(fits)

@@ -278,6 +278,10 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
     across C), ``max_iter`` (libsvm's SMO iterations per binary SVM: "libsvm", upstream
     LIBSVM's max(10^7, 100 x rows); an integer; or None / -1 for no bound, scikit-learn's
     default; a fit stopped there warns with a ConvergenceWarning "Solver terminated early").
+    The schemes that train binary SVMs also take ``class_weight`` (None, ``"balanced"`` or
+    {label: weight}: scikit-learn's ``SVC(class_weight=...)``, LIBSVM's ``-wi``, resolved on
+    the training labels and mapped onto each machine's two sides as :mod:`.weights` defines);
+    the others keep the class attribute None (unit weights).
 
     Fitted figures (Platt et al. 1999, Table 1): ``kernel_evaluations(X)``, ``n_parameters_``,
     ``n_support_vectors_``, ``fit_cpu_time_`` (user+sys CPU seconds of fit, worker processes
@@ -394,9 +398,9 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
     @classmethod
     def _saved_defaults(cls) -> dict:
         """The options a model saved before they existed lacks, with the value it was fitted
-        under (``saved_default`` of their constraints)."""
+        under (``saved_default`` of their constraints; only those its constructor takes)."""
         return {name: option.saved_default for name, option in cls._option_constraints.items()
-                if option.saved_default is not NO_DEFAULT}
+                if option.saved_default is not NO_DEFAULT and name in cls._get_param_names()}
 
     def _check_scheme_params(self):
         """Validate the scheme's own parameters with their ``_option_constraints``."""

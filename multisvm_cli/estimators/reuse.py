@@ -73,8 +73,8 @@ class MachineReuse:
     """A store of binary SVM machines reusable across C (see the module's docstring).
 
     ``lookup(key, C)`` gives a stored machine that is the solution at ``C``: one trained at
-    C' = C, or at C' < C with no bounded support vector; ``store(key, C, fit)`` records a
-    machine trained at ``C`` (a ``BinaryFit``: only its ``dual_coef`` is read here).
+    C' = C, or at C' < C with no bounded support vector; ``store(key, C, fit, sides)`` records a
+    machine trained at ``C`` with class weights ``sides`` (a ``BinaryFit``: only its ``dual_coef`` is read here).
     ``n_reused`` counts the lookups that found one, over the store's life; an estimator's
     ``n_reused_machines_`` counts those of one fit.  Thread-safe.
 
@@ -148,13 +148,14 @@ class MachineReuse:
         with self._lock:
             return [slot.previous for slot in self._paths.values()]
 
-    def store(self, key, C, fit):
-        """Record ``fit``, trained at ``C`` for problem ``key``."""
+    def store(self, key, C, fit, sides=None):
+        """Record ``fit``, trained at ``C`` for problem ``key`` with class weights ``sides``
+        ((w_-, w_+) or None: its bound test, :func:`has_bounded_sv`)."""
         with self._lock:
             entry = self._entries.setdefault(key, {"free": None, "last": None})
             entry["last"] = (C, fit)
             free = entry["free"]
-            if not has_bounded_sv(fit.dual_coef, C, key[-1]) and (free is None or C < free[0]):
+            if not has_bounded_sv(fit.dual_coef, C, sides) and (free is None or C < free[0]):
                 entry["free"] = (C, fit)
 
 
@@ -182,10 +183,11 @@ class ReuseScope:
     def __init__(self, store, data):
         self.store, self.data = store, data
 
-    def key(self, rows, positive, settings):
+    def key(self, rows, positive, settings, sides=None):
+        """The store's key of problem ``positive`` on ``rows`` under ``settings`` with class
+        weights ``sides`` (:func:`.weights.side_weights` of the settings' row weights)."""
         return MachineReuse.key(self.data, rows, positive, settings.kernel, settings.tol,
-                                settings.solver,
-                                side_weights(settings.row_weights, rows, positive))
+                                settings.solver, sides)
 
     def path(self, y_index, formulation, settings):
         """The :class:`PathSlot` of the all-together ``formulation`` on this X with class
@@ -197,7 +199,9 @@ class ReuseScope:
 
     def covers_all(self, problems, settings):
         """Whether every (rows, positive) problem has a reusable machine at ``settings.C``."""
-        return all(self.store.covers(self.key(rows, positive, settings), settings.C)
+        return all(self.store.covers(self.key(rows, positive, settings,
+                                              side_weights(settings.row_weights, rows, positive)),
+                                     settings.C)
                    for rows, positive in problems)
 
     def fit(self, rows, positive, settings, train):
@@ -206,12 +210,13 @@ class ReuseScope:
         iteration bound (then it is no solution whose KKT conditions carry over)."""
         from ._solvers import iteration_bound
 
-        key = self.key(rows, positive, settings)
+        sides = side_weights(settings.row_weights, rows, positive)
+        key = self.key(rows, positive, settings, sides)
         found = self.store.lookup(key, settings.C)
         if found is not None:
             return found.as_reused()
         fit = train()
         bound = iteration_bound(settings.max_iter, len(rows))
         if bound < 0 or fit.n_iter < bound:
-            self.store.store(key, settings.C, fit)
+            self.store.store(key, settings.C, fit, sides)
         return fit

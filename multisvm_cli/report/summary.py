@@ -229,7 +229,7 @@ def answer_csv(record: dict) -> str:
         names = {key: ";".join(t["scheme"] if isinstance(t, dict) else t for t in entry[key])
                  for key in ("tied", "not_significantly_different", "significantly_worse",
                              "untested")}
-        writer.writerow([entry["dataset"], entry.get("ranked_by", record["ranked_by"])["key"],
+        writer.writerow([entry["dataset"], entry.get("ranked_by", {"key": RANKED_BY})["key"],
                          entry["best"],
                          entry[ERROR_PCT], entry["alpha"], *names.values(), entry["text"]])
     return out.getvalue()

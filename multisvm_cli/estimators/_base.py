@@ -65,8 +65,8 @@ from ._binary import TrainSettings, foreign_cpu_seconds, max_train_memory, smo_i
 from ._machines import BLOCK_MB, row_slices
 from ._primal import PrimalMachines
 from .options import NB_NAMES, NO_DEFAULT, SHARED, check_C, check_choice, check_solver_kernel
-from .reuse import MachineReuse
-from .weights import class_weights
+from .reuse import bind_reuse
+from .weights import row_weights
 from ._schema import machine_arrays
 from .defaults import CACHE_SIZE, MAX_ITER, MEMORY_MB, SOLVER, TOL
 
@@ -101,16 +101,6 @@ def check_gram(gram, n_samples):
     if not np.isfinite(gram).all():
         raise ValueError("gram contains NaN or infinity")
     return gram
-
-
-def bind_reuse(reuse, X):
-    """``reuse`` (a MachineReuse, or None) bound to the validated training ``X``; TypeError
-    for anything else."""
-    if reuse is None:
-        return None
-    if not isinstance(reuse, MachineReuse):
-        raise TypeError(f"reuse must be a MachineReuse store or None, got {type(reuse).__name__}")
-    return reuse.bind(X)
 
 
 def make_nb(nb):
@@ -278,10 +268,8 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
     across C), ``max_iter`` (libsvm's SMO iterations per binary SVM: "libsvm", upstream
     LIBSVM's max(10^7, 100 x rows); an integer; or None / -1 for no bound, scikit-learn's
     default; a fit stopped there warns with a ConvergenceWarning "Solver terminated early").
-    The schemes that train binary SVMs also take ``class_weight`` (None, ``"balanced"`` or
-    {label: weight}: scikit-learn's ``SVC(class_weight=...)``, LIBSVM's ``-wi``, resolved on
-    the training labels and mapped onto each machine's two sides as :mod:`.weights` defines);
-    the others keep the class attribute None (unit weights).
+    The schemes that train binary SVMs also take ``class_weight`` (:mod:`.weights`); the
+    others keep the class attribute None (unit weights).
 
     Fitted figures (Platt et al. 1999, Table 1): ``kernel_evaluations(X)``, ``n_parameters_``,
     ``n_support_vectors_``, ``fit_cpu_time_`` (user+sys CPU seconds of fit, worker processes
@@ -433,9 +421,8 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         if len(self.classes_) < 2:
             raise ValueError(f"{type(self).__name__} needs at least two classes; y has only one class")
         y_index = np.ravel(y_index)
-        weights = class_weights(self.class_weight, self.classes_, y_index)
-        if weights is not None:  # each training row's w_c (see .weights)
-            settings = replace(settings, row_weights=weights[y_index])
+        settings = replace(settings, row_weights=row_weights(self.class_weight, self.classes_,
+                                                             y_index))
         wall, cpu = time.perf_counter(), time.process_time()
         fits = self._fit(X, y_index, settings)
         self.fit_cpu_time_ = time.process_time() - cpu + foreign_cpu_seconds(fits)

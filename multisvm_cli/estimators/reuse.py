@@ -159,6 +159,16 @@ class MachineReuse:
                 entry["free"] = (C, fit)
 
 
+def bind_reuse(reuse, X):
+    """``reuse`` (a MachineReuse, or None) bound to the validated training ``X``; TypeError
+    for anything else."""
+    if reuse is None:
+        return None
+    if not isinstance(reuse, MachineReuse):
+        raise TypeError(f"reuse must be a MachineReuse store or None, got {type(reuse).__name__}")
+    return reuse.bind(X)
+
+
 class PathSlot:
     """The last solve of one all-together problem along C: ``previous`` (a
     :class:`.joint.decomposition.solver.PathPoint`, or None before the first), replaced by ``keep``."""

@@ -94,6 +94,12 @@ def class_weights(class_weight, classes, y_index):
     return weights
 
 
+def row_weights(class_weight, classes, y_index):
+    """Each training row's w_c (:func:`class_weights` indexed by ``y_index``), or None."""
+    weights = class_weights(class_weight, classes, y_index)
+    return None if weights is None else weights[y_index]
+
+
 def side_weights(row_weights, rows, positive):
     """(w_-, w_+) of the binary problem ``positive`` vs the rest on training ``rows``: the
     mean of ``row_weights`` (each training row's w_c) over each side's rows (see the module

@@ -48,10 +48,10 @@ class Ledger(MachineReuse):
         self.n_fits += 1
         return super().lookup(key, C) if self.reuse else None
 
-    def store(self, key, C, fit):
+    def store(self, key, C, fit, sides=None):
         self.cpu_seconds += fit.cpu_seconds
         if self.reuse:
-            super().store(key, C, fit)
+            super().store(key, C, fit, sides)
 
 
 def load(name, mirror, rows, seed=0):

@@ -64,8 +64,9 @@ from ..base.parallel import check_n_jobs
 from ._binary import TrainSettings, foreign_cpu_seconds, max_train_memory, smo_iterations
 from ._machines import BLOCK_MB, row_slices
 from ._primal import PrimalMachines
-from .options import NB_NAMES, SHARED, check_C, check_choice, check_solver_kernel
-from .reuse import MachineReuse
+from .options import NB_NAMES, NO_DEFAULT, SHARED, check_C, check_choice, check_solver_kernel
+from .reuse import bind_reuse
+from .weights import row_weights
 from ._schema import machine_arrays
 from .defaults import CACHE_SIZE, MAX_ITER, MEMORY_MB, SOLVER, TOL
 
@@ -100,16 +101,6 @@ def check_gram(gram, n_samples):
     if not np.isfinite(gram).all():
         raise ValueError("gram contains NaN or infinity")
     return gram
-
-
-def bind_reuse(reuse, X):
-    """``reuse`` (a MachineReuse, or None) bound to the validated training ``X``; TypeError
-    for anything else."""
-    if reuse is None:
-        return None
-    if not isinstance(reuse, MachineReuse):
-        raise TypeError(f"reuse must be a MachineReuse store or None, got {type(reuse).__name__}")
-    return reuse.bind(X)
 
 
 def make_nb(nb):
@@ -277,6 +268,8 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
     across C), ``max_iter`` (libsvm's SMO iterations per binary SVM: "libsvm", upstream
     LIBSVM's max(10^7, 100 x rows); an integer; or None / -1 for no bound, scikit-learn's
     default; a fit stopped there warns with a ConvergenceWarning "Solver terminated early").
+    The schemes that train binary SVMs also take ``class_weight`` (:mod:`.weights`); the
+    others keep the class attribute None (unit weights).
 
     Fitted figures (Platt et al. 1999, Table 1): ``kernel_evaluations(X)``, ``n_parameters_``,
     ``n_support_vectors_``, ``fit_cpu_time_`` (user+sys CPU seconds of fit, worker processes
@@ -325,6 +318,7 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
                              float(self.memory_mb), self.n_jobs, self.solver, self.max_iter)
 
     _option_constraints = SHARED  # the options a config may set: name -> options.Option
+    class_weight = None  # unit weights; the schemes with the option take it in their constructor
     _shares_gram = False  # whether fits at one kernel read one Gram matrix shared across C
     _warm_starts = False  # whether a fit with a reuse store starts from a smaller C's solve
     _solvers = ("libsvm", "liblinear")  # the values its ``solver`` may take
@@ -392,9 +386,9 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
     @classmethod
     def _saved_defaults(cls) -> dict:
         """The options a model saved before they existed lacks, with the value it was fitted
-        under (``saved_default`` of their constraints)."""
+        under (``saved_default`` of their constraints; only those its constructor takes)."""
         return {name: option.saved_default for name, option in cls._option_constraints.items()
-                if option.saved_default is not None}
+                if option.saved_default is not NO_DEFAULT and name in cls._get_param_names()}
 
     def _check_scheme_params(self):
         """Validate the scheme's own parameters with their ``_option_constraints``."""
@@ -426,8 +420,11 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         self.classes_, y_index = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
             raise ValueError(f"{type(self).__name__} needs at least two classes; y has only one class")
+        y_index = np.ravel(y_index)
+        settings = replace(settings, row_weights=row_weights(self.class_weight, self.classes_,
+                                                             y_index))
         wall, cpu = time.perf_counter(), time.process_time()
-        fits = self._fit(X, np.ravel(y_index), settings)
+        fits = self._fit(X, y_index, settings)
         self.fit_cpu_time_ = time.process_time() - cpu + foreign_cpu_seconds(fits)
         self.fit_wall_time_ = time.perf_counter() - wall
         self.smo_iterations_ = smo_iterations(fits)

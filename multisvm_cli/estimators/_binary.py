@@ -25,6 +25,7 @@ from .kernels import Kernel, gram_fits
 from ..base.parallel import resolve_n_jobs
 from ..base.thread_warnings import reissue, with_warnings
 from ._solvers import liblinear_fit, liblinear_memory, libsvm_fit, libsvm_memory
+from .weights import side_weights
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,9 @@ class TrainSettings:
     """What every binary problem of one fit shares; ``solver`` is 'libsvm' or 'liblinear'
     (linear kernel only); ``gram``, when given, is K(X, X) over all training rows, from which
     every libsvm problem reads its kernel values; ``reuse``, when given, is a
-    :class:`.reuse.ReuseScope` whose machines stand in for libsvm's (see :func:`fit_binary`)."""
+    :class:`.reuse.ReuseScope` whose machines stand in for libsvm's (see :func:`fit_binary`);
+    ``row_weights``, when given, is each training row's class weight w_c (``class_weight``: each
+    problem's two sides then weigh :func:`.weights.side_weights`)."""
 
     kernel: Kernel
     C: float
@@ -44,6 +47,7 @@ class TrainSettings:
     max_iter: object = "libsvm"  # libsvm's SMO bound per problem (see _solvers.iteration_bound)
     gram: np.ndarray | None = field(default=None, compare=False, repr=False)
     reuse: object = field(default=None, compare=False, repr=False)
+    row_weights: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def libsvm(self):
@@ -87,7 +91,8 @@ def fit_binary(X, rows, positive, settings, gram=None):
     without, libsvm computes them itself, only for the columns SMO visits, through its kernel
     cache (for a single problem that beats computing a Gram matrix for it).  With
     ``settings.reuse``, a stored machine that solves this problem at C is returned instead.
-    liblinear: trained on ``X[rows]``, never reused.  A CSR ``X`` goes to the solver as it is.
+    With ``settings.row_weights`` (class weights) the two sides' penalties are C w_- and C w_+
+    (:func:`.weights.side_weights`), for either solver.  liblinear: trained on ``X[rows]``, never reused.  A CSR ``X`` goes to the solver as it is.
     """
     if settings.reuse is not None and settings.libsvm:
         return settings.reuse.fit(rows, positive, settings,
@@ -98,9 +103,10 @@ def fit_binary(X, rows, positive, settings, gram=None):
 def train_binary(X, rows, positive, settings, gram=None):
     """:func:`fit_binary` without reuse: the solver trains the machine."""
     started = time.process_time()
+    sides = side_weights(settings.row_weights, rows, positive)
     if not settings.libsvm:
         data = X[rows]
-        weights, intercept, n_iter = liblinear_fit(data, positive, settings)
+        weights, intercept, n_iter = liblinear_fit(data, positive, settings, sides)
         return BinaryFit(support=np.empty(0, np.intp), dual_coef=np.empty(0), intercept=intercept,
                          pid=os.getpid(), cpu_seconds=time.process_time() - started,
                          n_iter=n_iter, weights=weights, train_memory=liblinear_memory(data))
@@ -110,7 +116,7 @@ def train_binary(X, rows, positive, settings, gram=None):
         data, params = gram, {"kernel": "precomputed"}
     else:
         data, params = X[rows], settings.kernel.svc_params()
-    support, dual_coef, intercept, n_iter = libsvm_fit(data, positive, settings, params)
+    support, dual_coef, intercept, n_iter = libsvm_fit(data, positive, settings, params, sides)
     return BinaryFit(
         support=np.asarray(rows)[support],
         dual_coef=dual_coef,

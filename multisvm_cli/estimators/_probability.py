@@ -250,8 +250,12 @@ class ProbabilityMixin:
     def _trainer_options(options):
         """What the trainer must be fitted with for a reader of these ``scheme_options`` (see
         ``registry.trained_with``): its sigmoids when the reader gives probabilities (the
-        reader's problems are the trainer's, so are their sigmoids)."""
-        return {"probability": True} if options.get("probability") else {}
+        reader's problems are the trainer's, so are their sigmoids), and the reader's class
+        weights (its machines are the trainer's; a config gives both the same)."""
+        wanted = {"probability": True} if options.get("probability") else {}
+        if options.get("class_weight") is not None:
+            wanted["class_weight"] = options["class_weight"]
+        return wanted
 
     @classmethod
     def _array_schema(cls, params, n_classes, n_features, shapes):

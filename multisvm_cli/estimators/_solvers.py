@@ -81,7 +81,13 @@ def liblinear_memory(X):
     return NODE_BYTES * (int(nonzeros) + 2 * X.shape[0])
 
 
-def liblinear_fit(X, positive, settings):
+def class_weight_of(sides):
+    """scikit-learn's ``class_weight`` of a binary problem labelled 0 (negative) and 1
+    (positive) with side weights ``sides`` = (w_-, w_+) (None: unit weights)."""
+    return None if sides is None else {0: sides[0], 1: sides[1]}
+
+
+def liblinear_fit(X, positive, settings, sides=None):
     """liblinear's L1-loss (hinge) SVM, solved in the dual, on rows ``X`` (dense or CSR, kept
     as it is) with labels ``positive``: (weights w (n_features,), bias b, iterations), with
     f(x) = w . x + b > 0 meaning positive.
@@ -92,21 +98,24 @@ def liblinear_fit(X, positive, settings):
     visits the rows in a random order, seeded with 0 here, drawn from the C library's global
     ``rand()``: fits in one process hold :data:`LIBLINEAR_LOCK` so that no other fit's draws
     interleave with theirs, and a fit is the same machine under any ``-j`` and backend.
+    ``sides`` = (w_-, w_+): the class weights of the two sides (liblinear's per-class C).
     """
     model = LinearSVC(loss="hinge", dual=True, C=settings.C, tol=settings.tol,
-                      intercept_scaling=1.0, max_iter=LIBLINEAR_MAX_ITER, random_state=0)
+                      intercept_scaling=1.0, max_iter=LIBLINEAR_MAX_ITER, random_state=0,
+                      class_weight=class_weight_of(sides))
     with config_context(assume_finite=True), LIBLINEAR_LOCK:  # finite: checked by the estimator
         model.fit(X, positive.astype(np.int8))
     return (np.ravel(model.coef_[0]).astype(np.float64), float(model.intercept_[0]),
             int(np.max(model.n_iter_)))
 
 
-def libsvm_fit(X, positive, settings, kernel_params):
+def libsvm_fit(X, positive, settings, kernel_params, sides=None):
     """libsvm's C-SVC on rows ``X`` (or a precomputed Gram matrix) with labels ``positive``:
     (support row indices, dual coefficients y_s alpha_s, intercept b, SMO iterations), with
     f(x) = sum_s dual_coef[s] k(x_s, x) + b > 0 meaning positive, exactly as
-    ``SVC(**kernel_params, C=, tol=, cache_size=).fit(X, positive)`` gives them
-    (``dual_coef_[0]``, ``intercept_[0]``, ``n_iter_[0]``).
+    ``SVC(**kernel_params, C=, tol=, cache_size=, class_weight=).fit(X, positive)`` gives them
+    (``dual_coef_[0]``, ``intercept_[0]``, ``n_iter_[0]``); ``sides`` = (w_-, w_+) are the
+    two sides' class weights (libsvm's per-class C, C w; None: 1 each).
 
     It calls the same libsvm entry point ``SVC.fit`` calls (``sklearn.svm._libsvm.fit``) with
     the arguments ``SVC.fit`` passes, without SVC's per-call parameter and array checks (done
@@ -120,13 +129,14 @@ def libsvm_fit(X, positive, settings, kernel_params):
     if _LIBSVM_FIT is not None and not sp.issparse(X):  # sparse rows go through SVC's sparse path
         try:
             return _direct_libsvm(np.ascontiguousarray(X, dtype=np.float64), labels, settings,
-                                  kernel_params)
+                                  kernel_params, sides)
         except TypeError:  # another scikit-learn's signature: go through SVC
             pass
     params = {"gamma": 1.0, **kernel_params} if kernel_params["kernel"] == "precomputed" \
         else kernel_params
     svc = SVC(C=settings.C, tol=settings.tol, cache_size=settings.cache_size,
-              max_iter=iteration_bound(settings.max_iter, X.shape[0]), **params)
+              max_iter=iteration_bound(settings.max_iter, X.shape[0]),
+              class_weight=class_weight_of(sides), **params)
     with config_context(assume_finite=True):  # checked by the estimator / where the Gram was made
         try:
             svc.fit(X, positive.astype(np.int8))
@@ -149,15 +159,17 @@ def _solved_non_finite(svc) -> bool:
     return not (np.isfinite(dual_coef).all() and np.isfinite(intercept).all())
 
 
-def _direct_libsvm(X, labels, settings, kernel_params):
-    """``sklearn.svm._libsvm.fit`` with SVC's defaults (C-SVC, shrinking, no probability, unit
-    class weights), the settings' iteration bound (:func:`iteration_bound`; a fit stopped there
+def _direct_libsvm(X, labels, settings, kernel_params, sides=None):
+    """``sklearn.svm._libsvm.fit`` with SVC's defaults (C-SVC, shrinking, no probability), the
+    class weights ``sides`` (SVC's ``class_weight_`` of labels 0, 1; unit weights for None),
+    the settings' iteration bound (:func:`iteration_bound`; a fit stopped there
     warns as ``SVC`` does) and SVC's sign flip for two classes."""
     kernel = kernel_params["kernel"]
     bound = iteration_bound(settings.max_iter, X.shape[0])
     _LIBSVM_QUIET(0)  # as SVC(verbose=False) sets it before every fit
     (support, _, _, dual_coef, intercept, _, _, status, n_iter) = _LIBSVM_FIT(
-        X, labels, svm_type=0, sample_weight=np.empty(0), class_weight=np.ones(2),
+        X, labels, svm_type=0, sample_weight=np.empty(0),
+        class_weight=np.ones(2) if sides is None else np.asarray(sides, dtype=np.float64),
         kernel=kernel, C=settings.C, nu=0.5, probability=0,
         degree=int(kernel_params.get("degree", 3)), shrinking=1, tol=settings.tol,
         cache_size=settings.cache_size, coef0=float(kernel_params.get("coef0", 0.0)),

@@ -3,6 +3,7 @@ probabilities over Max Wins' pairwise SVMs (their rule delta_2, LIBSVM's ``svm-p
 
 from ._base import MulticlassSVM
 from .maxwins import MaxWinsSVC
+from .options import CLASS_WEIGHT
 from .defaults import CACHE_SIZE, MAX_ITER, MEMORY_MB, SOLVER, TOL
 
 
@@ -27,13 +28,14 @@ class PairwiseCouplingSVC(MaxWinsSVC):
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=CACHE_SIZE, memory_mb=MEMORY_MB,
-                 tol=TOL, solver=SOLVER, max_iter=MAX_ITER, probability=True):
+                 tol=TOL, solver=SOLVER, max_iter=MAX_ITER, probability=True, class_weight=None):
         super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
                          homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
                          cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver,
-                         max_iter=max_iter, probability=probability)
+                         max_iter=max_iter, probability=probability, class_weight=class_weight)
 
-    _option_constraints = MulticlassSVM._option_constraints  # no probability option
+    _option_constraints = {**MulticlassSVM._option_constraints,  # no probability option
+                           "class_weight": CLASS_WEIGHT}
     _selection_free = ()  # its sigmoids decide its predictions
 
     def _fit(self, X, y_index, settings):

@@ -9,7 +9,7 @@ from ._primal import load_machines
 from ._pairwise import class_pairs, fit_pairwise, pair_table, pairwise_problems
 from ._probability import ProbabilityMixin
 from .maxwins import MaxWinsSVC
-from .options import PROBABILITY, Option
+from .options import CLASS_WEIGHT, PROBABILITY, Option
 from .defaults import CACHE_SIZE, MAX_ITER, MEMORY_MB, SOLVER, TOL
 
 
@@ -85,11 +85,13 @@ class DAGSVC(ProbabilityMixin, MulticlassSVM):
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=CACHE_SIZE, memory_mb=MEMORY_MB,
-                 tol=TOL, solver=SOLVER, max_iter=MAX_ITER, order=None, probability=False):
+                 tol=TOL, solver=SOLVER, max_iter=MAX_ITER, order=None, probability=False,
+                 class_weight=None):
         super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
                          homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
                          cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver,
                          max_iter=max_iter)
+        self.class_weight = class_weight
         self.order = order
         self.probability = probability
 
@@ -97,7 +99,7 @@ class DAGSVC(ProbabilityMixin, MulticlassSVM):
         **MulticlassSVM._option_constraints,
         "order": Option(check_order, "natural, or a list of every class label",
                         fits=order_positions, sweeps=fixed_order, words=(("natural", None),)),
-        "probability": PROBABILITY}
+        "probability": PROBABILITY, "class_weight": CLASS_WEIGHT}
 
     @classmethod
     def from_maxwins(cls, maxwins, order=None, probability=None):

@@ -16,7 +16,7 @@ from ._codes import (ALLWEIN, CODE_NAMES, RANDOM_CODES, check_code, check_code_c
 from ._pairwise import fit_pairwise, pairwise_problems
 from ._primal import build_machines, load_machines
 from ._probability import ProbabilityMixin, code_coupling
-from .options import PROBABILITY, Option, OptionError, check_choice, check_seed
+from .options import CLASS_WEIGHT, PROBABILITY, Option, OptionError, check_choice, check_seed
 from ._schema import FLOAT, INT, machine_arrays
 from .maxwins import MaxWinsSVC
 from .ovr import OneVsRestSVC
@@ -70,11 +70,12 @@ class ECOCSVC(ProbabilityMixin, MulticlassSVM):
                  n_jobs=None, random_state=None, cache_size=CACHE_SIZE, memory_mb=MEMORY_MB,
                  tol=TOL, solver=SOLVER, max_iter=MAX_ITER,
                  code="dense", code_size=1.5, code_seed=0,
-                 decoding="loss", probability=False):
+                 decoding="loss", probability=False, class_weight=None):
         super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
                          homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
                          cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver,
                          max_iter=max_iter)
+        self.class_weight = class_weight
         self.code = code
         self.code_size = code_size
         self.code_seed = code_seed
@@ -91,6 +92,7 @@ class ECOCSVC(ProbabilityMixin, MulticlassSVM):
         "code_seed": Option(check_seed, "an integer >= 0"),
         "decoding": Option(partial(check_choice, choices=DECODINGS), " | ".join(DECODINGS)),
         "probability": PROBABILITY,
+        "class_weight": CLASS_WEIGHT,
     }
 
     _draw_options = ("code_size", "code_seed")  # apply to the drawn codes (RANDOM_CODES) only

@@ -11,7 +11,7 @@ from ._groups import (CONFUSIONS, check_confusion, confused_groups, fit_group_ma
 from ._primal import build_machines, load_machines
 from ._schema import FLOAT, INT
 from ._schema import nb_arrays as nb_schema
-from .options import HOLDOUT, NB, Option, check_choice, check_share
+from .options import CLASS_WEIGHT, HOLDOUT, NB, Option, check_choice, check_share
 from .defaults import CACHE_SIZE, MAX_ITER, MEMORY_MB, SOLVER, TOL
 
 
@@ -62,11 +62,13 @@ class GraphSVC(MulticlassSVM):
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=CACHE_SIZE, memory_mb=MEMORY_MB,
                  tol=TOL, solver=SOLVER, max_iter=MAX_ITER,
-                 threshold=0.05, nb="gaussian", holdout=0.3, confusion="holdout"):
+                 threshold=0.05, nb="gaussian", holdout=0.3, confusion="holdout",
+                 class_weight=None):
         super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
                          homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
                          cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver,
                          max_iter=max_iter)
+        self.class_weight = class_weight
         self.threshold = threshold
         self.nb = nb
         self.holdout = holdout
@@ -75,7 +77,7 @@ class GraphSVC(MulticlassSVM):
     _option_constraints = {
         **MulticlassSVM._option_constraints,
         "threshold": Option(partial(check_share, low_inclusive=True), "a number in [0, 1)"),
-        "nb": NB, "holdout": HOLDOUT,
+        "nb": NB, "holdout": HOLDOUT, "class_weight": CLASS_WEIGHT,
         "confusion": Option(partial(check_choice, choices=CONFUSIONS), " | ".join(CONFUSIONS),
                             saved_default="holdout")}  # saved before the option: held out
 

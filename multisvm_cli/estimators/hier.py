@@ -12,7 +12,7 @@ from ._binary import fit_one_vs_rest
 from ._primal import build_machines, load_machines
 from ._schema import FLOAT, INT
 from ._schema import nb_arrays as nb_schema
-from .options import HOLDOUT, NB, Option, check_choice
+from .options import CLASS_WEIGHT, HOLDOUT, NB, Option, check_choice
 from .defaults import CACHE_SIZE, MAX_ITER, MEMORY_MB, SOLVER, TOL
 
 LEVEL1_MODELS = ("nb", "svm")
@@ -83,11 +83,12 @@ class HierSVC(MulticlassSVM):
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=CACHE_SIZE, memory_mb=MEMORY_MB,
                  tol=TOL, solver=SOLVER, max_iter=MAX_ITER,
-                 level1="nb", nb="gaussian", holdout=0.3):
+                 level1="nb", nb="gaussian", holdout=0.3, class_weight=None):
         super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
                          homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
                          cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver,
                          max_iter=max_iter)
+        self.class_weight = class_weight
         self.level1 = level1
         self.nb = nb
         self.holdout = holdout
@@ -95,7 +96,7 @@ class HierSVC(MulticlassSVM):
     _option_constraints = {
         **MulticlassSVM._option_constraints,
         "level1": Option(partial(check_choice, choices=LEVEL1_MODELS), " | ".join(LEVEL1_MODELS)),
-        "nb": NB, "holdout": HOLDOUT}
+        "nb": NB, "holdout": HOLDOUT, "class_weight": CLASS_WEIGHT}
 
     def _fit(self, X, y_index, settings):
         fit_rows, held_rows = split_holdout(y_index, self.holdout, self.random_state)

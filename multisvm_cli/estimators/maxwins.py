@@ -6,7 +6,7 @@ from ._base import FIXED_ROWS, MulticlassSVM
 from ._primal import load_machines
 from ._pairwise import class_pairs, fit_pairwise, pairwise_problems
 from ._probability import ProbabilityMixin, pairwise_coupling
-from .options import PROBABILITY
+from .options import CLASS_WEIGHT, PROBABILITY
 from .defaults import CACHE_SIZE, MAX_ITER, MEMORY_MB, SOLVER, TOL
 
 
@@ -33,14 +33,17 @@ class MaxWinsSVC(ProbabilityMixin, MulticlassSVM):
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=CACHE_SIZE, memory_mb=MEMORY_MB,
-                 tol=TOL, solver=SOLVER, max_iter=MAX_ITER, probability=False):
+                 tol=TOL, solver=SOLVER, max_iter=MAX_ITER, probability=False,
+                 class_weight=None):
         super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
                          homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
                          cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver,
                          max_iter=max_iter)
+        self.class_weight = class_weight
         self.probability = probability
 
-    _option_constraints = {**MulticlassSVM._option_constraints, "probability": PROBABILITY}
+    _option_constraints = {**MulticlassSVM._option_constraints, "probability": PROBABILITY,
+                           "class_weight": CLASS_WEIGHT}
 
     @classmethod
     def _point_cost(cls, n_rows, n_classes):

@@ -17,6 +17,7 @@ from typing import Callable
 
 from .kernels import finite_float
 from ..base.numeric import is_int
+from .weights import check_class_weight, check_class_weight_classes, check_class_weight_sweep
 
 NB_NAMES = ("gaussian", "multinomial")  # sklearn GaussianNB / MultinomialNB
 SOLVERS = ("libsvm", "liblinear")  # the binary solvers (see ._solvers)
@@ -71,6 +72,9 @@ def check_max_iter(name, value):
     raise ValueError(f'{name} must be "libsvm", an integer > 0, or none, got {value!r}')
 
 
+NO_DEFAULT = object()  # an option saved in every model file: no value for older ones
+
+
 @dataclass(frozen=True)
 class Option:
     """One option's constraint: ``check(name, value)`` raises a one-line ValueError unless
@@ -84,7 +88,8 @@ class Option:
       names the classes the sweep changes);
     - ``lacking``: what a scheme without this option lacks, for the config's sentence when one
       is given to it ("UDT has no class probabilities");
-    - ``saved_default``: the value of a model saved before the option existed;
+    - ``saved_default``: the value of a model saved before the option existed (
+      :data:`NO_DEFAULT`: none, the option is as old as the model files);
     - ``words``: (word, value) pairs a config may write for a value (``order: natural``).
     """
 
@@ -93,7 +98,7 @@ class Option:
     fits: Callable | None = None
     sweeps: Callable | None = None
     lacking: str | None = None
-    saved_default: object = None
+    saved_default: object = NO_DEFAULT
     words: tuple = ()
 
     def value(self, given):
@@ -136,6 +141,11 @@ HOLDOUT = Option(check_share, "a number in (0, 1)")
 NB = Option(partial(check_choice, choices=NB_NAMES), " | ".join(NB_NAMES))
 PROBABILITY = Option(check_flag, "true or false", lacking="class probabilities",
                      saved_default=False)  # saved before probabilities: none
+CLASS_WEIGHT = Option(check_class_weight, "balanced, or a mapping {label: weight > 0}",
+                      fits=check_class_weight_classes, sweeps=check_class_weight_sweep,
+                      lacking="class weights",
+                      saved_default=None,  # saved before class weights: unit weights
+                      words=(("none", None),))
 
 
 def check_solver_kernel(solver, kernel):

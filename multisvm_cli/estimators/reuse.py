@@ -4,12 +4,13 @@ machine of every larger C.
 Why.  libsvm's C-SVC dual is min 1/2 a'Qa - e'a subject to y'a = 0 and 0 <= a_i <= C.  Its
 gradient G = Qa - e does not depend on C, and C enters the optimality (KKT) conditions only
 through which a_i are at the upper bound (libsvm's ``update_alpha_status``: a_i >= C_i is
-UPPER_BOUND, a_i <= 0 LOWER_BOUND, else FREE; here C_i = C, unit weights).  If a machine
-trained at C' has every a_i < C', the same a has the same statuses under any C >= C', so it
+UPPER_BOUND, a_i <= 0 LOWER_BOUND, else FREE; here C_i = C w_i, w_i the class weight of
+row i's side, 1 without class weights).  If a machine
+trained at C' has every a_i < C' w_i, the same a has the same statuses under any C >= C', so it
 satisfies the same conditions to the same tolerance, and libsvm's bias (the mean of y_i G_i
 over the free a_i) is the same too: the machine trained at C' *is* a solution at C.  scikit-
-learn's ``dual_coef_`` holds y_i a_i, so the test is ``np.any(np.abs(dual_coef) >= C')``
-(:func:`has_bounded_sv`).  An identical problem at the same C is libsvm's same machine as well.
+learn's ``dual_coef_`` holds y_i a_i, so the test is ``np.any(np.abs(dual_coef) >= C' w)``
+(:func:`has_bounded_sv`, w the weight of the coefficient's side: y_i > 0 positive).  An identical problem at the same C is libsvm's same machine as well.
 A fresh fit at C is another tol-accurate solution: most often bit-identical (SMO takes the same
 steps while no alpha reaches the bound), else within a few tol (tests/estimators/test_reuse_across_c.py).
 
@@ -18,7 +19,7 @@ grid's fits that share a training X, a kernel and a tolerance, run at ascending 
 ``gram`` handed to those fits is K(X, X) under their kernel (as ``fit`` already requires).
 A problem's key is exact: the content of the training X (digested once per estimator fit by
 :meth:`MachineReuse.bind`), the problem's rows and positive mask, the kernel's parameters and
-libsvm's tolerance and the solver; not C.  It holds at most two machines a problem: the one of
+libsvm's tolerance, the solver and the two sides' class weights; not C.  It holds at most two machines a problem: the one of
 the smallest C with no bounded support vector, and the latest one.
 
 The all-together machines (:mod:`.joint`) solve one problem over all classes, which no
@@ -38,12 +39,17 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..base import hashing
+from .weights import side_weights
 
 
-def has_bounded_sv(dual_coef, C):
+def has_bounded_sv(dual_coef, C, sides=None):
     """Whether a machine trained at ``C`` has a support vector at the bound (libsvm's
-    UPPER_BOUND test a_i >= C on the dual coefficients y_i a_i)."""
-    return bool(np.any(np.abs(dual_coef) >= C))
+    UPPER_BOUND test a_i >= C_i on the dual coefficients y_i a_i; C_i = C w_-, C w_+ by the
+    sign of y_i with class weights ``sides`` = (w_-, w_+), else C)."""
+    if sides is None:
+        return bool(np.any(np.abs(dual_coef) >= C))
+    bound = np.where(dual_coef > 0, C * sides[1], C * sides[0])
+    return bool(np.any(np.abs(dual_coef) >= bound))
 
 
 def digest(*arrays):
@@ -67,8 +73,8 @@ class MachineReuse:
     """A store of binary SVM machines reusable across C (see the module's docstring).
 
     ``lookup(key, C)`` gives a stored machine that is the solution at ``C``: one trained at
-    C' = C, or at C' < C with no bounded support vector; ``store(key, C, fit)`` records a
-    machine trained at ``C`` (a ``BinaryFit``: only its ``dual_coef`` is read here).
+    C' = C, or at C' < C with no bounded support vector; ``store(key, C, fit, sides)`` records a
+    machine trained at ``C`` with class weights ``sides`` (a ``BinaryFit``: only its ``dual_coef`` is read here).
     ``n_reused`` counts the lookups that found one, over the store's life; an estimator's
     ``n_reused_machines_`` counts those of one fit.  Thread-safe.
 
@@ -98,12 +104,13 @@ class MachineReuse:
         return ReuseScope(self, data_digest(X))
 
     @staticmethod
-    def key(data, rows, positive, kernel, tol, solver="libsvm"):
+    def key(data, rows, positive, kernel, tol, solver="libsvm", sides=None):
         """The exact key of the problem ``positive`` vs the rest on ``rows`` of the X digested
-        as ``data``, under ``kernel`` (a ``Kernel``), tolerance ``tol`` and ``solver`` (the
-        binary solver that trained the machine)."""
+        as ``data``, under ``kernel`` (a ``Kernel``), tolerance ``tol``, ``solver`` (the
+        binary solver that trained the machine) and class weights ``sides`` ((w_-, w_+) or
+        None)."""
         rows, positive = np.asarray(rows, dtype=np.int64), np.asarray(positive, dtype=bool)
-        return data, digest(rows, positive), kernel, float(tol), solver
+        return data, digest(rows, positive), kernel, float(tol), solver, sides
 
     def _find(self, key, C):
         entry = self._entries.get(key)
@@ -141,14 +148,25 @@ class MachineReuse:
         with self._lock:
             return [slot.previous for slot in self._paths.values()]
 
-    def store(self, key, C, fit):
-        """Record ``fit``, trained at ``C`` for problem ``key``."""
+    def store(self, key, C, fit, sides=None):
+        """Record ``fit``, trained at ``C`` for problem ``key`` with class weights ``sides``
+        ((w_-, w_+) or None: its bound test, :func:`has_bounded_sv`)."""
         with self._lock:
             entry = self._entries.setdefault(key, {"free": None, "last": None})
             entry["last"] = (C, fit)
             free = entry["free"]
-            if not has_bounded_sv(fit.dual_coef, C) and (free is None or C < free[0]):
+            if not has_bounded_sv(fit.dual_coef, C, sides) and (free is None or C < free[0]):
                 entry["free"] = (C, fit)
+
+
+def bind_reuse(reuse, X):
+    """``reuse`` (a MachineReuse, or None) bound to the validated training ``X``; TypeError
+    for anything else."""
+    if reuse is None:
+        return None
+    if not isinstance(reuse, MachineReuse):
+        raise TypeError(f"reuse must be a MachineReuse store or None, got {type(reuse).__name__}")
+    return reuse.bind(X)
 
 
 class PathSlot:
@@ -175,9 +193,11 @@ class ReuseScope:
     def __init__(self, store, data):
         self.store, self.data = store, data
 
-    def key(self, rows, positive, settings):
+    def key(self, rows, positive, settings, sides=None):
+        """The store's key of problem ``positive`` on ``rows`` under ``settings`` with class
+        weights ``sides`` (:func:`.weights.side_weights` of the settings' row weights)."""
         return MachineReuse.key(self.data, rows, positive, settings.kernel, settings.tol,
-                                settings.solver)
+                                settings.solver, sides)
 
     def path(self, y_index, formulation, settings):
         """The :class:`PathSlot` of the all-together ``formulation`` on this X with class
@@ -189,7 +209,9 @@ class ReuseScope:
 
     def covers_all(self, problems, settings):
         """Whether every (rows, positive) problem has a reusable machine at ``settings.C``."""
-        return all(self.store.covers(self.key(rows, positive, settings), settings.C)
+        return all(self.store.covers(self.key(rows, positive, settings,
+                                              side_weights(settings.row_weights, rows, positive)),
+                                     settings.C)
                    for rows, positive in problems)
 
     def fit(self, rows, positive, settings, train):
@@ -198,12 +220,13 @@ class ReuseScope:
         iteration bound (then it is no solution whose KKT conditions carry over)."""
         from ._solvers import iteration_bound
 
-        key = self.key(rows, positive, settings)
+        sides = side_weights(settings.row_weights, rows, positive)
+        key = self.key(rows, positive, settings, sides)
         found = self.store.lookup(key, settings.C)
         if found is not None:
             return found.as_reused()
         fit = train()
         bound = iteration_bound(settings.max_iter, len(rows))
         if bound < 0 or fit.n_iter < bound:
-            self.store.store(key, settings.C, fit)
+            self.store.store(key, settings.C, fit, sides)
         return fit

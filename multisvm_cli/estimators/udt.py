@@ -2,7 +2,7 @@
 
 import numpy as np
 from ._base import MulticlassSVM, split_holdout
-from .options import HOLDOUT
+from .options import CLASS_WEIGHT, HOLDOUT
 from ._schema import INT
 from ._binary import fit_binary, fit_one_vs_rest
 from ._primal import build_machines, load_machines
@@ -45,14 +45,16 @@ class UDTSVC(MulticlassSVM):
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=CACHE_SIZE, memory_mb=MEMORY_MB,
-                 tol=TOL, solver=SOLVER, max_iter=MAX_ITER, holdout=0.3):
+                 tol=TOL, solver=SOLVER, max_iter=MAX_ITER, holdout=0.3, class_weight=None):
         super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
                          homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
                          cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver,
                          max_iter=max_iter)
+        self.class_weight = class_weight
         self.holdout = holdout
 
-    _option_constraints = {**MulticlassSVM._option_constraints, "holdout": HOLDOUT}
+    _option_constraints = {**MulticlassSVM._option_constraints, "holdout": HOLDOUT,
+                           "class_weight": CLASS_WEIGHT}
 
     def _fit(self, X, y_index, settings):
         fit_rows, held_rows = split_holdout(y_index, self.holdout, self.random_state)

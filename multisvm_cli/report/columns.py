@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..estimators.registry import shared_group
+from .balance import BALANCED_ACCURACY, MACRO_F1
 from .record import ERROR_PCT, label
 
 
@@ -134,6 +135,16 @@ COLUMNS = (
     Column("draws", "draws", "draws: the random train/test draws of a draws split; its error % "
            "is then their mean test error (each draw tests n_test points) and its SD theirs",
            narrow="draws", unit="draws", fmt=".0f", number=True, check=COUNT, when="draws"),
+    Column(BALANCED_ACCURACY, "bal acc", "balanced accuracy: scikit-learn's "
+           "balanced_accuracy_score, the mean per-class recall, on the test points the error is "
+           "counted on (shown when the smallest test class has under a fifth of the largest's "
+           "rows, or balanced_metrics: true); where shown, the Answer ranks by it", narrow="bal acc",
+           unit="fraction", fmt=".3f", number=True, check=FRACTION, when=BALANCED_ACCURACY,
+           narrow_if_filled=True, copied=True),
+    Column(MACRO_F1, "macro F1", "macro F1: scikit-learn's f1_score(average='macro'), the "
+           "unweighted mean of the classes' F1 on those test points (shown with bal acc)",
+           narrow="macro F1", unit="fraction", fmt=".3f", number=True, check=FRACTION,
+           when=MACRO_F1, narrow_if_filled=True, copied=True),
     Column("n_test", "n_test", "the test points the error is counted on", narrow="n_test",
            unit="points", fmt=".0f", check=COUNT),
     Column("kernel_evaluations", "kernel evals", "kernel evals: per test point",
@@ -250,6 +261,11 @@ def notes() -> list[str]:
         if text not in paragraphs.setdefault(paragraph, []):
             paragraphs[paragraph].append(text)
     return ["; ".join(texts) + "." for _, texts in sorted(paragraphs.items())]
+
+
+def balanced_note() -> str:
+    """The footnote's line on the balanced columns, for a table that shows them."""
+    return "; ".join(note(column(key)) for key in (BALANCED_ACCURACY, MACRO_F1)) + "."
 
 
 def narrow_titles(rows=None) -> dict:

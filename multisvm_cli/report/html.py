@@ -41,7 +41,7 @@ from .record import ERROR_PCT, label
 from .run_folder import (read_config_text, read_meta, read_predictions, read_results,
                          read_sweep, read_table)
 from .shared import SHARED_NOTE, shareable_meta, shareable_text
-from .summary import answer, best_schemes, log_loss_text, tests_text
+from .summary import RANKED_BY, WORDS, answer, best_schemes, log_loss_text, tests_text
 from .sweep import sweep_table
 from .table import BOUNDED_NOTE, dag_orders_text, edge_note, footnote, prepared_notes
 from .verdict import PAIR_HEADER, across_datasets_text, ranking_with_verdict, verdict_rows
@@ -166,13 +166,18 @@ def answer_html(results, rows) -> str:
         same = [test for test in found["same"] if test[0] not in found["tied"]]  # tied: above
         untested = (f"; not tested against {label(best)}: "
                     + ", ".join(map(label, found["untested"]))) if found["untested"] else ""
+        score = (f"{WORDS[found['ranked_by']]} {found['score']:.3f}, error "
+                 if found["ranked_by"] != RANKED_BY else "")
         body.append(f"<tr><td class=\"text\">{_esc(dataset)}</td><td class=\"text\"><b>"
-                    f"{_esc(label(best))}</b> {found[ERROR_PCT]:.2f}%{_esc(where + tied)}</td>"
+                    f"{_esc(label(best))}</b> {score}{found[ERROR_PCT]:.2f}%"
+                    f"{_esc(where + tied)}</td>"
                     f"<td class=\"text\">{_esc(tests_text(same) + untested)}</td>"
                     f"<td class=\"text\">{_esc(tests_text(found['worse']))}</td></tr>")
     alpha = next((f["alpha"] for f in found_all), 0.05)
+    balanced = any(f["ranked_by"] != RANKED_BY for f in found_all)
     head = ("<tr><th class=\"text\">dataset</th><th class=\"text\">best: lowest test error"
-            f"</th><th class=\"text\">not significantly different from the best at alpha = "
+            + (" (highest balanced accuracy where shown)" if balanced else "")
+            + f"</th><th class=\"text\">not significantly different from the best at alpha = "
             f"{alpha:g} (p)</th><th class=\"text\">significantly worse than the best (p)</th>"
             "</tr>")
     note = ("Each scheme is tested against its dataset's best scheme on the same test points: "

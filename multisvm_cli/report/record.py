@@ -83,6 +83,8 @@ class Result(TypedDict, total=False):
     log_loss: float
     brier: float
     primal: bool
+    balanced_accuracy: float  # where shown (report.balance): scikit-learn's, pooled test points
+    macro_f1: float  # likewise
     reliability: dict  # the pooled reliability bins {count, confidence, right}
     dag_orders: dict  # the DAG order study (not saved in the result: results.json's own)
     points: list  # each split's test points (predictions.csv; not saved in results.json)

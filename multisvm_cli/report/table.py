@@ -22,7 +22,9 @@ import numpy as np
 from tabulate import tabulate
 
 from ..estimators.registry import ORDER_STUDY, REFERENCE
-from .columns import copied, display, error_pct, narrow_notes, narrow_titles, notes, shown
+from .balance import BALANCED_ACCURACY
+from .columns import (balanced_note, copied, display, error_pct, narrow_notes, narrow_titles,
+                      notes, shown)
 from .paired import EXACT_BELOW, RESAMPLED, paired_test
 from .record import ERROR_PCT, LABEL, label, label_of
 
@@ -161,6 +163,8 @@ def render(rows, fmt="table", reference_source=None, compare_to=REFERENCE, wide=
         note += "\n" + BOUNDED_NOTE
     if edge_note(rows):
         note += "\n" + edge_note(rows)
+    if any(row.get(BALANCED_ACCURACY) not in (None, "") for row in rows):
+        note += "\n" + balanced_note()
     if width:
         note = "\n".join(textwrap.fill(line, width) for line in note.split("\n"))
     return table + "\n\n" + note

@@ -42,12 +42,27 @@ def sklearn_estimators(scheme):
     return [cls()] + linear
 
 
+# scikit-learn's check that class 0 of weight 1000 (others 0.0001) takes most predictions of a
+# noisy blob problem: it holds for the schemes that predict by their weighted SVMs alone; these
+# predict through parts class weights do not reach, as LIBSVM's own do (-b 1 -wi: the Platt
+# sigmoids are fitted to unweighted class counts; naive Bayes has no C to weigh).
+UNWEIGHTED_PARTS = {
+    "PairwiseCouplingSVC": "predicts by its coupled Platt sigmoids, not by the weighted votes",
+    "GraphSVC": "its confusion graph, from naive Bayes, decides each machine's negatives",
+    "HierSVC": "its first level (naive Bayes by default) routes each point to a cluster",
+}
+
+
 def sklearn_check(estimator, check):
     """One of scikit-learn's estimator checks (as ``parametrize_with_checks`` hands them out) on
-    ``estimator``; a check in :data:`NOT_APPLICABLE` is skipped with its reason."""
+    ``estimator``; a check in :data:`NOT_APPLICABLE` is skipped with its reason, and
+    ``check_class_weight_classifiers`` for the schemes of :data:`UNWEIGHTED_PARTS`."""
     name = getattr(check, "func", check).__name__
     if name in NOT_APPLICABLE:
         pytest.skip(NOT_APPLICABLE[name])
+    reason = UNWEIGHTED_PARTS.get(type(estimator).__name__)
+    if name == "check_class_weight_classifiers" and reason:
+        pytest.skip(reason)
     check(estimator)
 
 

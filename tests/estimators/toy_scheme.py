@@ -23,11 +23,12 @@ class ToyVoteSVC(MaxWinsSVC):
 
     def __init__(self, C=1.0, kernel="gaussian", sigma=1.0, gamma=None, degree=3, homogeneous=False,
                  n_jobs=None, random_state=None, cache_size=200, memory_mb=2048, tol=1e-3,
-                 solver="libsvm", max_iter="libsvm", probability=False, sharpness=1.0):
+                 solver="libsvm", max_iter="libsvm", probability=False, class_weight=None,
+                 sharpness=1.0):
         super().__init__(C=C, kernel=kernel, sigma=sigma, gamma=gamma, degree=degree,
                          homogeneous=homogeneous, n_jobs=n_jobs, random_state=random_state,
                          cache_size=cache_size, memory_mb=memory_mb, tol=tol, solver=solver,
-                         max_iter=max_iter, probability=probability)
+                         max_iter=max_iter, probability=probability, class_weight=class_weight)
         self.sharpness = sharpness
 
     _option_constraints = {**MaxWinsSVC._option_constraints,

@@ -289,14 +289,16 @@ def test_the_map_checks_fail_on_a_wrong_doc():
              "experiment/splits.py:scaled_folds": "experiment/splits.py:scaled_fold",
              "data/formats/)": "data/format/)",
              "  |  report/table.py:table_rows": "  |  report/table.py:_csv_value",
-             "`holdout=0.3` |\n| `graph`": "`holdout=0.2` |\n| `graph`"}
+             "`holdout=0.3`, `class_weight=None` |\n| `graph`":
+                 "`holdout=0.2`, `class_weight=None` |\n| `graph`"}
     try:
         for old, new in wrong.items():
             assert original.count(old) == 1, old
             DOC = original.replace(old, new)
             problems = table_problems() + flow_problems()
             if "holdout" in old:
-                assert not problems and scheme_option_rows()["udt"] == ["holdout=0.2"]
+                assert not problems and scheme_option_rows()["udt"] == ["holdout=0.2",
+                                                                        "class_weight=None"]
             else:
                 assert len(problems) == 1, (old, problems)
     finally:

@@ -93,7 +93,7 @@ def test_the_scheme_option_recipe_is_checked_by_the_config_and_reaches_the_estim
     """One entry of _option_constraints and its constructor parameter: the config takes the
     option and refuses a bad value with the constraint's sentence, the docs list it, and a
     trained model is fitted with it (its votes tanh(4 |f|), not tanh(|f|))."""
-    assert registry.REGISTRY["vote"].options[:2] == ("probability", "slope")
+    assert registry.REGISTRY["vote"].options[:3] == ("probability", "class_weight", "slope")
     rest = dict(kernels=[{"type": "gaussian", "sigma": [2]}], C=[1], schemes=["vote"])
     path = write_config(scheme_options={"vote": {"slope": 4}}, **rest)
     assert load_config(path).scheme_options == {"vote": {"slope": 4}}
@@ -106,7 +106,7 @@ def test_the_scheme_option_recipe_is_checked_by_the_config_and_reaches_the_estim
     import gen_docs
 
     page = gen_docs.config_page()
-    assert "| `vote` | Vote | `probability`, `slope`, `cache_size`," in page
+    assert "| `vote` | Vote | `probability`, `class_weight`, `slope`, `cache_size`," in page
     assert "| `slope` | a number &gt; 0 |" in page
 
     trained = run_multisvm("train", path, "--scheme", "vote", "-o", tmp_path / "model")

@@ -30,6 +30,7 @@ def _results(**extra):
                   max_train_memory_mb=0.5, level1_accuracy=0.75, level2_accuracy=0.5,
                   log_loss=0.3, brier=0.2, estimate="nested", bounded=True, draws=1,
                   edge="1/5 folds: smallest C 0.25",
+                  balanced_accuracy=0.625, macro_f1=0.5,
                   cv_best={"kernel": "linear", "C": 2.0, "error_pct": 12.5, "ties": 1})
     return [{**common, "scheme": "dag", "n_errors": 1, "correct": [True, True, True, False],
              **extra},
@@ -144,13 +145,16 @@ def test_declared_columns_are_well_formed():
     for column in columns.COLUMNS:
         assert column.title and column.note, column.key
         assert column.check is None or column.number or column.key == "n_test", column.key
-        assert not (column.copied and column.when), column.key
+        # a copied column shown only when some row carries it names its own key (the pooled
+        # result has it only where the run computed it: the balanced measures)
+        assert not (column.copied and column.when) or column.when == column.key, column.key
     with pytest.raises(dataclasses.FrozenInstanceError):
         columns.COLUMNS[0].title = "x"
 
 
 def test_the_narrow_table_shows_log_loss_and_brier_only_in_a_run_with_probabilities():
-    results = _results(cv_best=None, draws=None)  # no draws split: no draws column
+    # no draws split: no draws column; a balanced test part: no balanced columns
+    results = _results(cv_best=None, draws=None, balanced_accuracy=None, macro_f1=None)
     results[1].update(log_loss=0.41234, brier=0.25)
     narrow = table.render(table.table_rows(results), "table", wide=False).splitlines()
     assert narrow[0].split()[-2:] == ["log-loss", "Brier"]

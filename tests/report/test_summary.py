@@ -30,8 +30,8 @@ def test_each_scheme_is_tested_against_the_best_not_against_compare_to():
         "b": {"p_value": pytest.approx(0.25), "test": "exact"},
         "c": {"p_value": pytest.approx(stats.chi2.sf(23.04, 1)), "test": "chi2"}}
     summary = answer({"versus_best": found, "compare_to": "c"}, rows_of(results))
-    assert summary == [{"dataset": "letter", "best": "a", "error_pct": 5.0, "alpha": 0.05,
-                        "tied": [], "same": [("b", pytest.approx(0.25), "exact")],
+    assert summary == [{"dataset": "letter", "best": "a", "error_pct": 5.0,
+                        "ranked_by": "error_pct", "score": 5.0, "alpha": 0.05, "tied": [], "same": [("b", pytest.approx(0.25), "exact")],
                         "worse": [("c", pytest.approx(stats.chi2.sf(23.04, 1)), "chi2")],
                         "untested": []}]
 
@@ -77,3 +77,27 @@ def test_the_answer_as_text_one_line_per_dataset():
     assert answer_text(saved, rows_of(results)) == (
         "letter: best a 5.00% (tied: Max Wins); not significantly different at alpha = 0.05: "
         f"b (0.25, exact); significantly worse: c ({stats.chi2.sf(23.04, 1):.2g}, chi2)")
+
+
+def test_a_dataset_showing_balanced_accuracy_is_ranked_by_it_and_says_so():
+    """letter shows balanced accuracy (an imbalanced test part): its best is the highest, not
+    the lowest error; iris does not, and keeps the error's ranking and words."""
+    from multisvm_cli.report.summary import answer_csv, answer_record, answer_text
+
+    results = [result("a", 5), result("b", 8), result("a", 3, "iris"), result("b", 1, "iris")]
+    rows = rows_of(results)
+    rows[0]["balanced_accuracy"], rows[1]["balanced_accuracy"] = 0.61, 0.74
+    saved = {"versus_best": versus_best(results, rows)}
+    assert best_schemes(rows) == {"letter": ("b", 0.74), "iris": ("b", 1.0)}
+    letter, iris = answer_text(saved, rows).splitlines()
+    assert letter.startswith("letter: best by balanced accuracy b 0.740 (error 8.00%); ")
+    assert iris.startswith("iris: best b 1.00%; ")
+    record = answer_record(saved, rows)
+    assert record["ranked_by"]["key"] == "per dataset"
+    assert record["datasets"][0]["ranked_by"] == {"key": "balanced_accuracy", "title": "bal acc",
+                                                  "order": "highest first"}
+    assert record["datasets"][0]["balanced_accuracy"] == 0.74
+    assert "ranked_by" not in record["datasets"][1]
+    lines = answer_csv(record).splitlines()
+    assert lines[1].startswith("letter,balanced_accuracy,b,8.0,") and lines[2].startswith(
+        "iris,error_pct,b,1.0,")

@@ -158,6 +158,19 @@ def _default_rope(doc):
 
 
 
+def _balanced_metrics(doc, value, path):
+    """auto, true or false (:mod:`...report.balance`)."""
+    if value == "auto" and isinstance(value, str):
+        return value
+    if not isinstance(value, bool):
+        doc.fail(path, f"expected auto, true or false, got {show(value)}")
+    return value
+
+
+def _is_auto(value) -> bool:
+    return isinstance(value, str) and value == "auto"
+
+
 def _grid(doc, value, path, C_values, max_points):
     """``kernels``: the grid points of the kernel entries and C values (at most
     ``max_grid_points``: its default when that key failed)."""
@@ -308,6 +321,12 @@ KEYS = {
                  "Run the protocol at each value of one setting: {classes: [...]}, "
                  "{train_fraction: [...]} or {scheme_options: {SCHEME: {OPTION: [...]}}}.",
                  check=_sweep, needs=("schemes",), resolve=_alone(sweep_document), omit=_is_none),
+    "balanced_metrics": Key("auto",
+                            "Balanced accuracy and macro F1 columns (scikit-learn's): auto shows "
+                            "them for a dataset whose smallest test class has under a fifth of "
+                            "its largest's rows, and the Answer then ranks its schemes by "
+                            "balanced accuracy; true shows them always, false never.",
+                            default="auto", check=_balanced_metrics, omit=_is_auto),
     "measured": Key("none",
                     "The config's last real run, for `multisvm configs`: {seconds: wall time, "
                     "cores: N, date: YYYY-MM-DD, page: the page that records it}; the run never "

@@ -8,7 +8,7 @@ import re
 import numpy as np
 
 from ...estimators.registry import (ALIASES, ORDER_STUDY, OWN, REFERENCE, REGISTRY, SCHEME_NAMES,
-                                   label, own_name, scheme_name)
+                                   label, own_name, scheme_groups, scheme_name)
 from ...report.hsu_lin import LAYOUTS
 from ...estimators.options import OptionError
 from .document import Location, _key_name
@@ -142,7 +142,22 @@ def _scheme_options(doc, value, path, schemes):
             estimator._check_options_together(options[scheme])
         except OptionError as exc:
             doc.fail(where + (exc.option,), str(exc))
+    _check_shared_class_weight(doc, options, schemes, path)
     return options
+
+
+def _check_shared_class_weight(doc, options, schemes, path):
+    """Schemes trained together (a reader of its trainer's machines: DAGSVM of Max Wins') have
+    one set of machines, so one ``class_weight``: a config that gives them two is refused."""
+    for trainer, *readers in scheme_groups(schemes, options):
+        weights = {s: options.get(s, {}).get("class_weight") for s in (trainer, *readers)}
+        for reader in readers:
+            if weights[reader] != weights[trainer]:
+                where = reader if weights[reader] is not None else trainer
+                doc.fail(path + (where, "class_weight"),
+                         f"{label(reader)} reads the machines of {label(trainer)}, so both take one "
+                         f"class_weight ({label(reader)}: {weights[reader] or 'none'}, "
+                         f"{label(trainer)}: {weights[trainer] or 'none'}); give both the same")
 
 
 def _check_lacking(doc, scheme, name, path):

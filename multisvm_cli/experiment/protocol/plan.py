@@ -70,7 +70,8 @@ def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, f
                 rows_of_plan += rows
             per_estimate = {estimate: [_pool(plan.name, s, tests[estimate][s],
                                              _of_estimate(rows_of_plan, estimate),
-                                             drawn=plan.split.method == "draws")
+                                             drawn=plan.split.method == "draws",
+                                             balanced=config.balanced_metrics)
                                        for s in config.schemes]
                             for estimate in plan.estimate}
             mark_edges(per_estimate, tests, rows_of_plan)

@@ -8,13 +8,16 @@ from statistics import stdev
 import numpy as np
 
 from ...estimators.registry import kernel_free, label
+from ...report import balance
 from ...report.columns import error_pct
 from ...report.record import ERROR_PCT, LABEL
 
 
-def _pool(dataset, scheme, tests, rows, drawn=False):
+def _pool(dataset, scheme, tests, rows, drawn=False, balanced="auto"):
     """One Table-1 row for a scheme from its per-split tests (outer folds x repeats, or the
-    random draws of a ``drawn`` split, which its kernel cell's "(n/N draws)" counts)."""
+    random draws of a ``drawn`` split, which its kernel cell's "(n/N draws)" counts); with
+    balanced accuracy and macro F1 over the pooled test points where ``balanced`` (the config's
+    ``balanced_metrics``) shows them (:func:`...report.balance.shown`)."""
     counts = Counter(t["point"] for t in tests)
     point, n_folds = counts.most_common(1)[0]
     kernel = point.kernel_label() if not kernel_free(scheme) else "-"
@@ -48,6 +51,10 @@ def _pool(dataset, scheme, tests, rows, drawn=False):
         "notes": sorted({n for t in tests for n in t["notes"]}),
     }
     pooled.update(_memory_and_levels(tests))
+    truth = np.concatenate([np.asarray(t["truth"]) for t in tests])
+    if balance.shown(balanced, truth):
+        pooled.update(balance.measures(truth, np.concatenate([np.asarray(t["predicted"])
+                                                              for t in tests])))
     if tests and all("reliability" in t for t in tests):  # the splits' bin sums, added up
         pooled["reliability"] = {key: np.sum([t["reliability"][key] for t in tests],
                                              axis=0).tolist()

@@ -77,9 +77,10 @@ class GraphSVC(MulticlassSVM):
     _option_constraints = {
         **MulticlassSVM._option_constraints,
         "threshold": Option(partial(check_share, low_inclusive=True), "a number in [0, 1)"),
-        "nb": NB, "holdout": HOLDOUT, "class_weight": CLASS_WEIGHT,
+        "nb": NB, "holdout": HOLDOUT,
         "confusion": Option(partial(check_choice, choices=CONFUSIONS), " | ".join(CONFUSIONS),
-                            saved_default="holdout")}  # saved before the option: held out
+                            saved_default="holdout"),  # saved before the option: held out
+        "class_weight": CLASS_WEIGHT}
 
     def _fit(self, X, y_index, settings):
         n_classes = len(self.classes_)

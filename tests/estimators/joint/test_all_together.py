@@ -20,9 +20,11 @@ from multisvm_cli.estimators.joint.decomposition.state import Problem
 from multisvm_cli.estimators.joint.formulations import FORMULATIONS
 from multisvm_cli.estimators.cs import CrammerSingerSVC
 from multisvm_cli.estimators.ww import WestonWatkinsSVC
+from multisvm_cli.estimators.joint import crammer_singer, weston_watkins
 from multisvm_cli.estimators.kernels import Kernel
 
 SCHEMES = {"cs": CrammerSingerSVC, "ww": WestonWatkinsSVC}
+FORMULATION_BOXES = {"cs": crammer_singer, "ww": weston_watkins}
 
 
 def scaled(X):
@@ -545,3 +547,55 @@ def test_each_formulations_own_bounds_are_the_box_the_docstrings_write(form):
     lower, upper = box(form, y, 3, C)
     np.testing.assert_array_equal(np.vectorize(module.lower)(own, C), lower)
     np.testing.assert_array_equal(np.vectorize(module.upper)(own, C), upper)
+
+
+def free_wrong_entries(form, beta_row, yj, C):
+    """How many of a row's wrong-class entries lie strictly inside their box."""
+    box = FORMULATION_BOXES[form]
+    return sum(box.lower(False, C) < beta_row[m] < box.upper(False, C)
+               for m in range(len(beta_row)) if m != yj)
+
+
+def brute_slack(form, beta_row, g_row, yj, C):
+    """The least G_n - G_m over the feasible pair directions of one row (n may increase, m may
+    decrease, n != m), by every pair."""
+    box = FORMULATION_BOXES[form]
+    k = len(beta_row)
+    up = [n for n in range(k) if beta_row[n] < box.upper(n == yj, C)]
+    down = [m for m in range(k) if beta_row[m] > box.lower(m == yj, C)]
+    return min((g_row[n] - g_row[m] for n in up for m in down if n != m), default=np.inf)
+
+
+@pytest.mark.parametrize("form", ["cs", "ww"])
+def test_shrinking_slack_is_the_least_feasible_pair_gap(form):
+    """loops.slack (the shrinking rule's distance from violating) is the least G_n - G_m over
+    the row's feasible pair directions, also for a row with one free entry (C&S's bounded
+    support vectors: beta_iy = C, one wrong class below 0), which it may set aside; a row with
+    two free entries is never set aside (its slack is <= 0)."""
+    from multisvm_cli.estimators.joint.decomposition.loops import slack
+
+    kind, C, k = FORMULATIONS[form].kind, 4.0, 5
+    rng = np.random.default_rng(7)
+    wrong_bound = (0.0, -C) if form == "ww" else (0.0,)
+    rows = []
+    for yj in range(k):
+        for free in (0, 1, 2):
+            b = np.array([wrong_bound[rng.integers(len(wrong_bound))] for _ in range(k)])
+            b[yj] = 0.0
+            for m in rng.choice([m for m in range(k) if m != yj], size=free, replace=False):
+                b[m] = -rng.uniform(0.1, C - 0.1)
+            b[yj] = -b.sum()  # C&S: at most C when one wrong entry is free, here up to 2C - 0.2
+            if form == "cs" and b[yj] > C:
+                continue
+            rows.append((b, yj))
+    rows.append((np.array([C, -C, 0.0, 0.0, 0.0]), 0))  # C&S: own at C, one wrong at -C
+    beta = np.array([b for b, _ in rows]).T.copy()
+    y = np.array([yj for _, yj in rows], dtype=np.int64)
+    G = rng.normal(size=beta.shape)
+    G[:, -1] = [0.0, 5.0, -1.0, -1.0, -1.0]  # the last row strictly optimal: slack 5 (C&S), 1 (W&W)
+    found = [slack(kind, C, j, y, beta, G) for j in range(len(y))]
+    expected = [brute_slack(form, beta[:, j], G[:, j], y[j], C) for j in range(len(y))]
+    assert found == pytest.approx(expected)
+    two_free = [j for j in range(len(y)) if free_wrong_entries(form, beta[:, j], y[j], C) >= 2]
+    assert two_free and all(found[j] <= 0.0 for j in two_free)
+    assert found[-1] == (5.0 if form == "cs" else 1.0)  # a support vector's row, set aside

@@ -236,8 +236,9 @@ def test_refilled_rows_are_the_carried_ones(real_sets):
     ``cached_rows``, holds the very rows, slots and stamps that :meth:`carried_over` hands on."""
     X, y = real_sets["vowel"]
     n_classes, kernel = y.max() + 1, Kernel.from_params("gaussian", gamma=2.0**-4)
-    slot = PathSlot()  # at C 1/4 the solve never shrinks, so it ends with a full cache
-    solve_dual(X, y, n_classes, "cs", settings(kernel, 0.25, TOL, cache_size=0.5, memory_mb=0.5), path=slot)
+    slot = PathSlot()  # without shrinking no rows are flushed, so it ends with a full cache
+    solve_dual(X, y, n_classes, "cs", settings(kernel, 0.25, TOL, cache_size=0.5, memory_mb=0.5),
+               shrinking=False, path=slot)
     carried = slot.previous.rows.carried_over()
     assert np.sum(carried.owner >= 0) == len(carried.owner) < len(y)
     refilled = KernelRows(X, kernel, 0.5, 0.5).refill(slot.previous.saved()[1]["cached_rows"])

@@ -143,30 +143,35 @@ def seed_rows(problem, beta, ratio):
 
 @njit(cache=True, nogil=True)
 def slack(kind, C, j, y, beta, G):
-    """How far example j is from violating: the least G_n - G_m over the feasible directions
-    (n may increase, m may decrease, n != m), when every one of its variables is at a bound
-    (C&S: the row is 0; W&W: each wrong class's entry is 0 or -C); -inf otherwise."""
+    """How far example j is from violating: the least G_n - G_m over its feasible pair
+    directions (n may increase, m may decrease, n != m; :mod:`.box`).  It is <= 0 when two of
+    its entries are free (each pair of them is feasible both ways), so only a row with at most
+    one free entry can exceed the largest violation and be set aside: a row at its bounds, or
+    with one free entry, as C&S's bounded support vectors (beta_iy = C, one wrong class's entry
+    below 0, the rest 0) and W&W's (every wrong class at 0 or -C, the own class free).
+
+    O(k): the two largest G among the entries that may decrease, so that each n that may
+    increase is paired with the largest other one."""
     yj = y[j]
-    low_max, up_min = -INF, INF  # over the wrong classes that may decrease / increase
+    first, second, top = -INF, -INF, -1  # the two largest G that may decrease; top: the first's class
     for m in range(beta.shape[0]):
-        if m == yj:
-            continue
-        b = beta[m, j]
-        if b == upper(kind, False, C):
-            low_max = max(low_max, G[m, j])
-        elif b == lower(kind, False, C):
-            up_min = min(up_min, G[m, j])
-        else:
-            return -INF
-    own = G[yj, j]  # the example's own class may move both ways
-    return min(own - low_max, up_min - max(low_max, own))
+        if can_decrease(kind, beta[m, j], m == yj, C) and G[m, j] > second:
+            if G[m, j] > first:
+                first, second, top = G[m, j], first, m
+            else:
+                second = G[m, j]
+    least = INF
+    for n in range(beta.shape[0]):
+        if can_increase(kind, beta[n, j], n == yj, C):
+            least = min(least, G[n, j] - (second if n == top else first))
+    return least
 
 
 @njit(cache=True, nogil=True)
 def shrink(problem, dual, worst, n_active):
-    """Drop from ``active`` (in place, order kept) the examples at a bound whose :func:`slack`
-    exceeds ``worst``, the largest violation now: they are unlikely to move again (libsvm's
-    shrinking heuristic, per example).  Returns the new count."""
+    """Drop from ``active`` (in place, order kept) the examples whose :func:`slack` exceeds
+    ``worst``, the largest violation now: they are unlikely to move again (libsvm's shrinking
+    heuristic, per example).  Returns the new count."""
     kind, C, y, beta, G, active = problem.kind, problem.C, problem.y, dual.beta, dual.G, dual.active
     kept = 0
     for a in range(n_active):

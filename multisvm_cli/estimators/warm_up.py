@@ -8,7 +8,7 @@ seconds and in the ETA.  :func:`warm_up` pays it up front: it fits each all-toge
 a tiny problem, through the estimators' own ``fit`` (no solver internals named here), so that
 every compiled function a real fit calls is compiled, with the argument types real fits pass
 (numba compiles once per type signature), and a fit afterwards compiles nothing.  With a warm
-cache it only loads them (a second or two).
+cache it only loads them (about a second).
 
 The tiny fits, each of C&S, W&W and LLW: the Gaussian kernel along C with a reuse store (a
 warm start, shrinking and its undoing, Newton steps on the free variables, K(X, X) stored),
@@ -18,8 +18,9 @@ with the same types: tests/experiment/run/test_compile_phase.py checks that real
 the warm-up compile nothing, and an edit of the solver that adds an entry point or a type
 must keep it so.
 
-Measured 2026-12-08 on the project's 2-core machine (numba 0.68, loaded by other work): cold,
-63-85 s wall (49 s CPU); warm, 1.5-2 s.
+Measured 2026-12-08 on the project's 2-core machine (numba 0.68, Python 3.11), in a fresh
+process: cold, 50 CPU s (102 s wall under a load of 6, 2.5 to 5 minutes under a load of 10
+from other work); warm, 0.5 CPU s (1 s wall), of which the tiny fits take 0.1.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import warnings
 
 import numpy as np
 
-COMPILE_SECONDS = 60  # about how long a cold compile takes (module docstring's measurement)
+COMPILE_SECONDS = 60  # about how long a cold compile takes on an idle machine (50 CPU s)
 _C_PATH = (0.25, 4.0)  # a warm start along C; Newton steps of one example and of many
 
 

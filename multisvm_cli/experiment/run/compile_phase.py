@@ -2,7 +2,7 @@
 
 C&S, W&W and LLW train with loops that numba compiles once and caches on disk
 (:mod:`...estimators.warm_up`).  A run whose schemes include one calls :func:`compile_phase`
-before its grid starts: with a warm cache it loads the compiled loops (a second or two,
+before its grid starts: with a warm cache it loads the compiled loops (about a second,
 silently); with a cold one it compiles them, about a minute, said on stderr as its own phase::
 
     compiling the all-together solver, once: ~60 s

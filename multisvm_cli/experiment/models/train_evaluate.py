@@ -22,6 +22,7 @@ from ...base.errors import MultisvmError
 from ...estimators.registry import own_name
 from ..config.checks import did_you_mean
 from ..config.forms import Split
+from ..run.compile_phase import compile_phase
 from ..run.progress import progress_bar
 from ..protocol import Stopwatch, fit_selected
 from ..run.reproduce import point_cache
@@ -66,6 +67,7 @@ def train(config, scheme, dataset=None, output=None, settings: Settings = Settin
         raise MultisvmError(f"{output} already exists; choose another folder with -o, or pass "
                             f"--force to replace it")
     with workers(settings) as jobs:
+        compile_phase([scheme], settings.quiet, settings.progress)  # before the grid's clock
         estimator, scaler, chosen, dataset, vocabulary = fit_selected(
             config, plan, scheme, point_cache(config.name, settings), jobs, settings,
             progress=lambda total: progress_bar(

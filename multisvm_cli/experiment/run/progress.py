@@ -12,6 +12,10 @@ datasets run one after another, and the done cost follows them in that order.  (
 ramanan-rbf's six small sets: each dataset's share of the wall time within a factor 2 of this
 model's, where rows^2 alone put iris's 50 times too low and the first minutes' ETA at hours for
 a 20-minute run.)
+
+A run whose schemes train with the compiled all-together solver makes it ready first, as its
+own phase (:mod:`.compile_phase`): its compile, about a minute the first time, comes before
+the grid and this clock, never in a grid point's time or the ETA.
 """
 
 from __future__ import annotations
@@ -38,13 +42,20 @@ def progress_bar(total, description, quiet=False, stream=None, mode="auto", segm
     ``segments`` [(points, cost per point), ...] (in run order) the lines' ETA weighs points
     by cost."""
     stream = stream or sys.stderr
-    terminal = hasattr(stream, "isatty") and stream.isatty()
-    if mode == "auto":
-        mode = "none" if quiet else ("bar" if terminal else "lines")
+    mode = resolved_mode(mode, quiet, stream)
     if mode == "lines":
         return LineProgress(total, description, stream, segments, clock)
     return tqdm(total=total, disable=mode != "bar", file=stream, unit="point",
                 desc=description)
+
+
+def resolved_mode(mode, quiet, stream) -> str:
+    """``mode`` with ``auto`` resolved: ``none`` if ``quiet``, else a bar on a terminal
+    ``stream``, lines otherwise."""
+    if mode != "auto":
+        return mode
+    terminal = hasattr(stream, "isatty") and stream.isatty()
+    return "none" if quiet else ("bar" if terminal else "lines")
 
 
 class LineProgress:
@@ -76,15 +87,16 @@ class LineProgress:
 
     def line(self, now) -> str:
         share, elapsed = self.cost_done(), now - self.started
-        eta = f"ETA {_duration(elapsed * (1 - share) / share)}" if share > 0 else "ETA unknown"
+        eta = f"ETA {duration(elapsed * (1 - share) / share)}" if share > 0 else "ETA unknown"
         return (f"{self.description}: {self.done}/{self.total} points, {100 * share:.0f}% of "
-                f"the expected cost, {_duration(elapsed)} elapsed, {eta}")
+                f"the expected cost, {duration(elapsed)} elapsed, {eta}")
 
     def close(self):
         pass
 
 
-def _duration(seconds) -> str:
+def duration(seconds) -> str:
+    """``seconds`` as the progress lines write them: 0m42s, 26m27s, 1h05m."""
     seconds = int(round(seconds))
     hours, rest = divmod(seconds, 3600)
     return f"{hours}h{rest // 60:02d}m" if hours else f"{rest // 60}m{rest % 60:02d}s"

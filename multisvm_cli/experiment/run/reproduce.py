@@ -49,6 +49,7 @@ from ...base.errors import one_line
 from ...base.storage import PointCache, atomic_write, new_run_dir
 from .fit_notes import bounded, fit_warnings
 from .interrupt import run_interruptible, sigterm_as_interrupt
+from .compile_phase import compile_phase
 from .progress import point_cost, progress_bar
 from ..protocol import Stopwatch, check_point_result, load_datasets, run_protocol
 from .provenance import now_iso, run_metadata
@@ -156,6 +157,7 @@ def _protocol(config, settings, jobs, datasets):
                             mode=settings.progress, segments=segments)
 
     cache = point_cache(config.name, settings)
+    compile_phase(config.schemes, settings.quiet, settings.progress)  # before the grid's clock
     if config.sweep is None:
         return (*run_protocol(config, datasets, cache, n_jobs=jobs.grid, fit_jobs=jobs.fit,
                               progress=progress), None)

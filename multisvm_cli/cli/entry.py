@@ -15,7 +15,10 @@ Only a signal that arrives before Python has started this module is out of its r
 Before anything is imported, :func:`tool_caches` points the caches other libraries write into
 the data home: matplotlib's font cache (``MPLCONFIGDIR``, else under ``$HOME/.config`` and
 ``$HOME/.cache``) and numba's compiled C&S / W&W steps (``NUMBA_CACHE_DIR``, else beside the
-installed package's sources), so that multisvm writes only where its settings say.
+installed package's sources), so that multisvm writes only where its settings say. numba's
+folder is named by the digest of the compiled solver's sources (:func:`numba_folder`): numba
+checks only the cached function's own file, so an edit to a function it calls from another file
+would otherwise run the old machine code.
 """
 
 from __future__ import annotations
@@ -53,17 +56,30 @@ def _terminated(signum, _frame):
 
 
 TOOL_CACHES = {"MPLCONFIGDIR": "matplotlib", "NUMBA_CACHE_DIR": "numba"}
+COMPILED = ("estimators", "joint")  # the package folder whose functions numba compiles
+
+
+def numba_folder(home):
+    """numba's cache folder in the data home ``home``: ``numba/<digest>``, the digest of every
+    source file under :data:`COMPILED` (:func:`..base.code_digest.digest_of`), so that an edited
+    solver compiles afresh, whichever of its files changed."""
+    from ..base.code_digest import PACKAGE, digest_of
+
+    return home / TOOL_CACHES["NUMBA_CACHE_DIR"] / digest_of(PACKAGE.joinpath(*COMPILED))[:12]
 
 
 def tool_caches() -> None:
     """Set each of :data:`TOOL_CACHES`' variables the environment leaves unset to its folder in
-    the data home (``MULTISVM_DATA_HOME`` or the default: :func:`..data.locations.data_home`);
-    matplotlib and numba read them when first imported, after this."""
+    the data home (``MULTISVM_DATA_HOME`` or the default: :func:`..data.locations.data_home`;
+    numba's: :func:`numba_folder`); matplotlib and numba read them when first imported, after
+    this."""
     from ..data.locations import data_home
 
     for variable, folder in TOOL_CACHES.items():
         if not os.environ.get(variable):
-            os.environ[variable] = str(data_home() / folder)
+            home = data_home()
+            path = numba_folder(home) if variable == "NUMBA_CACHE_DIR" else home / folder
+            os.environ[variable] = str(path)
 
 
 def main(argv=None):

@@ -8,6 +8,8 @@ from pathlib import Path
 from configs import config_text
 from helpers import REPO
 
+from multisvm_cli.cli import entry
+
 LINEAR = [{"type": "linear"}]
 
 
@@ -26,7 +28,8 @@ def test_matplotlib_and_numba_caches_go_to_the_data_home(tmp_path):
                           text=True, cwd=tmp_path, timeout=300)
     assert done.returncode == 0, done.stderr
     numba_dir, mpl_dir = done.stdout.split()
-    assert Path(numba_dir) == data_home / "numba" and Path(mpl_dir) == data_home / "matplotlib"
+    assert Path(mpl_dir) == data_home / "matplotlib"
+    assert Path(numba_dir) == entry.numba_folder(data_home)  # data_home/numba/<digest>
     config = tmp_path / "c.yaml"
     config.write_text(config_text(kernels=LINEAR, C=[1], schemes=["ovr"]))
     env["MULTISVM_MIRROR"] = os.environ.get("MULTISVM_MIRROR", str(REPO.parent / "shared" /
@@ -38,3 +41,21 @@ def test_matplotlib_and_numba_caches_go_to_the_data_home(tmp_path):
     assert done.returncode == 0, done.stderr
     assert list(home.iterdir()) == []  # nothing under $HOME/.cache or $HOME/.config
     assert (data_home / "matplotlib").is_dir()
+
+
+def test_an_edit_to_any_compiled_file_moves_numba_to_a_fresh_folder(tmp_path, monkeypatch):
+    """numba checks only a cached function's own file; the folder follows every file the
+    solver compiles from, so an edit to a callee (here: a copy of the package with one file of
+    estimators/joint/decomposition changed) cannot run old machine code."""
+    import shutil
+    from multisvm_cli.base import code_digest
+
+    copy = tmp_path / "pkg"
+    shutil.copytree(code_digest.PACKAGE / "estimators" / "joint", copy / "estimators" / "joint")
+    monkeypatch.setattr(code_digest, "PACKAGE", copy)
+    before = entry.numba_folder(tmp_path)
+    callee = copy / "estimators" / "joint" / "decomposition" / "search.py"
+    callee.write_text(callee.read_text() + "\n# edited\n")
+    after = entry.numba_folder(tmp_path)
+    assert before != after and before.parent == after.parent == tmp_path / "numba"
+    assert len(after.name) == 12

@@ -26,6 +26,7 @@ import numpy as np
 
 from ..base.lazy import issparse
 from . import delimited
+from . import nominal
 from . import unix_compress
 from .errors import DatasetError
 
@@ -58,6 +59,7 @@ def read_table(path, options, dataset):
         "sep": options.get("sep", ","),
         "header": bool(options.get("header")),
         "n_columns": options.get("n_columns"),
+        "text": nominal.wanted(options),
     }
     if not unix_compress.is_compressed(path):
         return _read_delimited(path, kwargs, dataset)
@@ -76,9 +78,10 @@ def _read_delimited(path, kwargs, dataset):
         raise DatasetError(f"{dataset}: {exc}") from None
 
 
-def cut_text_part(tables, cut, options):
+def cut_text_part(tables, cut, options, dataset="the dataset"):
     """Concatenate the part's tables, keep the ``where`` and ``rows`` selection, and split
-    features from labels: returns (X float64, raw labels)."""
+    features from labels: returns (X float64, raw labels). Nominal columns and missing cells
+    are encoded as the card says (:mod:`.nominal`)."""
     import pandas as pd
 
     table = pd.concat(tables, ignore_index=True) if len(tables) > 1 else tables[0]
@@ -89,7 +92,10 @@ def cut_text_part(tables, cut, options):
         table = table.iloc[int(start):int(stop)]
     start, stop = options["feature_columns"]
     features = table.iloc[:, int(start):int(stop)]
-    X = np.ascontiguousarray(features.to_numpy(dtype=np.float64))
+    if nominal.wanted(options):
+        X = nominal.encode(features, int(start), options, dataset)
+    else:
+        X = np.ascontiguousarray(features.to_numpy(dtype=np.float64))
     return X, table.iloc[:, int(options["label_column"])].to_numpy()
 
 

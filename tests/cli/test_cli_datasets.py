@@ -76,9 +76,11 @@ def test_unknown_missing_and_corrupt_datasets_are_one_line_with_exit_code_2(
     code, out, err = run_multisvm("datasets", "fetch", "mnist")
     assert (code, out) == (2, "")
     assert err.splitlines() == ["error: unknown dataset 'mnist'; known datasets: 20newsgroups, "
-                                "covertype, digits, dna, glass, iris, letter, letter-hsu-lin, "
-                                "pendigits, reuters21578, satimage, segment, shuttle, usps, "
-                                "vehicle, vowel, vowel-hsu-lin, wine"]
+                                "abalone, car, covertype, dermatology, digits, dna, ecoli, "
+                                "glass, iris, letter, letter-hsu-lin, optdigits, page-blocks, "
+                                "pendigits, reuters21578, satimage, segment, shuttle, "
+                                "soybean-large, usps, vehicle, vowel, vowel-hsu-lin, waveform, "
+                                "wine, yeast"]
     code, _, err = run_multisvm("datasets", "fetch", "segment", "--mirror", str(tmp_path))
     assert code == 2 and len(err.splitlines()) == 1
     assert err.startswith("error: segment: cannot download http://127.0.0.1:9/segment/segment.dat")
@@ -101,10 +103,11 @@ def test_real_subprocess(mirror, tmp_path):
     assert done.returncode == 2
     assert done.stdout.startswith("vowel: train 528, test 462 (source uci: vowel-context.data")
     assert done.stderr.splitlines() == ["error: unknown dataset 'nosuch'; known datasets: "
-                                        "20newsgroups, covertype, digits, dna, glass, iris, "
-                                        "letter, letter-hsu-lin, pendigits, reuters21578, "
-                                        "satimage, segment, shuttle, usps, vehicle, vowel, "
-                                        "vowel-hsu-lin, wine"]
+                                        "20newsgroups, abalone, car, covertype, dermatology, "
+                                        "digits, dna, ecoli, glass, iris, letter, letter-hsu-lin,"
+                                        " optdigits, page-blocks, pendigits, reuters21578, "
+                                        "satimage, segment, shuttle, soybean-large, usps, "
+                                        "vehicle, vowel, vowel-hsu-lin, waveform, wine, yeast"]
 
 
 def test_info_shows_the_true_counts_after_the_parsed_cache_was_tampered_with(

@@ -18,10 +18,11 @@ USPS_TEST = [359, 264, 198, 166, 200, 160, 170, 147, 166, 177]
 
 
 def test_registry_names_and_cards():
-    assert data.names() == ["20newsgroups", "covertype", "digits", "dna", "glass", "iris",
-                            "letter", "letter-hsu-lin", "pendigits", "reuters21578", "satimage",
-                            "segment", "shuttle", "usps", "vehicle", "vowel", "vowel-hsu-lin",
-                            "wine"]
+    assert data.names() == ["20newsgroups", "abalone", "car", "covertype", "dermatology",
+                            "digits", "dna", "ecoli", "glass", "iris", "letter", "letter-hsu-lin",
+                            "optdigits", "page-blocks", "pendigits", "reuters21578", "satimage",
+                            "segment", "shuttle", "soybean-large", "usps", "vehicle", "vowel",
+                            "vowel-hsu-lin", "waveform", "wine", "yeast"]
     letter = data.get_card("letter")
     assert (letter.n_classes, letter.n_features, letter.split) == (26, 16, "fixed")
     assert letter.parts == {"train": 16000, "test": 4000}

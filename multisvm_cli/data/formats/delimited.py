@@ -2,7 +2,8 @@
 
 Options: ``sep`` ("," or "whitespace"), ``header``, ``n_columns`` (read only the first n fields
 of each line), ``label_column`` and ``feature_columns: [start, stop)`` (0-based positions),
-``label_type``, ``label_offset``, ``values`` (:data:`..parsers.VALUE_TRANSFORMS`). A gzip file
+``label_type``, ``label_offset``, ``values`` (:data:`..parsers.VALUE_TRANSFORMS`), and for
+nominal columns and missing cells ``missing``, ``fill`` and ``one_hot`` (:mod:`..nominal`). A gzip file
 is detected by its magic bytes. A part concatenates its files, then keeps the cut's
 ``where: {column, equals}`` rows and ``rows: [start, stop)``. A file with a card
 ``structure: {rows, columns}`` is refused when its table has another shape.
@@ -20,7 +21,7 @@ def read_part(part):
             part.memo[spec.name] = parsers.read_table(path, part.options, part.dataset)
             check_structure(spec, part.memo[spec.name], part.dataset)
     X, labels = parsers.cut_text_part([part.memo[s.name] for s in part.specs], part.cut,
-                                      part.options)
+                                      part.options, part.dataset)
     return parsers.finish(X, labels, part.options, part.dataset)
 
 

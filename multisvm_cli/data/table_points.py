@@ -52,27 +52,26 @@ def table_points(path, columns):
 
 
 def _positions(path, first, names, width, columns):
-    """(the file's positions of the model's feature columns, its label column's or None)."""
+    """(the file's positions of the model's feature columns, its label column's or None): the
+    label column is the model's (or ``--label``) where the header names it, else the last (or
+    ``--label``'s) where the file has one column more than the model's features."""
     table, n = columns.table, len(columns.table.names)
     dropped = set(table.dropped) if names is not None else set()
     kept = [j for j in range(width) if names is None or names[j] not in dropped]
-    if len(kept) == n and columns.label_given:
+    label = None
+    if names is not None and isinstance(columns.label, str) and columns.label in names:
+        label = names.index(columns.label)
+    elif len(kept) == n + 1:
+        label = label_column(path, names, width, -1 if columns.label is None else columns.label,
+                             first)
+    if label is None and columns.label_given:
         raise DatasetError(f"{path}:{first}: no label column {columns.label!r}: the file has "
                            f"only the model's {n} feature columns; drop --label")
-    if len(kept) not in (n, n + 1):
-        shown = ", ".join(table.names[:5]) + (", ..." if n > 5 else "")
-        raise DatasetError(f"{path}:{first}: {len(kept)} columns"
-                           f"{' besides the dropped ones' if width > len(kept) else ''}, but the "
-                           f"model takes {n} feature columns ({shown}); give them (and "
-                           f"optionally the label column)")
-    label = None
-    if len(kept) == n + 1:
-        position = -1 if columns.label is None else columns.label
-        label = label_column(path, names, width, position, first)
-        if label not in kept:
-            raise DatasetError(f"{path}:{first}: the label column {names[label]!r} is one the "
-                               f"model dropped; name the label with --label")
     features = [j for j in kept if j != label]
+    if len(features) != n:
+        shown = ", ".join(table.names[:5]) + (", ..." if n > 5 else "")
+        raise DatasetError(f"{path}:{first}: {len(features)} feature columns, but the model "
+                           f"takes {n} ({shown}); give them (and optionally the label column)")
     if names is not None:
         check_names(path, first, [names[j] for j in features], list(table.names))
     return features, label

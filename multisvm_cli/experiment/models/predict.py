@@ -20,6 +20,11 @@ model predicts as it predicts any point), scaled and predicted; its ``row`` is i
 relative to the folder. With class subfolders, :meth:`Predictions.score_text` also gives the
 error rate against them. A folder given to a model of feature vectors, or a file given to a
 text model, is refused with one line.
+
+A model trained on a csv table with text or missing cells (or dropped columns) keeps its fitted
+column encoding (``data.fitted_columns.FittedColumns``); it predicts a csv file of the table's
+columns as they come, encoded as its training rows were (:mod:`multisvm_cli.data.table_points`
+says how a missing cell and an unseen category are met), then scaled and predicted.
 """
 
 from __future__ import annotations

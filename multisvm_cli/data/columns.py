@@ -131,9 +131,9 @@ def table_columns(path, cells, lines, names, features, options) -> Table:
         rows = _missing_rows(path, lines, shown, absent, options.missing)
         block, absent = block[rows], absent[rows]
     missing = tuple(shown[j] for j in np.flatnonzero(absent.any(axis=0)))
-    _check_numbers(path, Kept(lines, rows), cells[rows], absent, [kept[j] for j in text],
+    check_numbers(path, Kept(lines, rows), cells[rows], absent, [kept[j] for j in text],
                    kept, names)
-    X = _values(block, absent, text)
+    X = table_values(block, absent, text)
     dropped = tuple(names[j] if names else f"column {j}" for j in features if j not in kept)
     return Table(X, rows, tuple(shown), tuple(text), dropped, len(cells) - len(rows), missing)
 
@@ -218,7 +218,7 @@ def _missing_rows(path, lines, shown, absent, missing) -> np.ndarray:
     return np.flatnonzero(~absent.any(axis=1))
 
 
-def _check_numbers(path, lines, cells, absent, text, kept, names):
+def check_numbers(path, lines, cells, absent, text, kept, names):
     """DatasetError at the first cell of a kept numeric column (not in ``text``) of the file's
     ``cells`` that is not a finite number in bounds (:func:`.csv_file.checked_numbers`;
     missing cells aside)."""
@@ -227,7 +227,7 @@ def _check_numbers(path, lines, cells, absent, text, kept, names):
     checked_numbers(path, filled, lines, [j for j in kept if j not in text], names)
 
 
-def _values(block, absent, text):
+def table_values(block, absent, text):
     """float64 of a block with no text column and no missing cell; else an object array:
     numbers as floats, texts as they are, missing cells NaN."""
     if not text and not absent.any():

@@ -24,8 +24,10 @@ class Encoding:
     """A csv table's columns (see the module docstring): the feature ``names``, the
     ``categorical`` positions and each one's number of categories in the training file
     (``levels``), ``impute`` (missing cells imputed), ``unseen`` (``refuse`` or ``zeros``),
-    what was dropped (``dropped_columns``, ``dropped_rows`` per part) and the test file's
-    rows with categories the training file lacks (``unseen_rows``)."""
+    what was dropped (``dropped_columns``, ``dropped_rows`` per part), the test file's
+    rows with categories the training file lacks (``unseen_rows``) and the ``missing`` policy
+    the table was read under (``refuse``, ``drop``, ``impute``: a saved model applies it to
+    the files it predicts, :mod:`.fitted_columns`)."""
 
     names: tuple
     categorical: tuple
@@ -35,6 +37,7 @@ class Encoding:
     dropped_columns: tuple = ()
     dropped_rows: tuple = ()
     unseen_rows: int = 0
+    missing: str = "refuse"
 
     @property
     def encodes(self) -> bool:
@@ -84,8 +87,12 @@ def encoded(encoding, X_train, *others):
     if encoding is None or not encoding.encodes:
         return (X_train, *others)
     fitted = encoding.transformer().fit(X_train)
-    return tuple(None if X is None else np.ascontiguousarray(fitted.transform(X), np.float64)
-                 for X in (X_train, *others))
+    return tuple(None if X is None else transformed(fitted, X) for X in (X_train, *others))
+
+
+def transformed(fitted, X) -> np.ndarray:
+    """``X`` through the ``fitted`` transformer, as a contiguous float64 array."""
+    return np.ascontiguousarray(fitted.transform(X), np.float64)
 
 
 def encoded_card(card, width):

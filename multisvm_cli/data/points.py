@@ -35,14 +35,18 @@ FORMAT_OPTION = "--input-format"  # how predict and evaluate --dataset are given
 class Columns:
     """The feature columns a model takes: how many, their names (None: not known), the label
     column of the csv it was trained on (a name or an index; None: the last), whether its
-    svmlight file was zero-based, and whether that label column was named by the user
-    (``multisvm predict --label``: then a csv file without it is refused)."""
+    svmlight file was zero-based, whether that label column was named by the user
+    (``multisvm predict --label``: then a csv file without it is refused), and for a model
+    trained on a csv table that needed encoding, its saved
+    :class:`.fitted_columns.FittedColumns` (``table``: then ``n_features`` and ``names`` are
+    the table's columns, before encoding, and the file must be csv: :mod:`.table_points`)."""
 
     n_features: int
     names: tuple | None = None
     label: str | int | None = None
     zero_based: bool = False
     label_given: bool = False
+    table: object = None
 
 
 def read_points(path, columns: Columns, fmt=None, memory_mb=MEMORY_MB):
@@ -60,6 +64,11 @@ def read_points(path, columns: Columns, fmt=None, memory_mb=MEMORY_MB):
     if not path.is_file():
         raise DatasetError(f"{path}: file not found")
     fmt = formats.given_or_told(path, fmt, FORMAT_OPTION)
+    if columns.table is not None and fmt != "csv":
+        raise DatasetError(f"{path}: a {fmt} file, but the model was trained on a csv table "
+                           f"whose columns it encodes ({', '.join(columns.names[:5])}"
+                           f"{', ...' if columns.n_features > 5 else ''}); give a csv file of "
+                           "them")
     return formats.module(fmt).read_points(path, columns, memory_mb)
 
 
@@ -77,7 +86,12 @@ def csv_points(path, columns):
     field count is checked on the first row before any value is parsed. When the file has a
     header, its feature columns' names must be the model's (``Columns.names``: a local
     training csv's header names, else its card's ``feature_names``, else ``x0``, ``x1``, ...),
-    in its order."""
+    in its order. A model trained on a csv table that needed encoding reads the file by
+    :func:`.table_points.table_points` instead."""
+    if columns.table is not None:
+        from .table_points import table_points
+
+        return table_points(path, columns)
     n = columns.n_features
     _check_width(path, n)  # on the first row, before any value is parsed
     rows, lines, names, first_line = csv_table(path)

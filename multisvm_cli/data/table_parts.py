@@ -45,7 +45,7 @@ def _encoding(files, named, tables, options) -> Encoding:
         names=names, categorical=categorical, levels=levels,
         impute=options.missing == "impute" and any(t is not None and t.missing
                                                     for t in tables.values()),
-        unseen=options.unseen,
+        unseen=options.unseen, missing=options.missing,
         dropped_columns=table.dropped_columns if table is not None else (),
         dropped_rows=tuple((part, t.dropped_rows) for part, t in tables.items() if t is not None))
     if "test" in named and categorical:

@@ -51,6 +51,9 @@ class Fold:
     vocabulary: tuple | None = None
     # the test points' row ids (:func:`test_row_ids`), in X_test's order
     test_rows: np.ndarray | None = None
+    # a csv table's encoding fitted on the training part (data.fitted_columns.FittedColumns),
+    # which a saved model keeps
+    columns: object = None
 
 
 def pooled(dataset):
@@ -177,19 +180,22 @@ def scaled_folds(dataset, plan):
 def _numeric_fold(index, part, plan, dataset):
     """One outer fold of numeric data, scaled by a scaler fitted on its training part (a csv
     table's text and missing cells first encoded by transformers fitted on it too:
-    :func:`..data.encoding.encoded`)."""
-    from ..data.encoding import encoded, encoded_card
+    :class:`..data.fitted_columns.FittedColumns`, kept as the fold's ``columns``)."""
+    from ..data.encoding import encoded_card
+    from ..data.fitted_columns import FittedColumns
     from ..data.scaling import make_scaler
 
     Xtr, ytr, Xte, yte, Xva, yva = part
-    card, encoding = dataset.card, getattr(dataset, "encoding", None)
+    card, encoding, columns = dataset.card, getattr(dataset, "encoding", None), None
+    if encoding is not None:
+        columns = FittedColumns.fit(encoding, Xtr)
     if encoding is not None and encoding.encodes:
-        Xtr, Xte, Xva = encoded(encoding, Xtr, Xte, Xva)
+        Xtr, Xte, Xva = columns.encoded(Xtr, Xte, Xva)
         card = encoded_card(card, Xtr.shape[1])
     scaler = make_scaler(plan.scaling, card)
     scaler.fit(Xtr)
     return Fold(index, scaler.transform(Xtr), ytr, _scaled(scaler, Xte), yte,
-                _scaled(scaler, Xva), yva, scaler)
+                _scaled(scaler, Xva), yva, scaler, columns=columns)
 
 
 def _scaled(scaler, X):

@@ -3,7 +3,9 @@
 A trained model is a saved model (:mod:`multisvm_cli.persist`) whose extra arrays hold the fitted
 scaler's state (``extra.scaler_<key>``), and for a model trained on documents the fitted text
 pipeline's arrays (``extra.text_*``: vocabulary, idf; :class:`multisvm_cli.data.TextPipeline`,
-whose settings are the metadata's ``text``), and whose metadata records what ``evaluate`` needs to
+whose settings are the metadata's ``text``), for a model trained on a csv table with text or
+missing cells (or dropped columns) its fitted column encoding (the metadata's ``encoding``:
+``data.fitted_columns.FittedColumns``), and whose metadata records what ``evaluate`` needs to
 rebuild exactly the inputs the model was trained on: :func:`training_metadata` writes it,
 :func:`check_training_metadata` reads it back.  Both take the kernel parameter names from
 ``kernels.KERNEL_PARAMS`` and the selected point's parameters from ``GridPoint.params``, so that
@@ -50,13 +52,15 @@ class TrainedModel:
     """What :func:`load_trained_model` returns: the estimator, the checked training metadata
     (:func:`check_training_metadata`), the fitted scaler, the remaining extra arrays and, for
     a model trained on documents, its fitted text pipeline (``data.TextPipeline``; else
-    None)."""
+    None), for one trained on a csv table that needed one, its fitted column encoding
+    (``data.fitted_columns.FittedColumns``; else None: plain numeric columns)."""
 
     estimator: object
     metadata: dict
     scaler: object
     extra_arrays: dict = field(default_factory=dict)
     text: object = None
+    columns: object = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -80,12 +84,16 @@ def training_metadata(config_name, plan, point, validation_error, dataset, estim
     return meta
 
 
-def save_trained_model(folder, estimator, scaler, metadata, overwrite=False, text=None):
+def save_trained_model(folder, estimator, scaler, metadata, overwrite=False, text=None,
+                       columns=None):
     """Save ``estimator`` with its :func:`training_metadata` and ``scaler``'s state as arrays
     (and, trained on documents, the fitted ``text`` pipeline: its record as metadata ``text``,
-    its arrays as ``extra.text_*``); an existing model folder is replaced only with
-    ``overwrite``."""
+    its arrays as ``extra.text_*``; trained on a csv table that needed one, its fitted
+    ``columns`` encoding, as metadata ``encoding``); an existing model folder is replaced only
+    with ``overwrite``."""
     arrays = {SCALER_PREFIX + k: np.asarray(v) for k, v in scaler.get_state().items()}
+    if columns is not None:
+        metadata = {**metadata, "encoding": columns.record()}
     if text is not None:
         record, text_arrays = text.record()
         metadata = {**metadata, "text": record}
@@ -117,7 +125,41 @@ def load_trained_model(path) -> TrainedModel:
     text = training_text(loaded, metadata, path)
     extras = {k: v for k, v in loaded.extra_arrays.items()
               if not k.startswith((SCALER_PREFIX, TEXT_PREFIX))}
-    return TrainedModel(estimator, metadata, scaler, extras, text)
+    return TrainedModel(estimator, metadata, scaler, extras, text,
+                        training_columns(estimator, metadata, path))
+
+
+def training_columns(estimator, metadata, path):
+    """The fitted column encoding of a model trained on a csv table that needed one (metadata
+    ``encoding``), checked by ``FittedColumns.from_record``, against the model's features and
+    against its local csv entry (the header's feature names, the ``features:`` policies);
+    None for a model without one (plain numeric columns, as every model saved before it was
+    kept). ModelFormatError (one line) if anything is off."""
+    from ...data.columns import ColumnOptions
+    from ...data.errors import DatasetError
+    from ...data.fitted_columns import FittedColumns
+
+    if "encoding" not in metadata:
+        return None
+    local = metadata.get("local", {})
+    try:
+        if local.get("entry", {}).get("format") != "csv":
+            raise ValueError("only a model trained on a local csv file keeps one")
+        columns = FittedColumns.from_record(metadata["encoding"])
+        options = ColumnOptions.from_mapping(local["entry"].get("features", {}))
+        if (columns.missing, columns.unseen) != (options.missing, options.unseen):
+            raise ValueError(f"its policies (missing: {columns.missing}, unseen: "
+                             f"{columns.unseen}) are not local.entry.features'")
+        if list(columns.names) != local.get("columns", list(columns.names)):
+            raise ValueError("its column names are not local.columns")
+    except (ValueError, TypeError, DatasetError) as exc:
+        raise ModelFormatError(f"{path}: bad column encoding in {JSON_NAME} ({one_line(exc)}); "
+                               "train the model again") from None
+    if columns.width != estimator.n_features_in_:
+        raise ModelFormatError(f"{path}: the column encoding makes {columns.width} features, "
+                               f"the model takes {estimator.n_features_in_}; train the model "
+                               "again")
+    return columns
 
 
 def training_text(loaded, metadata, path):
@@ -171,7 +213,8 @@ def check_training_metadata(metadata, path):
     validation_error in [0, 1]; classes: a list of at least two distinct labels (numbers or
     strings).  A model trained on local data files also has ``local`` (see
     :func:`_local_metadata`), and its dataset is a folder-safe name; one trained on documents
-    has ``text`` (checked with its arrays by :func:`training_text`).
+    has ``text`` (checked with its arrays by :func:`training_text`), one trained on a csv
+    table that needed it ``encoding`` (checked by :func:`training_columns`).
     """
     where = f"{path}: {JSON_NAME} metadata"
     if not isinstance(metadata, dict):
@@ -211,8 +254,9 @@ def check_training_metadata(metadata, path):
             and len(set(classes)) == len(classes)):
         fail("classes", "a list of at least two distinct labels, all numbers or all strings")
     checked["classes"] = list(classes)
-    if "text" in metadata:
-        checked["text"] = metadata["text"]
+    for key in ("text", "encoding"):
+        if key in metadata:
+            checked[key] = metadata[key]
     return checked
 
 

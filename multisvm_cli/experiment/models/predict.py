@@ -20,6 +20,11 @@ model predicts as it predicts any point), scaled and predicted; its ``row`` is i
 relative to the folder. With class subfolders, :meth:`Predictions.score_text` also gives the
 error rate against them. A folder given to a model of feature vectors, or a file given to a
 text model, is refused with one line.
+
+A model trained on a csv table with text or missing cells (or dropped columns) keeps its fitted
+column encoding (``data.fitted_columns.FittedColumns``); it predicts a csv file of the table's
+columns as they come, encoded as its training rows were (:mod:`multisvm_cli.data.table_points`
+says how a missing cell and an unseen category are met), then scaled and predicted.
 """
 
 from __future__ import annotations
@@ -250,10 +255,14 @@ def model_columns(model, model_dir):
     """The :class:`~multisvm_cli.data.points.Columns` a trained model takes: its feature count,
     their names (a local training csv's header names, else its dataset card's
     ``feature_names``, else ``x0``, ``x1``, ...: a header of a file to predict must give them),
-    and from a local training file its label column and svmlight base."""
+    and from a local training file its label column and svmlight base; for a model trained on
+    a csv table that needed encoding, the table's columns before encoding and its saved
+    encoding (``Columns.table``)."""
     from ...data import Columns, get_card
 
     n_features = int(model.estimator.n_features_in_)
+    if model.columns is not None:  # a csv table's columns, encoded as its training rows were
+        n_features = len(model.columns.names)
     local = model.metadata.get("local", {})
     entry, names = local.get("entry", {}), local.get("columns")
     if names is not None and len(names) != n_features:
@@ -265,4 +274,4 @@ def model_columns(model, model_dir):
     names = [f"x{j}" for j in range(n_features)] if names is None else names
     return Columns(n_features, tuple(names),
                    entry.get("label") if entry.get("format") == "csv" else None,
-                   bool(entry.get("zero_based", False)))
+                   bool(entry.get("zero_based", False)), table=model.columns)

@@ -7,7 +7,11 @@ trained on: dataset, split, scaling, the raw files' checksums, the selected kern
 its validation error. A model trained on documents (a text card, or a folder of one subfolder
 per class) also keeps its fitted text pipeline (``data.TextPipeline``: the feature settings, the
 vocabulary and idf fitted on the training documents), with which ``evaluate`` and ``predict``
-featurize documents exactly as the training documents were.
+featurize documents exactly as the training documents were. A model trained on a csv table
+with text or missing cells (or dropped columns) keeps the column encoding fitted on its
+training part (``data.fitted_columns.FittedColumns``: categories, fill values, the missing and
+unseen policies), with which ``evaluate`` and ``predict`` encode rows exactly as its training
+rows were.
 """
 
 from __future__ import annotations
@@ -68,7 +72,7 @@ def train(config, scheme, dataset=None, output=None, settings: Settings = Settin
                             f"--force to replace it")
     with workers(settings) as jobs:
         compile_phase([scheme], settings.quiet, settings.progress)  # before the grid's clock
-        estimator, scaler, chosen, dataset, vocabulary = fit_selected(
+        estimator, scaler, chosen, dataset, vocabulary, columns = fit_selected(
             config, plan, scheme, point_cache(config.name, settings), jobs, settings,
             progress=lambda total: progress_bar(
                 total, f"{config.name}/{plan.name}/{scheme}: grid points", settings.quiet))
@@ -79,7 +83,8 @@ def train(config, scheme, dataset=None, output=None, settings: Settings = Settin
         from ... import data
 
         text = data.TextPipeline(plan.features, *vocabulary, data.dataset_encoding(dataset))
-    save_trained_model(output, estimator, scaler, metadata, overwrite=force, text=text)
+    save_trained_model(output, estimator, scaler, metadata, overwrite=force, text=text,
+                       columns=columns)
     return Trained(output, scheme, dataset.name, estimator, chosen)
 
 
@@ -153,6 +158,8 @@ def evaluate(model_dir, dataset=None, part=None, confusion=False, mirror=None,
                          f"{dataset or meta['dataset']} is not one: drop --input-format")
     else:
         X, y, part, checksums = _dataset_points(model, dataset, part, mirror, data_home)
+        if model.columns is not None and (dataset or meta["dataset"]) == meta["dataset"]:
+            X = model.columns.encoded(X)[0]  # its own table, read as it was: encoded alike
     name = dataset or meta["dataset"]
     trained_on = getattr(model.scaler, "n_features_in_", None)
     if trained_on is not None and X.shape[1] != trained_on:

@@ -138,10 +138,10 @@ def fit_selected(config, plan, scheme, cache: PointCache, jobs, places, progress
     k-fold split); a dataset's own
     test part is not needed (covertype trains from its partial copy). Returns (fitted
     estimator, fitted scaler, selected grid row, dataset, fitted vocabulary: (terms, idf) of
-    a text dataset's training documents, else None).
+    a text dataset's training documents, else None, a csv table's fitted encoding:
+    ``data.fitted_columns.FittedColumns``, else None).
     """
     from ..config.against_data import check_plan
-    from ...data.errors import DatasetError
     from ..config.class_limit import check_class_limit
 
     parts = parts_needed(plan)
@@ -149,10 +149,6 @@ def fit_selected(config, plan, scheme, cache: PointCache, jobs, places, progress
     dataset = load_plan_data(plan, parts, places.mirror, places.data_home, places.quiet)
     check_class_limit(config, plan, dataset, [scheme])
     check_plan(plan, dataset)
-    if getattr(dataset.encoding, "encodes", False):
-        raise DatasetError(f"{plan.name}: a saved model does not keep a csv table's one-hot "
-                           "or imputed columns yet; compare and reproduce-table run it (or drop "
-                           "its text columns and its rows with missing cells)")
     if plan.split.method == "kfold":
         plan = replace(plan, split=Split("all"))
     fold = scaled_folds(dataset, plan)[0]
@@ -166,4 +162,4 @@ def fit_selected(config, plan, scheme, cache: PointCache, jobs, places, progress
     chosen = select(rows, plan, scheme, fold.index)
     fitted, _, _ = fit_group((scheme,), chosen["point"].params(), search.options,
                              fold.X_train, fold.y_train, jobs.fit, config.seed)
-    return fitted[scheme], fold.scaler, chosen, dataset, fold.vocabulary
+    return fitted[scheme], fold.scaler, chosen, dataset, fold.vocabulary, fold.columns

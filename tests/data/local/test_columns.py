@@ -202,13 +202,3 @@ def test_a_fold_testing_a_category_its_training_part_lacks_is_refused_before_the
     assert code == 2 and len(err.splitlines()) == 1, err
     assert "colour 'green' is in outer fold 2's test part but not in its training part" in err
     assert "--unseen zeros" in err and not (tmp_path / "out").exists()
-
-
-def test_train_refuses_a_table_it_cannot_save_yet(tmp_path, run_multisvm):
-    config = tmp_path / "p.yaml"
-    config.write_text(f"name: p\ndataset: [{{name: penguins, path: {PENGUINS}, label: species, "
-                      "features: {missing: drop}}]\nschemes: [ovr]\nkernels: [{type: linear}]\n"
-                      "C: [1]\nsplit: {test_fraction: 0.3, seed: 0}\n")
-    code, _, err = run_multisvm("train", config, "--scheme", "ovr", "--output", tmp_path / "m")
-    assert code == 2 and "a saved model does not keep a csv table's one-hot" in err, err
-    assert not (tmp_path / "m").exists()

@@ -53,7 +53,7 @@ def refusal(path):
 
 def test_features_on_a_numeric_dataset_is_refused(write_config):
     message = refusal(write_config(features={"vectorizer": "tfidf"}))
-    assert ":8: features: features is for text datasets; 'iris' is numeric" in message
+    assert ":8: features: features is for text datasets and csv files; 'iris' is numeric" in message
 
 
 def test_a_densifying_scaling_on_text_is_refused(tmp_path):

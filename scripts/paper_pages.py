@@ -52,8 +52,9 @@ IN_MIRROR = ("a verified copy is now in the mirror (`../shared/datasets`, its SO
              "run is pending")
 NOT_IN_MIRROR = "not in the mirror: no verified copy of the data here, so not run"
 PAPER_POINT = REPO / "configs" / "rifkin-klautau-2004-paper-point.yaml"
-# Rifkin & Klautau's runs: a config named like the paper-point config (its stem, then anything:
-# rifkin-klautau-2004-paper-point-yeast) ran at their chosen points, every other config tuned
+# Rifkin & Klautau's runs: a config whose name holds "paper-point" (rifkin-klautau-2004-paper-point,
+# rk-2004-paper-point-yeast) ran at their chosen points, every other config tuned
+AT_PAPER_POINT = "paper-point"
 CODE_NAMES = {"ovr": "one-vs-all", "exhaustive": "complete", "ovo": "all-pairs",
               "dense": "dense", "sparse": "sparse"}
 METHODS = ("OVA", "AVA", "DEN", "SPA", "COM")
@@ -225,8 +226,9 @@ def runs_block(measured) -> list[str]:
 
 
 def allwein_block(paper, measured) -> list[str]:
-    """Table 3 beside ours: one table per decoding, each code's ours and the paper's."""
-    ours = {}
+    """Table 3 beside ours: one table per decoding, each code's ours and the paper's (a paper
+    row's set is ours under its ``sets`` entry's ``card`` name; a null of theirs is their "-")."""
+    ours, sets = {}, paper.get("sets") or {}
     for by_dataset in measured["cells"].values():  # every config's runs: each set whole
         ours.update(by_dataset)
     where = f"Table {paper['table']}, p. {paper['page']}"
@@ -236,9 +238,10 @@ def allwein_block(paper, measured) -> list[str]:
     for decoding, rows in paper["errors"].items():
         body = []
         for dataset, theirs in rows.items():
-            mine = ours.get(dataset, {}).get(decoding, {})
+            card = (sets.get(dataset) or {}).get("card", dataset)
+            mine = ours.get(card, {}).get(decoding, {})
             body.append([dataset] + [cell for code, value in zip(paper["codes"], theirs)
-                                     for cell in (_number(mine.get(code)), f"{value:.1f}")])
+                                     for cell in (_number(mine.get(code)), _number(value, 1))])
         lines += [f"{decoding.capitalize()} decoding, test error (%); paper: {paper['paper']}, "
                   f"{where}:", ""]
         lines += _table(header, body) + [""]
@@ -267,7 +270,9 @@ def _point(cell) -> str:
 
 
 def rk_block(paper, measured, configs, with_paper_point=False) -> list[str]:
-    """Tables 6-9 beside ours, one table per method against OVA: our runs of ``configs``."""
+    """Tables 6-9 beside ours, one table per method against OVA: the paper's rows of the sets
+    that our runs of ``configs`` hold a cell of, in the paper's order (a set not run is in
+    "What this page does not cover"); a method none of them ran is left out."""
     ours = {}
     for config in configs:
         ours.update(measured["cells"].get(config, {}))
@@ -282,16 +287,16 @@ def rk_block(paper, measured, configs, with_paper_point=False) -> list[str]:
         body = []
         for dataset, theirs in table["rows"].items():
             cell = ours.get(dataset, {}).get(method)
-            if with_paper_point and cell is None:
+            if cell is None:
                 continue
-            versus = (cell or {}).get("vs_ova", {})
-            point = _point(cell if cell and "C" in cell or not with_paper_point
-                           else paper_point(method))
-            body.append([dataset, _number((cell or {}).get("error")), _number(versus.get("ova")),
+            versus = cell.get("vs_ova", {})
+            body.append([dataset, _number(cell.get("error")), _number(versus.get("ova")),
                          _number(versus.get("diff")), _number(versus.get("agree"), 3),
                          _interval(versus.get("bootstrap")), _number(versus.get("p_value"), 3),
-                         point, f"{theirs[0]:.2f}", f"{theirs[1]:.2f}", f"{theirs[2]:.2f}",
-                         f"{theirs[3]:.3f}", _interval(theirs[4])])
+                         _point(cell), f"{theirs[0]:.2f}", f"{theirs[1]:.2f}",
+                         f"{theirs[2]:.2f}", f"{theirs[3]:.3f}", _interval(theirs[4])])
+        if not body:
+            continue
         lines += [f"{method} against OVA (paper: {paper['paper']}, {where}):", ""]
         lines += _table(header, body) + [""]
     return lines[:-1]
@@ -347,7 +352,7 @@ def blocks() -> dict:
         if study == "allwein-2000":
             out["allwein-2000-table3"] = allwein_block(paper, measured)
         else:
-            at_point = [c for c in measured["cells"] if c.startswith(PAPER_POINT.stem)]
+            at_point = [c for c in measured["cells"] if AT_PAPER_POINT in c]
             tuned = [c for c in measured["cells"] if c not in at_point]
             out["rifkin-klautau-2004-tuned"] = rk_block(paper, measured, tuned)
             out["rifkin-klautau-2004-paper-point"] = rk_block(paper, measured, at_point,

@@ -270,9 +270,8 @@ def _point(cell) -> str:
 
 
 def rk_block(paper, measured, configs, with_paper_point=False) -> list[str]:
-    """Tables 6-9 beside ours, one table per method against OVA: the paper's rows of the sets
-    that our runs of ``configs`` hold a cell of, in the paper's order (a set not run is in
-    "What this page does not cover"); a method none of them ran is left out."""
+    """Tables 6-9 beside ours, one table per method against OVA: our runs of ``configs``; every
+    paper row ("-" where none of ours), or ``with_paper_point`` only the rows of ours."""
     ours = {}
     for config in configs:
         ours.update(measured["cells"].get(config, {}))
@@ -287,16 +286,16 @@ def rk_block(paper, measured, configs, with_paper_point=False) -> list[str]:
         body = []
         for dataset, theirs in table["rows"].items():
             cell = ours.get(dataset, {}).get(method)
-            if cell is None:
+            if with_paper_point and cell is None:
                 continue
-            versus = cell.get("vs_ova", {})
-            body.append([dataset, _number(cell.get("error")), _number(versus.get("ova")),
+            versus = (cell or {}).get("vs_ova", {})
+            point = _point(cell if cell and "C" in cell or not with_paper_point
+                           else paper_point(method))
+            body.append([dataset, _number((cell or {}).get("error")), _number(versus.get("ova")),
                          _number(versus.get("diff")), _number(versus.get("agree"), 3),
                          _interval(versus.get("bootstrap")), _number(versus.get("p_value"), 3),
-                         _point(cell), f"{theirs[0]:.2f}", f"{theirs[1]:.2f}",
-                         f"{theirs[2]:.2f}", f"{theirs[3]:.3f}", _interval(theirs[4])])
-        if not body:
-            continue
+                         point, f"{theirs[0]:.2f}", f"{theirs[1]:.2f}", f"{theirs[2]:.2f}",
+                         f"{theirs[3]:.3f}", _interval(theirs[4])])
         lines += [f"{method} against OVA (paper: {paper['paper']}, {where}):", ""]
         lines += _table(header, body) + [""]
     return lines[:-1]

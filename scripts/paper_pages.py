@@ -1,5 +1,5 @@
-"""The results pages of Allwein et al. (2000) and Rifkin & Klautau (2004): our runs beside the
-papers' numbers, every paper number read from its data file (typed once, with its table and
+"""The results pages of Allwein et al. (2000) and Rifkin & Klautau (2004), and Wu, Lin & Weng's
+(2004) runs kept in ``wu-lin-weng-2004-runs.yaml``: our runs beside the papers' numbers, every paper number read from its data file (typed once, with its table and
 page), never typed on the page.
 
 Two steps:
@@ -46,6 +46,7 @@ DATA = REPO / "docs" / "results" / "data"
 STUDIES = ("allwein-2000", "rifkin-klautau-2004")
 PAGES = {"allwein-2000": REPO / "docs" / "results" / "allwein.md",
          "rifkin-klautau-2004": REPO / "docs" / "results" / "rifkin-klautau.md",
+         "wu-lin-weng-2004": REPO / "docs" / "results" / "wu-lin-weng.md",
          "index": REPO / "docs" / "results" / "index.md"}
 INDEX = DATA / "index.yaml"
 IN_MIRROR = ("a verified copy is now in the mirror (`../shared/datasets`, its SOURCES.md); its "
@@ -315,6 +316,26 @@ def uncovered_block(paper, measured) -> list[str]:
     return lines or ["- Every set of the paper's table ran here."]
 
 
+WLW_RULES = {"maxwins": "Max Wins (their DV)", "coupling": "coupling (their δ2)"}
+
+
+def wlw_block(measured) -> list[str]:
+    """Wu, Lin & Weng's runs kept in a runs file (``cells: {config: {dataset: {rule: {error,
+    sd}}}}``) beside the paper's mean DV error, read from the config's ``reference`` (typed
+    there once, with its figure and page); δ2 has no paper number (bars only)."""
+    rows = []
+    for config, by_dataset in measured["cells"].items():
+        reference = read_yaml(REPO / "configs" / f"{config}.yaml").get("reference") or {}
+        for dataset, rules in by_dataset.items():
+            for rule, cell in rules.items():
+                theirs = ((reference.get(dataset) or {}).get(rule) or {}).get("error")
+                rows.append([dataset, f"`{config}`", WLW_RULES.get(rule, rule),
+                             _number(cell["error"]), _number(cell.get("sd")),
+                             _number(theirs), reference.get("source", "-") if theirs else "-"])
+    return _table(["dataset", "config", "rule", "error % (ours)", "SD over draws",
+                   "error % (paper)", "paper source"], rows)
+
+
 def recorded(measured) -> str:
     """The index's "runs recorded" cell of a study: each date with its runs' commits."""
     by_date = {}
@@ -356,6 +377,9 @@ def blocks() -> dict:
             out["rifkin-klautau-2004-tuned"] = rk_block(paper, measured, tuned)
             out["rifkin-klautau-2004-paper-point"] = rk_block(paper, measured, at_point,
                                                              with_paper_point=True)
+    wlw = measured_of("wu-lin-weng-2004")
+    out["wu-lin-weng-2004-runs"] = runs_block(wlw)
+    out["wu-lin-weng-2004-table"] = wlw_block(wlw)
     out["results-index"] = index_block(studies)
     return out
 

@@ -238,3 +238,14 @@ def test_a_study_page_leads_with_its_verdict_and_says_what_it_does_not_cover(nam
     assert len(text.splitlines()) <= 400
     assert "**Verdict.**" in text.split("\n## ")[0]
     assert "\n## What this page does not cover\n" in text
+
+
+def test_the_wlw_table_puts_the_configs_reference_beside_our_draws():
+    """Wu, Lin & Weng's waveform rows: ours from the runs file, the paper's DV mean from the
+    config's ``reference`` (16.47, Figure 6 (c), p. 998); δ2 has no paper number."""
+    measured = {"runs": [], "cells": {"wu-lin-weng-2004-waveform": {"waveform": {
+        "maxwins": {"error": 15.0, "sd": 1.5}, "coupling": {"error": 14.25}}}}}
+    dv, coupling = _rows(paper_pages.wlw_block(measured), "waveform")
+    assert dv[2:6] == ["Max Wins (their DV)", "15.00", "1.50", "16.47"]
+    assert "Figure 6" in dv[6] and "p. 998" in dv[6]
+    assert coupling[3:] == ["14.25", "-", "-", "-"]

@@ -1,5 +1,5 @@
-"""The results pages of Allwein et al. (2000) and Rifkin & Klautau (2004): our runs beside the
-papers' numbers, every paper number read from its data file (typed once, with its table and
+"""The results pages of Allwein et al. (2000) and Rifkin & Klautau (2004), and Wu, Lin & Weng's
+(2004) runs kept in ``wu-lin-weng-2004-runs.yaml``: our runs beside the papers' numbers, every paper number read from its data file (typed once, with its table and
 page), never typed on the page.
 
 Two steps:
@@ -46,14 +46,16 @@ DATA = REPO / "docs" / "results" / "data"
 STUDIES = ("allwein-2000", "rifkin-klautau-2004")
 PAGES = {"allwein-2000": REPO / "docs" / "results" / "allwein.md",
          "rifkin-klautau-2004": REPO / "docs" / "results" / "rifkin-klautau.md",
+         "wu-lin-weng-2004": REPO / "docs" / "results" / "wu-lin-weng.md",
          "index": REPO / "docs" / "results" / "index.md"}
 INDEX = DATA / "index.yaml"
 IN_MIRROR = ("a verified copy is now in the mirror (`../shared/datasets`, its SOURCES.md); its "
              "run is pending")
 NOT_IN_MIRROR = "not in the mirror: no verified copy of the data here, so not run"
 PAPER_POINT = REPO / "configs" / "rifkin-klautau-2004-paper-point.yaml"
-# Rifkin & Klautau's runs: a config named like the paper-point config (its stem, then anything:
-# rifkin-klautau-2004-paper-point-yeast) ran at their chosen points, every other config tuned
+# Rifkin & Klautau's runs: a config whose name holds "paper-point" (rifkin-klautau-2004-paper-point,
+# rk-2004-paper-point-yeast) ran at their chosen points, every other config tuned
+AT_PAPER_POINT = "paper-point"
 CODE_NAMES = {"ovr": "one-vs-all", "exhaustive": "complete", "ovo": "all-pairs",
               "dense": "dense", "sparse": "sparse"}
 METHODS = ("OVA", "AVA", "DEN", "SPA", "COM")
@@ -225,8 +227,9 @@ def runs_block(measured) -> list[str]:
 
 
 def allwein_block(paper, measured) -> list[str]:
-    """Table 3 beside ours: one table per decoding, each code's ours and the paper's."""
-    ours = {}
+    """Table 3 beside ours: one table per decoding, each code's ours and the paper's (a paper
+    row's set is ours under its ``sets`` entry's ``card`` name; a null of theirs is their "-")."""
+    ours, sets = {}, paper.get("sets") or {}
     for by_dataset in measured["cells"].values():  # every config's runs: each set whole
         ours.update(by_dataset)
     where = f"Table {paper['table']}, p. {paper['page']}"
@@ -236,9 +239,10 @@ def allwein_block(paper, measured) -> list[str]:
     for decoding, rows in paper["errors"].items():
         body = []
         for dataset, theirs in rows.items():
-            mine = ours.get(dataset, {}).get(decoding, {})
+            card = (sets.get(dataset) or {}).get("card", dataset)
+            mine = ours.get(card, {}).get(decoding, {})
             body.append([dataset] + [cell for code, value in zip(paper["codes"], theirs)
-                                     for cell in (_number(mine.get(code)), f"{value:.1f}")])
+                                     for cell in (_number(mine.get(code)), _number(value, 1))])
         lines += [f"{decoding.capitalize()} decoding, test error (%); paper: {paper['paper']}, "
                   f"{where}:", ""]
         lines += _table(header, body) + [""]
@@ -267,7 +271,8 @@ def _point(cell) -> str:
 
 
 def rk_block(paper, measured, configs, with_paper_point=False) -> list[str]:
-    """Tables 6-9 beside ours, one table per method against OVA: our runs of ``configs``."""
+    """Tables 6-9 beside ours, one table per method against OVA: our runs of ``configs``; every
+    paper row ("-" where none of ours), or ``with_paper_point`` only the rows of ours."""
     ours = {}
     for config in configs:
         ours.update(measured["cells"].get(config, {}))
@@ -311,6 +316,26 @@ def uncovered_block(paper, measured) -> list[str]:
     return lines or ["- Every set of the paper's table ran here."]
 
 
+WLW_RULES = {"maxwins": "Max Wins (their DV)", "coupling": "coupling (their δ2)"}
+
+
+def wlw_block(measured) -> list[str]:
+    """Wu, Lin & Weng's runs kept in a runs file (``cells: {config: {dataset: {rule: {error,
+    sd}}}}``) beside the paper's mean DV error, read from the config's ``reference`` (typed
+    there once, with its figure and page); δ2 has no paper number (bars only)."""
+    rows = []
+    for config, by_dataset in measured["cells"].items():
+        reference = read_yaml(REPO / "configs" / f"{config}.yaml").get("reference") or {}
+        for dataset, rules in by_dataset.items():
+            for rule, cell in rules.items():
+                theirs = ((reference.get(dataset) or {}).get(rule) or {}).get("error")
+                rows.append([dataset, f"`{config}`", WLW_RULES.get(rule, rule),
+                             _number(cell["error"]), _number(cell.get("sd")),
+                             _number(theirs), reference.get("source", "-") if theirs else "-"])
+    return _table(["dataset", "config", "rule", "error % (ours)", "SD over draws",
+                   "error % (paper)", "paper source"], rows)
+
+
 def recorded(measured) -> str:
     """The index's "runs recorded" cell of a study: each date with its runs' commits."""
     by_date = {}
@@ -347,11 +372,14 @@ def blocks() -> dict:
         if study == "allwein-2000":
             out["allwein-2000-table3"] = allwein_block(paper, measured)
         else:
-            at_point = [c for c in measured["cells"] if c.startswith(PAPER_POINT.stem)]
+            at_point = [c for c in measured["cells"] if AT_PAPER_POINT in c]
             tuned = [c for c in measured["cells"] if c not in at_point]
             out["rifkin-klautau-2004-tuned"] = rk_block(paper, measured, tuned)
             out["rifkin-klautau-2004-paper-point"] = rk_block(paper, measured, at_point,
                                                              with_paper_point=True)
+    wlw = measured_of("wu-lin-weng-2004")
+    out["wu-lin-weng-2004-runs"] = runs_block(wlw)
+    out["wu-lin-weng-2004-table"] = wlw_block(wlw)
     out["results-index"] = index_block(studies)
     return out
 

@@ -34,7 +34,8 @@ def test_every_allwein_number_is_in_its_cell():
     for n, (decoding, rows) in enumerate(paper["errors"].items()):
         for dataset, values in rows.items():
             row = _rows(lines, dataset)[n]
-            assert row[2::2] == [f"{v:.1f}" for v in values], (decoding, dataset)
+            # a null of theirs (soybean's complete code) is their "-"
+            assert row[2::2] == ["-" if v is None else f"{v:.1f}" for v in values], dataset
             assert row[1::2] == ["-"] * 5  # nothing measured: no number of ours
     # a changed number in the data file moves to the page
     changed = copy.deepcopy(paper)
@@ -167,18 +168,31 @@ def test_predictions_pair_row_by_row_across_repeats(tmp_path):
     assert table[("glass", "ecoc")] == (["a", "a"], ["b", "a"])
 
 
+def _without(measured, dataset):
+    """``measured`` less every cell of ``dataset`` and every run that held only its cells."""
+    cells = {config: {d: v for d, v in by_dataset.items() if d != dataset}
+             for config, by_dataset in measured["cells"].items()}
+    return {"runs": [run for run in measured["runs"]
+                     if cells.get(run["config"]) or run["config"] not in cells],
+            "cells": {config: held for config, held in cells.items() if held}}
+
+
 def test_the_sets_not_run_are_listed_until_a_run_adds_them():
     """"What this page does not cover" lists each of the paper's sets with no cells, saying
-    whether the mirror holds it; a run added for a set (under any config, with fields the pages
-    do not read) takes it off the list, and its table rows fill (issue 58)."""
+    whether the mirror holds it (or the set's note); a run added for a set (under any config,
+    with fields the pages do not read) takes it off the list, and its table rows fill (issue
+    58). Whichever runs the data holds: yeast's are taken out first."""
     paper = paper_pages.read_yaml(paper_pages.DATA / "rifkin-klautau-2004.yaml")
-    measured = paper_pages.read_yaml(paper_pages.DATA / "rifkin-klautau-2004-runs.yaml")
+    measured = _without(paper_pages.read_yaml(paper_pages.DATA / "rifkin-klautau-2004-runs.yaml"),
+                        "yeast")
     lines = paper_pages.uncovered_block(paper, measured)
     named = [line.split("**")[1] for line in lines]
     assert "glass" not in named and "satimage" not in named and "yeast" in named
     assert f"- **yeast**: {paper_pages.IN_MIRROR}." in lines
     assert f"- **spectrometer**: {paper_pages.NOT_IN_MIRROR}." in lines
-    assert any(line.startswith("- **letter**: in the mirror, never run") for line in lines)
+    noted = {**paper, "sets": {**paper["sets"], "yeast": {"mirror": True,
+                                                          "note": "not run:\n  too long"}}}
+    assert "- **yeast**: not run: too long." in paper_pages.uncovered_block(noted, measured)
     cell = copy.deepcopy(measured["cells"]["rifkin-klautau-2004"]["glass"])
     cell["OVA"]["n_test"] = 1484  # a field the pages do not read
     added = {"runs": [{**measured["runs"][0], "config": "rifkin-klautau-2004-yeast",
@@ -188,7 +202,8 @@ def test_the_sets_not_run_are_listed_until_a_run_adds_them():
     assert "yeast" not in " ".join(paper_pages.uncovered_block(paper, merged))
     with_yeast = {**paper, "tables": {"AVA": {**paper["tables"]["AVA"], "rows": {
         **paper["tables"]["AVA"]["rows"], "yeast": [41.0, 40.9, 0.1, 0.9, [-0.01, 0.01]]}}}}
-    (row,) = _rows(paper_pages.rk_block(with_yeast, merged, list(merged["cells"])), "yeast")
+    (row,) = _rows(paper_pages.rk_block(with_yeast, merged, ["rifkin-klautau-2004-yeast"]),
+                   "yeast")
     assert row[1] == f"{cell['AVA']['error']:.2f}"
     assert any(line.startswith("- `rifkin-klautau-2004-yeast` (yeast): run on")
                for line in paper_pages.runs_block(merged))
@@ -223,3 +238,14 @@ def test_a_study_page_leads_with_its_verdict_and_says_what_it_does_not_cover(nam
     assert len(text.splitlines()) <= 400
     assert "**Verdict.**" in text.split("\n## ")[0]
     assert "\n## What this page does not cover\n" in text
+
+
+def test_the_wlw_table_puts_the_configs_reference_beside_our_draws():
+    """Wu, Lin & Weng's waveform rows: ours from the runs file, the paper's DV mean from the
+    config's ``reference`` (16.47, Figure 6 (c), p. 998); δ2 has no paper number."""
+    measured = {"runs": [], "cells": {"wu-lin-weng-2004-waveform": {"waveform": {
+        "maxwins": {"error": 15.0, "sd": 1.5}, "coupling": {"error": 14.25}}}}}
+    dv, coupling = _rows(paper_pages.wlw_block(measured), "waveform")
+    assert dv[2:6] == ["Max Wins (their DV)", "15.00", "1.50", "16.47"]
+    assert "Figure 6" in dv[6] and "p. 998" in dv[6]
+    assert coupling[3:] == ["14.25", "-", "-", "-"]

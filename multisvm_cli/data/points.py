@@ -21,8 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from . import delimited, formats
 from .errors import DatasetError
 from .bounds import MEMORY_MB
@@ -78,6 +76,8 @@ def csv_points(path, columns):
     header, its feature columns' names must be the model's (``Columns.names``: a local
     training csv's header names, else its card's ``feature_names``, else ``x0``, ``x1``, ...),
     in its order."""
+    import numpy as np
+
     n = columns.n_features
     _check_width(path, n)  # on the first row, before any value is parsed
     rows, lines, names, first_line = csv_table(path)

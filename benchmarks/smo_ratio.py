@@ -17,7 +17,7 @@ import time
 
 from multisvm_cli.estimators import REGISTRY
 from multisvm_cli.experiment import load_config
-from multisvm_cli.experiment.protocol import load_datasets
+from multisvm_cli.experiment.config.against_data import load_datasets
 from multisvm_cli.experiment.splits import scaled_folds
 
 SCHEMES = ("ovr", "maxwins")

@@ -13,12 +13,12 @@ all use it.
 
 import hashlib
 
-import numpy as np
-
 
 def array_bytes(array):
     """The bytes of ``array`` in C order as a flat uint8 view (no copy when ``array`` is already
     C-contiguous; a 0-d array gives its one element's bytes)."""
+    import numpy as np
+
     return np.ascontiguousarray(array).reshape(-1).view(np.uint8)
 
 
@@ -30,6 +30,8 @@ def digest(*pieces, algorithm="sha256"):
     One pass over the data and no copy for C-contiguous arrays; sha1 is for keys that live in
     memory only (collisions would only matter by accident), sha256 for anything stored.
     """
+    import numpy as np
+
     hashed = hashlib.new(algorithm, usedforsecurity=False) if algorithm == "sha1" \
         else hashlib.new(algorithm)
     for piece in pieces:

@@ -1,5 +1,5 @@
 """Imports on first use: the command line's quick commands (``multisvm --help``, ``configs``,
-``datasets list``) import none of scikit-learn, scipy, pandas or matplotlib.
+``datasets list``) import none of numpy, scikit-learn, scipy, pandas or matplotlib.
 
 So a package's ``__init__`` names its public API without importing it (:func:`module_getattr`),
 and the modules those commands load import the heavy libraries inside the functions that use

@@ -18,8 +18,6 @@ import os
 import stat
 import zipfile
 
-import numpy as np
-
 from .delimited import compression
 from .errors import DatasetError
 
@@ -59,6 +57,8 @@ def check_dense_size(path, shape, memory_mb):
 def npz_shape(path):
     """X's shape from its .npy header inside the npz, or None when it cannot be told (the
     full read then says what is wrong)."""
+    import numpy as np
+
     headers = {(1, 0): np.lib.format.read_array_header_1_0,
                (2, 0): np.lib.format.read_array_header_2_0}
     try:
@@ -86,6 +86,8 @@ def check_feature_count(files, arrays, zero_based, line_of):
     features than max(MIN_FEATURE_BOUND, their stored values): a column no point can fill is
     not data (a 3 KB file with index 2^31 would otherwise ask for 2^31 columns). ``arrays``:
     part -> (X CSR, y, first line); ``line_of(path, row)``: the line of a point."""
+    import numpy as np
+
     n_features = next(iter(arrays.values()))[0].shape[1]
     stored = sum(X.nnz for X, _, _ in arrays.values())
     limit = max(MIN_FEATURE_BOUND, stored)
@@ -104,11 +106,15 @@ def check_feature_count(files, arrays, zero_based, line_of):
 def largest_value(n_features) -> float:
     """The largest |x| a kernel can square and sum over ``n_features`` features without
     overflowing float64: sqrt(max float / n_features)."""
+    import numpy as np
+
     return math.sqrt(np.finfo(np.float64).max / max(1, n_features))
 
 
 def first_too_large(X):
     """(row, column) of the first value of the dense ``X`` above :func:`largest_value`, or
     None (a csv of +-1.5e308 would otherwise reach libsvm as an overflowing kernel)."""
+    import numpy as np
+
     bad = np.argwhere(np.abs(X) > largest_value(X.shape[1]))
     return tuple(int(k) for k in bad[0]) if bad.size else None

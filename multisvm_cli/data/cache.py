@@ -29,8 +29,6 @@ import os
 import zipfile
 from pathlib import Path
 
-import numpy as np
-
 from ..base.code_digest import code_digest
 from ..base.hashing import sha256_hex
 from ..base.lazy import issparse
@@ -41,7 +39,7 @@ FORMAT_VERSION = 2
 CSR_KEYS = ("X_data", "X_indices", "X_indptr", "X_shape")
 TEXT_KEYS = ("X_utf8", "X_ends")
 RECORD_BYTES = 1 << 20
-NARROW_DTYPES = (np.uint8, np.int8, np.uint16, np.int16, np.uint32, np.int32)
+NARROW_DTYPES = ("uint8", "int8", "uint16", "int16", "uint32", "int32")  # numpy dtype names
 
 
 class Mismatch(Exception):
@@ -92,12 +90,16 @@ def arrays_sha256(X, y):
 
 def _text_arrays(X):
     """(UTF-8 bytes of all documents as uint8, int64 end offset of each document)."""
+    import numpy as np
+
     encoded = [text.encode("utf-8") for text in X]
     ends = np.cumsum([len(b) for b in encoded], dtype=np.int64)
     return np.frombuffer(b"".join(encoded), dtype=np.uint8), ends
 
 
 def _documents(utf8, ends):
+    import numpy as np
+
     data = utf8.tobytes()
     starts = np.concatenate([[0], ends[:-1]]).tolist()
     array = np.empty(len(ends), dtype=object)
@@ -108,6 +110,8 @@ def _documents(utf8, ends):
 def _narrow_columns(X):
     """``{X_columns_<dtype>, X_where_<dtype>}`` of a dense X of whole numbers, each column in
     the narrowest exact integer dtype; None when X has other values or is not 2-d."""
+    import numpy as np
+
     if X.ndim != 2 or X.size == 0 or not np.array_equal(X, np.round(X)) \
             or np.signbit(X[X == 0]).any():  # -0.0 would come back as 0.0
         return None
@@ -128,6 +132,8 @@ def _narrow_columns(X):
 
 def _widened(stored):
     """The float64 X of an entry stored by ``_narrow_columns``."""
+    import numpy as np
+
     X = np.empty(tuple(int(n) for n in stored["X_shape"]), dtype=np.float64)
     for key in stored.files:
         if key.startswith("X_columns_"):
@@ -152,6 +158,8 @@ def _stored_X(stored):
 
 
 def _arrays_to_store(X, y):
+    import numpy as np
+
     if X.dtype == object:
         return dict(zip(TEXT_KEYS, _text_arrays(X)), y=y)
     narrow = None if issparse(X) else _narrow_columns(X)
@@ -167,6 +175,8 @@ def read_part(path):
     """``(X, y, record)`` of the entry at ``path`` (the ``.npz``); None when neither of its files
     exists. Raises Mismatch when the entry is there but unreadable, has no record, or its
     arrays' SHA-256 is not the one recorded when it was written."""
+    import numpy as np
+
     path = Path(path)
     record_file = record_path(path)
     if not path.exists() and not record_file.exists():
@@ -204,6 +214,8 @@ def write_part(path, X, y, record):
     """Write one entry: the arrays, then their record (``record`` plus the format, the arrays'
     SHA-256, shapes and dtypes), each to a temporary file in the same folder, then renamed.
     OSError (read-only folder, full disk) goes to the caller, leaving no temporary file."""
+    import numpy as np
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     record = dict(record, format=FORMAT_VERSION, arrays_sha256=arrays_sha256(X, y),

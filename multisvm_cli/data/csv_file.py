@@ -1,8 +1,6 @@
 """A researcher's csv file (see :mod:`.formats.csv` for the rules): features and a label
 column, an optional header, every value checked; read by :func:`.delimited.read`."""
 
-import numpy as np
-
 from . import delimited
 from .errors import DatasetError
 from .bounds import first_too_large, largest_value
@@ -24,6 +22,8 @@ def read_csv_named(path, label=None, header=None):
     follow the same rules). pandas' numbers are used as they are when every feature is a
     finite number in bounds; otherwise the cells are read as text and checked one by one, to
     name the first bad one."""
+    import numpy as np
+
     head, header, lines = _opened(path, header)
     names, first_line, width = (head[0] if header else None), lines[0], len(head[0])
     data_lines = _After(lines, 1) if header else lines
@@ -112,6 +112,8 @@ def _from_numbers(path, header, features, column, lines):
     cell-by-cell check then names the first bad cell. Columns pandas read as integers (also
     those it filled with NaN for a blank row) are parsed again as float64, so that ``-0`` keeps
     its sign as Python's ``float`` gives it."""
+    import numpy as np
+
     try:
         table = delimited.read(path, header=header, texts=(column,))
         if not all(_kind(table[j]) in "iuf" for j in features):
@@ -193,6 +195,8 @@ def label_column(path, names, width, label, line):
 
 def checked_numbers(path, table, lines, columns, names):
     """The feature columns as float64; DatasetError at the first non-number, NaN or inf."""
+    import numpy as np
+
     block = table[:, columns]
     try:  # numpy reads "6_7" as 67, as Python's float does: the cell check refuses it
         X = None if np.char.count(block, "_").any() else block.astype(np.float64)
@@ -230,6 +234,7 @@ def csv_labels(path, labels, lines):
     number that is not whole, and two spellings of one number (``1`` and ``1.0``, ``007`` and
     ``7``: one class as numbers, two as names), refused naming both. Each distinct spelling is
     checked once (pandas' ``factorize``, in order of first row)."""
+    import numpy as np
     import pandas as pd
 
     codes, spellings = pd.factorize(np.asarray(labels, dtype=object))
@@ -288,6 +293,8 @@ def _label_spellings(path, label, header) -> dict:
 
 def whole_labels(values, where):
     """Numeric labels as int64; DatasetError at the first that is not a whole number."""
+    import numpy as np
+
     values = np.asarray(values, dtype=np.float64)
     bad = np.flatnonzero(~np.isfinite(values) | (values != np.round(values)))
     if bad.size:

@@ -27,8 +27,6 @@ import gzip
 import io
 import warnings
 
-import numpy as np
-
 from .errors import DatasetError
 
 WHITESPACE = "whitespace"
@@ -61,6 +59,7 @@ def _parse(path, sep, header, n_columns, text, dtypes):
     float64, and those read as str, where not ``text``); DatasetError naming the first
     bad row (or what pandas says) when it fails. A file pandas refuses only for a blank row with
     more separators than the first row (``,,,``) is parsed again without its blank rows."""
+    import numpy as np
     import pandas as pd
 
     kwargs = {"sep": r"\s+" if sep == WHITESPACE else sep, "header": 0 if header else None,

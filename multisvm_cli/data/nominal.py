@@ -18,8 +18,6 @@ Python's ``float`` parses it; ``n_features`` of the card counts the expanded col
 
 from __future__ import annotations
 
-import numpy as np
-
 from .errors import DatasetError
 
 KEYS = ("missing", "fill", "one_hot")
@@ -30,10 +28,12 @@ def wanted(options) -> bool:
     return any(options.get(key) is not None for key in KEYS)
 
 
-def encode(features, first_column, options, dataset) -> np.ndarray:
+def encode(features, first_column, options, dataset) -> "np.ndarray":
     """float64 features of ``features`` (a DataFrame of str cells: the file's columns from
     ``first_column`` on) with the source's ``missing``, ``fill`` and ``one_hot`` applied (see the
     module docstring); DatasetError naming the column and a bad cell's row."""
+    import numpy as np
+
     missing = options.get("missing")
     fill = _keyed(options.get("fill"), "fill", dataset)
     one_hot = _keyed(options.get("one_hot"), "one_hot", dataset)
@@ -75,8 +75,10 @@ def _filled(cells, token, value, column, dataset) -> list:
     return [text if cell == token else cell for cell in cells]
 
 
-def _indicators(cells, values, column, dataset) -> np.ndarray:
+def _indicators(cells, values, column, dataset) -> "np.ndarray":
     """One 0/1 column per listed value; DatasetError for a cell that is none of them."""
+    import numpy as np
+
     names = [str(value) for value in values]
     if not names or len(set(names)) != len(names):
         raise DatasetError(f"{dataset}: one_hot column {column} must list distinct values")
@@ -90,8 +92,10 @@ def _indicators(cells, values, column, dataset) -> np.ndarray:
     return out
 
 
-def _numbers(cells, column, dataset) -> np.ndarray:
+def _numbers(cells, column, dataset) -> "np.ndarray":
     """The cells as floats; DatasetError naming the first that is not a number."""
+    import numpy as np
+
     out = np.empty(len(cells))
     for row, cell in enumerate(cells):
         try:

@@ -22,8 +22,6 @@ import tempfile
 import math
 from pathlib import Path
 
-import numpy as np
-
 from ..base.lazy import issparse
 from . import delimited
 from . import nominal
@@ -42,6 +40,8 @@ def esl_to_unit(X):
 def unit_float32_to_esl_grid(X):
     """usps.h5 values h = (v + 1) / 2 stored as float32 -> (v + 1) / 2 with v snapped back to
     the ESL 3-decimal grid, v = round(2 h - 1, 3): the same float64 values as ``esl_to_unit``."""
+    import numpy as np
+
     return esl_to_unit(np.round(2.0 * X.astype(np.float64) - 1.0, 3))
 
 
@@ -82,6 +82,7 @@ def cut_text_part(tables, cut, options, dataset="the dataset"):
     """Concatenate the part's tables, keep the ``where`` and ``rows`` selection, and split
     features from labels: returns (X float64, raw labels). Nominal columns and missing cells
     are encoded as the card says (:mod:`.nominal`)."""
+    import numpy as np
     import pandas as pd
 
     table = pd.concat(tables, ignore_index=True) if len(tables) > 1 else tables[0]
@@ -128,6 +129,7 @@ def read_svmlight(paths, n_features=None, zero_based=False):
     union) when None. DatasetError ``FILE:LINE: what is wrong`` for a line that does not parse,
     a repeated or decreasing index, index 0 in a one-based file, an index past
     ``n_features``, a NaN or inf value or label; DatasetError for a file without points."""
+    import numpy as np
     from sklearn.datasets import load_svmlight_files
 
     paths = [str(path) for path in paths]
@@ -218,6 +220,8 @@ def _first_line(exc):
 def finish(X, labels, options, dataset):
     """Apply the card's value transform and label conversion: (X float64, y). Sparse X stays
     CSR (float64, sorted indices); value transforms are for dense data only."""
+    import numpy as np
+
     if issparse(X):
         if options.get("values", "none") != "none":
             raise DatasetError(f"{dataset}: value transforms apply to dense data only")
@@ -231,6 +235,8 @@ def finish(X, labels, options, dataset):
 
 def convert_labels(labels, options, dataset):
     """Labels as int64 (integral values plus ``label_offset``) or as a unicode array."""
+    import numpy as np
+
     if options.get("label_type", "int") == "str":
         return np.asarray([str(v).strip() for v in labels], dtype=str)
     try:

@@ -21,8 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from . import delimited, formats
 from .errors import DatasetError
 from .bounds import MEMORY_MB
@@ -88,6 +86,8 @@ def csv_points(path, columns):
     training csv's header names, else its card's ``feature_names``, else ``x0``, ``x1``, ...),
     in its order. A model trained on a csv table that needed encoding reads the file by
     :func:`.table_points.table_points` instead."""
+    import numpy as np
+
     if columns.table is not None:
         from .table_points import table_points
 

@@ -28,8 +28,6 @@ names a code not yet defined, starts with a code past 255, or carries another he
 refused, with a one-line :class:`.DatasetError` naming the file.
 """
 
-import numpy as np
-
 from .errors import DatasetError
 
 MAGIC = b"\x1f\x9d"
@@ -99,6 +97,8 @@ def _header(data, name):
 def _windows(body):
     """Per byte offset i, the little-endian 24-bit word of bytes i, i+1, i+2 (zero-padded):
     any code of at most 16 bits starting in byte i lies inside it."""
+    import numpy as np
+
     padded = np.zeros(len(body) + 2, dtype=np.uint32)
     padded[:len(body)] = np.frombuffer(body, dtype=np.uint8)
     words = padded[:-2] | (padded[1:-1] << 8) | (padded[2:] << 16)

@@ -4,8 +4,6 @@ cannot; and a parsed part against the card."""
 import hashlib
 import os
 
-import numpy as np
-
 from ..base.lazy import issparse
 from .errors import DatasetError
 
@@ -81,6 +79,8 @@ def check_part(card, part, X, y, source_id):
 
 
 def _check_numbers(card, part, X, where):
+    import numpy as np
+
     expected = (card.parts[part], card.n_features)
     if X.shape != expected:
         raise DatasetError(f"{where}: shape {X.shape}, expected {expected}")
@@ -89,6 +89,8 @@ def _check_numbers(card, part, X, where):
 
 
 def _check_documents(card, part, X, where):
+    import numpy as np
+
     if not isinstance(X, np.ndarray) or X.dtype != object or X.shape != (card.parts[part],):
         raise DatasetError(f"{where}: expected {card.parts[part]:,} documents, got "
                            f"{getattr(X, 'shape', type(X).__name__)}")

@@ -5,7 +5,7 @@ runs.
 
 - :func:`repeat_plan`: repeat r of a plan (split and validation seeds + r);
 - :func:`parts_needed` and :func:`load_plan_data`: the parts a plan reads, and its Dataset;
-- :func:`derive`: one sweep value at one repeat, as a one-repeat config and a derived dataset:
+- :func:`derive`: one sweep value at one repeat, as a one-repeat study and a derived dataset:
 
   - ``classes`` k: k classes (the k largest, or drawn uniformly with numpy's default generator
     seeded by seed + r: a new draw per repeat, the same draw for the same seed); every part of
@@ -61,12 +61,13 @@ def load_plan_data(plan, parts=None, mirror=None, data_home=None, quiet=False):
                      progress=not quiet)
 
 
-def derive(config, plan, dataset, value, repeat):
-    """(one-repeat config, derived dataset, classes kept or None) for ``value`` at ``repeat``."""
-    sweep = config.sweep
-    seed = config.seed + repeat
+def derive(study, plan, dataset, value, repeat):
+    """(one-repeat study, derived dataset, classes kept or None) for ``value`` of ``study``'s
+    sweep (``study``: a :class:`.config.resolved.Study`) at ``repeat``."""
+    sweep = study.sweep
+    seed = study.seed + repeat
     planned = repeat_plan(plan, repeat)
-    options = config.scheme_options
+    options = study.scheme_options
     drawn = None
     if sweep["kind"] == "classes":
         drawn = pick_classes(dataset, value, sweep["order"], seed)
@@ -79,12 +80,12 @@ def derive(config, plan, dataset, value, repeat):
                                                 **swept_options(sweep, value)}}
         derived = dataset
     name = f"{plan.name} {sweep_name(sweep)}={_text(value)}"
-    if config.repeats > 1:
+    if study.repeats > 1:
         name += f" #{repeat}"
     derived = replace(derived, name=name,
                       checksums={**derived.checksums,
                                  "sweep": derivation(name, value, seed, drawn, sweep)})
-    one = replace(config, datasets=[replace(planned, name=name)], repeats=1,
+    one = replace(study, plans=(replace(planned, name=name),), repeats=1,
                   scheme_options=options, sweep=None)
     return one, derived, drawn
 

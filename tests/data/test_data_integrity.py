@@ -214,7 +214,7 @@ def test_full_disk_while_caching_loads_with_one_warning_and_leaves_nothing(
     def no_space(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(cache.np, "savez", no_space)
+    monkeypatch.setattr(np, "savez", no_space)  # the cache writes with numpy.savez
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         vowel = data.load("vowel", mirror=mirror)

@@ -19,7 +19,6 @@ import csv
 from ...base.numeric import is_int
 from ..bounds import check_dense_size, csv_shape
 from ..csv_file import check_label_spellings
-from ..table_parts import read_parts
 from ..points import csv_points
 from . import Option, flag, sniff_lines
 
@@ -46,6 +45,8 @@ def read_local(spec, files):
     read, the columns read under the spec's column options (:mod:`..columns`, a test file's
     as its training file's: :func:`..table_parts.read_parts`); a test file's numeric labels
     spelled as the training file's (:func:`..csv_file.check_label_spellings`)."""
+    from ..table_parts import read_parts  # and its columns' modules, when a table is read
+
     for path in files.values():
         check_dense_size(path, csv_shape(path), spec.memory_mb)
     named = read_parts(files, spec.columns, spec.option("label"), spec.option("header"))

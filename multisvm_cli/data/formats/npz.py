@@ -8,8 +8,6 @@ needs only ``X``, with the model's feature columns (its ``y``, when there, label
 import zipfile
 from pathlib import Path
 
-import numpy as np
-
 from .. import parsers
 from ..errors import DatasetError
 from ..bounds import check_dense_size, first_too_large, largest_value, npz_shape
@@ -47,6 +45,8 @@ def read_points(path, columns, memory_mb):
 def read_npz(path, need_y=True):
     """(X float64, y, 1) of an npz file with arrays ``X`` and ``y`` (no pickles); without
     ``need_y`` the file may lack ``y`` (then None)."""
+    import numpy as np
+
     if Path(path).is_file() and not zipfile.is_zipfile(path):  # np.load would try a pickle
         raise DatasetError(f"{path}: not a readable .npz (not a zip archive of .npy arrays)")
     try:

@@ -13,8 +13,6 @@ the predictions against.
 
 import re
 
-import numpy as np
-
 from .. import parsers
 from ..errors import DatasetError
 from ..bounds import check_feature_count
@@ -39,6 +37,7 @@ def sniff(first_bytes) -> bool:
 
 def read_part(part):
     """(CSR X, y) of an svmlight part; each file is parsed once per source (``part.memo``)."""
+    import numpy as np
     import scipy.sparse as sp
 
     for path in part.paths:

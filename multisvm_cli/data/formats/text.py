@@ -16,8 +16,6 @@ three) is refused with one line naming it (:data:`NOT_IN_CARDS`).
 
 from pathlib import Path
 
-import numpy as np
-
 from .. import archives
 from ..cards import Card
 from ..errors import DatasetError
@@ -49,6 +47,8 @@ def load_text_folder(name, path, test_path=None, encoding=ENCODING,
     :mod:`..text.folder` refuses (a loose document, an empty class folder, links out, FIFOs and
     devices, a huge document, too many classes: ``bounds``; a test folder that is the training
     folder, holds its documents or has classes it lacks)."""
+    import numpy as np
+
     folders = {"train": Path(path), "test": Path(test_path)} if test_path else \
         {"all": Path(path)}
     text_folder.check_parts(folders)  # the same folder twice: refused before reading

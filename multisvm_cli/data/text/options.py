@@ -4,7 +4,8 @@ A card source of ``format: archive`` is read by a text reader (:mod:`.text_sourc
 options are refused here, one ValueError line naming the source and the key, so that a user
 card's mistake is told when the card loads, not as a KeyError or LookupError deep in a run:
 
-- ``reader``: one of :data:`.text_sources.READERS`;
+- ``reader``: one of :data:`PART_KEY`'s, the readers of :data:`.sources.READERS` (this check
+  does not import them: a card loads without numpy);
 - ``encoding``: a text encoding Python knows (``latin-1``, ``utf-8``, ...);
 - ``folders``: every part has a ``folder``, a relative path inside the archive, and no two
   parts share one (a test part that is the training part is no test);
@@ -15,18 +16,16 @@ from __future__ import annotations
 
 import codecs
 
-PART_KEY = {"folders": "folder", "reuters-sgml": "lewissplit"}
+PART_KEY = {"folders": "folder", "reuters-sgml": "lewissplit"}  # reader -> the key naming a part
 
 
 def check_archive_source(source_id, options, parts) -> None:
     """ValueError (one line) for an option of a text archive source the reader would trip on;
     ``options``: the source's options, ``parts``: part -> cut."""
-    from .sources import READERS
-
     where = f"source {source_id}"
     reader = options.get("reader")
-    if reader not in READERS:
-        raise ValueError(f"{where}: reader must be one of {', '.join(READERS)}, not {reader!r}")
+    if reader not in PART_KEY:
+        raise ValueError(f"{where}: reader must be one of {', '.join(PART_KEY)}, not {reader!r}")
     encoding = options.get("encoding", "latin-1")
     if not isinstance(encoding, str) or not _text_encoding(encoding):
         raise ValueError(f"{where}: encoding {encoding!r} is not a text encoding Python knows "

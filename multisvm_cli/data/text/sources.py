@@ -16,8 +16,6 @@ documents a numpy object array of str and labels a unicode array:
 import html
 import re
 
-import numpy as np
-
 from ..errors import DatasetError
 
 DOCUMENT = re.compile(r"<REUTERS\b([^>]*)>(.*?)</REUTERS>", re.S)
@@ -30,6 +28,8 @@ BODY = re.compile(r"<BODY>(.*?)</BODY>", re.S)
 
 def documents(texts):
     """A numpy object array of str (never a fixed-width unicode array: documents vary a lot)."""
+    import numpy as np
+
     array = np.empty(len(texts), dtype=object)
     array[:] = list(texts)
     return array
@@ -48,6 +48,8 @@ def decoded(members, name, encoding, dataset):
 
 def read_folders(members, cuts, options, dataset):
     """``folders`` reader (see the module docstring)."""
+    import numpy as np
+
     encoding = str(options.get("encoding", "latin-1"))
     parts = {}
     for part, cut in cuts.items():
@@ -64,6 +66,8 @@ def read_folders(members, cuts, options, dataset):
 
 def read_reuters(members, cuts, options, dataset):
     """``reuters-sgml`` reader (see the module docstring)."""
+    import numpy as np
+
     encoding = str(options.get("encoding", "latin-1"))
     splits = {str(cut["lewissplit"]): part for part, cut in cuts.items()}
     found = {part: [] for part in cuts}

@@ -101,10 +101,16 @@ Sparse data (svmlight files and cards) refuses the scalings that center (minmax,
 standard-continuous): use maxabs or none.
 """
 
-from .document import ConfigError, Location
-from .grid import GridPoint
-from .load import load_config
-from .resolved import Config, DatasetPlan, summary
+from ...base.lazy import module_getattr
+
+# imported on first use: ``multisvm configs`` reads the shipped configs through .document and
+# .checks, without the table's modules (they import numpy)
+__getattr__ = module_getattr(__name__, {
+    ".document": ("ConfigError", "Location"),
+    ".grid": ("GridPoint",),
+    ".load": ("load_config",),
+    ".resolved": ("Config", "DatasetPlan", "summary"),
+})
 
 __all__ = ["Config", "ConfigError", "DatasetPlan", "GridPoint", "Location", "load_config",
            "summary"]

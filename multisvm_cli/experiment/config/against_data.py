@@ -22,7 +22,7 @@
   scaled values can be negative (MultinomialNB takes counts).
 
 :func:`validate` runs them on the data it finds locally (no download); ``reproduce-table``
-(:func:`..protocol.load_datasets`) on the data it loaded, and ``train`` runs :func:`check_plan`
+(:func:`load_datasets`) on the data it loaded, and ``train`` runs :func:`check_plan`
 on its training data, before anything is written.
 """
 
@@ -79,6 +79,19 @@ def validate(path, mirror=None, data_home=None, datasets=()) -> tuple:
                            progress=False)
         check_against_data(config, plan, loaded)
     return config, notes
+
+
+def load_datasets(config, mirror=None, data_home=None, quiet=False) -> dict:
+    """Every dataset of ``config`` (name -> Dataset), only the parts its plan needs, checked
+    against the config (:func:`check_against_data`: the checks ``multisvm validate`` makes)
+    before anything is computed."""
+    from ..plans import load_plan_data, parts_needed
+
+    loaded = {}
+    for plan in config.datasets:
+        loaded[plan.name] = load_plan_data(plan, parts_needed(plan), mirror, data_home, quiet)
+        check_against_data(config, plan, loaded[plan.name])
+    return loaded
 
 
 def check_against_data(config, plan, dataset) -> None:
@@ -319,10 +332,10 @@ def _check_sweep(config, plan, dataset):
     for value in config.sweep["values"]:
         for repeat in range(config.repeats):
             try:
-                one, derived, _ = derive(config, plan, dataset, value, repeat)
+                one, derived, _ = derive(config.study(), plan, dataset, value, repeat)
             except MultisvmError as exc:
                 raise where.error(one_line(exc)) from None
-            check_plan(replace(one.datasets[0], where=plan.where), derived)
+            check_plan(replace(one.plans[0], where=plan.where), derived)
 
 
 def _check_option_classes(config, plan, dataset):

@@ -19,7 +19,9 @@ DEFAULT = 1000
 
 
 def limit(config) -> int:
-    """The most classes a pairwise scheme of ``config`` may run on: its ``max_classes``, else
+    """The most classes a pairwise scheme of ``config`` (a Config, or the protocol's
+    :class:`.resolved.Study` of one: the functions here read its ``schemes``,
+    ``scheme_options`` and ``max_classes``) may run on: its ``max_classes``, else
     :data:`DEFAULT`."""
     return DEFAULT if config.max_classes is None else config.max_classes
 

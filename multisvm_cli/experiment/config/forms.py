@@ -2,9 +2,11 @@
 :class:`Validation`, frozen, read by attribute (``plan.split.method``, ``plan.split.k``).
 
 :data:`SPLIT_FORMS` and :data:`VALIDATION_FORMS` declare each method's own keys and their
-defaults (None: required); :func:`.sections._section` checks a config's value against them
-and builds the object, the one place a config's split or validation becomes one. A method
-with own keys also has a ``seed``; one without (``standard``, ``given``, and the protocol's
+defaults (None: required), and :data:`OWN_KINDS` what each own key holds;
+:func:`.sections._section` checks a config's value against them and builds the object, the one
+place a config's split or validation becomes one, and a saved model's metadata is checked
+against the same declaration (:func:`..models.metadata.check_training_metadata`). A method with
+own keys also has a ``seed``; one without (``standard``, ``given``, and the protocol's
 own ``all`` split and ``test`` validation) has none (``seed`` is None).
 :meth:`Section.as_dict` writes it back as the config, the resolved config, a saved model and
 the resume-cache key write it: ``{method, own keys in the form's order, seed}``."""
@@ -17,6 +19,9 @@ from typing import ClassVar
 SPLIT_FORMS = {"standard": {}, "holdout": {"test_fraction": 0.25}, "kfold": {"k": 10},
                "draws": {"draws": 20, "n_train": None, "n_test": None}}  # None: required
 VALIDATION_FORMS = {"holdout": {"train_fraction": 0.7}, "given": {}, "kfold": {"k": 10}}
+# what each own key holds: a share in (0, 1), a number of folds (>= 2), or a count (>= 1)
+OWN_KINDS = {"test_fraction": "share", "train_fraction": "share", "k": "folds",
+             "draws": "count", "n_train": "count", "n_test": "count"}
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,10 @@
-"""A validated config: the :class:`Config`, its per-dataset plans, its fit counts, and the
-resolved document (every default filled in, every grid point explicit)."""
+"""A validated config: the :class:`Config`, its per-dataset plans, what the protocol takes of
+it (:class:`Study`), its fit counts, and the resolved document (every default filled in, every
+grid point explicit)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 import yaml
@@ -59,6 +60,28 @@ class DatasetPlan(KeyValues):
         return {s: {"max_iter": self.max_iter, **scheme_options.get(s, {})} for s in schemes}
 
 
+@dataclass(frozen=True)
+class Study:
+    """What the protocol takes of a validated config (:meth:`Config.study`), and all it takes:
+    the ``plans`` it runs (the config's DatasetPlans, in its order), the ``schemes`` and their
+    ``scheme_options`` as the config gives them, the ``seed``, whether fits reuse machines
+    across C (``reuse_across_C``), the ``repeats``, the DAG order study's ``dag_orders``,
+    ``balanced_metrics``, the pairwise schemes' ``max_classes`` (:mod:`.class_limit`) and the
+    ``sweep`` (None: none). Each field is named as the config's key, and a sweep's value
+    derives one with ``dataclasses.replace`` (:func:`..plans.derive`)."""
+
+    plans: tuple
+    schemes: list
+    scheme_options: dict
+    seed: int
+    reuse_across_C: bool = True
+    repeats: int = 1
+    dag_orders: int = 0
+    balanced_metrics: object = "auto"
+    max_classes: int | None = None
+    sweep: dict | None = None
+
+
 @dataclass(init=False)
 class Config(KeyValues):
     """A validated experiment config: the value of each top-level key of the table
@@ -93,6 +116,12 @@ class Config(KeyValues):
             header += (f"# datasets selected: {', '.join(p.name for p in self.datasets)} of "
                        f"{', '.join(self.selected_from)}\n")
         return header + yaml.safe_dump(self.resolved, sort_keys=False, default_flow_style=None)
+
+    def study(self) -> Study:
+        """What the protocol takes of this config (:class:`Study`): its plans and the values of
+        the keys the protocol reads, as they are here."""
+        return Study(plans=tuple(self.datasets),
+                     **{f.name: getattr(self, f.name) for f in fields(Study) if f.name != "plans"})
 
     def only(self, names) -> Config:
         """This config restricted to the datasets ``names`` (in the file's order; each must be

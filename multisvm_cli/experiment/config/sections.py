@@ -12,7 +12,7 @@ from ...estimators.registry import (ALIASES, ORDER_STUDY, OWN, REFERENCE, REGIST
 from ...report.hsu_lin import LAYOUTS
 from ...estimators.options import OptionError
 from .document import Location, _key_name
-from .forms import Split, Validation
+from .forms import OWN_KINDS, Split, Validation
 from .own import own_row
 from .checks import (SEED_RANGE, check_choice, check_folds, check_list, check_mapping,
                      check_number, check_seed, joined, show)
@@ -64,21 +64,20 @@ def _section(doc, value, path, seed, kind, what, expected):
 
 
 def _own_value(doc, key, given, where):
-    """One of a split's or a validation's own values, checked: k (folds), a count of draws
-    (1 to MAX_DRAWS) or of rows (n_train, n_test: >= 1), else a fraction in (0, 1)."""
-    if key == "k":
+    """One of a split's or a validation's own values, checked by its kind
+    (:data:`.forms.OWN_KINDS`): folds (k), a share in (0, 1), or a count: of draws (1 to
+    MAX_DRAWS) or of rows (n_train, n_test: >= 1)."""
+    kind = OWN_KINDS[key]
+    if kind == "folds":
         return check_folds(doc, given, where)
-    if key == "draws":
-        count = check_number(doc, given, where, integer=True)
-        if not 1 <= count <= MAX_DRAWS:
-            doc.fail(where, f"draws must be an integer from 1 to {MAX_DRAWS}, got {count}")
-        return count
-    if key in ("n_train", "n_test"):
-        count = check_number(doc, given, where, integer=True)
-        if count < 1:
-            doc.fail(where, f"{key} must be a number of rows >= 1, got {count}")
-        return count
-    return check_number(doc, given, where, low=0, high=1)
+    if kind == "share":
+        return check_number(doc, given, where, low=0, high=1)
+    count = check_number(doc, given, where, integer=True)
+    if key == "draws" and not 1 <= count <= MAX_DRAWS:
+        doc.fail(where, f"draws must be an integer from 1 to {MAX_DRAWS}, got {count}")
+    if count < 1:
+        doc.fail(where, f"{key} must be a number of rows >= 1, got {count}")
+    return count
 
 
 SCHEME_ALIASES = (*ALIASES, *(scheme.label for scheme in REGISTRY.values()))

@@ -30,20 +30,19 @@ from ...base.errors import one_line
 from ...persist import (ARRAYS_NAME, HEX64, JSON_NAME, ModelFormatError, load_model, save_model,
                        scheme_of, short)
 from ...data.scaling import METHODS, Scaler
+from ..config.forms import OWN_KINDS, SPLIT_FORMS as CONFIG_SPLITS, VALIDATION_FORMS
 from ..run.provenance import now_iso
 
 SCALER_PREFIX = "scaler_"  # the scaler's state, under extra.scaler_<key>
 TEXT_PREFIX = "text_"  # a text model's vocabulary and idf, under extra.text_<name>
-# The split and validation sections as the config resolves them: method -> its own keys, each a
-# share in (0, 1), a number of folds >= 2 or a count >= 1 (a draws split's; a method with keys
-# also has a seed).  A model trained on every row of a k-fold split records the k-fold split, one
-# trained on a draws split's first draw records the draws split; ``all`` is every row.
-SPLIT_FORMS = {"standard": {}, "all": {}, "holdout": {"test_fraction": "share"}, "kfold": {"k": "folds"},
-               "draws": {"draws": "count", "n_train": "count", "n_test": "count"}}
+# The split and validation sections as the config resolves them (..config.forms: each method's
+# own keys, and what each holds, OWN_KINDS; a method with keys also has a seed).  A model trained
+# on every row of a k-fold split records the k-fold split, one trained on a draws split's first
+# draw records the draws split; ``all`` is every row.
+SPLIT_FORMS = {"standard": {}, "all": {}, **CONFIG_SPLITS}
 KINDS = {"share": ("a number in (0, 1)", lambda n: is_number(n) and 0 < n < 1),
          "folds": ("an integer >= 2", lambda n: is_int(n) and n >= 2),
-         "count": ("an integer >= 1", lambda n: is_int(n) and n >= 1)}
-VALIDATION_FORMS = {"holdout": {"train_fraction": "share"}, "given": {}, "kfold": {"k": "folds"}}
+         "count": ("an integer >= 1", lambda n: is_int(n) and n >= 1)}  # OWN_KINDS' checks
 LOCAL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 
 
@@ -333,9 +332,9 @@ def _section(value, forms, key, where):
     if set(value) != keys:
         raise ModelFormatError(f"{where}: {key} with method {value['method']} must hold exactly "
                                f"{', '.join(sorted(keys))}")
-    for name, kind in own.items():
+    for name in own:
         number = value[name]
-        expected, holds = KINDS[kind]
+        expected, holds = KINDS[OWN_KINDS[name]]
         if not holds(number):
             raise ModelFormatError(f"{where}: {key}.{name} must be {expected}, "
                                    f"got {short(number)}")

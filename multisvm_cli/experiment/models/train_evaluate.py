@@ -73,7 +73,7 @@ def train(config, scheme, dataset=None, output=None, settings: Settings = Settin
     with workers(settings) as jobs:
         compile_phase([scheme], settings.quiet, settings.progress)  # before the grid's clock
         estimator, scaler, chosen, dataset, vocabulary, columns = fit_selected(
-            config, plan, scheme, point_cache(config.name, settings), jobs, settings,
+            config.study(), plan, scheme, point_cache(config.name, settings), jobs, settings,
             progress=lambda total: progress_bar(
                 total, f"{config.name}/{plan.name}/{scheme}: grid points", settings.quiet))
     metadata = training_metadata(config.name, plan, chosen["point"], chosen["validation_error"],

@@ -31,14 +31,14 @@ the few kernel columns SMO visits (measured on USPS).  Tasks are dispatched thro
 ``joblib.parallel_config`` (loky, threading, dask) decides where they run; each finished task's
 points are written to the resume cache at once.
 
-Repeats (``Config.repeats``): repeat r runs the whole protocol again with the split's and the
+Repeats (``Study.repeats``): repeat r runs the whole protocol again with the split's and the
 validation's seeds increased by r (:func:`..plans.repeat_plan`); every outer fold of every repeat
 is one *split* whose test error results.json keeps. A scheme's ``error_pct`` pools the test
 points of all splits; ``error_sd`` is the sample standard deviation (ddof = 1) of the splits'
 test errors (None for a single split).
 
-The DAG order study (``Config.dag_orders`` = N): the selected DAGSVM of every final fit is
-tested again under N random class orders, the same N orders (seeded by the config's seed) on
+The DAG order study (``Study.dag_orders`` = N): the selected DAGSVM of every final fit is
+tested again under N random class orders, the same N orders (seeded by the study's seed) on
 every split, without refitting (:meth:`DAGSVC.with_order`); each order's test error is pooled
 over the splits like ``error_pct``.
 
@@ -47,14 +47,16 @@ final tests need, and where its tasks write), :mod:`.fitting` (fit and score a g
 schemes at grid points), :mod:`.tasks` (the grid as named tasks, run in parallel),
 :mod:`.cache` (the resume cache's key and entry check), :mod:`.selection` (nested, cv-best,
 the tie rule), :mod:`.final` (final fits and tests, the DAG order study), :mod:`.pooling` (one
-Table-1 result from the splits' tests), :mod:`.plan` (a whole config, and one saved model's
-selection); the plans they run come from :mod:`..plans`.
+Table-1 result from the splits' tests), :mod:`.plan` (a whole study, and one saved model's
+selection); the plans they run come from :mod:`..plans`. What they take of a config is its
+:class:`..config.resolved.Study` (:meth:`..config.Config.study`): the plans and the few keys
+the protocol reads, never the config itself.
 """
 
 from .cache import check_point_result, point_key, software_versions
 from .final import dag_order_study, fold_tests, random_orders
 from .fitting import Stopwatch, fit_group, make_estimator, score_points, shared_gram
-from .plan import fit_selected, load_datasets, run_protocol
+from .plan import fit_selected, run_protocol
 from .pooling import combine_estimates
 from .search import Search, Stores, estimate_plan
 from .selection import select, select_cv_best
@@ -62,7 +64,7 @@ from .tasks import GridTask, PointJob, grid_search, grid_tasks, same_kernel_task
 
 __all__ = ["GridTask", "PointJob", "Search", "Stopwatch", "Stores", "check_point_result", "combine_estimates",
            "dag_order_study", "estimate_plan", "fit_group", "fit_selected", "fold_tests",
-           "grid_search", "grid_tasks", "load_datasets", "make_estimator", "point_key",
+           "grid_search", "grid_tasks", "make_estimator", "point_key",
            "random_orders", "run_protocol",
            "same_kernel_tasks", "score_points", "select", "select_cv_best", "shared_gram",
            "software_versions"]

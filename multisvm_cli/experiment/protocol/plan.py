@@ -1,4 +1,6 @@
-"""A whole config through the protocol (datasets, repeats, estimates), and one saved model's selection."""
+"""A whole study through the protocol (datasets, repeats, estimates), and one saved model's
+selection. Both take what the protocol needs of a config as its :class:`..config.resolved.Study`
+(:meth:`..config.Config.study`), never the config itself."""
 
 from __future__ import annotations
 
@@ -19,21 +21,11 @@ from .refine import searched
 from .tasks import grid_tasks
 
 
-def load_datasets(config, mirror=None, data_home=None, quiet=False) -> dict:
-    """Every dataset of ``config`` (name -> Dataset), only the parts its plan needs, checked
-    against the config (:func:`..config.against_data.check_against_data`: the checks
-    ``multisvm validate`` makes) before anything is computed."""
-    from ..config.against_data import check_against_data
-
-    loaded = {}
-    for plan in config.datasets:
-        loaded[plan.name] = load_plan_data(plan, parts_needed(plan), mirror, data_home, quiet)
-        check_against_data(config, plan, loaded[plan.name])
-    return loaded
-
-def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, fit_jobs=None):
-    """Run the protocol for every dataset x scheme of ``config`` on ``datasets`` (name ->
-    Dataset, from :func:`load_datasets`), ``config.repeats`` times (:func:`..plans.repeat_plan`).
+def run_protocol(study, datasets, cache: PointCache, n_jobs=1, progress=None, fit_jobs=None):
+    """Run the protocol for every dataset x scheme of ``study`` (a
+    :class:`..config.resolved.Study`) on ``datasets`` (name -> Dataset, from
+    :func:`..config.against_data.load_datasets`), ``study.repeats`` times
+    (:func:`..plans.repeat_plan`).
 
     ``n_jobs`` grid points run at once; the final fits' estimators get ``fit_jobs`` (default
     ``n_jobs``).
@@ -42,18 +34,18 @@ def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, f
     ``progress`` is called once with the total number of grid points x schemes and must return
     a bar with ``update(n)``.
     """
-    repeats = config.repeats
-    loaded = [(plan, datasets[plan.name]) for plan in config.datasets]
+    repeats = study.repeats
+    loaded = [(plan, datasets[plan.name]) for plan in study.plans]
     total = repeats * sum(len(plan.estimate) * plan.split.outer_folds
-                          * sum(len(group) for _, group in grid_tasks(plan, config.schemes))
-                          for plan in config.datasets)
+                          * sum(len(group) for _, group in grid_tasks(plan, study.schemes))
+                          for plan in study.plans)
     bar = progress(total) if progress else None
     results, grid_rows = [], []
     try:
         for plan, dataset in loaded:
-            tests = {e: {s: [] for s in config.schemes} for e in plan.estimate}
+            tests = {e: {s: [] for s in study.schemes} for e in plan.estimate}
             rows_of_plan, stats = [], []
-            search = plan_search(config, plan, dataset, config.schemes, plan.estimate)
+            search = plan_search(study, plan, dataset, study.schemes, plan.estimate)
             for r in range(repeats):
                 repeat = replace(search, plan=repeat_plan(plan, r))
                 folds = scaled_folds(dataset, repeat.plan)  # one repeat's folds in memory at once
@@ -64,15 +56,15 @@ def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, f
                 for estimate in plan.estimate:
                     found = fold_tests(repeat, folds, rows, fit_jobs or n_jobs, repeat=r,
                                        estimate=estimate,
-                                       dag_orders=config.dag_orders if estimate == "nested" else 0)
-                    for scheme in config.schemes:
+                                       dag_orders=study.dag_orders if estimate == "nested" else 0)
+                    for scheme in study.schemes:
                         tests[estimate][scheme] += found[scheme]
                 rows_of_plan += rows
             per_estimate = {estimate: [_pool(plan.name, s, tests[estimate][s],
                                              _of_estimate(rows_of_plan, estimate),
                                              drawn=plan.split.method == "draws",
-                                             balanced=config.balanced_metrics)
-                                       for s in config.schemes]
+                                             balanced=study.balanced_metrics)
+                                       for s in study.schemes]
                             for estimate in plan.estimate}
             mark_edges(per_estimate, tests, rows_of_plan)
             results += [{**result, **text_features(stats), **draw_count(plan, repeats)}
@@ -86,24 +78,24 @@ def run_protocol(config, datasets, cache: PointCache, n_jobs=1, progress=None, f
     checksums = {dataset.name: dict(dataset.checksums) for _, dataset in loaded}
     return results, grid_rows, checksums
 
-def plan_search(config, plan, dataset, schemes, estimates=("nested",)) -> Search:
-    """The :class:`.search.Search` of ``schemes`` on ``plan``'s ``dataset`` under ``config``:
-    their options on the plan (:func:`plan_options`), the config's seed and reuse across C,
+def plan_search(study, plan, dataset, schemes, estimates=("nested",)) -> Search:
+    """The :class:`.search.Search` of ``schemes`` on ``plan``'s ``dataset`` in ``study``:
+    their options on the plan (:func:`plan_options`), the study's seed and reuse across C,
     scoring ``estimates``."""
-    return Search(dataset, plan, tuple(schemes), plan_options(config, plan), config.seed,
-                  config.reuse_across_C, tuple(estimates))
+    return Search(dataset, plan, tuple(schemes), plan_options(study, plan), study.seed,
+                  study.reuse_across_C, tuple(estimates))
 
-def plan_options(config, plan) -> dict:
-    """The estimators' options on ``plan``: the config's scheme_options with the plan's
+def plan_options(study, plan) -> dict:
+    """The estimators' options on ``plan``: the study's scheme_options with the plan's
     ``max_iter`` (:meth:`DatasetPlan.options`), each kernel scheme's solver filled in from the
     dataset's (or the top level's) ``solver`` where its own scheme_options name none."""
     from ..config.features import scheme_solvers
 
-    options = {s: dict(o) for s, o in plan.options(config.scheme_options,
-                                                   config.schemes).items()}
+    options = {s: dict(o) for s, o in plan.options(study.scheme_options,
+                                                   study.schemes).items()}
     if plan.solver is None:
         return options
-    for scheme, solver in scheme_solvers(plan, config.schemes, config.scheme_options).items():
+    for scheme, solver in scheme_solvers(plan, study.schemes, study.scheme_options).items():
         options.setdefault(scheme, {})["solver"] = solver
     return options
 
@@ -124,9 +116,10 @@ def text_features(stats) -> dict:
         "vocabulary_size": int(round(sum(s["vocabulary_size"] for s in stats) / len(stats))),
         "mean_nonzeros": round(sum(s["mean_nonzeros"] for s in stats) / len(stats), 3)}}
 
-def fit_selected(config, plan, scheme, cache: PointCache, jobs, places, progress=None):
-    """Select ``scheme``'s grid point on ``plan`` and fit it on the whole training part
-    (refused in one line above the config's class limit for a pairwise ``scheme``,
+def fit_selected(study, plan, scheme, cache: PointCache, jobs, places, progress=None):
+    """Select ``scheme``'s grid point on ``plan`` of ``study`` (a
+    :class:`..config.resolved.Study`) and fit it on the whole training part
+    (refused in one line above the study's class limit for a pairwise ``scheme``,
     :func:`..config.class_limit.check_class_limit`).
 
     ``jobs``: the grid points run at once (``jobs.grid``) and the final fit's threads
@@ -147,13 +140,13 @@ def fit_selected(config, plan, scheme, cache: PointCache, jobs, places, progress
     parts = parts_needed(plan)
     parts = parts and [part for part in parts if part != "test"]
     dataset = load_plan_data(plan, parts, places.mirror, places.data_home, places.quiet)
-    check_class_limit(config, plan, dataset, [scheme])
+    check_class_limit(study, plan, dataset, [scheme])
     check_plan(plan, dataset)
     if plan.split.method == "kfold":
         plan = replace(plan, split=Split("all"))
     fold = scaled_folds(dataset, plan)[0]
     bar = progress(len(grid_tasks(plan, [scheme]))) if progress else None
-    search = plan_search(config, plan, dataset, [scheme])
+    search = plan_search(study, plan, dataset, [scheme])
     try:
         rows = searched(search, [fold], cache, n_jobs=jobs.grid, progress=bar)
     finally:
@@ -161,5 +154,5 @@ def fit_selected(config, plan, scheme, cache: PointCache, jobs, places, progress
             bar.close()
     chosen = select(rows, plan, scheme, fold.index)
     fitted, _, _ = fit_group((scheme,), chosen["point"].params(), search.options,
-                             fold.X_train, fold.y_train, jobs.fit, config.seed)
+                             fold.X_train, fold.y_train, jobs.fit, study.seed)
     return fitted[scheme], fold.scaler, chosen, dataset, fold.vocabulary, fold.columns

@@ -51,7 +51,8 @@ from .fit_notes import bounded, fit_warnings
 from .interrupt import run_interruptible, sigterm_as_interrupt
 from .compile_phase import compile_phase
 from .progress import point_cost, progress_bar
-from ..protocol import Stopwatch, check_point_result, load_datasets, run_protocol
+from ..config.against_data import load_datasets
+from ..protocol import Stopwatch, check_point_result, run_protocol
 from .provenance import now_iso, run_metadata
 from .report import link_latest
 from .settings import Settings, workers
@@ -147,10 +148,12 @@ def _run(config, settings, jobs, datasets, folder, log) -> Run:
 
 def _protocol(config, settings, jobs, datasets):
     """(results, grid rows, checksums, sweep rows or None): the protocol once, or once per
-    swept value and repeat (:func:`.sweep.run_sweep`) when the config sweeps."""
+    swept value and repeat (:func:`.sweep.run_sweep`) when the config sweeps; both take the
+    config's :class:`..config.resolved.Study`."""
     from .sweep import run_sweep
 
-    segments = progress_segments(config, datasets) if config.sweep is None else None
+    study = config.study()
+    segments = progress_segments(study, datasets) if study.sweep is None else None
 
     def progress(total):
         return progress_bar(total, f"{config.name}: grid points", settings.quiet,
@@ -158,10 +161,10 @@ def _protocol(config, settings, jobs, datasets):
 
     cache = point_cache(config.name, settings)
     compile_phase(config.schemes, settings.quiet, settings.progress)  # before the grid's clock
-    if config.sweep is None:
-        return (*run_protocol(config, datasets, cache, n_jobs=jobs.grid, fit_jobs=jobs.fit,
+    if study.sweep is None:
+        return (*run_protocol(study, datasets, cache, n_jobs=jobs.grid, fit_jobs=jobs.fit,
                               progress=progress), None)
-    return run_sweep(config, datasets, cache, n_jobs=jobs.grid, fit_jobs=jobs.fit,
+    return run_sweep(study, datasets, cache, n_jobs=jobs.grid, fit_jobs=jobs.fit,
                      progress=progress)
 
 
@@ -206,21 +209,22 @@ def _compute(config, settings, jobs, datasets, folder, log):
     return results, grid_rows, rows, ranking, swept
 
 
-def progress_segments(config, datasets) -> list:
-    """[(grid points, expected cost per point)] per dataset in run order, for the ETA
-    (:func:`.progress.point_cost`, averaged over the config's schemes)."""
+def progress_segments(study, datasets) -> list:
+    """[(grid points, expected cost per point)] per dataset of ``study`` (a
+    :class:`..config.resolved.Study`) in run order, for the ETA (:func:`.progress.point_cost`,
+    averaged over its schemes)."""
     import numpy as np
 
     from ..protocol import grid_tasks
 
     segments = []
-    for plan in config.datasets:
+    for plan in study.plans:
         labels = [y for _, y in datasets[plan.name].parts.values()]
         n_rows = plan.split.n_train or sum(len(y) for y in labels)  # a draw's training rows
         n_classes = len(np.unique(np.concatenate(labels))) if labels else 2
-        points = config.repeats * len(plan.estimate) * plan.split.outer_folds * sum(
-            len(group) for _, group in grid_tasks(plan, config.schemes))
-        cost = np.mean([point_cost(s, n_rows, n_classes) for s in config.schemes])
+        points = study.repeats * len(plan.estimate) * plan.split.outer_folds * sum(
+            len(group) for _, group in grid_tasks(plan, study.schemes))
+        cost = np.mean([point_cost(s, n_rows, n_classes) for s in study.schemes])
         segments.append((points, float(cost)))
     return segments
 

@@ -1,8 +1,8 @@
-"""A sweep: the whole protocol run once per value of one setting (``Config.sweep``) and repeat.
+"""A sweep: the whole protocol run once per value of one setting (``Study.sweep``) and repeat.
 
-For each dataset, value and repeat r (``Config.repeats``), a modified plan and dataset are
+For each dataset, value and repeat r (``Study.repeats``), a modified plan and dataset are
 derived (:func:`..plans.derive`: k classes, a train fraction, or one scheme option's value)
-and :func:`.protocol.run_protocol` runs them as a one-repeat config. Each value's results are
+and :func:`.protocol.run_protocol` runs them as a one-repeat study. Each value's results are
 labelled with the derived dataset's name; :func:`sweep_rows` turns them into sweep.csv's rows.
 """
 
@@ -15,21 +15,22 @@ from ..plans import derive
 from ..protocol import run_protocol
 
 
-def run_sweep(config, datasets, cache, n_jobs=1, progress=None, fit_jobs=None):
-    """Run ``config``'s sweep on ``datasets`` (name -> Dataset). Returns (results, grid rows,
+def run_sweep(study, datasets, cache, n_jobs=1, progress=None, fit_jobs=None):
+    """Run ``study``'s sweep (``study``: a :class:`..config.resolved.Study`) on ``datasets``
+    (name -> Dataset). Returns (results, grid rows,
     checksums, sweep rows): the first three as :func:`run_protocol` returns them, over every
     derived (dataset, value, repeat); the last one row per value x scheme x repeat."""
     results, grid_rows, checksums, rows = [], [], {}, []
-    for plan in config.datasets:
-        for value in config.sweep["values"]:
-            for repeat in range(config.repeats):
-                one, dataset, drawn = derive(config, plan, datasets[plan.name], value, repeat)
+    for plan in study.plans:
+        for value in study.sweep["values"]:
+            for repeat in range(study.repeats):
+                one, dataset, drawn = derive(study, plan, datasets[plan.name], value, repeat)
                 found, grid, sums = run_protocol(one, {dataset.name: dataset}, cache, n_jobs,
                                                  progress, fit_jobs)
                 results += found
                 grid_rows += grid
                 checksums.update(sums)
-                rows += sweep_rows(config.sweep, plan.name, value, repeat, drawn, found)
+                rows += sweep_rows(study.sweep, plan.name, value, repeat, drawn, found)
     return results, grid_rows, checksums, rows
 
 

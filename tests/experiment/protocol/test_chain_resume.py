@@ -10,7 +10,8 @@ import warnings
 import pytest
 
 from multisvm_cli.base.storage import PointCache
-from multisvm_cli.experiment.protocol import fitting, load_datasets, run_protocol
+from multisvm_cli.experiment.config.against_data import load_datasets
+from multisvm_cli.experiment.protocol import fitting, run_protocol
 from multisvm_cli.experiment.protocol.tasks import PointsDone
 
 from .test_warm_protocol import grid, numbers, warm_config
@@ -129,7 +130,7 @@ def test_progress_counts_a_chains_points_as_they_end(holdout_config, tmp_path, d
     when its task ends: at every count, the cache holds exactly the points counted."""
     folder = tmp_path / "cache"
     bar = CachedAtEachCount(folder)
-    run_protocol(holdout_config, load_datasets(holdout_config, quiet=True), PointCache(folder),
+    run_protocol(holdout_config.study(), load_datasets(holdout_config, quiet=True), PointCache(folder),
                  progress=lambda total: bar)
     assert bar.seen[-1] == (36, 36)  # 3 schemes x 2 kernels x 6 C
     assert all(done == cached for done, cached in bar.seen), bar.seen

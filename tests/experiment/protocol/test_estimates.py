@@ -11,7 +11,8 @@ from sklearn.svm import SVC
 
 from multisvm_cli.estimators import REGISTRY, MaxWinsSVC, OneVsRestSVC
 from multisvm_cli.experiment.config import ConfigError, GridPoint, load_config
-from multisvm_cli.experiment.protocol import (load_datasets, run_protocol, score_points, select,
+from multisvm_cli.experiment.config.against_data import load_datasets
+from multisvm_cli.experiment.protocol import (run_protocol, score_points, select,
                                               select_cv_best)
 from multisvm_cli.experiment.splits import pooled
 from multisvm_cli.report.table import render, table_rows
@@ -41,7 +42,7 @@ def iris_config(tmp_path, estimate="[nested, cv-best]", gamma="{base: 2, from: -
 
 def run(config, tmp_path):
     datasets = load_datasets(config, quiet=True)
-    return run_protocol(config, datasets, PointCache(tmp_path / "cache"))
+    return run_protocol(config.study(), datasets, PointCache(tmp_path / "cache"))
 
 
 # --------------------------------------------------------------------------- config

@@ -7,7 +7,8 @@ import pytest
 import yaml
 
 from multisvm_cli.experiment.config import ConfigError, load_config
-from multisvm_cli.experiment.protocol import load_datasets, run_protocol
+from multisvm_cli.experiment.config.against_data import load_datasets
+from multisvm_cli.experiment.protocol import run_protocol
 from multisvm_cli.experiment.shipped import config_path as find_config
 from multisvm_cli.base.storage import PointCache
 
@@ -18,7 +19,8 @@ def both_ways(config, tmp_path):
     runs = []
     for reuse in (True, False):
         cache = PointCache(tmp_path / f"cache-{reuse}")
-        results, rows, _ = run_protocol(replace(config, reuse_across_C=reuse), datasets, cache)
+        results, rows, _ = run_protocol(replace(config.study(), reuse_across_C=reuse), datasets,
+                                        cache)
         runs.append((results, rows))
     return runs
 

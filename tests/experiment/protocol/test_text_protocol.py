@@ -81,13 +81,13 @@ def test_text_defaults_and_the_resolved_features(tmp_path):
 def test_solver_resolution_top_dataset_scheme(tmp_path):
     path = text_config(tmp_path, "solver: liblinear\n")
     config = load_config(path)
-    assert plan_options(config, config.datasets[0])["ovr"]["solver"] == "liblinear"
+    assert plan_options(config.study(), config.datasets[0])["ovr"]["solver"] == "liblinear"
     text = path.read_text().replace("path: texts}", "path: texts, solver: libsvm}")
     path.write_text(text.replace("{nb: {nb: multinomial}}",
                                  "{nb: {nb: multinomial}, ovr: {solver: liblinear}}")
                     .replace("schemes: [ovr, nb]", "schemes: [ovr, maxwins, nb]"))
     config = load_config(path)
-    options = plan_options(config, config.datasets[0])
+    options = plan_options(config.study(), config.datasets[0])
     assert config.datasets[0].solver == "libsvm"  # the dataset's wins over the top level's
     assert options["ovr"]["solver"] == "liblinear"  # the scheme's wins over the dataset's
     assert options["maxwins"]["solver"] == "libsvm"

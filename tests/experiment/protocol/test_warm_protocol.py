@@ -7,7 +7,8 @@ import json
 import pytest
 
 from multisvm_cli.experiment.config import load_config
-from multisvm_cli.experiment.protocol import load_datasets, run_protocol
+from multisvm_cli.experiment.config.against_data import load_datasets
+from multisvm_cli.experiment.protocol import run_protocol
 from multisvm_cli.experiment.protocol.chains import resolved_chains, warm_chain
 from multisvm_cli.experiment.config.grid import GridPoint
 from multisvm_cli.base.storage import PointCache
@@ -27,7 +28,7 @@ def warm_config(write_config, **overrides):
 
 def grid(config, folder, n_jobs=1):
     """The grid rows of one run with the resume cache in ``folder``, by (scheme, kernel, C)."""
-    rows = run_protocol(config, load_datasets(config, quiet=True), PointCache(folder),
+    rows = run_protocol(config.study(), load_datasets(config, quiet=True), PointCache(folder),
                         n_jobs=n_jobs)[1]
     return {(r["scheme"], r["kernel"], r["C"]): r for r in rows}
 

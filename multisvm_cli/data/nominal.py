@@ -28,7 +28,7 @@ def wanted(options) -> bool:
     return any(options.get(key) is not None for key in KEYS)
 
 
-def encode(features, first_column, options, dataset) -> "np.ndarray":
+def encode(features, first_column, options, dataset):
     """float64 features of ``features`` (a DataFrame of str cells: the file's columns from
     ``first_column`` on) with the source's ``missing``, ``fill`` and ``one_hot`` applied (see the
     module docstring); DatasetError naming the column and a bad cell's row."""
@@ -75,7 +75,7 @@ def _filled(cells, token, value, column, dataset) -> list:
     return [text if cell == token else cell for cell in cells]
 
 
-def _indicators(cells, values, column, dataset) -> "np.ndarray":
+def _indicators(cells, values, column, dataset):
     """One 0/1 column per listed value; DatasetError for a cell that is none of them."""
     import numpy as np
 
@@ -92,7 +92,7 @@ def _indicators(cells, values, column, dataset) -> "np.ndarray":
     return out
 
 
-def _numbers(cells, column, dataset) -> "np.ndarray":
+def _numbers(cells, column, dataset):
     """The cells as floats; DatasetError naming the first that is not a number."""
     import numpy as np
 

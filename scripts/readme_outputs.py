@@ -288,7 +288,7 @@ def run_output(name, folder) -> str:
 
 
 FOLDS = {  # a part of a printed report: its first line's start, the starts that end it, its name
-    "legend": ("Columns:", ("", "data:"), "the columns' legend"),
+    "legend": ("Columns:", ("", "data:", "On the grid's edge"), "the columns' legend"),
     "statistics": ("Average rank", ("results:",), "the tests over the datasets"),
 }
 

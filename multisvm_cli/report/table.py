@@ -235,8 +235,9 @@ def edge_note(rows) -> str | None:
              for row in rows if row.get("edge")]
     if not edged:
         return None
-    return ("On the grid's edge (the best point may lie beyond it: widen the grid, or search "
-            "with refine: true / compare --refine): " + "; ".join(edged) + ".")
+    return ("On the grid's edge (the best point may lie beyond it: widen the grid in a "
+            "config, or search with refine: true where the search was not refined): "
+            + "; ".join(edged) + ".")
 
 
 def _csv_value(value):

@@ -47,6 +47,10 @@ def test_a_folded_part_keeps_the_table_and_what_follows():
         "data: penguins: dropped"]
     assert readme_outputs.folded(lines[:5] + lines[6:], *legend)[2:4] == [
         "[the columns' legend, 3 lines: Reading the report]", ""]
+    edged = [*lines[:5], "On the grid's edge (...): wine 1-v-r.", *lines[5:]]
+    assert readme_outputs.folded(edged, *legend)[2:5] == [  # the edge note is shown
+        "[the columns' legend, 3 lines: Reading the report]",
+        "On the grid's edge (...): wine 1-v-r.", "data: penguins: dropped"]
     assert readme_outputs.folded(lines, *statistics)[-3:] == [
         "[the tests over the datasets, 4 lines: Reading the report]", "results: r", "report: r"]
 

@@ -96,8 +96,9 @@ def test_the_edge_note_is_one_footnote_line():
     row = {"dataset": "wine", "scheme": "ovr", "kernel": "gaussian gamma=0.125", "C": 0.25,
            "error_pct": 1.69, "n_test": 178, "edge": "5/5 folds: smallest C 0.25"}
     text = render([row], "markdown")
-    assert ("On the grid's edge (the best point may lie beyond it: widen the grid, or search "
-            "with refine: true / compare --refine): wine 1-v-r (5/5 folds: smallest C 0.25)."
+    assert ("On the grid's edge (the best point may lie beyond it: widen the grid in a "
+            "config, or search with refine: true where the search was not refined): wine 1-v-r "
+            "(5/5 folds: smallest C 0.25)."
             in text.splitlines())
     assert "grid's edge" not in render([{**row, "edge": None}], "markdown")
 

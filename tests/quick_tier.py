@@ -42,6 +42,13 @@ QUICK = {  # test file: its tests in the tier (none named: all of them)
     "tests/data/formats/test_data_formats.py": (
         "test_a_registered_format_loads_a_card_and_its_parsed_cache",
     ),
+    "tests/data/local/test_columns.py": (
+        "test_encoded_penguins_equal_scikit_learns_transformers_fitted_on_the_same_rows[True]",
+    ),
+    "tests/data/local/test_columns_saved.py": (
+        "test_saved_encoding_predicts_as_scikit_learns_transformers_fitted_on_the_training_rows"
+        "[impute]",
+    ),
     "tests/data/local/test_local_data.py": (
         "test_each_bad_file_is_one_line_with_file_and_line_exit_2_no_run_folder[npz object array]",
         "test_svmlight_columns_are_the_union_of_train_and_test",

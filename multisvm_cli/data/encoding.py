@@ -110,3 +110,14 @@ def unseen_categories(encoding, X_train, X_other):
         if new:
             return encoding.names[j], new[0]
     return None
+
+
+def unseen_rows(X, known) -> int:
+    """How many rows of ``X`` hold, in a column ``j`` of ``known`` (``{j: the categories the
+    training part has}``), a text value outside them (missing cells aside): one pass over each
+    column, where a first-found search per row would repeat it for every row."""
+    hit = np.zeros(len(X), dtype=bool)
+    for j, seen in known.items():
+        hit |= np.array([isinstance(v, str) and v not in seen for v in X[:, j].tolist()],
+                        dtype=bool)
+    return int(hit.sum())

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from .columns import AUTO, ColumnOptions, table_columns
 from .csv_file import Kept, csv_labels, csv_table, label_column, read_csv_named
-from .encoding import Encoding, unseen_categories
+from .encoding import Encoding, unseen_categories, unseen_rows
 from .errors import DatasetError
 
 
@@ -65,9 +65,9 @@ def _checked_test(files, named, encoding) -> Encoding:
         raise DatasetError(f"{files['test']}: {column} {value!r} is a category the training "
                            f"file {files['train']} never has; --unseen zeros (features: "
                            f"{{unseen: zeros}}) maps it to all-zero one-hot columns")
-    rows = sum(unseen_categories(encoding, X_train, X_test[i:i + 1]) is not None
-               for i in range(len(X_test)))
-    return replace(encoding, unseen_rows=rows)
+    known = {j: {v for v in X_train[:, j].tolist() if isinstance(v, str)}
+             for j in encoding.categorical}
+    return replace(encoding, unseen_rows=unseen_rows(X_test, known))
 
 
 def read_csv_table(path, options, label=None, header=None):

@@ -25,6 +25,7 @@ import numpy as np
 
 from .columns import MISSING, check_numbers, table_values
 from .csv_file import check_names, csv_labels, csv_table, label_column
+from .encoding import unseen_rows
 from .errors import DatasetError
 
 
@@ -89,7 +90,8 @@ def _check_unseen(path, lines, table, X):
                            f"training part never had; the model was trained with unseen: "
                            f"refuse (trained with --unseen zeros, it maps it to all-zero "
                            f"one-hot columns)")
-    rows = sum(table.unseen_value(X[i:i + 1]) is not None for i in range(len(X)))
+    rows = unseen_rows(X, {j: set(categories) for j, categories
+                           in zip(table.categorical, table.categories)})
     warnings.warn(f"{path}: {rows} row(s) hold categories the model's training part never had "
                   f"(first: {name} {value!r}, line {lines[row]}): all-zero one-hot columns, as "
                   f"the model was trained (unseen: zeros)", UserWarning, stacklevel=3)
